@@ -1,0 +1,77 @@
+/* cli.h - the occcalc command line: sweeps and output (internal). */
+#ifndef OCC_CLI_H
+#define OCC_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "occcalc.h"
+
+/* ---- Sweeps: "128", "64,128,256", "32:1024:32", or a mix ---- */
+
+struct seq_range {
+	uint64_t start, end, step;
+};
+
+struct seq {
+	struct seq_range *ranges;
+	size_t n;
+	int is_sweep;      /* written as a list or range, even of one value */
+};
+
+struct seq_iter {
+	const struct seq *s;
+	size_t range;
+	uint64_t value;
+};
+
+enum seq_error {
+	SEQ_OK = 0,
+	SEQ_EMPTY,         /* nothing between the commas */
+	SEQ_NOT_NUMBER,
+	SEQ_NEGATIVE,
+	SEQ_OVERFLOW,      /* beyond 64 bits */
+	SEQ_TOO_LARGE,     /* beyond the option's maximum */
+	SEQ_TOO_SMALL,     /* below the option's minimum */
+	SEQ_STEP_ZERO,
+	SEQ_REVERSED,      /* START > END */
+	SEQ_NOMEM
+};
+
+/* Parses s into *out, every value within [min, max]. On error, *bad points
+ * at the offending item. */
+enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
+			 struct seq *out, const char **bad);
+void seq_free(struct seq *s);
+int seq_first(struct seq_iter *it, const struct seq *s);
+int seq_next(struct seq_iter *it);
+
+/* ---- Output ---- */
+
+enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+
+struct out {
+	FILE *f;
+	enum out_format format;
+	int sweep;          /* several rows (a table, an array) */
+	unsigned long long rows;
+	char buf[1 << 16];
+	size_t len;
+};
+
+void out_begin(struct out *o, FILE *f, enum out_format format, int sweep);
+void out_row(struct out *o, const struct occ_arch *a,
+	     const struct occ_kernel *k, const struct occ_result *r);
+/* Flushes; returns 0, or -1 when writing failed. */
+int out_end(struct out *o);
+
+/* The report a person reads for one configuration. */
+void out_report(FILE *f, const struct occ_arch *a,
+		const struct occ_kernel *k, const struct occ_result *r);
+void out_info(FILE *f, enum out_format format, const struct occ_arch *a);
+void out_list(FILE *f, enum out_format format, const struct occ_tables *t);
+
+/* "sm_90" for 9.0 */
+void arch_tag(char *buf, size_t n, const struct occ_arch *a);
+
+#endif

@@ -1,0 +1,422 @@
+/*
+ * main.c - occcalc, the command line.
+ *
+ * Parses options, loads the architecture tables, evaluates every
+ * combination of the swept values and prints each as it is computed.
+ * All messages for the user are written here, prefixed "occcalc:".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+#ifndef OCC_TABLES_DIR
+#define OCC_TABLES_DIR "/usr/local/share/occcalc/arch-tables"
+#endif
+
+#define EXIT_USAGE 2
+#define SMEM_MAX UINT64_C(0xffffffff)  /* cuLaunchKernel's unsigned int */
+
+static const char *progname = "occcalc";
+
+enum {
+	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN
+};
+
+static const struct option long_options[] = {
+	{ "arch", required_argument, NULL, 'a' },
+	{ "block", required_argument, NULL, 'b' },
+	{ "regs", required_argument, NULL, 'r' },
+	{ "smem", required_argument, NULL, 's' },
+	{ "static-smem", required_argument, NULL, 'S' },
+	{ "carveout", required_argument, NULL, 'c' },
+	{ "barriers", required_argument, NULL, OPT_BARRIERS },
+	{ "optin", no_argument, NULL, OPT_OPTIN },
+	{ "no-optin", no_argument, NULL, OPT_NO_OPTIN },
+	{ "format", required_argument, NULL, 'f' },
+	{ "info", no_argument, NULL, 'i' },
+	{ "list-archs", no_argument, NULL, 'l' },
+	{ "tables", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char short_options[] = ":a:b:r:s:S:c:f:ilt:hV";
+
+struct options {
+	const char *arch;
+	const char *tables;
+	struct seq block, regs, smem, static_smem;
+	int have_block;
+	int carveout;
+	int barriers;
+	int optin;
+	enum out_format format;
+	int info, list;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: occcalc --arch ARCH --block N [OPTION]...\n"
+"       occcalc --arch ARCH --info\n"
+"       occcalc --list-archs\n"
+"Theoretical occupancy of a CUDA kernel on one streaming multiprocessor.\n"
+"\n"
+"Kernel:\n"
+"  -a, --arch ARCH          architecture: sm_90, 90 or 9.0 (see --list-archs)\n"
+"  -b, --block N            threads per block\n"
+"  -r, --regs N             registers per thread (default 0)\n"
+"  -s, --smem BYTES         dynamic shared memory per block (default 0);\n"
+"                           suffixes K and M multiply by 1024 and 1048576\n"
+"  -S, --static-smem BYTES  static shared memory per block (default 0)\n"
+"  -c, --carveout PCT       shared-memory carveout preference, 0-100 or\n"
+"                           'default'\n"
+"      --barriers N         block barriers the kernel uses, 0-16 (default 1)\n"
+"      --optin              allow more than sharedMemPerBlock through\n"
+"                           cudaFuncAttributeMaxDynamicSharedMemorySize\n"
+"                           (the default)\n"
+"      --no-optin           the kernel does not raise its dynamic limit\n"
+"\n"
+"  --block, --regs, --smem and --static-smem take a list (64,128,256) or a\n"
+"  range START:END[:STEP]; every combination is evaluated, one row each.\n"
+"\n"
+"Output:\n"
+"  -f, --format FMT         text, json or csv (default text)\n"
+"  -i, --info               print the architecture's table values\n"
+"  -l, --list-archs         list the architectures that have a table\n"
+"  -t, --tables DIR         read architecture tables from DIR\n"
+"                           (default: $OCCCALC_TABLES, else %s)\n"
+"  -h, --help               print this help and exit\n"
+"  -V, --version            print the version and exit\n"
+"\n"
+"Exit status: 0 success, 1 failure, 2 usage error.\n",
+		OCC_TABLES_DIR);
+}
+
+/* An error in how occcalc was called: one line, exit 2. */
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_FAILURE);
+}
+
+static const char *seq_error_text(enum seq_error e)
+{
+	switch (e) {
+	case SEQ_OK: return "";
+	case SEQ_EMPTY: return "empty value";
+	case SEQ_NOT_NUMBER: return "not a number";
+	case SEQ_NEGATIVE: return "must not be negative";
+	case SEQ_OVERFLOW: return "number too large";
+	case SEQ_TOO_LARGE: return "above the maximum of";
+	case SEQ_TOO_SMALL: return "below the minimum of";
+	case SEQ_STEP_ZERO: return "a range's step must not be 0";
+	case SEQ_REVERSED: return "range reversed: START must not exceed END";
+	case SEQ_NOMEM: return "out of memory";
+	}
+	return "?";
+}
+
+static void parse_seq(const char *opt, const char *arg, uint64_t min,
+		      uint64_t max, struct seq *out)
+{
+	const char *bad;
+	enum seq_error e = seq_parse(arg, min, max, out, &bad);
+
+	if (e == SEQ_TOO_LARGE)
+		die_usage("--%s: '%s': %s %llu", opt, arg, seq_error_text(e),
+			  (unsigned long long)max);
+	if (e == SEQ_TOO_SMALL)
+		die_usage("--%s: '%s': %s %llu", opt, arg, seq_error_text(e),
+			  (unsigned long long)min);
+	if (e != SEQ_OK)
+		die_usage("--%s: '%s': %s", opt, arg, seq_error_text(e));
+	(void)bad;
+}
+
+/* One number from a small range: --barriers, --carveout. */
+static int parse_small(const char *opt, const char *arg, int max)
+{
+	struct seq s;
+	int v;
+
+	parse_seq(opt, arg, 0, (uint64_t)max, &s);
+	if (s.is_sweep) {
+		seq_free(&s);
+		die_usage("--%s: '%s': takes a single value", opt, arg);
+	}
+	v = (int)s.ranges[0].start;
+	seq_free(&s);
+	return v;
+}
+
+static int parse_carveout(const char *arg)
+{
+	size_t n = strlen(arg);
+	char buf[16];
+
+	if (strcmp(arg, "default") == 0)
+		return OCC_CARVEOUT_DEFAULT;
+	/* "50%" reads naturally; take the number before it. */
+	if (n > 1 && n < sizeof buf && arg[n - 1] == '%') {
+		memcpy(buf, arg, n - 1);
+		buf[n - 1] = '\0';
+		return parse_small("carveout", buf, 100);
+	}
+	return parse_small("carveout", arg, 100);
+}
+
+static enum out_format parse_format(const char *arg)
+{
+	if (strcmp(arg, "text") == 0)
+		return OUT_TEXT;
+	if (strcmp(arg, "json") == 0)
+		return OUT_JSON;
+	if (strcmp(arg, "csv") == 0)
+		return OUT_CSV;
+	die_usage("--format: '%s': unknown format (text, json or csv)", arg);
+	return OUT_TEXT;
+}
+
+static const char *option_name(int c, char *buf, size_t n)
+{
+	const struct option *o;
+
+	for (o = long_options; o->name; o++)
+		if (o->val == c) {
+			snprintf(buf, n, "--%s", o->name);
+			return buf;
+		}
+	snprintf(buf, n, "-%c", c);
+	return buf;
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+	char name[32];
+
+	memset(o, 0, sizeof *o);
+	parse_seq("regs", "0", 0, 0, &o->regs);
+	parse_seq("smem", "0", 0, 0, &o->smem);
+	parse_seq("static-smem", "0", 0, 0, &o->static_smem);
+	o->carveout = OCC_CARVEOUT_DEFAULT;
+	o->barriers = 1;
+	o->optin = 1;
+	o->format = OUT_TEXT;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_options, long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'a': o->arch = optarg; break;
+		case 'b':
+			seq_free(&o->block);
+			parse_seq("block", optarg, 1, INT32_MAX, &o->block);
+			o->have_block = 1;
+			break;
+		case 'r':
+			seq_free(&o->regs);
+			parse_seq("regs", optarg, 0, OCC_MAX_REGS_ANY_ARCH,
+				  &o->regs);
+			break;
+		case 's':
+			seq_free(&o->smem);
+			parse_seq("smem", optarg, 0, SMEM_MAX, &o->smem);
+			break;
+		case 'S':
+			seq_free(&o->static_smem);
+			parse_seq("static-smem", optarg, 0, SMEM_MAX,
+				  &o->static_smem);
+			break;
+		case 'c': o->carveout = parse_carveout(optarg); break;
+		case OPT_BARRIERS:
+			o->barriers = parse_small("barriers", optarg,
+						  OCC_MAX_BARRIERS_PER_BLOCK);
+			break;
+		case OPT_OPTIN: o->optin = 1; break;
+		case OPT_NO_OPTIN: o->optin = 0; break;
+		case 'f': o->format = parse_format(optarg); break;
+		case 'i': o->info = 1; break;
+		case 'l': o->list = 1; break;
+		case 't': o->tables = optarg; break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_SUCCESS);
+		case 'V':
+			printf("occcalc %s\n", OCC_VERSION);
+			exit(EXIT_SUCCESS);
+		case ':':
+			die_usage("option '%s' needs a value",
+				  optopt ? option_name(optopt, name, sizeof name)
+					 : argv[optind - 1]);
+			break;
+		default:
+			if (optopt)
+				die_usage("unknown option '-%c' (see --help)",
+					  optopt);
+			die_usage("unknown option '%s' (see --help)",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s' (see --help)", argv[optind]);
+}
+
+static void die_tables(enum occ_status st, const struct occ_diag *d,
+		       int err)
+{
+	if (st == OCC_ERR_IO && d->line == 0)
+		die("%s: %s: %s", d->file, occ_strerror(st), strerror(err));
+	if (st == OCC_ERR_NO_TABLES)
+		die("%s: %s", d->file, occ_strerror(st));
+	if (d->line > 0 && d->key[0])
+		die("%s:%d: %s: %s", d->file, d->line, d->key,
+		    occ_strerror(st));
+	if (d->line > 0)
+		die("%s:%d: %s", d->file, d->line, occ_strerror(st));
+	die("%s: %s: %s", d->file, d->key, occ_strerror(st));
+}
+
+static struct occ_tables *load_tables(const char *dir)
+{
+	struct occ_tables *t;
+	struct occ_diag d;
+	enum occ_status st;
+
+	if (!dir)
+		dir = getenv("OCCCALC_TABLES");
+	if (!dir || !*dir)
+		dir = OCC_TABLES_DIR;
+	errno = 0;
+	st = occ_tables_load(dir, &t, &d);
+	if (st != OCC_OK)
+		die_tables(st, &d, errno);
+	return t;
+}
+
+static const struct occ_arch *find_arch(const struct occ_tables *t,
+					const char *name)
+{
+	const struct occ_arch *a;
+	int major, minor;
+
+	if (!name)
+		die_usage("no architecture: name one with --arch (e.g. --arch "
+			  "sm_90; --list-archs lists them)");
+	if (occ_arch_parse_name(name, &major, &minor) != OCC_OK)
+		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
+			  "or 9.0)", name);
+	a = occ_tables_find(t, major, minor);
+	if (!a)
+		die_usage("--arch: '%s': no table for compute capability %d.%d "
+			  "(--list-archs lists them)", name, major, minor);
+	return a;
+}
+
+static int finish_output(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("write error: %s", strerror(errno));
+	return EXIT_SUCCESS;
+}
+
+/* Evaluates every combination, innermost the dynamic shared memory. */
+static void evaluate(const struct occ_arch *a, const struct options *o)
+{
+	struct seq_iter ib, ir, is, id;
+	struct occ_kernel k;
+	struct occ_result r;
+	static struct out out;
+	int sweep = o->block.is_sweep || o->regs.is_sweep ||
+		    o->smem.is_sweep || o->static_smem.is_sweep;
+
+	occ_kernel_init(&k);
+	k.carveout = o->carveout;
+	k.barriers = o->barriers;
+	k.optin = o->optin;
+	out_begin(&out, stdout, o->format, sweep);
+	for (seq_first(&ib, &o->block); ; ) {
+		k.block_size = (int)ib.value;
+		for (seq_first(&ir, &o->regs); ; ) {
+			k.regs_per_thread = (int)ir.value;
+			for (seq_first(&is, &o->static_smem); ; ) {
+				k.static_smem = is.value;
+				for (seq_first(&id, &o->smem); ; ) {
+					k.dynamic_smem = id.value;
+					if (occ_compute(a, &k, &r) != OCC_OK)
+						die("internal error: invalid "
+						    "configuration");
+					if (o->format == OUT_TEXT && !sweep)
+						out_report(stdout, a, &k, &r);
+					else
+						out_row(&out, a, &k, &r);
+					if (!seq_next(&id))
+						break;
+				}
+				if (!seq_next(&is))
+					break;
+			}
+			if (!seq_next(&ir))
+				break;
+		}
+		if (!seq_next(&ib))
+			break;
+	}
+	if (out_end(&out) != 0)
+		die("write error: %s", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct occ_tables *t;
+	const struct occ_arch *a;
+
+	parse_options(argc, argv, &o);
+	t = load_tables(o.tables);
+	if (o.list) {
+		out_list(stdout, o.format, t);
+		occ_tables_free(t);
+		return finish_output();
+	}
+	a = find_arch(t, o.arch);
+	if (o.info) {
+		out_info(stdout, o.format, a);
+	} else {
+		if (!o.have_block)
+			die_usage("no block size: give --block N (threads per "
+				  "block)");
+		evaluate(a, &o);
+	}
+	occ_tables_free(t);
+	seq_free(&o.block);
+	seq_free(&o.regs);
+	seq_free(&o.smem);
+	seq_free(&o.static_smem);
+	return finish_output();
+}

@@ -1,0 +1,215 @@
+/*
+ * occcalc.h - the occcalc library: CUDA theoretical occupancy from
+ * per-architecture tables.
+ *
+ * The library reads architecture tables (one file per compute capability,
+ * see occcalc(1) and data/arch-tables/) and computes, for a kernel's block
+ * size, registers per thread and shared memory per block, how many blocks
+ * and warps each streaming multiprocessor (SM) can hold, and which resource
+ * limits it.
+ *
+ * Every function reports failure through its return value (an enum
+ * occ_status); none prints anything. Functions that read files also fill a
+ * struct occ_diag saying where the problem is, for the caller to report.
+ */
+#ifndef OCCCALC_H
+#define OCCCALC_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OCC_VERSION "0.1.0"
+
+/* A per-resource block limit that does not constrain: the resource is not
+ * used (no registers, no shared memory) or not limited on this architecture. */
+#define OCC_UNLIMITED INT_MAX
+
+/* Most registers per thread any NVIDIA architecture allows. */
+#define OCC_MAX_REGS_ANY_ARCH 255
+/* Hardware barriers (bar.sync ids) a block can use. */
+#define OCC_MAX_BARRIERS_PER_BLOCK 16
+
+enum occ_status {
+	OCC_OK = 0,
+	OCC_ERR_NOMEM,          /* out of memory */
+	OCC_ERR_IO,             /* a file or directory could not be read */
+	OCC_ERR_NO_TABLES,      /* the table directory holds no table */
+	OCC_ERR_SYNTAX,         /* a table line is not 'key = value' */
+	OCC_ERR_UNKNOWN_KEY,    /* a table key occcalc does not know */
+	OCC_ERR_DUPLICATE_KEY,  /* a table key given twice */
+	OCC_ERR_MISSING_KEY,    /* a required table key is absent */
+	OCC_ERR_BAD_VALUE,      /* a table value is malformed or out of range */
+	OCC_ERR_INCONSISTENT,   /* table values contradict each other */
+	OCC_ERR_DUPLICATE_ARCH, /* two tables for one compute capability */
+	OCC_ERR_UNKNOWN_ARCH,   /* no table for that compute capability */
+	OCC_ERR_BAD_ARCH_NAME,  /* not an architecture name (sm_90, 90, 9.0) */
+	OCC_ERR_INVALID_INPUT   /* kernel parameters out of their domain */
+};
+
+/* Where a table problem was found: file, line (0: the whole file) and key. */
+struct occ_diag {
+	char file[512];
+	int line;
+	char key[64];
+};
+
+#define OCC_MAX_CARVEOUTS 16
+
+/* One architecture table. Field names follow cudaDeviceProp where it has
+ * the value; byte counts are bytes. */
+struct occ_arch {
+	int cc_major, cc_minor;
+	char name[32];           /* architecture family, e.g. "Hopper" */
+	char products[160];      /* informational: chips or boards */
+	char source[512];        /* the file it was read from */
+
+	int warp_size;                          /* warpSize */
+	int max_threads_per_block;              /* maxThreadsPerBlock */
+	int max_threads_per_sm;                 /* maxThreadsPerMultiProcessor */
+	int max_blocks_per_sm;                  /* maxBlocksPerMultiProcessor */
+	int regs_per_sm;                        /* regsPerMultiprocessor */
+	int regs_per_block;                     /* regsPerBlock */
+	int max_regs_per_thread;
+	int reg_alloc_unit;          /* registers, allocated per warp */
+	int reg_sub_partitions;      /* register file split into this many */
+	/* GP100 refuses blocks GP10x (4 sub-partitions) would refuse, so that
+	 * Pascal binaries stay portable; 0 when no such check applies. */
+	int reg_launch_check_sub_partitions;
+	uint64_t smem_per_sm;                   /* sharedMemPerMultiprocessor */
+	uint64_t smem_per_block;                /* sharedMemPerBlock */
+	uint64_t smem_per_block_optin;          /* sharedMemPerBlockOptin */
+	uint64_t smem_reserved_per_block;       /* reservedSharedMemPerBlock */
+	uint64_t smem_alloc_unit;
+	/* Shared-memory capacities the L1/shared split can be set to,
+	 * ascending; none when the split is fixed. */
+	uint64_t smem_carveouts[OCC_MAX_CARVEOUTS];
+	int n_smem_carveouts;
+	/* Block barriers an SM provides; 0 when they do not limit occupancy. */
+	int max_barriers_per_sm;
+};
+
+/* What a kernel launch asks of one SM. */
+struct occ_kernel {
+	int block_size;          /* threads per block */
+	int regs_per_thread;
+	uint64_t static_smem;    /* __shared__ arrays, bytes */
+	uint64_t dynamic_smem;   /* launch-time shared memory, bytes */
+	int barriers;            /* block barriers used; kernels use 1 */
+	int carveout;            /* shared-memory carveout preference:
+	                            OCC_CARVEOUT_DEFAULT or a percentage 0-100 */
+	int optin;               /* nonzero: the kernel raises
+	                            cudaFuncAttributeMaxDynamicSharedMemorySize
+	                            when it needs more than sharedMemPerBlock */
+};
+
+#define OCC_CARVEOUT_DEFAULT (-1)
+
+/* Resources, as bits of occ_result.limiters. */
+enum occ_resource {
+	OCC_RESOURCE_WARPS = 1 << 0,
+	OCC_RESOURCE_REGISTERS = 1 << 1,
+	OCC_RESOURCE_SHARED_MEMORY = 1 << 2,
+	OCC_RESOURCE_BLOCKS = 1 << 3,
+	OCC_RESOURCE_BARRIERS = 1 << 4
+};
+
+/* Why a configuration cannot launch (blocks_per_sm == 0). */
+enum occ_reason {
+	OCC_LAUNCHES = 0,
+	OCC_BLOCK_TOO_LARGE,        /* block_size > maxThreadsPerBlock */
+	OCC_TOO_MANY_REGS_THREAD,   /* regs_per_thread > max for the arch */
+	OCC_TOO_MANY_REGS_BLOCK,    /* the block's registers > regsPerBlock */
+	OCC_REGS_DO_NOT_FIT_SM,     /* one block's warps do not fit the file */
+	OCC_STATIC_SMEM_TOO_LARGE,  /* static shared memory > sharedMemPerBlock */
+	OCC_SMEM_NEEDS_OPTIN,       /* over sharedMemPerBlock, opt-in refused */
+	OCC_SMEM_TOO_LARGE          /* over sharedMemPerBlockOptin */
+};
+
+struct occ_result {
+	int blocks_per_sm;         /* active blocks per SM */
+	int warps_per_block;
+	int warps_per_sm;          /* active warps per SM */
+	int max_warps_per_sm;
+	unsigned limiters;         /* enum occ_resource bits */
+	enum occ_reason reason;    /* OCC_LAUNCHES unless blocks_per_sm == 0 */
+
+	/* Blocks per SM each resource alone allows (or OCC_UNLIMITED). */
+	int limit_warps;
+	int limit_registers;
+	int limit_shared_memory;
+	int limit_blocks;
+	int limit_barriers;
+
+	int regs_per_block;        /* allocated, after granularity */
+	uint64_t smem_per_block;   /* allocated, reserved memory included */
+	uint64_t smem_per_sm;      /* the carveout the SM runs with */
+	int needs_optin;           /* static + dynamic > sharedMemPerBlock */
+};
+
+/* Occupancy of one configuration. Returns OCC_ERR_INVALID_INPUT for a
+ * block size below 1, negative counts, or a carveout outside -1..100. */
+enum occ_status occ_compute(const struct occ_arch *arch,
+			    const struct occ_kernel *kernel,
+			    struct occ_result *result);
+
+/* Fills *k with a launch's defaults: one barrier, default carveout,
+ * opt-in allowed, nothing else used. */
+void occ_kernel_init(struct occ_kernel *k);
+
+/* Occupancy in percent of the SM's warp slots. */
+double occ_percent(const struct occ_result *r);
+
+/* Names of resources and reasons, as used in occcalc's output. */
+const char *occ_resource_name(enum occ_resource bit);
+const char *occ_reason_name(enum occ_reason reason);
+
+/* ---- Architecture tables ---- */
+
+/* Reads one table file. */
+enum occ_status occ_arch_load(const char *path, struct occ_arch *arch,
+			      struct occ_diag *diag);
+
+/* A set of tables, read from a directory of '*.arch' files. */
+struct occ_tables;
+
+enum occ_status occ_tables_load(const char *dir, struct occ_tables **out,
+				struct occ_diag *diag);
+void occ_tables_free(struct occ_tables *t);
+size_t occ_tables_count(const struct occ_tables *t);
+/* Tables in ascending compute capability. */
+const struct occ_arch *occ_tables_get(const struct occ_tables *t, size_t i);
+const struct occ_arch *occ_tables_find(const struct occ_tables *t,
+				       int major, int minor);
+
+/* Parses "sm_90", "sm_90a", "compute_90", "90", "9.0". */
+enum occ_status occ_arch_parse_name(const char *s, int *major, int *minor);
+
+/* The table keys, for listing a table's values (--info). */
+enum occ_key_type { OCC_KEY_CC, OCC_KEY_STRING, OCC_KEY_INT, OCC_KEY_BYTES,
+		    OCC_KEY_BYTES_LIST };
+
+struct occ_key {
+	const char *name;
+	enum occ_key_type type;
+	int required;
+};
+
+size_t occ_arch_key_count(void);
+const struct occ_key *occ_arch_key(size_t i);
+/* Whether the table gave the key a value (optional keys may be unset). */
+int occ_arch_has(const struct occ_arch *arch, const struct occ_key *key);
+/* Integer value of an OCC_KEY_INT or OCC_KEY_BYTES key. */
+uint64_t occ_arch_value(const struct occ_arch *arch, const struct occ_key *key);
+
+const char *occ_strerror(enum occ_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,554 @@
+/*
+ * output.c - what occcalc prints: rows (text, JSON, CSV), the report for
+ * one configuration, a table's values, the list of architectures.
+ *
+ * Rows are formatted by hand into a buffer: a sweep prints millions of
+ * them, and printf's parsing would cost more than the model.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- Buffer ---- */
+
+static void flush(struct out *o)
+{
+	if (o->len) {
+		fwrite(o->buf, 1, o->len, o->f);
+		o->len = 0;
+	}
+}
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->len + n > sizeof o->buf)
+		flush(o);
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void put_str(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+static void put_u64(struct out *o, uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof tmp;
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(o, tmp + i, sizeof tmp - (size_t)i);
+}
+
+/* A per-resource limit: unlimited is empty in CSV, null in JSON. */
+static void put_limit(struct out *o, int v)
+{
+	if (v == OCC_UNLIMITED) {
+		if (o->format == OUT_JSON)
+			put_str(o, "null");
+	} else {
+		put_u64(o, (uint64_t)v);
+	}
+}
+
+/* Percent with two decimals, rounded half up, from exact integers. */
+static void format_percent(char *buf, const struct occ_result *r)
+{
+	uint64_t hundredths = ((uint64_t)r->warps_per_sm * 20000 /
+			       (uint64_t)r->max_warps_per_sm + 1) / 2;
+
+	sprintf(buf, "%llu.%02llu", (unsigned long long)(hundredths / 100),
+		(unsigned long long)(hundredths % 100));
+}
+
+static void format_limiters(char *buf, unsigned bits)
+{
+	static const enum occ_resource order[] = {
+		OCC_RESOURCE_WARPS, OCC_RESOURCE_REGISTERS,
+		OCC_RESOURCE_SHARED_MEMORY, OCC_RESOURCE_BLOCKS,
+		OCC_RESOURCE_BARRIERS
+	};
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (bits & order[i]) {
+			if (buf[0])
+				strcat(buf, "+");
+			strcat(buf, occ_resource_name(order[i]));
+		}
+}
+
+void arch_tag(char *buf, size_t n, const struct occ_arch *a)
+{
+	snprintf(buf, n, "sm_%d%d", a->cc_major, a->cc_minor);
+}
+
+/* ---- Rows ---- */
+
+/* Column names, in order; JSON uses the same names. */
+static const char *const columns[] = {
+	"arch", "block", "regs", "smem", "static_smem", "blocks_per_sm",
+	"warps_per_sm", "occupancy_pct", "limiter", "max_warps_per_sm",
+	"warps_per_block", "limit_warps", "limit_registers",
+	"limit_shared_memory", "limit_blocks", "limit_barriers",
+	"regs_per_block", "smem_per_block", "smem_per_sm", "carveout",
+	"optin", "needs_optin", "barriers", "reason",
+};
+
+#define NCOLUMNS (sizeof columns / sizeof columns[0])
+
+static void csv_header(struct out *o)
+{
+	size_t i;
+
+	for (i = 0; i < NCOLUMNS; i++) {
+		if (i)
+			put(o, ",", 1);
+		put_str(o, columns[i]);
+	}
+	put(o, "\n", 1);
+}
+
+static void text_header(struct out *o)
+{
+	put_str(o, "arch     block  regs      smem    static  blocks  warps"
+		   "  occupancy  limiter\n");
+}
+
+void out_begin(struct out *o, FILE *f, enum out_format format, int sweep)
+{
+	o->f = f;
+	o->format = format;
+	o->sweep = sweep;
+	o->rows = 0;
+	o->len = 0;
+	if (format == OUT_CSV)
+		csv_header(o);
+	else if (format == OUT_TEXT && sweep)
+		text_header(o);
+	else if (format == OUT_JSON && sweep)
+		put(o, "[", 1);
+}
+
+/* Field values as strings, shared by JSON and CSV. */
+struct fields {
+	char arch[16], pct[32], limiter[64], carveout[16];
+};
+
+static void fill_fields(struct fields *f, const struct occ_arch *a,
+			const struct occ_kernel *k, const struct occ_result *r)
+{
+	arch_tag(f->arch, sizeof f->arch, a);
+	format_percent(f->pct, r);
+	format_limiters(f->limiter, r->limiters);
+	if (k->carveout == OCC_CARVEOUT_DEFAULT)
+		strcpy(f->carveout, "default");
+	else
+		snprintf(f->carveout, sizeof f->carveout, "%d", k->carveout);
+}
+
+/* One separated record: CSV cells or JSON members, in column order. */
+static void put_record(struct out *o, const struct occ_arch *a,
+		       const struct occ_kernel *k, const struct occ_result *r)
+{
+	struct fields f;
+	int json = o->format == OUT_JSON;
+	size_t col = 0;
+
+	fill_fields(&f, a, k, r);
+#define KEY() do { \
+		if (col) put(o, ",", 1); \
+		if (json) { put(o, "\"", 1); put_str(o, columns[col]); \
+			    put(o, "\":", 2); } \
+		col++; } while (0)
+#define STR(s) do { KEY(); if (json) put(o, "\"", 1); put_str(o, s); \
+		    if (json) put(o, "\"", 1); } while (0)
+#define NUM(v) do { KEY(); put_u64(o, (uint64_t)(v)); } while (0)
+#define LIM(v) do { KEY(); put_limit(o, v); } while (0)
+#define BOOL(v) do { KEY(); put_str(o, (v) ? "true" : "false"); } while (0)
+	STR(f.arch);
+	NUM(k->block_size);
+	NUM(k->regs_per_thread);
+	NUM(k->dynamic_smem);
+	NUM(k->static_smem);
+	NUM(r->blocks_per_sm);
+	NUM(r->warps_per_sm);
+	KEY(); put_str(o, f.pct);
+	STR(f.limiter);
+	NUM(r->max_warps_per_sm);
+	NUM(r->warps_per_block);
+	LIM(r->limit_warps);
+	LIM(r->limit_registers);
+	LIM(r->limit_shared_memory);
+	LIM(r->limit_blocks);
+	LIM(r->limit_barriers);
+	NUM(r->regs_per_block);
+	NUM(r->smem_per_block);
+	NUM(r->smem_per_sm);
+	if (json && k->carveout == OCC_CARVEOUT_DEFAULT) {
+		KEY(); put_str(o, "null");
+	} else if (json) {
+		NUM(k->carveout);
+	} else {
+		STR(f.carveout);
+	}
+	BOOL(k->optin);
+	BOOL(r->needs_optin);
+	NUM(k->barriers);
+	if (json && r->reason == OCC_LAUNCHES) {
+		KEY(); put_str(o, "null");
+	} else {
+		STR(occ_reason_name(r->reason));
+	}
+#undef KEY
+#undef STR
+#undef NUM
+#undef LIM
+#undef BOOL
+}
+
+static void text_row(struct out *o, const struct occ_arch *a,
+		     const struct occ_kernel *k, const struct occ_result *r)
+{
+	struct fields f;
+	char line[256];
+
+	fill_fields(&f, a, k, r);
+	snprintf(line, sizeof line,
+		 "%-7s %6d %5d %9llu %9llu %7d %6d %9s%%  %s\n", f.arch,
+		 k->block_size, k->regs_per_thread,
+		 (unsigned long long)k->dynamic_smem,
+		 (unsigned long long)k->static_smem, r->blocks_per_sm,
+		 r->warps_per_sm, f.pct,
+		 r->blocks_per_sm ? f.limiter : occ_reason_name(r->reason));
+	put_str(o, line);
+}
+
+void out_row(struct out *o, const struct occ_arch *a,
+	     const struct occ_kernel *k, const struct occ_result *r)
+{
+	switch (o->format) {
+	case OUT_TEXT:
+		text_row(o, a, k, r);
+		break;
+	case OUT_CSV:
+		put_record(o, a, k, r);
+		put(o, "\n", 1);
+		break;
+	case OUT_JSON:
+		if (o->sweep)
+			put_str(o, o->rows ? ",\n" : "\n");
+		put(o, "{", 1);
+		put_record(o, a, k, r);
+		put(o, "}", 1);
+		if (!o->sweep)
+			put(o, "\n", 1);
+		break;
+	}
+	o->rows++;
+}
+
+int out_end(struct out *o)
+{
+	if (o->format == OUT_JSON && o->sweep)
+		put_str(o, "\n]\n");
+	flush(o);
+	return fflush(o->f) == 0 && !ferror(o->f) ? 0 : -1;
+}
+
+/* ---- The report ---- */
+
+/* "228 KiB" when whole kibibytes, else "1152 B". */
+static const char *human_bytes(char *buf, size_t n, uint64_t v)
+{
+	if (v >= 1024 && v % 1024 == 0)
+		snprintf(buf, n, "%llu KiB", (unsigned long long)(v / 1024));
+	else
+		snprintf(buf, n, "%llu B", (unsigned long long)v);
+	return buf;
+}
+
+static const char *blocks_cell(char *buf, size_t n, int v)
+{
+	if (v == OCC_UNLIMITED)
+		snprintf(buf, n, "unlimited");
+	else
+		snprintf(buf, n, "%d", v);
+	return buf;
+}
+
+static void report_line(FILE *f, const char *resource, const char *per_block,
+			const char *per_sm, int blocks, unsigned bit,
+			unsigned limiters)
+{
+	char cell[32];
+
+	fprintf(f, "  %-15s %12s %12s %12s%s\n", resource, per_block, per_sm,
+		blocks_cell(cell, sizeof cell, blocks),
+		limiters & bit ? "  <- limiter" : "");
+}
+
+static void report_resources(FILE *f, const struct occ_arch *a,
+			     const struct occ_kernel *k,
+			     const struct occ_result *r)
+{
+	char pb[32], ps[32];
+
+	fprintf(f, "  %-15s %12s %12s %12s\n", "Resource", "per block",
+		"per SM", "blocks/SM");
+	snprintf(pb, sizeof pb, "%d", r->warps_per_block);
+	snprintf(ps, sizeof ps, "%d", r->max_warps_per_sm);
+	report_line(f, "Warps", pb, ps, r->limit_warps, OCC_RESOURCE_WARPS,
+		    r->limiters);
+	snprintf(pb, sizeof pb, "%d", r->regs_per_block);
+	snprintf(ps, sizeof ps, "%d", a->regs_per_sm);
+	report_line(f, "Registers", pb, ps, r->limit_registers,
+		    OCC_RESOURCE_REGISTERS, r->limiters);
+	report_line(f, "Shared memory",
+		    human_bytes(pb, sizeof pb, r->smem_per_block),
+		    human_bytes(ps, sizeof ps, r->smem_per_sm),
+		    r->limit_shared_memory, OCC_RESOURCE_SHARED_MEMORY,
+		    r->limiters);
+	snprintf(ps, sizeof ps, "%d", a->max_blocks_per_sm);
+	report_line(f, "Block slots", "1", ps, r->limit_blocks,
+		    OCC_RESOURCE_BLOCKS, r->limiters);
+	snprintf(pb, sizeof pb, "%d", k->barriers);
+	if (a->max_barriers_per_sm)
+		snprintf(ps, sizeof ps, "%d", a->max_barriers_per_sm);
+	else
+		snprintf(ps, sizeof ps, "-");
+	report_line(f, "Barriers", pb, ps, r->limit_barriers,
+		    OCC_RESOURCE_BARRIERS, r->limiters);
+}
+
+static void report_cannot_launch(FILE *f, const struct occ_arch *a,
+				 const struct occ_kernel *k,
+				 const struct occ_result *r)
+{
+	char tag[16];
+
+	arch_tag(tag, sizeof tag, a);
+	fputs("Cannot launch: ", f);
+	switch (r->reason) {
+	case OCC_LAUNCHES:
+		break;
+	case OCC_BLOCK_TOO_LARGE:
+		fprintf(f, "%d threads per block exceed maxThreadsPerBlock "
+			"(%d).\n", k->block_size, a->max_threads_per_block);
+		break;
+	case OCC_TOO_MANY_REGS_THREAD:
+		fprintf(f, "%d registers per thread exceed the %d %s allows.\n",
+			k->regs_per_thread, a->max_regs_per_thread, tag);
+		break;
+	case OCC_TOO_MANY_REGS_BLOCK:
+		fprintf(f, "the block needs %d registers, more than regsPerBlock "
+			"(%d).\n", r->regs_per_block, a->regs_per_block);
+		break;
+	case OCC_REGS_DO_NOT_FIT_SM:
+		fprintf(f, "one block's warps do not fit the register file's "
+			"%d sub-partitions.\n", a->reg_sub_partitions);
+		break;
+	case OCC_STATIC_SMEM_TOO_LARGE:
+		fprintf(f, "static shared memory (%llu B) exceeds "
+			"sharedMemPerBlock (%llu B), the static limit.\n",
+			(unsigned long long)k->static_smem,
+			(unsigned long long)a->smem_per_block);
+		break;
+	case OCC_SMEM_NEEDS_OPTIN:
+		fprintf(f, "%llu B of shared memory per block exceed "
+			"sharedMemPerBlock (%llu B) and --no-optin was given.\n",
+			(unsigned long long)(k->static_smem + k->dynamic_smem),
+			(unsigned long long)a->smem_per_block);
+		break;
+	case OCC_SMEM_TOO_LARGE:
+		fprintf(f, "%llu B of shared memory per block exceed "
+			"sharedMemPerBlockOptin (%llu B).\n",
+			(unsigned long long)(k->static_smem + k->dynamic_smem),
+			(unsigned long long)a->smem_per_block_optin);
+		break;
+	}
+}
+
+static void report_notes(FILE *f, const struct occ_arch *a,
+			 const struct occ_kernel *k, const struct occ_result *r)
+{
+	if (a->smem_reserved_per_block)
+		fprintf(f, "Note: shared memory per block includes %llu B "
+			"reserved by the driver.\n",
+			(unsigned long long)a->smem_reserved_per_block);
+	if (r->needs_optin && k->optin && r->reason == OCC_LAUNCHES)
+		fprintf(f, "Note: above %llu B per block the kernel must opt in: "
+			"cudaFuncSetAttribute(kernel, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, %llu).\n",
+			(unsigned long long)a->smem_per_block,
+			(unsigned long long)k->dynamic_smem);
+	if (k->carveout != OCC_CARVEOUT_DEFAULT && a->n_smem_carveouts == 0)
+		fprintf(f, "Note: the carveout preference has no effect on "
+			"this architecture.\n");
+}
+
+void out_report(FILE *f, const struct occ_arch *a, const struct occ_kernel *k,
+		const struct occ_result *r)
+{
+	char tag[16], pct[32], lim[64], carve[32];
+
+	arch_tag(tag, sizeof tag, a);
+	format_percent(pct, r);
+	format_limiters(lim, r->limiters);
+	if (k->carveout == OCC_CARVEOUT_DEFAULT)
+		strcpy(carve, "default");
+	else
+		snprintf(carve, sizeof carve, "%d %%", k->carveout);
+	fprintf(f, "%s (%s), compute capability %d.%d\n", tag, a->name,
+		a->cc_major, a->cc_minor);
+	fprintf(f, "Kernel: %d threads/block, %d registers/thread, "
+		"%llu B static + %llu B dynamic shared memory/block, "
+		"carveout %s\n\n", k->block_size, k->regs_per_thread,
+		(unsigned long long)k->static_smem,
+		(unsigned long long)k->dynamic_smem, carve);
+	report_resources(f, a, k, r);
+	fprintf(f, "\n");
+	fprintf(f, "Active blocks per SM  %d\n", r->blocks_per_sm);
+	fprintf(f, "Active warps per SM   %d of %d\n", r->warps_per_sm,
+		r->max_warps_per_sm);
+	fprintf(f, "Occupancy             %s %%\n", pct);
+	fprintf(f, "Limited by            %s\n", lim);
+	if (r->blocks_per_sm == 0)
+		report_cannot_launch(f, a, k, r);
+	report_notes(f, a, k, r);
+}
+
+/* ---- A table's values ---- */
+
+/* A string as the format quotes it: JSON escapes, CSV doubles quotes. */
+static void put_quoted(FILE *f, const char *s, enum out_format format)
+{
+	if (format == OUT_TEXT) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (format == OUT_CSV && c == '"')
+			fputs("\"\"", f);
+		else if (format == OUT_JSON && (c == '"' || c == '\\'))
+			fprintf(f, "\\%c", c);
+		else if (format == OUT_JSON && c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void info_value(FILE *f, const struct occ_arch *a,
+		       const struct occ_key *key, enum out_format format)
+{
+	int json = format == OUT_JSON;
+	char cc[16];
+	int i;
+
+	switch (key->type) {
+	case OCC_KEY_CC:
+		snprintf(cc, sizeof cc, "%d.%d", a->cc_major, a->cc_minor);
+		put_quoted(f, cc, format == OUT_JSON ? OUT_JSON : OUT_TEXT);
+		break;
+	case OCC_KEY_STRING:
+		put_quoted(f, strcmp(key->name, "name") == 0 ? a->name
+			   : a->products, format);
+		break;
+	case OCC_KEY_INT:
+	case OCC_KEY_BYTES:
+		fprintf(f, "%llu", (unsigned long long)occ_arch_value(a, key));
+		break;
+	case OCC_KEY_BYTES_LIST:
+		fputs(json ? "[" : "", f);
+		for (i = 0; i < a->n_smem_carveouts; i++)
+			fprintf(f, "%s%llu", i ? (json ? "," : " ") : "",
+				(unsigned long long)a->smem_carveouts[i]);
+		fputs(json ? "]" : "", f);
+		break;
+	}
+}
+
+void out_info(FILE *f, enum out_format format, const struct occ_arch *a)
+{
+	size_t i, n = occ_arch_key_count(), shown = 0;
+	int json = format == OUT_JSON;
+
+	if (format == OUT_CSV)
+		fputs("key,value\n", f);
+	fputs(json ? "{" : "", f);
+	for (i = 0; i < n; i++) {
+		const struct occ_key *key = occ_arch_key(i);
+
+		if (!occ_arch_has(a, key))
+			continue;
+		if (json)
+			fprintf(f, "%s\n  \"%s\": ", shown ? "," : "", key->name);
+		else if (format == OUT_CSV)
+			fprintf(f, "%s,", key->name);
+		else
+			fprintf(f, "%-33s ", key->name);
+		info_value(f, a, key, format);
+		if (!json)
+			fputc('\n', f);
+		shown++;
+	}
+	if (json)
+		fputs(",\n  \"source\": ", f);
+	else if (format == OUT_CSV)
+		fputs("source,", f);
+	else
+		fprintf(f, "%-33s ", "source");
+	put_quoted(f, a->source, format);
+	fputs(json ? "\n}\n" : "\n", f);
+}
+
+/* ---- The list of architectures ---- */
+
+void out_list(FILE *f, enum out_format format, const struct occ_tables *t)
+{
+	size_t i;
+
+	if (format == OUT_CSV)
+		fputs("arch,cc,name,products\n", f);
+	else if (format == OUT_JSON)
+		fputs("[", f);
+	else
+		fprintf(f, "%-8s %-5s %-13s %s\n", "arch", "cc", "name",
+			"products");
+	for (i = 0; i < occ_tables_count(t); i++) {
+		const struct occ_arch *a = occ_tables_get(t, i);
+		char tag[16], cc[16];
+
+		arch_tag(tag, sizeof tag, a);
+		snprintf(cc, sizeof cc, "%d.%d", a->cc_major, a->cc_minor);
+		if (format == OUT_CSV) {
+			fprintf(f, "%s,%s,", tag, cc);
+			put_quoted(f, a->name, format);
+			fputc(',', f);
+			put_quoted(f, a->products, format);
+			fputc('\n', f);
+		} else if (format == OUT_JSON) {
+			fprintf(f, "%s\n  {\"arch\": \"%s\", \"cc\": \"%s\", "
+				"\"name\": ", i ? "," : "", tag, cc);
+			put_quoted(f, a->name, format);
+			fputs(", \"products\": ", f);
+			put_quoted(f, a->products, format);
+			fputc('}', f);
+		} else {
+			fprintf(f, "%-8s %-5s %-13s %s\n", tag, cc, a->name,
+				a->products);
+		}
+	}
+	if (format == OUT_JSON)
+		fputs("\n]\n", f);
+}

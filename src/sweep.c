@@ -1,0 +1,128 @@
+/*
+ * sweep.c - the values of one swept option, generated one at a time, so a
+ * sweep of any length runs in constant memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+static enum seq_error parse_value(const char *s, uint64_t min, uint64_t max,
+				  uint64_t *v)
+{
+	if (*s == '\0')
+		return SEQ_EMPTY;
+	if (*s == '-')
+		return SEQ_NEGATIVE;
+	switch (occ_parse_size(s, v)) {
+	case OCC_PARSE_SYNTAX:
+		return SEQ_NOT_NUMBER;
+	case OCC_PARSE_RANGE:
+		return SEQ_OVERFLOW;
+	case OCC_PARSE_OK:
+		break;
+	}
+	if (*v > max)
+		return SEQ_TOO_LARGE;
+	if (*v < min)
+		return SEQ_TOO_SMALL;
+	return SEQ_OK;
+}
+
+/* START[:END[:STEP]] */
+static enum seq_error parse_item(char *item, uint64_t min, uint64_t max,
+				 struct seq_range *r)
+{
+	char *parts[3] = { item, NULL, NULL };
+	int n = 1, i;
+	uint64_t v[3] = { 0, 0, 1 };
+	enum seq_error e;
+
+	for (char *p = item; *p; p++)
+		if (*p == ':') {
+			if (n == 3)
+				return SEQ_NOT_NUMBER;
+			*p = '\0';
+			parts[n++] = p + 1;
+		}
+	for (i = 0; i < n; i++) {
+		/* The step is a count, not a value of the option. */
+		e = parse_value(parts[i], i == 2 ? 0 : min,
+				i == 2 ? UINT64_MAX : max, &v[i]);
+		if (e != SEQ_OK)
+			return e;
+	}
+	if (n == 1)
+		v[1] = v[0];
+	if (v[2] == 0)
+		return SEQ_STEP_ZERO;
+	if (v[0] > v[1])
+		return SEQ_REVERSED;
+	r->start = v[0];
+	r->end = v[1];
+	r->step = v[2];
+	return SEQ_OK;
+}
+
+enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
+			 struct seq *out, const char **bad)
+{
+	size_t len = strlen(s), items = 1, i;
+	char *copy, *item, *next;
+	enum seq_error e = SEQ_OK;
+
+	memset(out, 0, sizeof *out);
+	*bad = s;
+	for (i = 0; i < len; i++)
+		items += s[i] == ',';
+	copy = strdup(s);
+	out->ranges = calloc(items, sizeof *out->ranges);
+	if (!copy || !out->ranges) {
+		free(copy);
+		seq_free(out);
+		return SEQ_NOMEM;
+	}
+	out->is_sweep = strchr(s, ',') || strchr(s, ':');
+	for (item = copy; item && e == SEQ_OK; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		*bad = s + (item - copy);
+		e = parse_item(item, min, max, &out->ranges[out->n]);
+		out->n++;
+	}
+	free(copy);
+	if (e != SEQ_OK)
+		seq_free(out);
+	return e;
+}
+
+void seq_free(struct seq *s)
+{
+	free(s->ranges);
+	s->ranges = NULL;
+	s->n = 0;
+}
+
+int seq_first(struct seq_iter *it, const struct seq *s)
+{
+	it->s = s;
+	it->range = 0;
+	it->value = s->ranges[0].start;
+	return 1;
+}
+
+int seq_next(struct seq_iter *it)
+{
+	const struct seq_range *r = &it->s->ranges[it->range];
+
+	if (r->end - it->value >= r->step) {
+		it->value += r->step;
+		return 1;
+	}
+	if (++it->range == it->s->n)
+		return 0;
+	it->value = it->s->ranges[it->range].start;
+	return 1;
+}

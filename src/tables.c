@@ -1,0 +1,525 @@
+/*
+ * tables.c - reading architecture tables.
+ *
+ * A table is a text file of 'key = value' lines; '#' starts a comment.
+ * Every key the model needs must be there exactly once, and the values
+ * must agree with each other: a table that would make the model compute
+ * nonsense is refused, naming the file, the line and the key.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "occcalc.h"
+#include "util.h"
+
+struct key_desc {
+	struct occ_key pub;
+	size_t offset;      /* into struct occ_arch */
+	size_t size;        /* of a string field */
+	uint64_t min, max;  /* of a number */
+};
+
+#define INT_KEY(k, field, req, lo, hi) \
+	{ { k, OCC_KEY_INT, req }, offsetof(struct occ_arch, field), 0, lo, hi }
+#define BYTES_KEY(k, field, req, lo, hi) \
+	{ { k, OCC_KEY_BYTES, req }, offsetof(struct occ_arch, field), 0, lo, hi }
+#define STRING_KEY(k, field, req) \
+	{ { k, OCC_KEY_STRING, req }, offsetof(struct occ_arch, field), \
+	  sizeof(((struct occ_arch *)0)->field), 0, 0 }
+
+#define KIB (UINT64_C(1) << 10)
+#define MIB (UINT64_C(1) << 20)
+
+static const struct key_desc keys[] = {
+	{ { "computeCapability", OCC_KEY_CC, 1 }, 0, 0, 0, 0 },
+	STRING_KEY("name", name, 1),
+	STRING_KEY("products", products, 0),
+	INT_KEY("warpSize", warp_size, 1, 1, 1024),
+	INT_KEY("maxThreadsPerBlock", max_threads_per_block, 1, 1, 1 << 16),
+	INT_KEY("maxThreadsPerMultiProcessor", max_threads_per_sm, 1, 1, 1 << 16),
+	INT_KEY("maxBlocksPerMultiProcessor", max_blocks_per_sm, 1, 1, 1024),
+	INT_KEY("regsPerMultiprocessor", regs_per_sm, 1, 1, 1 << 24),
+	INT_KEY("regsPerBlock", regs_per_block, 1, 1, 1 << 24),
+	INT_KEY("maxRegistersPerThread", max_regs_per_thread, 1, 1,
+		OCC_MAX_REGS_ANY_ARCH),
+	INT_KEY("registerAllocationUnitSize", reg_alloc_unit, 1, 1, 1 << 16),
+	INT_KEY("registerFileSubPartitions", reg_sub_partitions, 1, 1, 64),
+	INT_KEY("registerLaunchCheckSubPartitions",
+		reg_launch_check_sub_partitions, 0, 1, 64),
+	BYTES_KEY("sharedMemPerMultiprocessor", smem_per_sm, 1, 1, 64 * MIB),
+	BYTES_KEY("sharedMemPerBlock", smem_per_block, 1, 1, 64 * MIB),
+	BYTES_KEY("sharedMemPerBlockOptin", smem_per_block_optin, 1, 1, 64 * MIB),
+	BYTES_KEY("reservedSharedMemPerBlock", smem_reserved_per_block, 1, 0,
+		  64 * MIB),
+	BYTES_KEY("sharedMemAllocationUnitSize", smem_alloc_unit, 1, 1, 64 * KIB),
+	{ { "sharedMemCarveoutSizes", OCC_KEY_BYTES_LIST, 0 },
+	  offsetof(struct occ_arch, smem_carveouts), 0, 0, 64 * MIB },
+	INT_KEY("maxBarriersPerMultiprocessor", max_barriers_per_sm, 0, 1, 4096),
+};
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+size_t occ_arch_key_count(void)
+{
+	return NKEYS;
+}
+
+const struct occ_key *occ_arch_key(size_t i)
+{
+	return i < NKEYS ? &keys[i].pub : NULL;
+}
+
+static const struct key_desc *desc_of(const struct occ_key *key)
+{
+	return (const struct key_desc *)key;
+}
+
+static int *int_field(struct occ_arch *a, const struct key_desc *d)
+{
+	return (int *)((char *)a + d->offset);
+}
+
+static uint64_t *bytes_field(struct occ_arch *a, const struct key_desc *d)
+{
+	return (uint64_t *)((char *)a + d->offset);
+}
+
+int occ_arch_has(const struct occ_arch *arch, const struct occ_key *key)
+{
+	const struct key_desc *d = desc_of(key);
+	struct occ_arch *a = (struct occ_arch *)arch;
+
+	switch (key->type) {
+	case OCC_KEY_CC:
+		return 1;
+	case OCC_KEY_STRING:
+		return ((char *)a + d->offset)[0] != '\0';
+	case OCC_KEY_INT:
+		return key->required || *int_field(a, d) != 0;
+	case OCC_KEY_BYTES:
+		return 1;
+	case OCC_KEY_BYTES_LIST:
+		return arch->n_smem_carveouts > 0;
+	}
+	return 0;
+}
+
+uint64_t occ_arch_value(const struct occ_arch *arch, const struct occ_key *key)
+{
+	const struct key_desc *d = desc_of(key);
+	struct occ_arch *a = (struct occ_arch *)arch;
+
+	if (key->type == OCC_KEY_INT)
+		return (uint64_t)*int_field(a, d);
+	if (key->type == OCC_KEY_BYTES)
+		return *bytes_field(a, d);
+	return 0;
+}
+
+/* ---- Parsing one file ---- */
+
+struct parse {
+	const char *path;
+	struct occ_arch *arch;
+	struct occ_diag *diag;
+	int line_of[NKEYS];      /* 0: key not seen */
+};
+
+static enum occ_status fail(struct parse *p, enum occ_status st, int line,
+			    const char *key)
+{
+	occ_diag_set(p->diag, p->path, line, key);
+	return st;
+}
+
+static enum occ_status parse_cc(const char *v, struct occ_arch *a)
+{
+	int major, minor;
+
+	if (occ_arch_parse_name(v, &major, &minor) != OCC_OK ||
+	    !strchr(v, '.'))
+		return OCC_ERR_BAD_VALUE;
+	a->cc_major = major;
+	a->cc_minor = minor;
+	return OCC_OK;
+}
+
+static enum occ_status parse_bytes_list(const char *v, struct occ_arch *a,
+					const struct key_desc *d)
+{
+	char buf[512];
+	char *tok, *save = NULL;
+	int n = 0;
+
+	if (strlen(v) >= sizeof buf)
+		return OCC_ERR_BAD_VALUE;
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		uint64_t x;
+
+		if (n == OCC_MAX_CARVEOUTS ||
+		    occ_parse_size(tok, &x) != 0 || x > d->max)
+			return OCC_ERR_BAD_VALUE;
+		if (n > 0 && x <= a->smem_carveouts[n - 1])
+			return OCC_ERR_INCONSISTENT; /* must ascend */
+		a->smem_carveouts[n++] = x;
+	}
+	if (n == 0)
+		return OCC_ERR_BAD_VALUE;
+	a->n_smem_carveouts = n;
+	return OCC_OK;
+}
+
+static enum occ_status parse_value(const struct key_desc *d, const char *v,
+				   struct occ_arch *a)
+{
+	uint64_t x;
+
+	switch (d->pub.type) {
+	case OCC_KEY_CC:
+		return parse_cc(v, a);
+	case OCC_KEY_STRING:
+		if (strlen(v) >= d->size)
+			return OCC_ERR_BAD_VALUE;
+		strcpy((char *)a + d->offset, v);
+		return OCC_OK;
+	case OCC_KEY_INT:
+	case OCC_KEY_BYTES:
+		if (occ_parse_size(v, &x) != 0 || x < d->min || x > d->max)
+			return OCC_ERR_BAD_VALUE;
+		if (d->pub.type == OCC_KEY_INT)
+			*int_field(a, d) = (int)x;
+		else
+			*bytes_field(a, d) = x;
+		return OCC_OK;
+	case OCC_KEY_BYTES_LIST:
+		return parse_bytes_list(v, a, d);
+	}
+	return OCC_ERR_BAD_VALUE;
+}
+
+static const struct key_desc *find_key(const char *name, size_t *index)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].pub.name, name) == 0) {
+			*index = i;
+			return &keys[i];
+		}
+	return NULL;
+}
+
+static enum occ_status parse_line(struct parse *p, char *line, int lineno)
+{
+	char *eq, *key, *value;
+	const struct key_desc *d;
+	size_t idx;
+	enum occ_status st;
+
+	occ_strip_comment(line);
+	key = occ_trim(line);
+	if (*key == '\0')
+		return OCC_OK;
+	eq = strchr(key, '=');
+	if (!eq)
+		return fail(p, OCC_ERR_SYNTAX, lineno, "");
+	*eq = '\0';
+	key = occ_trim(key);
+	value = occ_trim(eq + 1);
+	if (*key == '\0' || *value == '\0')
+		return fail(p, OCC_ERR_SYNTAX, lineno, key);
+	d = find_key(key, &idx);
+	if (!d)
+		return fail(p, OCC_ERR_UNKNOWN_KEY, lineno, key);
+	if (p->line_of[idx])
+		return fail(p, OCC_ERR_DUPLICATE_KEY, lineno, key);
+	p->line_of[idx] = lineno;
+	st = parse_value(d, value, p->arch);
+	return st == OCC_OK ? OCC_OK : fail(p, st, lineno, key);
+}
+
+static int key_line(const struct parse *p, const char *name)
+{
+	size_t i;
+
+	return find_key(name, &i) ? p->line_of[i] : 0;
+}
+
+#define CHECK(cond, keyname) \
+	do { if (!(cond)) return fail(p, OCC_ERR_INCONSISTENT, \
+				     key_line(p, keyname), keyname); } while (0)
+
+/* Relations the model relies on; a table breaking one is a typo. */
+static enum occ_status check_consistency(struct parse *p)
+{
+	const struct occ_arch *a = p->arch;
+	int n = a->n_smem_carveouts;
+
+	CHECK(a->max_threads_per_block % a->warp_size == 0, "maxThreadsPerBlock");
+	CHECK(a->max_threads_per_sm % a->warp_size == 0,
+	      "maxThreadsPerMultiProcessor");
+	CHECK(a->max_threads_per_block <= a->max_threads_per_sm,
+	      "maxThreadsPerBlock");
+	CHECK(a->regs_per_block <= a->regs_per_sm, "regsPerBlock");
+	CHECK(a->regs_per_sm % a->reg_sub_partitions == 0,
+	      "registerFileSubPartitions");
+	CHECK(a->smem_per_block <= a->smem_per_block_optin,
+	      "sharedMemPerBlockOptin");
+	CHECK(a->smem_per_block_optin + a->smem_reserved_per_block <=
+	      a->smem_per_sm, "sharedMemPerBlockOptin");
+	CHECK(a->smem_per_sm % a->smem_alloc_unit == 0,
+	      "sharedMemAllocationUnitSize");
+	CHECK(n == 0 || a->smem_carveouts[n - 1] == a->smem_per_sm,
+	      "sharedMemCarveoutSizes");
+	return OCC_OK;
+}
+
+static enum occ_status check_required(struct parse *p)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (keys[i].pub.required && !p->line_of[i])
+			return fail(p, OCC_ERR_MISSING_KEY, 0, keys[i].pub.name);
+	return OCC_OK;
+}
+
+enum occ_status occ_arch_load(const char *path, struct occ_arch *arch,
+			      struct occ_diag *diag)
+{
+	struct parse p;
+	char line[1024];
+	int lineno = 0;
+	enum occ_status st = OCC_OK;
+	FILE *f;
+
+	memset(&p, 0, sizeof p);
+	memset(arch, 0, sizeof *arch);
+	p.path = path;
+	p.arch = arch;
+	p.diag = diag;
+	f = fopen(path, "r");
+	if (!f)
+		return fail(&p, OCC_ERR_IO, 0, "");
+	while (st == OCC_OK && fgets(line, sizeof line, f)) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f))
+			st = fail(&p, OCC_ERR_SYNTAX, lineno, "");
+		else
+			st = parse_line(&p, line, lineno);
+	}
+	if (st == OCC_OK && ferror(f))
+		st = fail(&p, OCC_ERR_IO, lineno, "");
+	fclose(f);
+	if (st == OCC_OK)
+		st = check_required(&p);
+	if (st == OCC_OK)
+		st = check_consistency(&p);
+	if (st == OCC_OK)
+		occ_copy_string(arch->source, sizeof arch->source, path);
+	return st;
+}
+
+/* ---- A directory of tables ---- */
+
+struct occ_tables {
+	struct occ_arch *archs;
+	size_t n, cap;
+};
+
+static int is_table_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".arch") == 0;
+}
+
+static int cmp_arch(const void *x, const void *y)
+{
+	const struct occ_arch *a = x, *b = y;
+
+	if (a->cc_major != b->cc_major)
+		return a->cc_major - b->cc_major;
+	return a->cc_minor - b->cc_minor;
+}
+
+static enum occ_status tables_add(struct occ_tables *t, const char *path,
+				  const char *name, struct occ_diag *diag)
+{
+	struct occ_arch a;
+	enum occ_status st;
+	char expect[32];
+
+	st = occ_arch_load(path, &a, diag);
+	if (st != OCC_OK)
+		return st;
+	/* sm_XY.arch must describe X.Y: catches a copied file left unedited. */
+	snprintf(expect, sizeof expect, "sm_%d%d.arch", a.cc_major, a.cc_minor);
+	if (strcmp(name, expect) != 0) {
+		occ_diag_set(diag, path, 0, "computeCapability");
+		return OCC_ERR_INCONSISTENT;
+	}
+	if (occ_tables_find(t, a.cc_major, a.cc_minor)) {
+		occ_diag_set(diag, path, 0, "computeCapability");
+		return OCC_ERR_DUPLICATE_ARCH;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 32;
+		struct occ_arch *p = realloc(t->archs, cap * sizeof *p);
+
+		if (!p)
+			return OCC_ERR_NOMEM;
+		t->archs = p;
+		t->cap = cap;
+	}
+	t->archs[t->n++] = a;
+	return OCC_OK;
+}
+
+enum occ_status occ_tables_load(const char *dir, struct occ_tables **out,
+				struct occ_diag *diag)
+{
+	struct occ_tables *t;
+	struct dirent *e;
+	enum occ_status st = OCC_OK;
+	DIR *d;
+
+	*out = NULL;
+	occ_diag_set(diag, dir, 0, "");
+	d = opendir(dir);
+	if (!d)
+		return OCC_ERR_IO;
+	t = calloc(1, sizeof *t);
+	if (!t) {
+		closedir(d);
+		return OCC_ERR_NOMEM;
+	}
+	while (st == OCC_OK && (e = readdir(d)) != NULL) {
+		char path[1024];
+
+		if (!is_table_name(e->d_name))
+			continue;
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", dir,
+				     e->d_name) >= sizeof path) {
+			occ_diag_set(diag, dir, 0, "");
+			st = OCC_ERR_IO;
+			break;
+		}
+		st = tables_add(t, path, e->d_name, diag);
+	}
+	closedir(d);
+	if (st == OCC_OK && t->n == 0) {
+		occ_diag_set(diag, dir, 0, "");
+		st = OCC_ERR_NO_TABLES;
+	}
+	if (st != OCC_OK) {
+		occ_tables_free(t);
+		return st;
+	}
+	qsort(t->archs, t->n, sizeof *t->archs, cmp_arch);
+	*out = t;
+	return OCC_OK;
+}
+
+void occ_tables_free(struct occ_tables *t)
+{
+	if (!t)
+		return;
+	free(t->archs);
+	free(t);
+}
+
+size_t occ_tables_count(const struct occ_tables *t)
+{
+	return t->n;
+}
+
+const struct occ_arch *occ_tables_get(const struct occ_tables *t, size_t i)
+{
+	return i < t->n ? &t->archs[i] : NULL;
+}
+
+const struct occ_arch *occ_tables_find(const struct occ_tables *t,
+				       int major, int minor)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->archs[i].cc_major == major &&
+		    t->archs[i].cc_minor == minor)
+			return &t->archs[i];
+	return NULL;
+}
+
+/* ---- Names ---- */
+
+static int parse_digits(const char **s, int *out, int max_digits)
+{
+	int n = 0, v = 0;
+
+	while (**s >= '0' && **s <= '9' && n < max_digits) {
+		v = v * 10 + (**s - '0');
+		(*s)++;
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+/* "sm_90", "sm_90a", "sm_100f", "compute_90", "90", "100", "9.0", "10.0" */
+enum occ_status occ_arch_parse_name(const char *s, int *major, int *minor)
+{
+	int a, b, nd;
+
+	if (strncmp(s, "sm_", 3) == 0)
+		s += 3;
+	else if (strncmp(s, "compute_", 8) == 0)
+		s += 8;
+	else if (strncmp(s, "SM_", 3) == 0)
+		s += 3;
+	nd = parse_digits(&s, &a, 3);
+	if (nd == 0)
+		return OCC_ERR_BAD_ARCH_NAME;
+	if (*s == '.') {
+		s++;
+		if (parse_digits(&s, &b, 1) != 1 || *s != '\0' || nd > 2)
+			return OCC_ERR_BAD_ARCH_NAME;
+		*major = a;
+		*minor = b;
+		return a > 0 ? OCC_OK : OCC_ERR_BAD_ARCH_NAME;
+	}
+	/* Feature suffixes name the same resources: sm_90a, sm_100f. */
+	if ((*s == 'a' || *s == 'f') && s[1] == '\0')
+		s++;
+	if (*s != '\0' || nd < 2)
+		return OCC_ERR_BAD_ARCH_NAME;
+	*major = a / 10;
+	*minor = a % 10;
+	return *major > 0 ? OCC_OK : OCC_ERR_BAD_ARCH_NAME;
+}
+
+const char *occ_strerror(enum occ_status st)
+{
+	switch (st) {
+	case OCC_OK: return "success";
+	case OCC_ERR_NOMEM: return "out of memory";
+	case OCC_ERR_IO: return "cannot read";
+	case OCC_ERR_NO_TABLES: return "no architecture tables (*.arch) found";
+	case OCC_ERR_SYNTAX: return "expected 'key = value'";
+	case OCC_ERR_UNKNOWN_KEY: return "unknown key";
+	case OCC_ERR_DUPLICATE_KEY: return "key given twice";
+	case OCC_ERR_MISSING_KEY: return "required key missing";
+	case OCC_ERR_BAD_VALUE: return "malformed or out-of-range value";
+	case OCC_ERR_INCONSISTENT: return "value inconsistent with the rest of the table";
+	case OCC_ERR_DUPLICATE_ARCH: return "a second table for the same compute capability";
+	case OCC_ERR_UNKNOWN_ARCH: return "no table for that architecture";
+	case OCC_ERR_BAD_ARCH_NAME: return "not an architecture name";
+	case OCC_ERR_INVALID_INPUT: return "invalid kernel parameters";
+	}
+	return "unknown error";
+}

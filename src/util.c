@@ -1,0 +1,82 @@
+/* util.c - small helpers shared by the library and the CLI. */
+#include <ctype.h>
+#include <string.h>
+
+#include "util.h"
+
+static uint64_t suffix_multiplier(const char *s)
+{
+	static const struct { const char *s; uint64_t m; } sfx[] = {
+		{ "", 1 }, { "K", 1024 }, { "k", 1024 }, { "KB", 1024 },
+		{ "KiB", 1024 }, { "M", 1 << 20 }, { "MB", 1 << 20 },
+		{ "MiB", 1 << 20 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+		if (strcmp(s, sfx[i].s) == 0)
+			return sfx[i].m;
+	return 0;
+}
+
+enum occ_parse_status occ_parse_size(const char *s, uint64_t *out)
+{
+	uint64_t v = 0, mult;
+
+	if (!isdigit((unsigned char)*s))
+		return OCC_PARSE_SYNTAX;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return OCC_PARSE_RANGE;
+		v = v * 10 + d;
+	}
+	mult = suffix_multiplier(s);
+	if (mult == 0)
+		return OCC_PARSE_SYNTAX;
+	if (v > UINT64_MAX / mult)
+		return OCC_PARSE_RANGE;
+	*out = v * mult;
+	return OCC_PARSE_OK;
+}
+
+char *occ_trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+void occ_strip_comment(char *s)
+{
+	char *hash = strchr(s, '#');
+
+	if (hash)
+		*hash = '\0';
+}
+
+void occ_copy_string(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void occ_diag_set(struct occ_diag *d, const char *file, int line,
+		  const char *key)
+{
+	if (!d)
+		return;
+	occ_copy_string(d->file, sizeof d->file, file);
+	d->line = line;
+	occ_copy_string(d->key, sizeof d->key, key);
+}

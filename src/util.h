@@ -1,0 +1,31 @@
+/* util.h - small helpers shared by the library and the CLI (internal). */
+#ifndef OCC_UTIL_H
+#define OCC_UTIL_H
+
+#include <stdint.h>
+
+#include "occcalc.h"
+
+enum occ_parse_status { OCC_PARSE_OK = 0, OCC_PARSE_SYNTAX, OCC_PARSE_RANGE };
+
+/* A non-negative decimal integer with an optional binary suffix:
+ * K, KB, KiB (x1024) or M, MB, MiB (x1048576). */
+enum occ_parse_status occ_parse_size(const char *s, uint64_t *out);
+
+char *occ_trim(char *s);
+void occ_strip_comment(char *s);
+void occ_copy_string(char *dst, size_t size, const char *src);
+void occ_diag_set(struct occ_diag *d, const char *file, int line,
+		  const char *key);
+
+static inline uint64_t occ_round_up(uint64_t x, uint64_t unit)
+{
+	return (x + unit - 1) / unit * unit;
+}
+
+static inline int64_t occ_div_up(int64_t x, int64_t y)
+{
+	return (x + y - 1) / y;
+}
+
+#endif
