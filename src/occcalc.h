@@ -45,7 +45,7 @@ enum occ_status {
 	OCC_ERR_MISSING_KEY,    /* a required table key is absent */
 	OCC_ERR_BAD_VALUE,      /* a table value is malformed or out of range */
 	OCC_ERR_INCONSISTENT,   /* table values contradict each other */
-	OCC_ERR_DUPLICATE_ARCH, /* two tables for one compute capability */
+	OCC_ERR_MISNAMED,       /* sm_XY.arch does not hold X.Y */
 	OCC_ERR_UNKNOWN_ARCH,   /* no table for that compute capability */
 	OCC_ERR_BAD_ARCH_NAME,  /* not an architecture name (sm_90, 90, 9.0) */
 	OCC_ERR_INVALID_INPUT   /* kernel parameters out of their domain */

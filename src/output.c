@@ -425,10 +425,12 @@ void out_report(FILE *f, const struct occ_arch *a, const struct occ_kernel *k,
 
 /* ---- A table's values ---- */
 
-/* A string as the format quotes it: JSON escapes, CSV doubles quotes. */
+/* A string as the format quotes it: JSON always, with escapes; CSV when
+ * it holds a separator or a quote, doubling quotes. */
 static void put_quoted(FILE *f, const char *s, enum out_format format)
 {
-	if (format == OUT_TEXT) {
+	if (format == OUT_TEXT ||
+	    (format == OUT_CSV && !strpbrk(s, ",\"\n"))) {
 		fputs(s, f);
 		return;
 	}

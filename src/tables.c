@@ -358,15 +358,12 @@ static enum occ_status tables_add(struct occ_tables *t, const char *path,
 	st = occ_arch_load(path, &a, diag);
 	if (st != OCC_OK)
 		return st;
-	/* sm_XY.arch must describe X.Y: catches a copied file left unedited. */
+	/* sm_XY.arch must describe X.Y: catches a copied file left unedited,
+	 * and makes one table per compute capability. */
 	snprintf(expect, sizeof expect, "sm_%d%d.arch", a.cc_major, a.cc_minor);
 	if (strcmp(name, expect) != 0) {
 		occ_diag_set(diag, path, 0, "computeCapability");
-		return OCC_ERR_INCONSISTENT;
-	}
-	if (occ_tables_find(t, a.cc_major, a.cc_minor)) {
-		occ_diag_set(diag, path, 0, "computeCapability");
-		return OCC_ERR_DUPLICATE_ARCH;
+		return OCC_ERR_MISNAMED;
 	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 32;
@@ -516,7 +513,7 @@ const char *occ_strerror(enum occ_status st)
 	case OCC_ERR_MISSING_KEY: return "required key missing";
 	case OCC_ERR_BAD_VALUE: return "malformed or out-of-range value";
 	case OCC_ERR_INCONSISTENT: return "value inconsistent with the rest of the table";
-	case OCC_ERR_DUPLICATE_ARCH: return "a second table for the same compute capability";
+	case OCC_ERR_MISNAMED: return "file name does not match computeCapability (sm_XY.arch for X.Y)";
 	case OCC_ERR_UNKNOWN_ARCH: return "no table for that architecture";
 	case OCC_ERR_BAD_ARCH_NAME: return "not an architecture name";
 	case OCC_ERR_INVALID_INPUT: return "invalid kernel parameters";

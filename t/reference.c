@@ -10,6 +10,8 @@
  * Environment: OCCCALC_TABLES (the tables), OCC_SEED (the random seed),
  * OCC_CONFIGS (configurations per architecture, default 10000).
  */
+#include "config.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,132 @@
+#!/bin/sh
+# cli.sh - the command line's behaviour, one promise per line.
+. "$T/lib.sh"
+
+csv_row() { # the first data row of a CSV run
+	"$OCCCALC" "$@" -f csv | sed -n 2p
+}
+
+ref=$(csv_row -a sm_90 -b 128 -r 40)
+same=0
+for a in 90 9.0 sm_90a compute_90 SM_90; do
+	[ "$(csv_row -a "$a" -b 128 -r 40)" = "$ref" ] || same=1
+done
+ok $same "--arch takes sm_90, 90, 9.0, sm_90a, compute_90 alike"
+
+run -a sm_90 -b 128 -r 40 -f csv
+head -1 "$tmp/out" | grep -q '^arch,block,regs,smem,static_smem,blocks_per_sm,warps_per_sm,occupancy_pct,limiter,'
+ok $? "CSV starts with the documented columns"
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f1-9)" = "sm_90,128,40,0,0,12,48,75.00,registers" ]
+ok $? "sm_90, 128 threads, 40 registers: 12 blocks, 48 warps, 75 %, registers"
+
+run -a sm_89 -b 64 -r 32 -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f9)" = "warps+blocks" ]
+ok $? "several limiters are joined with '+'"
+
+run -a sm_90 -b 1:1024 -r 0:255 -f csv
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 262145 ]
+ok $? "a sweep evaluates every combination: 1024 x 256 rows and a header"
+awk -F, '{ print NF }' "$tmp/out" | sort -u >"$tmp/nf"
+[ "$(wc -l <"$tmp/nf")" -eq 1 ]
+ok $? "every CSV row has as many fields as the header"
+
+run -a sm_90 -b 32,64:128:32,1024 -f csv
+[ "$(tail -n +2 "$tmp/out" | cut -d, -f2 | tr '\n' ' ')" = "32 64 96 128 1024 " ]
+ok $? "lists and ranges mix: 32,64:128:32,1024"
+
+run -a sm_90 -b 64 -r 32,40 -S 0,1K -s 0:2K:1K -f csv
+[ "$(tail -n +2 "$tmp/out" | cut -d, -f2-5 | head -4 | tr '\n' ' ')" = "64,32,0,0 64,32,1024,0 64,32,2048,0 64,32,0,1024 " ]
+ok $? "sweeps nest: dynamic shared memory innermost, then static"
+[ "$(wc -l <"$tmp/out")" -eq 13 ]
+ok $? "2 x 2 x 3 combinations give 12 rows"
+
+run -a sm_90 -b 100:1000:300 -f csv
+[ "$(tail -n +2 "$tmp/out" | cut -d, -f2 | tr '\n' ' ')" = "100 400 700 1000 " ]
+ok $? "a range ends at the last step not past END"
+
+if command -v python3 >/dev/null 2>&1; then
+	run -a sm_90 -b 128 -r 40 -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict) and d["blocks_per_sm"] == 12 and d["limiter"] == "registers" and d["limit_registers"] == 12' <"$tmp/out"
+	ok $? "JSON for one configuration is one object"
+	run -a sm_90 -b 128:128 -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, list) and len(d) == 1' <"$tmp/out"
+	ok $? "JSON for a sweep is an array, even of one element"
+	run -a sm_75 -b 32:1024:32 -r 0:255:17 -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) == 32 * 16' <"$tmp/out"
+	ok $? "a JSON sweep is one valid array"
+	run -a sm_75 -b 128 -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["limit_registers"] is None and d["limit_barriers"] is None and d["carveout"] is None and d["reason"] is None' <"$tmp/out"
+	ok $? "JSON gives null for unlimited resources, default carveout, no reason"
+	run -a sm_86 --info -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["maxThreadsPerMultiProcessor"] == 1536 and d["sharedMemCarveoutSizes"][-1] == 102400' <"$tmp/out"
+	ok $? "--info -f json uses the table's keys"
+	run --list-archs -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) >= 24 and d[0]["arch"] == "sm_30"' <"$tmp/out"
+	ok $? "--list-archs -f json lists every table, oldest first"
+fi
+
+run -a sm_75 -b 128 -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f13,16,20,24)" = ",,default," ]
+ok $? "CSV leaves unlimited limits and the reason empty"
+
+run -a sm_90 -b 2048
+[ "$status" -eq 0 ] && grep -q '^Cannot launch: 2048 threads per block exceed maxThreadsPerBlock (1024)' "$tmp/out"
+ok $? "a configuration that cannot launch is a result (exit 0) with its reason"
+
+run -a sm_90 -b 2048 -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f6,24)" = "0,block_too_large" ]
+ok $? "CSV gives 0 blocks and the reason"
+
+[ "$(csv_row -a sm_90 -b 128 -s 10K -c 50%)" = "$(csv_row -a sm_90 -b 128 -s 10K -c 50)" ]
+ok $? "--carveout 50% is --carveout 50"
+
+run -a sm_90 -b 256 -s 100K
+grep -q 'cudaFuncAttributeMaxDynamicSharedMemorySize, 102400' "$tmp/out"
+ok $? "above 48 KB the report names the opt-in call and its value"
+run -a sm_90 -b 256 -s 100K --no-optin -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f6,24)" = "0,shared_memory_needs_optin" ]
+ok $? "--no-optin: above 48 KB cannot launch"
+run -a sm_90 -b 256 -s 100K --no-optin --optin -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f6)" = "2" ]
+ok $? "--optin undoes --no-optin"
+
+run -a sm_90 -b 32 --barriers 3 -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f6,9)" = "21,barriers" ]
+ok $? "--barriers 3 on sm_90: 64 / 3 = 21 blocks, barriers limit"
+
+run -a sm_61 -b 128 -s 1K -c 10
+grep -q 'carveout preference has no effect' "$tmp/out"
+ok $? "a carveout before Volta is reported as having no effect"
+
+run -a 3.5 -b 128 -s 3K -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f6,8)" = "16,100.00" ]
+ok $? "--smem takes K: 3K on sm_35 is 3072 bytes, 16 blocks"
+
+run --help
+[ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]
+ok $? "--help prints usage on stdout, exit 0"
+run -h
+grep -q '^Usage: occcalc' "$tmp/out"
+ok $? "-h is --help"
+run --version
+[ "$status" -eq 0 ] && grep -q '^occcalc [0-9]' "$tmp/out"
+ok $? "--version prints the version"
+run -V
+grep -q '^occcalc [0-9]' "$tmp/out"
+ok $? "-V is --version"
+
+OCCCALC_TABLES=/nonexistent run -a sm_90 -b 128
+[ "$status" -eq 1 ] && grep -q '/nonexistent' "$tmp/err"
+ok $? "OCCCALC_TABLES names the table directory"
+good=$OCCCALC_TABLES
+OCCCALC_TABLES=/nonexistent run --tables "$good" -a sm_90 -b 128
+[ "$status" -eq 0 ]
+ok $? "--tables overrides OCCCALC_TABLES"
+run -t "$good" -i -a 90
+grep -q '^maxBarriersPerMultiprocessor *64$' "$tmp/out"
+ok $? "-t and -i are --tables and --info"
+run -l
+grep -q '^sm_121 ' "$tmp/out"
+ok $? "-l is --list-archs"
+
+done_testing

@@ -1,0 +1,59 @@
+#!/bin/sh
+# errors.sh - bad input gets one 'occcalc:' line on stderr and exit 2 (usage)
+# or 1 (failure); never a crash, a hang, or a number on stdout.
+. "$T/lib.sh"
+
+# expect STATUS PATTERN ARGS...: what a user who typed ARGS should see.
+expect() {
+	want=$1 pattern=$2
+	shift 2
+	run "$@"
+	[ "$status" -eq "$want" ] && one_error_line "$pattern"
+	ok $? "occcalc $*: exit $want, '$pattern'"
+	[ "$status" -eq "$want" ] || echo "# got exit $status: $(cat "$tmp/err")"
+}
+
+expect 2 "--block: '0': below the minimum of 1" -a sm_90 -b 0
+expect 2 "--block: '-5': must not be negative" -a sm_90 -b -5
+expect 2 "--block: '2147483648': above the maximum of 2147483647" -a sm_90 -b 2147483648
+expect 2 "--block: 'abc': not a number" -a sm_90 -b abc
+expect 2 "--block: '12x': not a number" -a sm_90 -b 12x
+expect 2 "--regs: '-1': must not be negative" -a sm_90 -b 128 -r -1
+expect 2 "--regs: '256': above the maximum of 255" -a sm_90 -b 128 -r 256
+expect 2 "--smem: '-1': must not be negative" -a sm_90 -b 128 -s -1
+expect 2 "--smem: '99999999999999999999': number too large" -a sm_90 -b 128 -s 99999999999999999999
+expect 2 "--smem: '5G': not a number" -a sm_90 -b 128 -s 5G
+expect 2 "--smem: '4294967296': above the maximum of 4294967295" -a sm_90 -b 128 -s 4294967296
+expect 2 "--static-smem: '1.5K': not a number" -a sm_90 -b 128 -S 1.5K
+expect 2 "--block: '64:32': range reversed" -a sm_90 -b 64:32
+expect 2 "--block: '32:64:0': a range's step must not be 0" -a sm_90 -b 32:64:0
+expect 2 "--block: '32,,64': empty value" -a sm_90 -b 32,,64
+expect 2 "--block: '1:2:3:4': not a number" -a sm_90 -b 1:2:3:4
+expect 2 "--carveout: '101': above the maximum of 100" -a sm_90 -b 128 -c 101
+expect 2 "--carveout: 'most': not a number" -a sm_90 -b 128 -c most
+expect 2 "--carveout: '10:20': takes a single value" -a sm_90 -b 128 -c 10:20
+expect 2 "--barriers: '17': above the maximum of 16" -a sm_90 -b 128 --barriers 17
+expect 2 "--format: 'xml': unknown format" -a sm_90 -b 128 -f xml
+expect 2 "--arch: 'sm_99': no table for compute capability 9.9" -a sm_99 -b 128
+expect 2 "--arch: 'volta': not an architecture" -a volta -b 128
+expect 2 "no architecture: name one with --arch" -b 128
+expect 2 "no block size: give --block N" -a sm_90
+expect 2 "unknown option '--bogus'" -a sm_90 -b 128 --bogus
+expect 2 "unknown option '-x'" -a sm_90 -b 128 -x
+expect 2 "option '--arch' needs a value" --arch
+expect 2 "option '--block' needs a value" -a sm_90 --block
+expect 2 "unexpected argument 'extra'" -a sm_90 -b 128 extra
+expect 1 "/nonexistent: cannot read" --tables /nonexistent -a sm_90 -b 128
+mkdir "$tmp/empty"
+expect 1 "no architecture tables (*.arch) found" --tables "$tmp/empty" -a sm_90 -b 128
+
+# A full device: the error is reported, not lost.
+if [ -w /dev/full ]; then
+	"$OCCCALC" -a sm_90 -b 1:1024 -f csv >/dev/full 2>"$tmp/err"
+	st=$?
+	: >"$tmp/out"
+	[ "$st" -eq 1 ] && one_error_line "write error"
+	ok $? "writing to a full device: exit 1, 'write error'"
+fi
+
+done_testing

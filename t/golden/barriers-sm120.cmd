@@ -1,0 +1,1 @@
+--arch sm_120 --block 32 --barriers 2

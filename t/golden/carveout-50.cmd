@@ -1,0 +1,1 @@
+--arch sm_90 --block 128 --smem 10K --carveout 50

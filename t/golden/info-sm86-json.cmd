@@ -1,0 +1,1 @@
+--arch 8.6 --info --format json

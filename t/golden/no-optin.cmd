@@ -1,0 +1,1 @@
+--arch sm_90 --block 256 --smem 100K --no-optin

@@ -1,0 +1,1 @@
+--arch sm_90 --block 128 --regs 40 --format csv

@@ -1,0 +1,1 @@
+--arch sm_80 --block 256 --static-smem 2K --smem 0:64K:16K --format csv

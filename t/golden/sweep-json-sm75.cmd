@@ -1,0 +1,1 @@
+--arch sm_75 --block 64:128:64 --regs 64 --format json

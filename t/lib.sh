@@ -1,0 +1,46 @@
+# lib.sh - TAP helpers for occcalc's shell tests. Sourced, not run.
+#
+# The test environment (Makefile.am) sets OCCCALC (the built binary),
+# OCCCALC_TABLES (the source tables), T (this directory) and MAN.
+
+n=0
+failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/occcalc-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# ok STATUS DESCRIPTION: one TAP line; STATUS 0 passes.
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# run ARGS...: runs occcalc; sets $status, leaves $tmp/out and $tmp/err.
+run() {
+	"$OCCCALC" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+}
+
+# one_error_line PATTERN: stderr is exactly one line, starting "occcalc: "
+# and holding PATTERN (a fixed string), and stdout is empty.
+one_error_line() {
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		head -c 9 "$tmp/err" | grep -q '^occcalc: ' &&
+		grep -qF -- "$1" "$tmp/err" &&
+		[ ! -s "$tmp/out" ]
+}
+
+# skip_all REASON: a TAP plan that skips the whole script.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$n"
+	[ "$failed" -eq 0 ]
+}

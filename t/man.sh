@@ -1,0 +1,48 @@
+#!/bin/sh
+# man.sh - the man page is lint-clean and documents every option, every
+# output field and every table key.
+. "$T/lib.sh"
+
+[ -n "$MANDOC" ] || skip_all "mandoc not found (configure looks for it)"
+
+"$MANDOC" -Tlint -W warning "$MAN" >"$tmp/lint" 2>&1
+ok $? "mandoc -Tlint reports nothing"
+sed 's/^/# /' "$tmp/lint"
+
+"$MANDOC" -Tascii "$MAN" | col -b >"$tmp/man"
+
+"$OCCCALC" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/help-opts"
+missing=
+for opt in $(cat "$tmp/help-opts"); do
+	grep -q -- "$opt" "$tmp/man" || missing="$missing $opt"
+done
+[ -z "$missing" ]
+ok $? "every option in --help is in the man page${missing:+ (missing:$missing)}"
+
+sed -n '/^OPTIONS/,/^OUTPUT/p' "$tmp/man" |
+	grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/man-opts"
+missing=$(comm -23 "$tmp/man-opts" "$tmp/help-opts" | tr '\n' ' ')
+[ -z "$missing" ]
+ok $? "every option in the man page is in --help${missing:+ (missing: $missing)}"
+
+"$OCCCALC" -a sm_90 -b 128 -f csv | head -1 | tr ',' '\n' >"$tmp/fields"
+missing=
+for f in $(cat "$tmp/fields"); do
+	sed -n '/^OUTPUT/,/^ENVIRONMENT/p' "$tmp/man" | grep -qw -- "$f" ||
+		missing="$missing $f"
+done
+[ -z "$missing" ]
+ok $? "every output field is in the man page${missing:+ (missing:$missing)}"
+
+for arch in $("$OCCCALC" --list-archs -f csv | tail -n +2 | cut -d, -f1); do
+	"$OCCCALC" -a "$arch" --info -f csv | tail -n +2 | cut -d, -f1
+done | sort -u | grep -v '^source$' >"$tmp/keys"
+missing=
+for k in $(cat "$tmp/keys"); do
+	sed -n '/^FILES/,/^EXIT STATUS/p' "$tmp/man" | grep -qw -- "$k" ||
+		missing="$missing $k"
+done
+[ -s "$tmp/keys" ] && [ -z "$missing" ]
+ok $? "every table key is in the man page${missing:+ (missing:$missing)}"
+
+done_testing
