@@ -391,32 +391,34 @@ static void evaluate(const struct occ_arch *a, const struct options *o)
 		die("write error: %s", strerror(errno));
 }
 
+static void free_options(struct options *o)
+{
+	seq_free(&o->block);
+	seq_free(&o->regs);
+	seq_free(&o->smem);
+	seq_free(&o->static_smem);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct occ_tables *t;
-	const struct occ_arch *a;
 
 	parse_options(argc, argv, &o);
 	t = load_tables(o.tables);
 	if (o.list) {
 		out_list(stdout, o.format, t);
-		occ_tables_free(t);
-		return finish_output();
-	}
-	a = find_arch(t, o.arch);
-	if (o.info) {
-		out_info(stdout, o.format, a);
+	} else if (o.info) {
+		out_info(stdout, o.format, find_arch(t, o.arch));
 	} else {
+		const struct occ_arch *a = find_arch(t, o.arch);
+
 		if (!o.have_block)
 			die_usage("no block size: give --block N (threads per "
 				  "block)");
 		evaluate(a, &o);
 	}
 	occ_tables_free(t);
-	seq_free(&o.block);
-	seq_free(&o.regs);
-	seq_free(&o.smem);
-	seq_free(&o.static_smem);
+	free_options(&o);
 	return finish_output();
 }
