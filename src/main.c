@@ -100,29 +100,31 @@ static void usage(FILE *f)
 		OCC_TABLES_DIR);
 }
 
-/* An error in how occcalc was called: one line, exit 2. */
-static void die_usage(const char *fmt, ...)
+/* Every message to the user: one line on stderr, then exit. */
+static _Noreturn void vdie(int status, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
-	exit(EXIT_USAGE);
+	exit(status);
 }
 
-static void die(const char *fmt, ...)
+/* An error in how occcalc was called: exit 2. */
+static _Noreturn void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_FAILURE);
+	vdie(EXIT_USAGE, fmt, ap);
+}
+
+/* A failure while doing what was asked: exit 1. */
+static _Noreturn void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(EXIT_FAILURE, fmt, ap);
 }
 
 static const char *seq_error_text(enum seq_error e)
@@ -200,7 +202,6 @@ static enum out_format parse_format(const char *arg)
 	if (strcmp(arg, "csv") == 0)
 		return OUT_CSV;
 	die_usage("--format: '%s': unknown format (text, json or csv)", arg);
-	return OUT_TEXT;
 }
 
 static const char *option_name(int c, char *buf, size_t n)
@@ -287,7 +288,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		die_usage("unexpected argument '%s' (see --help)", argv[optind]);
 }
 
-static void die_tables(enum occ_status st, const struct occ_diag *d,
+static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 		       int err)
 {
 	if (st == OCC_ERR_IO && d->line == 0)
