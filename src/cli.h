@@ -60,14 +60,19 @@ struct out {
 };
 
 void out_begin(struct out *o, FILE *f, enum out_format format, int sweep);
+/* best: the recommendation the row comes from, or NULL; sms: 0 if unknown. */
 void out_row(struct out *o, const struct occ_arch *a,
-	     const struct occ_kernel *k, const struct occ_result *r);
+	     const struct occ_kernel *k, const struct occ_result *r,
+	     const struct occ_best *best, int sms);
 /* Flushes; returns 0, or -1 when writing failed. */
 int out_end(struct out *o);
 
 /* The report a person reads for one configuration. */
 void out_report(FILE *f, const struct occ_arch *a,
 		const struct occ_kernel *k, const struct occ_result *r);
+/* The recommendation, before the report at the recommended size. */
+void out_best(FILE *f, const struct occ_arch *a, const struct occ_best *best,
+	      int sms);
 void out_info(FILE *f, enum out_format format, const struct occ_arch *a);
 void out_list(FILE *f, enum out_format format, const struct occ_tables *t);
 

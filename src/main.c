@@ -25,7 +25,8 @@
 static const char *progname = "occcalc";
 
 enum {
-	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN
+	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
+	OPT_SMEM_PER_WARP, OPT_SMS
 };
 
 static const struct option long_options[] = {
@@ -34,6 +35,9 @@ static const struct option long_options[] = {
 	{ "regs", required_argument, NULL, 'r' },
 	{ "smem", required_argument, NULL, 's' },
 	{ "static-smem", required_argument, NULL, 'S' },
+	{ "smem-per-thread", required_argument, NULL, OPT_SMEM_PER_THREAD },
+	{ "smem-per-warp", required_argument, NULL, OPT_SMEM_PER_WARP },
+	{ "sms", required_argument, NULL, OPT_SMS },
 	{ "carveout", required_argument, NULL, 'c' },
 	{ "barriers", required_argument, NULL, OPT_BARRIERS },
 	{ "optin", no_argument, NULL, OPT_OPTIN },
@@ -54,6 +58,8 @@ struct options {
 	const char *tables;
 	struct seq block, regs, smem, static_smem;
 	int have_block;
+	struct occ_smem_growth growth;  /* fixed part: the --smem value */
+	int sms;                        /* 0: not given */
 	int carveout;
 	int barriers;
 	int optin;
@@ -64,18 +70,23 @@ struct options {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: occcalc --arch ARCH --block N [OPTION]...\n"
+"Usage: occcalc --arch ARCH [--block N] [OPTION]...\n"
 "       occcalc --arch ARCH --info\n"
 "       occcalc --list-archs\n"
 "Theoretical occupancy of a CUDA kernel on one streaming multiprocessor.\n"
 "\n"
 "Kernel:\n"
 "  -a, --arch ARCH          architecture: sm_90, 90 or 9.0 (see --list-archs)\n"
-"  -b, --block N            threads per block\n"
+"  -b, --block N            threads per block; without it, the block size\n"
+"                           that maximises occupancy\n"
 "  -r, --regs N             registers per thread (default 0)\n"
 "  -s, --smem BYTES         dynamic shared memory per block (default 0);\n"
 "                           suffixes K and M multiply by 1024 and 1048576\n"
 "  -S, --static-smem BYTES  static shared memory per block (default 0)\n"
+"      --smem-per-thread BYTES, --smem-per-warp BYTES\n"
+"                           dynamic shared memory that grows with the block,\n"
+"                           added to --smem\n"
+"      --sms N              SMs of the GPU, for the minimum grid that fills it\n"
 "  -c, --carveout PCT       shared-memory carveout preference, 0-100 or\n"
 "                           'default'\n"
 "      --barriers N         block barriers the kernel uses, 0-16 (default 1)\n"
@@ -161,20 +172,26 @@ static void parse_seq(const char *opt, const char *arg, uint64_t min,
 	(void)bad;
 }
 
-/* One number from a small range: --barriers, --carveout. */
-static int parse_small(const char *opt, const char *arg, int max)
+/* An option that takes one number, not a sweep. */
+static uint64_t parse_number(const char *opt, const char *arg, uint64_t min,
+			     uint64_t max)
 {
 	struct seq s;
-	int v;
+	uint64_t v;
 
-	parse_seq(opt, arg, 0, (uint64_t)max, &s);
+	parse_seq(opt, arg, min, max, &s);
 	if (s.is_sweep) {
 		seq_free(&s);
 		die_usage("--%s: '%s': takes a single value", opt, arg);
 	}
-	v = (int)s.ranges[0].start;
+	v = s.ranges[0].start;
 	seq_free(&s);
 	return v;
+}
+
+static int parse_small(const char *opt, const char *arg, int max)
+{
+	return (int)parse_number(opt, arg, 0, (uint64_t)max);
 }
 
 static int parse_carveout(const char *arg)
@@ -226,6 +243,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	parse_seq("regs", "0", 0, 0, &o->regs);
 	parse_seq("smem", "0", 0, 0, &o->smem);
 	parse_seq("static-smem", "0", 0, 0, &o->static_smem);
+	parse_seq("block", "0", 0, 0, &o->block);
 	o->carveout = OCC_CARVEOUT_DEFAULT;
 	o->barriers = 1;
 	o->optin = 1;
@@ -253,6 +271,17 @@ static void parse_options(int argc, char **argv, struct options *o)
 			seq_free(&o->static_smem);
 			parse_seq("static-smem", optarg, 0, SMEM_MAX,
 				  &o->static_smem);
+			break;
+		case OPT_SMEM_PER_THREAD:
+			o->growth.per_thread = parse_number("smem-per-thread",
+							    optarg, 0, SMEM_MAX);
+			break;
+		case OPT_SMEM_PER_WARP:
+			o->growth.per_warp = parse_number("smem-per-warp",
+							  optarg, 0, SMEM_MAX);
+			break;
+		case OPT_SMS:
+			o->sms = (int)parse_number("sms", optarg, 1, 1 << 20);
 			break;
 		case 'c': o->carveout = parse_carveout(optarg); break;
 		case OPT_BARRIERS:
@@ -346,12 +375,41 @@ static int finish_output(void)
 	return EXIT_SUCCESS;
 }
 
+/* One configuration: at the given block size, or at the best one. */
+static void evaluate_one(const struct occ_arch *a, const struct options *o,
+			 struct occ_kernel *k, struct out *out)
+{
+	struct occ_best best;
+	struct occ_smem_growth g = o->growth;
+
+	g.fixed = k->dynamic_smem;
+	best.n_ties = 0;
+	if (o->have_block) {
+		k->dynamic_smem = occ_smem_growth_at(&g, a, k->block_size);
+		if (occ_compute(a, k, &best.result) != OCC_OK)
+			die("internal error: invalid configuration");
+	} else {
+		if (occ_best_block_size(a, k, &g, &best) != OCC_OK)
+			die("internal error: invalid configuration");
+		k->block_size = best.block_size ? best.block_size : a->warp_size;
+		k->dynamic_smem = best.dynamic_smem;
+	}
+	if (o->format == OUT_TEXT && !out->sweep) {
+		if (!o->have_block)
+			out_best(stdout, a, &best, o->sms);
+		out_report(stdout, a, k, &best.result);
+	} else {
+		out_row(out, a, k, &best.result, o->have_block ? NULL : &best,
+			o->sms);
+	}
+	k->dynamic_smem = g.fixed;
+}
+
 /* Evaluates every combination, innermost the dynamic shared memory. */
 static void evaluate(const struct occ_arch *a, const struct options *o)
 {
 	struct seq_iter ib, ir, is, id;
 	struct occ_kernel k;
-	struct occ_result r;
 	static struct out out;
 	int sweep = o->block.is_sweep || o->regs.is_sweep ||
 		    o->smem.is_sweep || o->static_smem.is_sweep;
@@ -362,20 +420,14 @@ static void evaluate(const struct occ_arch *a, const struct options *o)
 	k.optin = o->optin;
 	out_begin(&out, stdout, o->format, sweep);
 	for (seq_first(&ib, &o->block); ; ) {
-		k.block_size = (int)ib.value;
 		for (seq_first(&ir, &o->regs); ; ) {
 			k.regs_per_thread = (int)ir.value;
 			for (seq_first(&is, &o->static_smem); ; ) {
 				k.static_smem = is.value;
 				for (seq_first(&id, &o->smem); ; ) {
+					k.block_size = (int)ib.value;
 					k.dynamic_smem = id.value;
-					if (occ_compute(a, &k, &r) != OCC_OK)
-						die("internal error: invalid "
-						    "configuration");
-					if (o->format == OUT_TEXT && !sweep)
-						out_report(stdout, a, &k, &r);
-					else
-						out_row(&out, a, &k, &r);
+					evaluate_one(a, o, &k, &out);
 					if (!seq_next(&id))
 						break;
 				}
@@ -412,12 +464,7 @@ int main(int argc, char **argv)
 	} else if (o.info) {
 		out_info(stdout, o.format, find_arch(t, o.arch));
 	} else {
-		const struct occ_arch *a = find_arch(t, o.arch);
-
-		if (!o.have_block)
-			die_usage("no block size: give --block N (threads per "
-				  "block)");
-		evaluate(a, &o);
+		evaluate(find_arch(t, o.arch), &o);
 	}
 	occ_tables_free(t);
 	free_options(&o);

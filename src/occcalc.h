@@ -161,6 +161,38 @@ enum occ_status occ_compute(const struct occ_arch *arch,
  * opt-in allowed, nothing else used. */
 void occ_kernel_init(struct occ_kernel *k);
 
+/* Dynamic shared memory that grows with the block:
+ * fixed + per_thread x threads + per_warp x warps, bytes. */
+struct occ_smem_growth {
+	uint64_t fixed;
+	uint64_t per_thread;
+	uint64_t per_warp;
+};
+
+/* The dynamic shared memory of a block of block_size threads. */
+uint64_t occ_smem_growth_at(const struct occ_smem_growth *g,
+			    const struct occ_arch *arch, int block_size);
+
+#define OCC_MAX_TIES 64
+
+/* The block size that maximises occupancy. */
+struct occ_best {
+	int block_size;             /* 0: no block size can launch */
+	uint64_t dynamic_smem;      /* at that block size */
+	struct occ_result result;   /* at that block size */
+	int n_ties;                 /* block sizes with the same occupancy */
+	int ties[OCC_MAX_TIES];     /* descending, block_size first */
+};
+
+/* Tries every multiple of the warp size up to maxThreadsPerBlock, as
+ * cudaOccupancyMaxPotentialBlockSize does, and keeps the one with the most
+ * resident threads; of equals, the largest, which is what that runtime
+ * call returns. k's block size and dynamic shared memory are ignored. */
+enum occ_status occ_best_block_size(const struct occ_arch *arch,
+				    const struct occ_kernel *kernel,
+				    const struct occ_smem_growth *smem,
+				    struct occ_best *best);
+
 /* Occupancy in percent of the SM's warp slots. */
 double occ_percent(const struct occ_result *r);
 

@@ -97,7 +97,7 @@ static const char *const columns[] = {
 	"warps_per_block", "limit_warps", "limit_registers",
 	"limit_shared_memory", "limit_blocks", "limit_barriers",
 	"regs_per_block", "smem_per_block", "smem_per_sm", "carveout",
-	"optin", "needs_optin", "barriers", "reason",
+	"optin", "needs_optin", "barriers", "reason", "min_grid_size", "ties",
 };
 
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
@@ -152,10 +152,25 @@ static void fill_fields(struct fields *f, const struct occ_arch *a,
 		snprintf(f->carveout, sizeof f->carveout, "%d", k->carveout);
 }
 
+/* "1024 512 256": the block sizes tied for the best occupancy. */
+static void format_ties(char *buf, size_t n, const struct occ_best *best)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; best && i < best->n_ties && len + 8 < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%d",
+					i ? " " : "", best->ties[i]);
+}
+
 /* One separated record: CSV cells or JSON members, in column order. */
 static void put_record(struct out *o, const struct occ_arch *a,
-		       const struct occ_kernel *k, const struct occ_result *r)
+		       const struct occ_kernel *k, const struct occ_result *r,
+		       const struct occ_best *best, int sms)
 {
+	char ties[OCC_MAX_TIES * 6];
+
 	struct fields f;
 	int json = o->format == OUT_JSON;
 	size_t col = 0;
@@ -205,6 +220,17 @@ static void put_record(struct out *o, const struct occ_arch *a,
 	} else {
 		STR(occ_reason_name(r->reason));
 	}
+	if (sms) {
+		NUM((uint64_t)r->blocks_per_sm * (uint64_t)sms);
+	} else {
+		KEY(); put_str(o, json ? "null" : "");
+	}
+	format_ties(ties, sizeof ties, best);
+	if (json && !best) {
+		KEY(); put_str(o, "null");
+	} else {
+		STR(ties);
+	}
 #undef KEY
 #undef STR
 #undef NUM
@@ -230,21 +256,22 @@ static void text_row(struct out *o, const struct occ_arch *a,
 }
 
 void out_row(struct out *o, const struct occ_arch *a,
-	     const struct occ_kernel *k, const struct occ_result *r)
+	     const struct occ_kernel *k, const struct occ_result *r,
+	     const struct occ_best *best, int sms)
 {
 	switch (o->format) {
 	case OUT_TEXT:
 		text_row(o, a, k, r);
 		break;
 	case OUT_CSV:
-		put_record(o, a, k, r);
+		put_record(o, a, k, r, best, sms);
 		put(o, "\n", 1);
 		break;
 	case OUT_JSON:
 		if (o->sweep)
 			put_str(o, o->rows ? ",\n" : "\n");
 		put(o, "{", 1);
-		put_record(o, a, k, r);
+		put_record(o, a, k, r, best, sms);
 		put(o, "}", 1);
 		if (!o->sweep)
 			put(o, "\n", 1);
@@ -421,6 +448,36 @@ void out_report(FILE *f, const struct occ_arch *a, const struct occ_kernel *k,
 	if (r->blocks_per_sm == 0)
 		report_cannot_launch(f, a, k, r);
 	report_notes(f, a, k, r);
+}
+
+/* ---- The recommendation ---- */
+
+void out_best(FILE *f, const struct occ_arch *a, const struct occ_best *best,
+	      int sms)
+{
+	char ties[OCC_MAX_TIES * 6];
+	int per_sm = best->result.blocks_per_sm;
+
+	if (best->block_size == 0) {
+		fprintf(f, "No block size from %d to %d threads can launch; "
+			"the smallest:\n\n", a->warp_size,
+			a->max_threads_per_block);
+		return;
+	}
+	fprintf(f, "Best block size       %d threads\n", best->block_size);
+	if (best->n_ties > 1) {
+		format_ties(ties, sizeof ties, best);
+		fprintf(f, "Same occupancy with   %s\n", ties);
+		fprintf(f, "                      (the largest is preferred: "
+			"cudaOccupancyMaxPotentialBlockSize returns it)\n");
+	}
+	if (sms)
+		fprintf(f, "Minimum grid          %d blocks (%d per SM x %d SMs)"
+			"\n", per_sm * sms, per_sm, sms);
+	else
+		fprintf(f, "Minimum grid          %d blocks per SM x the GPU's "
+			"SMs (--sms N)\n", per_sm);
+	fputc('\n', f);
 }
 
 /* ---- A table's values ---- */

@@ -102,6 +102,24 @@ run -a 3.5 -b 128 -s 3K -f csv
 [ "$(sed -n 2p "$tmp/out" | cut -d, -f6,8)" = "16,100.00" ]
 ok $? "--smem takes K: 3K on sm_35 is 3072 bytes, 16 blocks"
 
+run -a sm_90 -r 40 -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f2,6,8)" = "768,2,75.00" ]
+ok $? "without --block: the best block size, 768 threads on sm_90 at 40 registers"
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f26)" = "768 512 384 256 192 128 96 64" ]
+ok $? "the tied block sizes are listed, largest first"
+
+run -a sm_90 -b 128 -s 1K --smem-per-thread 8 --smem-per-warp 100 -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f4)" = "$((1024 + 128 * 8 + 4 * 100))" ]
+ok $? "--smem-per-thread and --smem-per-warp add to --smem for the block's size"
+
+run -a sm_90 -b 128 -r 40 --sms 132 -f csv
+[ "$(sed -n 2p "$tmp/out" | cut -d, -f25)" = "1584" ]
+ok $? "--sms 132: the grid that fills the GPU is 12 x 132 = 1584 blocks"
+
+run -a sm_90 -r 32,64 -f csv
+[ "$(tail -n +2 "$tmp/out" | cut -d, -f2,3 | tr '\n' ' ')" = "1024,32 1024,64 " ]
+ok $? "a sweep without --block recommends for each configuration"
+
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help prints usage on stdout, exit 0"

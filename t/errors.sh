@@ -33,11 +33,14 @@ expect 2 "--carveout: '101': above the maximum of 100" -a sm_90 -b 128 -c 101
 expect 2 "--carveout: 'most': not a number" -a sm_90 -b 128 -c most
 expect 2 "--carveout: '10:20': takes a single value" -a sm_90 -b 128 -c 10:20
 expect 2 "--barriers: '17': above the maximum of 16" -a sm_90 -b 128 --barriers 17
+expect 2 "--sms: '0': below the minimum of 1" -a sm_90 -b 128 --sms 0
+expect 2 "--sms: '132,144': takes a single value" -a sm_90 -b 128 --sms 132,144
+expect 2 "--smem-per-thread: '-4': must not be negative" -a sm_90 --smem-per-thread -4
+expect 2 "--smem-per-warp: 'lots': not a number" -a sm_90 --smem-per-warp lots
 expect 2 "--format: 'xml': unknown format" -a sm_90 -b 128 -f xml
 expect 2 "--arch: 'sm_99': no table for compute capability 9.9" -a sm_99 -b 128
 expect 2 "--arch: 'volta': not an architecture" -a volta -b 128
 expect 2 "no architecture: name one with --arch" -b 128
-expect 2 "no block size: give --block N" -a sm_90
 expect 2 "unknown option '--bogus'" -a sm_90 -b 128 --bogus
 expect 2 "unknown option '-x'" -a sm_90 -b 128 -x
 expect 2 "option '--arch' needs a value" --arch

@@ -5,7 +5,8 @@
  * range (block sizes, registers, static and dynamic shared memory,
  * carveouts, opt-in on and off) must give the same blocks per SM, the same
  * per-resource limits, the same limiters and the same allocations as
- * cudaOccMaxActiveBlocksPerMultiprocessor from the local CUDA toolkit.
+ * cudaOccMaxActiveBlocksPerMultiprocessor from the local CUDA toolkit, and
+ * the same best block size as cudaOccMaxPotentialOccupancyBlockSize.
  *
  * Environment: OCCCALC_TABLES (the tables), OCC_SEED (the random seed),
  * OCC_CONFIGS (configurations per architecture, default 10000).
@@ -64,47 +65,53 @@ static void random_kernel(const struct occ_arch *a, struct occ_kernel *k,
 		k->barriers = (int)rng_upto(OCC_MAX_BARRIERS_PER_BLOCK);
 }
 
+/* The reference's view of a kernel: device properties from the table, and
+ * the function's attributes as the runtime converts cudaFuncAttributes. An
+ * opted-in kernel has raised its dynamic limit as far as it goes. */
+static void reference_setup(const struct occ_arch *a, const struct occ_kernel *k,
+			    cudaOccDeviceProp *prop, cudaOccFuncAttributes *attr,
+			    cudaOccDeviceState *state)
+{
+	uint64_t limit = k->optin ? a->smem_per_block_optin : a->smem_per_block;
+
+	memset(prop, 0, sizeof *prop);
+	memset(attr, 0, sizeof *attr);
+	memset(state, 0, sizeof *state);
+	prop->computeMajor = a->cc_major;
+	prop->computeMinor = a->cc_minor;
+	prop->maxThreadsPerBlock = a->max_threads_per_block;
+	prop->maxThreadsPerMultiprocessor = a->max_threads_per_sm;
+	prop->regsPerBlock = a->regs_per_block;
+	prop->regsPerMultiprocessor = a->regs_per_sm;
+	prop->warpSize = a->warp_size;
+	prop->sharedMemPerBlock = a->smem_per_block;
+	prop->sharedMemPerMultiprocessor = a->smem_per_sm;
+	prop->numSms = 1;
+	prop->sharedMemPerBlockOptin = a->smem_per_block_optin;
+	prop->reservedSharedMemPerBlock = a->smem_reserved_per_block;
+
+	attr->maxThreadsPerBlock = INT_MAX;
+	attr->numRegs = k->regs_per_thread;
+	attr->sharedSizeBytes = k->static_smem;
+	attr->partitionedGCConfig = PARTITIONED_GC_OFF;
+	attr->shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+	attr->maxDynamicSharedSizeBytes = limit > k->static_smem
+					  ? limit - k->static_smem : 0;
+	attr->numBlockBarriers = k->barriers;
+
+	state->cacheConfig = CACHE_PREFER_NONE;
+	state->carveoutConfig = k->carveout;
+}
+
 static void reference(const struct occ_arch *a, const struct occ_kernel *k,
 		      cudaOccResult *res, cudaOccError *err)
 {
 	cudaOccDeviceProp prop;
 	cudaOccFuncAttributes attr;
 	cudaOccDeviceState state;
-	size_t default_dyn = a->smem_per_block > k->static_smem
-			     ? a->smem_per_block - k->static_smem : 0;
-	int needs = k->static_smem + k->dynamic_smem > a->smem_per_block;
 
-	memset(&prop, 0, sizeof prop);
-	memset(&attr, 0, sizeof attr);
-	memset(&state, 0, sizeof state);
+	reference_setup(a, k, &prop, &attr, &state);
 	memset(res, 0, sizeof *res);
-	prop.computeMajor = a->cc_major;
-	prop.computeMinor = a->cc_minor;
-	prop.maxThreadsPerBlock = a->max_threads_per_block;
-	prop.maxThreadsPerMultiprocessor = a->max_threads_per_sm;
-	prop.regsPerBlock = a->regs_per_block;
-	prop.regsPerMultiprocessor = a->regs_per_sm;
-	prop.warpSize = a->warp_size;
-	prop.sharedMemPerBlock = a->smem_per_block;
-	prop.sharedMemPerMultiprocessor = a->smem_per_sm;
-	prop.numSms = 1;
-	prop.sharedMemPerBlockOptin = a->smem_per_block_optin;
-	prop.reservedSharedMemPerBlock = a->smem_reserved_per_block;
-
-	/* As the runtime converts cudaFuncAttributes: the kernel's dynamic
-	 * limit is its attribute, raised to the request when opted in. */
-	attr.maxThreadsPerBlock = INT_MAX;
-	attr.numRegs = k->regs_per_thread;
-	attr.sharedSizeBytes = k->static_smem;
-	attr.partitionedGCConfig = PARTITIONED_GC_OFF;
-	attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-	attr.maxDynamicSharedSizeBytes = k->optin && needs ? k->dynamic_smem
-							   : default_dyn;
-	attr.numBlockBarriers = k->barriers;
-
-	state.cacheConfig = CACHE_PREFER_NONE;
-	state.carveoutConfig = k->carveout;
-
 	*err = cudaOccMaxActiveBlocksPerMultiprocessor(res, &prop, &attr, &state,
 						       k->block_size,
 						       k->dynamic_smem);
@@ -207,6 +214,67 @@ static int compare_arch(const struct occ_arch *a, int n, int vary_barriers,
 	return bad;
 }
 
+/* cudaOccMaxPotentialOccupancyBlockSize takes a plain function: its
+ * shared-memory growth lives here. */
+static struct occ_smem_growth growth;
+static int growth_warp_size;
+
+static size_t smem_for_block(int block_size)
+{
+	uint64_t warps = (uint64_t)(block_size + growth_warp_size - 1) /
+			 (uint64_t)growth_warp_size;
+
+	return growth.fixed + growth.per_thread * (uint64_t)block_size +
+	       growth.per_warp * warps;
+}
+
+/* Best block sizes for n random kernels; returns how many disagreed. */
+static int compare_best(const struct occ_arch *a, int n, int *launchable)
+{
+	int i, bad = 0;
+
+	*launchable = 0;
+	growth_warp_size = a->warp_size;
+	for (i = 0; i < n; i++) {
+		struct occ_kernel k;
+		struct occ_best best;
+		cudaOccDeviceProp prop;
+		cudaOccFuncAttributes attr;
+		cudaOccDeviceState state;
+		int min_grid = -1, block = -1;
+
+		random_kernel(a, &k, 0);
+		growth.fixed = chance(50) ? 0 : rng_upto(16384);
+		growth.per_thread = chance(50) ? 0 : rng_upto(256);
+		growth.per_warp = chance(70) ? 0 : rng_upto(4096);
+		if (occ_best_block_size(a, &k, &growth, &best) != OCC_OK) {
+			bad++;
+			continue;
+		}
+		reference_setup(a, &k, &prop, &attr, &state);
+		if (cudaOccMaxPotentialOccupancyBlockSize(&min_grid, &block,
+				&prop, &attr, &state, smem_for_block, 0) !=
+		    CUDA_OCC_SUCCESS) {
+			bad++;
+			continue;
+		}
+		*launchable += best.block_size > 0;
+		if ((best.block_size != block ||
+		     (block && best.result.blocks_per_sm != min_grid)) &&
+		    bad++ < 5)
+			tap_diag("sm_%d%d regs=%d static=%llu smem=%llu+%llu/thread"
+				 "+%llu/warp: occcalc %d x %d, reference %d x %d",
+				 a->cc_major, a->cc_minor, k.regs_per_thread,
+				 (unsigned long long)k.static_smem,
+				 (unsigned long long)growth.fixed,
+				 (unsigned long long)growth.per_thread,
+				 (unsigned long long)growth.per_warp,
+				 best.block_size, best.result.blocks_per_sm,
+				 block, min_grid);
+	}
+	return bad;
+}
+
 int main(void)
 {
 	const char *dir = getenv("OCCCALC_TABLES");
@@ -222,7 +290,7 @@ int main(void)
 		return 1;
 	}
 	rng_state = seed ? strtoull(seed, NULL, 0) : UINT64_C(20261122);
-	tap_plan((int)(2 * occ_tables_count(t)));
+	tap_plan((int)(3 * occ_tables_count(t)));
 	tap_diag("seed %llu, %d configurations per architecture and pass",
 		 (unsigned long long)rng_state, n);
 	for (i = 0; i < occ_tables_count(t); i++) {
@@ -238,6 +306,12 @@ int main(void)
 		tap_ok(bad == 0, "sm_%d%d: with 0-16 barriers per block, all "
 		       "fields agree (limiters as documented above)",
 		       a->cc_major, a->cc_minor);
+		bad = compare_best(a, n / 5, &launchable);
+		tap_ok(bad == 0 && launchable > n / 50,
+		       "sm_%d%d: %d best block sizes (%d launchable) agree with "
+		       "cudaOccMaxPotentialOccupancyBlockSize, shared memory "
+		       "growing with the block", a->cc_major, a->cc_minor,
+		       n / 5, launchable);
 	}
 	occ_tables_free(t);
 	return tap_done();

@@ -1,0 +1,1 @@
+--arch sm_90 --smem 228K

@@ -1,0 +1,1 @@
+--arch sm_86 --regs 40 --smem-per-thread 16 --sms 82 --format csv

@@ -1,0 +1,1 @@
+--arch sm_90 --regs 40
