@@ -38,10 +38,9 @@ enum seq_error {
 	SEQ_NOMEM
 };
 
-/* Parses s into *out, every value within [min, max]. On error, *bad points
- * at the offending item. */
+/* Parses s into *out, every value within [min, max]. */
 enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
-			 struct seq *out, const char **bad);
+			 struct seq *out);
 void seq_free(struct seq *s);
 int seq_first(struct seq_iter *it, const struct seq *s);
 int seq_next(struct seq_iter *it);

@@ -158,8 +158,7 @@ static const char *seq_error_text(enum seq_error e)
 static void parse_seq(const char *opt, const char *arg, uint64_t min,
 		      uint64_t max, struct seq *out)
 {
-	const char *bad;
-	enum seq_error e = seq_parse(arg, min, max, out, &bad);
+	enum seq_error e = seq_parse(arg, min, max, out);
 
 	if (e == SEQ_TOO_LARGE)
 		die_usage("--%s: '%s': %s %llu", opt, arg, seq_error_text(e),
@@ -169,7 +168,6 @@ static void parse_seq(const char *opt, const char *arg, uint64_t min,
 			  (unsigned long long)min);
 	if (e != SEQ_OK)
 		die_usage("--%s: '%s': %s", opt, arg, seq_error_text(e));
-	(void)bad;
 }
 
 /* An option that takes one number, not a sweep. */

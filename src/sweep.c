@@ -66,14 +66,13 @@ static enum seq_error parse_item(char *item, uint64_t min, uint64_t max,
 }
 
 enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
-			 struct seq *out, const char **bad)
+			 struct seq *out)
 {
 	size_t len = strlen(s), items = 1, i;
 	char *copy, *item, *next;
 	enum seq_error e = SEQ_OK;
 
 	memset(out, 0, sizeof *out);
-	*bad = s;
 	for (i = 0; i < len; i++)
 		items += s[i] == ',';
 	copy = strdup(s);
@@ -88,7 +87,6 @@ enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
 		next = strchr(item, ',');
 		if (next)
 			*next++ = '\0';
-		*bad = s + (item - copy);
 		e = parse_item(item, min, max, &out->ranges[out->n]);
 		out->n++;
 	}
