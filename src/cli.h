@@ -52,6 +52,7 @@ enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 struct out {
 	FILE *f;
 	enum out_format format;
+	int headroom;       /* JSON objects carry a "headroom" member */
 	int sweep;          /* several rows (a table, an array) */
 	unsigned long long rows;
 	char buf[1 << 16];
@@ -69,6 +70,11 @@ int out_end(struct out *o);
 /* The report a person reads for one configuration. */
 void out_report(FILE *f, const struct occ_arch *a,
 		const struct occ_kernel *k, const struct occ_result *r);
+/* The headroom section of the report. */
+void out_headroom(FILE *f, const struct occ_arch *a,
+		  const struct occ_kernel *k, const struct occ_result *r,
+		  const struct occ_headroom *h);
+
 /* The recommendation, before the report at the recommended size. */
 void out_best(FILE *f, const struct occ_arch *a, const struct occ_best *best,
 	      int sms);

@@ -26,7 +26,7 @@ static const char *progname = "occcalc";
 
 enum {
 	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
-	OPT_SMEM_PER_WARP, OPT_SMS
+	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM
 };
 
 static const struct option long_options[] = {
@@ -43,6 +43,7 @@ static const struct option long_options[] = {
 	{ "optin", no_argument, NULL, OPT_OPTIN },
 	{ "no-optin", no_argument, NULL, OPT_NO_OPTIN },
 	{ "format", required_argument, NULL, 'f' },
+	{ "headroom", no_argument, NULL, OPT_HEADROOM },
 	{ "info", no_argument, NULL, 'i' },
 	{ "list-archs", no_argument, NULL, 'l' },
 	{ "tables", required_argument, NULL, 't' },
@@ -65,6 +66,7 @@ struct options {
 	int optin;
 	enum out_format format;
 	int info, list;
+	int headroom;
 };
 
 static void usage(FILE *f)
@@ -100,6 +102,8 @@ static void usage(FILE *f)
 "\n"
 "Output:\n"
 "  -f, --format FMT         text, json or csv (default text)\n"
+"      --headroom           JSON: add each object's register and shared-memory\n"
+"                           headroom (the text report always has it)\n"
 "  -i, --info               print the architecture's table values\n"
 "  -l, --list-archs         list the architectures that have a table\n"
 "  -t, --tables DIR         read architecture tables from DIR\n"
@@ -290,6 +294,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_OPTIN: o->optin = 0; break;
 		case 'f': o->format = parse_format(optarg); break;
 		case 'i': o->info = 1; break;
+		case OPT_HEADROOM: o->headroom = 1; break;
 		case 'l': o->list = 1; break;
 		case 't': o->tables = optarg; break;
 		case 'h':
@@ -393,9 +398,13 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 		k->dynamic_smem = best.dynamic_smem;
 	}
 	if (o->format == OUT_TEXT && !out->sweep) {
+		struct occ_headroom h;
+
 		if (!o->have_block)
 			out_best(stdout, a, &best, o->sms);
 		out_report(stdout, a, k, &best.result);
+		if (occ_headroom(a, k, &h) == OCC_OK)
+			out_headroom(stdout, a, k, &best.result, &h);
 	} else {
 		out_row(out, a, k, &best.result, o->have_block ? NULL : &best,
 			o->sms);
@@ -417,6 +426,7 @@ static void evaluate(const struct occ_arch *a, const struct options *o)
 	k.barriers = o->barriers;
 	k.optin = o->optin;
 	out_begin(&out, stdout, o->format, sweep);
+	out.headroom = o->headroom;
 	for (seq_first(&ib, &o->block); ; ) {
 		for (seq_first(&ir, &o->regs); ; ) {
 			k.regs_per_thread = (int)ir.value;

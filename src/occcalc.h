@@ -193,6 +193,31 @@ enum occ_status occ_best_block_size(const struct occ_arch *arch,
 				    const struct occ_smem_growth *smem,
 				    struct occ_best *best);
 
+/* How the block count moves as one input (registers per thread, or dynamic
+ * shared memory bytes) changes while the others stay put. */
+struct occ_step {
+	uint64_t value;        /* the configuration's value */
+	int blocks;            /* its blocks per SM */
+	uint64_t keep_max;     /* the largest value with as many blocks */
+	int has_gain;          /* a smaller value gives more blocks: */
+	uint64_t gain_at;      /*   the largest such value */
+	int gain_blocks;       /*   and its blocks per SM */
+	int has_drop;          /* values above keep_max exist: */
+	uint64_t drop_from;    /*   keep_max + 1 */
+	uint64_t drop_to;      /*   the last value with drop_blocks */
+	int drop_blocks;       /*   fewer blocks (0: cannot launch) */
+};
+
+struct occ_headroom {
+	struct occ_step regs;  /* registers per thread */
+	struct occ_step smem;  /* dynamic shared memory per block, bytes */
+};
+
+/* The configuration's headroom and cliffs in registers and shared memory. */
+enum occ_status occ_headroom(const struct occ_arch *arch,
+			     const struct occ_kernel *kernel,
+			     struct occ_headroom *h);
+
 /* Occupancy in percent of the SM's warp slots. */
 double occ_percent(const struct occ_result *r);
 

@@ -127,6 +127,7 @@ void out_begin(struct out *o, FILE *f, enum out_format format, int sweep)
 	o->sweep = sweep;
 	o->rows = 0;
 	o->len = 0;
+	o->headroom = 0;
 	if (format == OUT_CSV)
 		csv_header(o);
 	else if (format == OUT_TEXT && sweep)
@@ -255,6 +256,45 @@ static void text_row(struct out *o, const struct occ_arch *a,
 	put_str(o, line);
 }
 
+static void put_step_json(struct out *o, const char *name,
+			  const struct occ_step *s)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof buf, "\"%s\":{\"value\":%llu,\"blocks\":%d,"
+		 "\"keep_max\":%llu,", name, (unsigned long long)s->value,
+		 s->blocks, (unsigned long long)s->keep_max);
+	put_str(o, buf);
+	if (s->has_gain)
+		snprintf(buf, sizeof buf, "\"gain_at\":%llu,\"gain_blocks\":%d,",
+			 (unsigned long long)s->gain_at, s->gain_blocks);
+	else
+		snprintf(buf, sizeof buf, "\"gain_at\":null,\"gain_blocks\":null,");
+	put_str(o, buf);
+	if (s->has_drop)
+		snprintf(buf, sizeof buf, "\"drop_from\":%llu,\"drop_to\":%llu,"
+			 "\"drop_blocks\":%d}", (unsigned long long)s->drop_from,
+			 (unsigned long long)s->drop_to, s->drop_blocks);
+	else
+		snprintf(buf, sizeof buf, "\"drop_from\":null,\"drop_to\":null,"
+			 "\"drop_blocks\":null}");
+	put_str(o, buf);
+}
+
+static void put_headroom_json(struct out *o, const struct occ_arch *a,
+			      const struct occ_kernel *k)
+{
+	struct occ_headroom h;
+
+	if (occ_headroom(a, k, &h) != OCC_OK)
+		return;
+	put_str(o, ",\"headroom\":{");
+	put_step_json(o, "registers", &h.regs);
+	put(o, ",", 1);
+	put_step_json(o, "smem", &h.smem);
+	put(o, "}", 1);
+}
+
 void out_row(struct out *o, const struct occ_arch *a,
 	     const struct occ_kernel *k, const struct occ_result *r,
 	     const struct occ_best *best, int sms)
@@ -272,6 +312,8 @@ void out_row(struct out *o, const struct occ_arch *a,
 			put_str(o, o->rows ? ",\n" : "\n");
 		put(o, "{", 1);
 		put_record(o, a, k, r, best, sms);
+		if (o->headroom)
+			put_headroom_json(o, a, k);
 		put(o, "}", 1);
 		if (!o->sweep)
 			put(o, "\n", 1);
@@ -448,6 +490,66 @@ void out_report(FILE *f, const struct occ_arch *a, const struct occ_kernel *k,
 	if (r->blocks_per_sm == 0)
 		report_cannot_launch(f, a, k, r);
 	report_notes(f, a, k, r);
+}
+
+/* ---- Headroom ---- */
+
+/* "16 blocks (100.00 %)" */
+static const char *blocks_pct(char *buf, size_t n, int blocks,
+			      const struct occ_result *r)
+{
+	struct occ_result at = *r;
+	char pct[32];
+
+	at.warps_per_sm = blocks * r->warps_per_block;
+	format_percent(pct, &at);
+	if (blocks == 0)
+		snprintf(buf, n, "cannot launch");
+	else
+		snprintf(buf, n, "%d block%s (%s %%)", blocks,
+			 blocks == 1 ? "" : "s", pct);
+	return buf;
+}
+
+static void step_line(FILE *f, const char *what, const char *unit,
+		      const struct occ_step *s, const struct occ_result *r)
+{
+	char b[64];
+
+	fprintf(f, "  %-20s %llu%s: ", what, (unsigned long long)s->value, unit);
+	if (s->blocks == 0) {
+		if (s->has_gain)
+			fprintf(f, "cannot launch; %llu%s or less: %s\n",
+				(unsigned long long)s->gain_at, unit,
+				blocks_pct(b, sizeof b, s->gain_blocks, r));
+		else
+			fprintf(f, "cannot launch, whatever its value\n");
+		return;
+	}
+	fprintf(f, "%s up to %llu%s", blocks_pct(b, sizeof b, s->blocks, r),
+		(unsigned long long)s->keep_max, unit);
+	if (s->has_gain)
+		fprintf(f, "; %llu%s or less: %s", (unsigned long long)s->gain_at,
+			unit, blocks_pct(b, sizeof b, s->gain_blocks, r));
+	if (s->has_drop && s->drop_blocks == 0)
+		fprintf(f, "; above %llu%s: cannot launch",
+			(unsigned long long)s->keep_max, unit);
+	else if (s->has_drop)
+		fprintf(f, "; %llu-%llu%s: %s", (unsigned long long)s->drop_from,
+			(unsigned long long)s->drop_to, unit,
+			blocks_pct(b, sizeof b, s->drop_blocks, r));
+	fputc('\n', f);
+}
+
+void out_headroom(FILE *f, const struct occ_arch *a,
+		  const struct occ_kernel *k, const struct occ_result *r,
+		  const struct occ_headroom *h)
+{
+	(void)a;
+	(void)k;
+	fprintf(f, "\nHeadroom, the other inputs unchanged:\n");
+	step_line(f, "Registers/thread", "", &h->regs, r);
+	step_line(f, "Dynamic smem/block", " B", &h->smem, r);
 }
 
 /* ---- The recommendation ---- */

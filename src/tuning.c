@@ -1,7 +1,10 @@
 /*
  * tuning.c - answers built on the model: the block size that maximises
- * occupancy.
+ * occupancy, and how far registers and shared memory can move before the
+ * block count does.
  */
+#include <string.h>
+
 #include "occcalc.h"
 #include "util.h"
 
@@ -55,5 +58,117 @@ enum occ_status occ_best_block_size(const struct occ_arch *a,
 		best->dynamic_smem = k.dynamic_smem;
 		return occ_compute(a, &k, &best->result);
 	}
+	return OCC_OK;
+}
+
+/* One input of the model, varied over [0, max] in pieces on which the
+ * block count cannot change (an allocation unit of shared memory, one
+ * register). */
+struct axis {
+	const struct occ_arch *a;
+	struct occ_kernel k;
+	uint64_t max;
+	int is_smem;
+};
+
+static int axis_blocks(struct axis *x, uint64_t v)
+{
+	struct occ_result r;
+
+	if (x->is_smem)
+		x->k.dynamic_smem = v;
+	else
+		x->k.regs_per_thread = (int)v;
+	if (occ_compute(x->a, &x->k, &r) != OCC_OK)
+		return -1;
+	return r.blocks_per_sm;
+}
+
+/* The last value allocated like v. */
+static uint64_t piece_end(const struct axis *x, uint64_t v)
+{
+	uint64_t fixed, unit = x->a->smem_alloc_unit, end;
+
+	if (!x->is_smem)
+		return v;
+	fixed = x->k.static_smem + x->a->smem_reserved_per_block;
+	end = occ_round_up(fixed + v, unit);
+	end = end > fixed ? end - fixed : 0;
+	return end < v ? v : (end > x->max ? x->max : end);
+}
+
+/* The first value allocated like v. */
+static uint64_t piece_start(const struct axis *x, uint64_t v)
+{
+	uint64_t fixed, unit = x->a->smem_alloc_unit, total;
+
+	if (!x->is_smem || v == 0)
+		return v;
+	fixed = x->k.static_smem + x->a->smem_reserved_per_block;
+	total = occ_round_up(fixed + v, unit);
+	return total - unit < fixed ? 0 : total - unit - fixed + 1;
+}
+
+static void scan_step(struct axis *x, uint64_t value, struct occ_step *s)
+{
+	uint64_t v;
+	int b;
+
+	memset(s, 0, sizeof *s);
+	s->value = value;
+	s->blocks = axis_blocks(x, value);
+	/* Up: the same count, then the next, lower one. */
+	for (v = piece_end(x, value); v < x->max &&
+	     axis_blocks(x, v + 1) == s->blocks; v = piece_end(x, v + 1))
+		;
+	s->keep_max = v;
+	if (v < x->max) {
+		s->has_drop = 1;
+		s->drop_from = v + 1;
+		s->drop_blocks = axis_blocks(x, v + 1);
+		for (v = piece_end(x, v + 1); v < x->max &&
+		     axis_blocks(x, v + 1) == s->drop_blocks;
+		     v = piece_end(x, v + 1))
+			;
+		s->drop_to = v;
+	}
+	/* Down: the first value with more blocks. */
+	for (v = piece_start(x, value); v > 0; v = piece_start(x, v - 1)) {
+		b = axis_blocks(x, v - 1);
+		if (b > s->blocks) {
+			s->has_gain = 1;
+			s->gain_at = v - 1;
+			s->gain_blocks = b;
+			break;
+		}
+	}
+}
+
+enum occ_status occ_headroom(const struct occ_arch *a,
+			     const struct occ_kernel *k, struct occ_headroom *h)
+{
+	struct occ_result r;
+	struct axis x;
+	uint64_t limit;
+	enum occ_status st = occ_compute(a, k, &r);
+
+	if (st != OCC_OK)
+		return st;
+	x.a = a;
+	x.k = *k;
+	x.is_smem = 0;
+	x.max = (uint64_t)a->max_regs_per_thread;
+	if ((uint64_t)k->regs_per_thread > x.max)
+		x.max = (uint64_t)k->regs_per_thread;
+	scan_step(&x, (uint64_t)k->regs_per_thread, &h->regs);
+
+	x.k = *k;
+	x.is_smem = 1;
+	/* Beyond the per-block limit nothing launches: the last cliff. */
+	limit = k->optin ? a->smem_per_block_optin : a->smem_per_block;
+	x.max = (limit > k->static_smem ? limit - k->static_smem : 0) + 1;
+	if (k->dynamic_smem > x.max)
+		x.max = k->dynamic_smem;
+	scan_step(&x, k->dynamic_smem, &h->smem);
 	return OCC_OK;
 }

@@ -120,6 +120,19 @@ run -a sm_90 -r 32,64 -f csv
 [ "$(tail -n +2 "$tmp/out" | cut -d, -f2,3 | tr '\n' ' ')" = "1024,32 1024,64 " ]
 ok $? "a sweep without --block recommends for each configuration"
 
+run -a sm_90 -b 128 -r 40
+grep -q '^  Registers/thread     40: 12 blocks (75.00 %) up to 40; 32 or less: 16 blocks (100.00 %); 41-48: 10 blocks (62.50 %)$' "$tmp/out"
+ok $? "the report gives register headroom and cliffs"
+
+if command -v python3 >/dev/null 2>&1; then
+	run -a sm_90 -b 128 -r 40 -f json --headroom
+	python3 -c 'import json,sys; h=json.load(sys.stdin)["headroom"]; assert h["registers"]["gain_at"] == 32 and h["smem"]["keep_max"] == 18432 and h["smem"]["gain_at"] is None' <"$tmp/out"
+	ok $? "--headroom adds a headroom object to JSON"
+	run -a sm_90 -b 128 -r 40 -f json
+	python3 -c 'import json,sys; assert "headroom" not in json.load(sys.stdin)' <"$tmp/out"
+	ok $? "without --headroom, JSON has no headroom object"
+fi
+
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help prints usage on stdout, exit 0"

@@ -302,6 +302,49 @@ static void test_arch_names(void)
 	       "9.10, sm_, 1000, 0.0, -90");
 }
 
+static struct occ_headroom headroom(int major, int minor, int block, int regs,
+				    uint64_t dyn)
+{
+	struct occ_kernel k;
+	struct occ_headroom h;
+
+	occ_kernel_init(&k);
+	k.block_size = block;
+	k.regs_per_thread = regs;
+	k.dynamic_smem = dyn;
+	occ_headroom(arch(major, minor), &k, &h);
+	return h;
+}
+
+static void test_headroom(void)
+{
+	struct occ_headroom h = headroom(9, 0, 128, 40, 0);
+
+	tap_ok(h.regs.blocks == 12 && h.regs.keep_max == 40,
+	       "sm_90, 128 threads: 40 registers is the most that keeps 12 blocks");
+	tap_ok(h.regs.has_gain && h.regs.gain_at == 32 && h.regs.gain_blocks == 16,
+	       "registers: 32 or fewer gives 16 blocks");
+	tap_ok(h.regs.has_drop && h.regs.drop_from == 41 && h.regs.drop_to == 48 &&
+	       h.regs.drop_blocks == 10,
+	       "registers: 41 to 48 drop to 10 blocks");
+	tap_ok(h.smem.keep_max == 18432 && h.smem.drop_from == 18433 &&
+	       h.smem.drop_to == 20096 && h.smem.drop_blocks == 11,
+	       "shared memory: 18432 B keeps 12 blocks (19456 B allocated each), "
+	       "up to 20096 B gives 11");
+	h = headroom(9, 0, 128, 40, 10000);
+	tap_ok(h.smem.keep_max == 18432 && !h.smem.has_gain,
+	       "from 10000 B: the same 12-block plateau, no gain below (registers "
+	       "limit)");
+	h = headroom(9, 0, 1024, 64, 0);
+	tap_ok(h.regs.has_drop && h.regs.drop_blocks == 0 &&
+	       h.smem.keep_max == 227 * 1024 && h.smem.drop_blocks == 0,
+	       "the last cliff: above 64 registers, or 227 KB, nothing launches");
+	h = headroom(9, 0, 128, 0, 102400);
+	tap_ok(h.smem.has_gain && h.smem.gain_at == 76800 &&
+	       h.smem.gain_blocks == 3,
+	       "100 KB per block: 76800 B or less gives a third block");
+}
+
 static void test_tables_cover_every_shipped_cc(void)
 {
 	static const char *const ccs[] = {
@@ -343,6 +386,7 @@ int main(void)
 	test_barriers();
 	test_invalid_input();
 	test_arch_names();
+	test_headroom();
 	test_tables_cover_every_shipped_cc();
 	printf("1..%d\n", tap_n);
 	occ_tables_free(tables);
