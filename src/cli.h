@@ -60,16 +60,21 @@ struct out {
 };
 
 void out_begin(struct out *o, FILE *f, enum out_format format, int sweep);
-/* best: the recommendation the row comes from, or NULL; sms: 0 if unknown. */
+/* best: the recommendation the row comes from, or NULL; sms, grid: 0 if
+ * not given. */
 void out_row(struct out *o, const struct occ_arch *a,
 	     const struct occ_kernel *k, const struct occ_result *r,
-	     const struct occ_best *best, int sms);
+	     const struct occ_best *best, int sms, int64_t grid);
 /* Flushes; returns 0, or -1 when writing failed. */
 int out_end(struct out *o);
 
 /* The report a person reads for one configuration. */
 void out_report(FILE *f, const struct occ_arch *a,
 		const struct occ_kernel *k, const struct occ_result *r);
+/* The waves section of the report. */
+void out_waves(FILE *f, const struct occ_arch *a, const struct occ_result *r,
+	       int64_t grid, int sms);
+
 /* The headroom section of the report. */
 void out_headroom(FILE *f, const struct occ_arch *a,
 		  const struct occ_kernel *k, const struct occ_result *r,

@@ -26,7 +26,7 @@ static const char *progname = "occcalc";
 
 enum {
 	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
-	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM
+	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM, OPT_GRID, OPT_GPU, OPT_LIST_GPUS
 };
 
 static const struct option long_options[] = {
@@ -38,6 +38,9 @@ static const struct option long_options[] = {
 	{ "smem-per-thread", required_argument, NULL, OPT_SMEM_PER_THREAD },
 	{ "smem-per-warp", required_argument, NULL, OPT_SMEM_PER_WARP },
 	{ "sms", required_argument, NULL, OPT_SMS },
+	{ "grid", required_argument, NULL, OPT_GRID },
+	{ "gpu", required_argument, NULL, OPT_GPU },
+	{ "list-gpus", no_argument, NULL, OPT_LIST_GPUS },
 	{ "carveout", required_argument, NULL, 'c' },
 	{ "barriers", required_argument, NULL, OPT_BARRIERS },
 	{ "optin", no_argument, NULL, OPT_OPTIN },
@@ -61,11 +64,13 @@ struct options {
 	int have_block;
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
 	int sms;                        /* 0: not given */
+	int64_t grid;                   /* 0: not given */
+	const char *gpu;
 	int carveout;
 	int barriers;
 	int optin;
 	enum out_format format;
-	int info, list;
+	int info, list, list_gpus;
 	int headroom;
 };
 
@@ -88,7 +93,12 @@ static void usage(FILE *f)
 "      --smem-per-thread BYTES, --smem-per-warp BYTES\n"
 "                           dynamic shared memory that grows with the block,\n"
 "                           added to --smem\n"
-"      --sms N              SMs of the GPU, for the minimum grid that fills it\n"
+"      --sms N              SMs of the GPU: the minimum grid that fills it,\n"
+"                           and the waves of --grid\n"
+"      --gpu NAME           a GPU from the list (--list-gpus): its SMs, and its\n"
+"                           architecture unless --arch is given\n"
+"      --grid N             blocks launched: full waves, the last wave, and\n"
+"                           the occupancy averaged over the launch\n"
 "  -c, --carveout PCT       shared-memory carveout preference, 0-100 or\n"
 "                           'default'\n"
 "      --barriers N         block barriers the kernel uses, 0-16 (default 1)\n"
@@ -106,6 +116,7 @@ static void usage(FILE *f)
 "                           headroom (the text report always has it)\n"
 "  -i, --info               print the architecture's table values\n"
 "  -l, --list-archs         list the architectures that have a table\n"
+"      --list-gpus          list the GPUs --gpu knows\n"
 "  -t, --tables DIR         read architecture tables from DIR\n"
 "                           (default: $OCCCALC_TABLES, else %s)\n"
 "  -h, --help               print this help and exit\n"
@@ -285,6 +296,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_SMS:
 			o->sms = (int)parse_number("sms", optarg, 1, 1 << 20);
 			break;
+		case OPT_GRID:
+			o->grid = (int64_t)parse_number("grid", optarg, 1,
+							INT32_MAX);
+			break;
+		case OPT_GPU: o->gpu = optarg; break;
+		case OPT_LIST_GPUS: o->list_gpus = 1; break;
 		case 'c': o->carveout = parse_carveout(optarg); break;
 		case OPT_BARRIERS:
 			o->barriers = parse_small("barriers", optarg,
@@ -335,16 +352,22 @@ static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 	die("%s: %s: %s", d->file, d->key, occ_strerror(st));
 }
 
+static const char *tables_dir(const char *dir)
+{
+	if (!dir)
+		dir = getenv("OCCCALC_TABLES");
+	if (!dir || !*dir)
+		dir = OCC_TABLES_DIR;
+	return dir;
+}
+
 static struct occ_tables *load_tables(const char *dir)
 {
 	struct occ_tables *t;
 	struct occ_diag d;
 	enum occ_status st;
 
-	if (!dir)
-		dir = getenv("OCCCALC_TABLES");
-	if (!dir || !*dir)
-		dir = OCC_TABLES_DIR;
+	dir = tables_dir(dir);
 	errno = 0;
 	st = occ_tables_load(dir, &t, &d);
 	if (st != OCC_OK)
@@ -369,6 +392,57 @@ static const struct occ_arch *find_arch(const struct occ_tables *t,
 		die_usage("--arch: '%s': no table for compute capability %d.%d "
 			  "(--list-archs lists them)", name, major, minor);
 	return a;
+}
+
+static void gpus_path(char *buf, size_t n, const struct options *o)
+{
+	snprintf(buf, n, "%s/gpus.txt", tables_dir(o->tables));
+}
+
+/* --gpu: the SM count, and the architecture unless --arch names one. */
+static void apply_gpu(struct options *o, char *arch_buf, size_t n)
+{
+	struct occ_gpu g;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+	int major, minor;
+
+	if (!o->gpu)
+		return;
+	gpus_path(path, sizeof path, o);
+	errno = 0;
+	st = occ_gpu_find(path, o->gpu, &g, &d);
+	if (st == OCC_ERR_UNKNOWN_ARCH)
+		die_usage("--gpu: '%s': not in %s (--list-gpus lists them; "
+			  "--sms N gives any SM count)", o->gpu, path);
+	if (st == OCC_ERR_IO)
+		die("%s: cannot read: %s", path, strerror(errno));
+	if (st != OCC_OK)
+		die("%s:%d: expected 'NAME CC SMS SOURCE'", d.file, d.line);
+	if (o->arch && (occ_arch_parse_name(o->arch, &major, &minor) != OCC_OK ||
+			major != g.cc_major || minor != g.cc_minor))
+		die_usage("--gpu %s is compute capability %d.%d, not --arch %s",
+			  g.name, g.cc_major, g.cc_minor, o->arch);
+	snprintf(arch_buf, n, "%d.%d", g.cc_major, g.cc_minor);
+	o->arch = arch_buf;
+	if (!o->sms)
+		o->sms = g.sms;
+}
+
+static void list_gpus(const struct options *o)
+{
+	char path[1024], line[1024];
+	FILE *f;
+
+	gpus_path(path, sizeof path, o);
+	f = fopen(path, "r");
+	if (!f)
+		die("%s: cannot read: %s", path, strerror(errno));
+	while (fgets(line, sizeof line, f))
+		if (line[0] != '#' && line[0] != '\n')
+			fputs(line, stdout);
+	fclose(f);
 }
 
 static int finish_output(void)
@@ -403,11 +477,13 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 		if (!o->have_block)
 			out_best(stdout, a, &best, o->sms);
 		out_report(stdout, a, k, &best.result);
+		if (o->grid)
+			out_waves(stdout, a, &best.result, o->grid, o->sms);
 		if (occ_headroom(a, k, &h) == OCC_OK)
 			out_headroom(stdout, a, k, &best.result, &h);
 	} else {
 		out_row(out, a, k, &best.result, o->have_block ? NULL : &best,
-			o->sms);
+			o->sms, o->grid);
 	}
 	k->dynamic_smem = g.fixed;
 }
@@ -464,8 +540,18 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	struct occ_tables *t;
+	char gpu_arch[16];
 
 	parse_options(argc, argv, &o);
+	if (o.list_gpus) {
+		list_gpus(&o);
+		free_options(&o);
+		return finish_output();
+	}
+	apply_gpu(&o, gpu_arch, sizeof gpu_arch);
+	if (o.grid && !o.sms)
+		die_usage("--grid needs the GPU's SM count: --sms N or --gpu "
+			  "NAME");
 	t = load_tables(o.tables);
 	if (o.list) {
 		out_list(stdout, o.format, t);

@@ -218,6 +218,38 @@ enum occ_status occ_headroom(const struct occ_arch *arch,
 			     const struct occ_kernel *kernel,
 			     struct occ_headroom *h);
 
+/* A grid on a whole GPU: blocks fill SMs in waves of sms x blocks_per_sm,
+ * and the last wave may be partial. Blocks are taken to run equally long. */
+struct occ_waves {
+	int64_t grid;             /* blocks launched */
+	int sms;
+	int64_t per_wave;         /* blocks resident on the GPU at once */
+	int64_t full_waves;
+	int64_t tail_blocks;      /* blocks of the last, partial wave; 0: none */
+	int64_t waves;            /* full waves, plus one if a tail */
+	/* The fewest blocks per SM that finish in as many waves: when it is
+	 * below blocks_per_sm, the tail costs what the extra occupancy gains. */
+	int same_waves_blocks;
+};
+
+/* Waves of a grid; OCC_ERR_INVALID_INPUT for a grid outside 1..2^31-1,
+ * fewer than 1 SM, or a configuration that does not launch. */
+enum occ_status occ_waves(const struct occ_result *r, int64_t grid, int sms,
+			  struct occ_waves *w);
+
+/* A GPU model from the list beside the tables (gpus.txt). */
+struct occ_gpu {
+	char name[48];
+	int cc_major, cc_minor;
+	int sms;
+	char source[256];
+};
+
+/* Finds name (case-insensitive) in the GPU list at path. Returns
+ * OCC_ERR_UNKNOWN_ARCH if it is not there; table errors as occ_arch_load. */
+enum occ_status occ_gpu_find(const char *path, const char *name,
+			     struct occ_gpu *gpu, struct occ_diag *diag);
+
 /* Occupancy in percent of the SM's warp slots. */
 double occ_percent(const struct occ_result *r);
 

@@ -55,14 +55,28 @@ static void put_limit(struct out *o, int v)
 	}
 }
 
-/* Percent with two decimals, rounded half up, from exact integers. */
-static void format_percent(char *buf, const struct occ_result *r)
+/* num/den in percent with two decimals, rounded half up. */
+static void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
 {
-	uint64_t hundredths = ((uint64_t)r->warps_per_sm * 20000 /
-			       (uint64_t)r->max_warps_per_sm + 1) / 2;
+	uint64_t hundredths = (num * 20000 / den + 1) / 2;
 
 	sprintf(buf, "%llu.%02llu", (unsigned long long)(hundredths / 100),
 		(unsigned long long)(hundredths % 100));
+}
+
+static void format_percent(char *buf, const struct occ_result *r)
+{
+	format_ratio_percent(buf, (uint64_t)r->warps_per_sm,
+			     (uint64_t)r->max_warps_per_sm);
+}
+
+/* Occupancy averaged over a launch of w->waves waves. */
+static void format_launch_percent(char *buf, const struct occ_result *r,
+				  const struct occ_waves *w)
+{
+	format_ratio_percent(buf, (uint64_t)w->grid * (uint64_t)r->warps_per_block,
+			     (uint64_t)w->waves * (uint64_t)w->sms *
+			     (uint64_t)r->max_warps_per_sm);
 }
 
 static void format_limiters(char *buf, unsigned bits)
@@ -98,6 +112,7 @@ static const char *const columns[] = {
 	"limit_shared_memory", "limit_blocks", "limit_barriers",
 	"regs_per_block", "smem_per_block", "smem_per_sm", "carveout",
 	"optin", "needs_optin", "barriers", "reason", "min_grid_size", "ties",
+	"grid", "waves", "tail_blocks", "launch_occupancy_pct",
 };
 
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
@@ -168,9 +183,11 @@ static void format_ties(char *buf, size_t n, const struct occ_best *best)
 /* One separated record: CSV cells or JSON members, in column order. */
 static void put_record(struct out *o, const struct occ_arch *a,
 		       const struct occ_kernel *k, const struct occ_result *r,
-		       const struct occ_best *best, int sms)
+		       const struct occ_best *best, int sms, int64_t grid)
 {
-	char ties[OCC_MAX_TIES * 6];
+	char ties[OCC_MAX_TIES * 6], launch[32];
+	struct occ_waves w;
+	int have_waves = grid && occ_waves(r, grid, sms, &w) == OCC_OK;
 
 	struct fields f;
 	int json = o->format == OUT_JSON;
@@ -231,6 +248,24 @@ static void put_record(struct out *o, const struct occ_arch *a,
 		KEY(); put_str(o, "null");
 	} else {
 		STR(ties);
+	}
+	if (have_waves) {
+		format_launch_percent(launch, r, &w);
+		NUM(w.grid);
+		NUM(w.waves);
+		NUM(w.tail_blocks);
+		KEY(); put_str(o, launch);
+	} else {
+		const char *none = json ? "null" : "";
+
+		if (grid) {
+			NUM(grid);
+		} else {
+			KEY(); put_str(o, none);
+		}
+		KEY(); put_str(o, none);
+		KEY(); put_str(o, none);
+		KEY(); put_str(o, none);
 	}
 #undef KEY
 #undef STR
@@ -297,21 +332,21 @@ static void put_headroom_json(struct out *o, const struct occ_arch *a,
 
 void out_row(struct out *o, const struct occ_arch *a,
 	     const struct occ_kernel *k, const struct occ_result *r,
-	     const struct occ_best *best, int sms)
+	     const struct occ_best *best, int sms, int64_t grid)
 {
 	switch (o->format) {
 	case OUT_TEXT:
 		text_row(o, a, k, r);
 		break;
 	case OUT_CSV:
-		put_record(o, a, k, r, best, sms);
+		put_record(o, a, k, r, best, sms, grid);
 		put(o, "\n", 1);
 		break;
 	case OUT_JSON:
 		if (o->sweep)
 			put_str(o, o->rows ? ",\n" : "\n");
 		put(o, "{", 1);
-		put_record(o, a, k, r, best, sms);
+		put_record(o, a, k, r, best, sms, grid);
 		if (o->headroom)
 			put_headroom_json(o, a, k);
 		put(o, "}", 1);
@@ -550,6 +585,41 @@ void out_headroom(FILE *f, const struct occ_arch *a,
 	fprintf(f, "\nHeadroom, the other inputs unchanged:\n");
 	step_line(f, "Registers/thread", "", &h->regs, r);
 	step_line(f, "Dynamic smem/block", " B", &h->smem, r);
+}
+
+/* ---- Waves ---- */
+
+void out_waves(FILE *f, const struct occ_arch *a, const struct occ_result *r,
+	       int64_t grid, int sms)
+{
+	struct occ_waves w;
+	struct occ_result fewer = *r;
+	char pct[32], tail[32], alt[32];
+
+	(void)a;
+	fprintf(f, "\nWaves: a grid of %lld blocks on %d SMs\n",
+		(long long)grid, sms);
+	if (occ_waves(r, grid, sms, &w) != OCC_OK) {
+		fprintf(f, "  none: the configuration does not launch\n");
+		return;
+	}
+	format_launch_percent(pct, r, &w);
+	format_ratio_percent(tail, (uint64_t)w.tail_blocks, (uint64_t)w.per_wave);
+	fprintf(f, "  %lld blocks per wave (%d per SM): %lld full wave%s",
+		(long long)w.per_wave, r->blocks_per_sm, (long long)w.full_waves,
+		w.full_waves == 1 ? "" : "s");
+	if (w.tail_blocks)
+		fprintf(f, " and a last wave of %lld blocks (%s %% full)",
+			(long long)w.tail_blocks, tail);
+	fprintf(f, "\n  Occupancy over the whole launch: %s %%\n", pct);
+	if (w.same_waves_blocks < r->blocks_per_sm) {
+		fewer.warps_per_sm = w.same_waves_blocks * r->warps_per_block;
+		format_percent(alt, &fewer);
+		fprintf(f, "  The idle slots of the last wave cancel the extra "
+			"occupancy: %d blocks per SM (%s %%) would finish in as "
+			"many waves (%lld), if blocks take as long.\n",
+			w.same_waves_blocks, alt, (long long)w.waves);
+	}
 }
 
 /* ---- The recommendation ---- */

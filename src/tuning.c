@@ -172,3 +172,30 @@ enum occ_status occ_headroom(const struct occ_arch *a,
 	scan_step(&x, k->dynamic_smem, &h->smem);
 	return OCC_OK;
 }
+
+static int64_t waves_for(int64_t grid, int64_t per_wave)
+{
+	return (grid + per_wave - 1) / per_wave;
+}
+
+enum occ_status occ_waves(const struct occ_result *r, int64_t grid, int sms,
+			  struct occ_waves *w)
+{
+	int b;
+
+	if (grid < 1 || grid > INT32_MAX || sms < 1 || r->blocks_per_sm < 1)
+		return OCC_ERR_INVALID_INPUT;
+	w->grid = grid;
+	w->sms = sms;
+	w->per_wave = (int64_t)r->blocks_per_sm * sms;
+	w->full_waves = grid / w->per_wave;
+	w->tail_blocks = grid % w->per_wave;
+	w->waves = waves_for(grid, w->per_wave);
+	w->same_waves_blocks = r->blocks_per_sm;
+	for (b = r->blocks_per_sm - 1; b >= 1; b--) {
+		if (waves_for(grid, (int64_t)b * sms) != w->waves)
+			break;
+		w->same_waves_blocks = b;
+	}
+	return OCC_OK;
+}

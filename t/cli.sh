@@ -133,6 +133,20 @@ if command -v python3 >/dev/null 2>&1; then
 	ok $? "without --headroom, JSON has no headroom object"
 fi
 
+run --gpu H100-SXM -b 128 -r 40 --grid 2000
+grep -q '^  1584 blocks per wave (12 per SM): 1 full wave and a last wave of 416 blocks (26.26 % full)$' "$tmp/out" &&
+	grep -q '^  Occupancy over the whole launch: 47.35 %$' "$tmp/out" &&
+	grep -q '8 blocks per SM (50.00 %) would finish in as many waves (2)' "$tmp/out"
+ok $? "--grid 2000 on an H100: waves, tail, launch occupancy, and what the tail costs"
+
+[ "$(csv_row --gpu h100-sxm -b 128 -r 40 --grid 2000 | cut -d, -f1,25,27-)" = "sm_90,1584,2000,2,416,47.35" ]
+ok $? "--gpu gives the architecture and SM count; CSV has grid, waves, tail, launch occupancy"
+[ "$(csv_row --gpu a100 -a 8.0 --sms 100 -b 256 --grid 1000 | cut -d, -f25)" = "800" ]
+ok $? "an explicit --sms overrides the GPU's, a matching --arch is accepted"
+run --list-gpus
+grep -q '^H100-SXM  *9.0  *132 ' "$tmp/out" && ! grep -q '^#' "$tmp/out"
+ok $? "--list-gpus lists names, compute capabilities and SM counts"
+
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help prints usage on stdout, exit 0"

@@ -37,6 +37,11 @@ expect 2 "--sms: '0': below the minimum of 1" -a sm_90 -b 128 --sms 0
 expect 2 "--sms: '132,144': takes a single value" -a sm_90 -b 128 --sms 132,144
 expect 2 "--smem-per-thread: '-4': must not be negative" -a sm_90 --smem-per-thread -4
 expect 2 "--smem-per-warp: 'lots': not a number" -a sm_90 --smem-per-warp lots
+expect 2 "--grid: '0': below the minimum of 1" -a sm_90 -b 128 --sms 132 --grid 0
+expect 2 "--grid: '2147483648': above the maximum of 2147483647" -a sm_90 -b 128 --sms 132 --grid 2147483648
+expect 2 "--grid needs the GPU's SM count: --sms N or --gpu NAME" -a sm_90 -b 128 --grid 1000
+expect 2 "--gpu: 'Voodoo5': not in" --gpu Voodoo5 -b 128
+expect 2 "--gpu A100 is compute capability 8.0, not --arch sm_90" --gpu A100 -a sm_90 -b 128
 expect 2 "--format: 'xml': unknown format" -a sm_90 -b 128 -f xml
 expect 2 "--arch: 'sm_99': no table for compute capability 9.9" -a sm_99 -b 128
 expect 2 "--arch: 'volta': not an architecture" -a volta -b 128

@@ -345,6 +345,29 @@ static void test_headroom(void)
 	       "100 KB per block: 76800 B or less gives a third block");
 }
 
+static void test_waves(void)
+{
+	struct occ_result r = run(9, 0, 128, 40, 0, 0);
+	struct occ_waves w;
+
+	tap_ok(occ_waves(&r, 2000, 132, &w) == OCC_OK && w.per_wave == 1584 &&
+	       w.full_waves == 1 && w.tail_blocks == 416 && w.waves == 2,
+	       "2000 blocks of 12 per SM on 132 SMs: one wave of 1584, a tail "
+	       "of 416");
+	tap_ok(w.same_waves_blocks == 8,
+	       "8 blocks per SM (1056 a wave) would finish in the same 2 waves");
+	tap_ok(occ_waves(&r, 1584, 132, &w) == OCC_OK && w.tail_blocks == 0 &&
+	       w.waves == 1 && w.same_waves_blocks == 12,
+	       "a grid of exactly one wave has no tail and nothing to trade");
+	tap_ok(occ_waves(&r, 0, 132, &w) == OCC_ERR_INVALID_INPUT &&
+	       occ_waves(&r, (int64_t)INT32_MAX + 1, 132, &w) ==
+	       OCC_ERR_INVALID_INPUT,
+	       "a grid of 0 or beyond 2^31-1 blocks is refused");
+	r = run(9, 0, 2048, 0, 0, 0);
+	tap_ok(occ_waves(&r, 100, 132, &w) == OCC_ERR_INVALID_INPUT,
+	       "a configuration that cannot launch has no waves");
+}
+
 static void test_tables_cover_every_shipped_cc(void)
 {
 	static const char *const ccs[] = {
@@ -387,6 +410,7 @@ int main(void)
 	test_invalid_input();
 	test_arch_names();
 	test_headroom();
+	test_waves();
 	test_tables_cover_every_shipped_cc();
 	printf("1..%d\n", tap_n);
 	occ_tables_free(tables);

@@ -1,0 +1,1 @@
+--gpu H100-SXM --block 128 --regs 40 --grid 2000
