@@ -7,6 +7,10 @@
 
 #include "occcalc.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- Sweeps: "128", "64,128,256", "32:1024:32", or a mix ---- */
 
 struct seq_range {
@@ -53,6 +57,7 @@ struct out {
 	FILE *f;
 	enum out_format format;
 	int headroom;       /* JSON objects carry a "headroom" member */
+	int kernels;        /* text rows end with the kernel's name */
 	int sweep;          /* several rows (a table, an array) */
 	unsigned long long rows;
 	char buf[1 << 16];
@@ -60,11 +65,18 @@ struct out {
 };
 
 void out_begin(struct out *o, FILE *f, enum out_format format, int sweep);
-/* best: the recommendation the row comes from, or NULL; sms, grid: 0 if
- * not given. */
+/* What a row says beyond the configuration and its result. */
+struct row_extra {
+	const struct occ_best *best;   /* the recommendation, or NULL */
+	int sms;                       /* 0: not given */
+	int64_t grid;                  /* 0: not given */
+	const struct occ_usage *usage; /* the compiler's report, or NULL */
+	const char *kernel;            /* its name, demangled if C++ */
+};
+
 void out_row(struct out *o, const struct occ_arch *a,
 	     const struct occ_kernel *k, const struct occ_result *r,
-	     const struct occ_best *best, int sms, int64_t grid);
+	     const struct row_extra *x);
 /* Flushes; returns 0, or -1 when writing failed. */
 int out_end(struct out *o);
 
@@ -88,5 +100,12 @@ void out_list(FILE *f, enum out_format format, const struct occ_tables *t);
 
 /* "sm_90" for 9.0 */
 void arch_tag(char *buf, size_t n, const struct occ_arch *a);
+
+/* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
+char *occ_demangle(const char *mangled);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

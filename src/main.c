@@ -26,7 +26,8 @@ static const char *progname = "occcalc";
 
 enum {
 	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
-	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM, OPT_GRID, OPT_GPU, OPT_LIST_GPUS
+	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM, OPT_GRID, OPT_GPU, OPT_LIST_GPUS,
+	OPT_PTXAS
 };
 
 static const struct option long_options[] = {
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
 	{ "grid", required_argument, NULL, OPT_GRID },
 	{ "gpu", required_argument, NULL, OPT_GPU },
 	{ "list-gpus", no_argument, NULL, OPT_LIST_GPUS },
+	{ "ptxas", required_argument, NULL, OPT_PTXAS },
 	{ "carveout", required_argument, NULL, 'c' },
 	{ "barriers", required_argument, NULL, OPT_BARRIERS },
 	{ "optin", no_argument, NULL, OPT_OPTIN },
@@ -66,6 +68,8 @@ struct options {
 	int sms;                        /* 0: not given */
 	int64_t grid;                   /* 0: not given */
 	const char *gpu;
+	const char *ptxas;              /* a compiler report to read */
+	int barriers_given;
 	int carveout;
 	int barriers;
 	int optin;
@@ -106,6 +110,10 @@ static void usage(FILE *f)
 "                           cudaFuncAttributeMaxDynamicSharedMemorySize\n"
 "                           (the default)\n"
 "      --no-optin           the kernel does not raise its dynamic limit\n"
+"      --ptxas FILE         the kernels of a compiler report, 'nvcc -Xptxas -v'\n"
+"                           or 'cuobjdump --dump-resource-usage' output ('-':\n"
+"                           standard input): one row per kernel, with its\n"
+"                           registers, static shared memory and barriers\n"
 "\n"
 "  --block, --regs, --smem and --static-smem take a list (64,128,256) or a\n"
 "  range START:END[:STEP]; every combination is evaluated, one row each.\n"
@@ -301,11 +309,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 							INT32_MAX);
 			break;
 		case OPT_GPU: o->gpu = optarg; break;
+		case OPT_PTXAS: o->ptxas = optarg; break;
 		case OPT_LIST_GPUS: o->list_gpus = 1; break;
 		case 'c': o->carveout = parse_carveout(optarg); break;
 		case OPT_BARRIERS:
 			o->barriers = parse_small("barriers", optarg,
 						  OCC_MAX_BARRIERS_PER_BLOCK);
+			o->barriers_given = 1;
 			break;
 		case OPT_OPTIN: o->optin = 1; break;
 		case OPT_NO_OPTIN: o->optin = 0; break;
@@ -454,10 +464,12 @@ static int finish_output(void)
 
 /* One configuration: at the given block size, or at the best one. */
 static void evaluate_one(const struct occ_arch *a, const struct options *o,
-			 struct occ_kernel *k, struct out *out)
+			 struct occ_kernel *k, struct out *out,
+			 const struct occ_usage *usage, const char *kernel)
 {
 	struct occ_best best;
 	struct occ_smem_growth g = o->growth;
+	struct row_extra x;
 
 	g.fixed = k->dynamic_smem;
 	best.n_ties = 0;
@@ -482,39 +494,74 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 		if (occ_headroom(a, k, &h) == OCC_OK)
 			out_headroom(stdout, a, k, &best.result, &h);
 	} else {
-		out_row(out, a, k, &best.result, o->have_block ? NULL : &best,
-			o->sms, o->grid);
+		x.best = o->have_block ? NULL : &best;
+		x.sms = o->sms;
+		x.grid = o->grid;
+		x.usage = usage;
+		x.kernel = kernel;
+		out_row(out, a, k, &best.result, &x);
 	}
 	k->dynamic_smem = g.fixed;
 }
 
-/* Evaluates every combination, innermost the dynamic shared memory. */
+/* Every block size and dynamic shared memory for k's other values. */
+static void evaluate_blocks(const struct occ_arch *a, const struct options *o,
+			    const struct seq *blocks, struct occ_kernel *k,
+			    struct out *out, const struct occ_usage *usage,
+			    const char *kernel)
+{
+	struct seq_iter ib, id;
+
+	for (seq_first(&ib, blocks); ; ) {
+		for (seq_first(&id, &o->smem); ; ) {
+			k->block_size = (int)ib.value;
+			k->dynamic_smem = id.value;
+			evaluate_one(a, o, k, out, usage, kernel);
+			if (!seq_next(&id))
+				break;
+		}
+		if (!seq_next(&ib))
+			break;
+	}
+}
+
+static void kernel_defaults(struct occ_kernel *k, const struct options *o)
+{
+	occ_kernel_init(k);
+	k->carveout = o->carveout;
+	k->barriers = o->barriers;
+	k->optin = o->optin;
+}
+
+static void end_output(struct out *out)
+{
+	if (out_end(out) != 0)
+		die("write error: %s", strerror(errno));
+}
+
+/* Evaluates every combination: block size outermost, then registers,
+ * static and dynamic shared memory. */
 static void evaluate(const struct occ_arch *a, const struct options *o)
 {
-	struct seq_iter ib, ir, is, id;
+	struct seq_iter ib, ir, is;
 	struct occ_kernel k;
 	static struct out out;
+	struct seq_range r;
+	struct seq one = { &r, 1, 0 };
 	int sweep = o->block.is_sweep || o->regs.is_sweep ||
 		    o->smem.is_sweep || o->static_smem.is_sweep;
 
-	occ_kernel_init(&k);
-	k.carveout = o->carveout;
-	k.barriers = o->barriers;
-	k.optin = o->optin;
+	kernel_defaults(&k, o);
 	out_begin(&out, stdout, o->format, sweep);
 	out.headroom = o->headroom;
 	for (seq_first(&ib, &o->block); ; ) {
+		r.start = r.end = ib.value;
+		r.step = 1;
 		for (seq_first(&ir, &o->regs); ; ) {
 			k.regs_per_thread = (int)ir.value;
 			for (seq_first(&is, &o->static_smem); ; ) {
 				k.static_smem = is.value;
-				for (seq_first(&id, &o->smem); ; ) {
-					k.block_size = (int)ib.value;
-					k.dynamic_smem = id.value;
-					evaluate_one(a, o, &k, &out);
-					if (!seq_next(&id))
-						break;
-				}
+				evaluate_blocks(a, o, &one, &k, &out, NULL, NULL);
 				if (!seq_next(&is))
 					break;
 			}
@@ -524,8 +571,90 @@ static void evaluate(const struct occ_arch *a, const struct options *o)
 		if (!seq_next(&ib))
 			break;
 	}
-	if (out_end(&out) != 0)
-		die("write error: %s", strerror(errno));
+	end_output(&out);
+}
+
+/* ---- --ptxas: the kernels of a compiler report ---- */
+
+struct report {
+	const struct options *o;
+	const struct occ_tables *t;
+	const char *input;
+	int filter_major, filter_minor;  /* --arch, or -1 */
+	struct out *out;
+	int rows;
+};
+
+static int report_kernel(const struct occ_usage *u, void *ctx)
+{
+	struct report *rep = ctx;
+	const struct occ_arch *a = occ_tables_find(rep->t, u->cc_major,
+						    u->cc_minor);
+	struct occ_kernel k;
+	char *name;
+
+	if (rep->filter_major >= 0 && (u->cc_major != rep->filter_major ||
+				       u->cc_minor != rep->filter_minor))
+		return 0;
+	if (!a)
+		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
+		    "which has no table", rep->input, u->line, u->mangled,
+		    u->cc_major, u->cc_minor);
+	kernel_defaults(&k, rep->o);
+	k.regs_per_thread = u->regs;
+	k.static_smem = u->static_smem;
+	/* From 9.0 the cubin counts the driver's reserve as the kernel's own;
+	 * the model adds it, so take it out (cudaFuncGetAttributes does too). */
+	if (u->from_cuobjdump && a->cubin_smem_includes_reserved &&
+	    k.static_smem >= a->smem_reserved_per_block)
+		k.static_smem -= a->smem_reserved_per_block;
+	/* The report's barrier count is the kernel's; cuobjdump gives none. */
+	if (u->barriers >= 0 && !rep->o->barriers_given)
+		k.barriers = u->barriers > OCC_MAX_BARRIERS_PER_BLOCK
+			     ? OCC_MAX_BARRIERS_PER_BLOCK : u->barriers;
+	name = occ_demangle(u->mangled);
+	evaluate_blocks(a, rep->o, &rep->o->block, &k, rep->out, u,
+			name ? name : u->mangled);
+	free(name);
+	rep->rows++;
+	return 0;
+}
+
+static void evaluate_report(const struct occ_tables *t,
+			    const struct options *o)
+{
+	static struct out out;
+	int from_stdin = strcmp(o->ptxas, "-") == 0;
+	struct report rep = { o, t, from_stdin ? "<stdin>" : o->ptxas, -1, -1,
+			      &out, 0 };
+	struct occ_diag d;
+	enum occ_status st;
+	int fn_status;
+	FILE *f = from_stdin ? stdin : fopen(o->ptxas, "r");
+
+	if (!f)
+		die("%s: cannot read: %s", o->ptxas, strerror(errno));
+	if (o->arch && occ_arch_parse_name(o->arch, &rep.filter_major,
+					   &rep.filter_minor) != OCC_OK)
+		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
+			  "or 9.0)", o->arch);
+	out.kernels = 1;
+	out_begin(&out, stdout, o->format, 1);
+	out.headroom = o->headroom;
+	st = occ_usage_parse(f, rep.input, report_kernel, &rep, &fn_status, &d);
+	if (!from_stdin)
+		fclose(f);
+	if (st == OCC_ERR_SYNTAX && d.line == 0)
+		die("%s: no kernel resource usage found (expected 'nvcc -Xptxas "
+		    "-v' or 'cuobjdump --dump-resource-usage' output)", d.file);
+	if (st == OCC_ERR_SYNTAX)
+		die("%s:%d: malformed or truncated resource usage", d.file,
+		    d.line);
+	if (st != OCC_OK)
+		die("%s: cannot read: %s", d.file, strerror(errno));
+	if (rep.rows == 0)
+		die("%s: no kernel compiled for --arch %s", rep.input, o->arch);
+	end_output(&out);
 }
 
 static void free_options(struct options *o)
@@ -557,6 +686,8 @@ int main(int argc, char **argv)
 		out_list(stdout, o.format, t);
 	} else if (o.info) {
 		out_info(stdout, o.format, find_arch(t, o.arch));
+	} else if (o.ptxas) {
+		evaluate_report(t, &o);
 	} else {
 		evaluate(find_arch(t, o.arch), &o);
 	}

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +92,8 @@ struct occ_arch {
 	int n_smem_carveouts;
 	/* Block barriers an SM provides; 0 when they do not limit occupancy. */
 	int max_barriers_per_sm;
+	/* cuobjdump's SHARED figure includes reservedSharedMemPerBlock. */
+	int cubin_smem_includes_reserved;
 };
 
 /* What a kernel launch asks of one SM. */
@@ -249,6 +252,33 @@ struct occ_gpu {
  * OCC_ERR_UNKNOWN_ARCH if it is not there; table errors as occ_arch_load. */
 enum occ_status occ_gpu_find(const char *path, const char *name,
 			     struct occ_gpu *gpu, struct occ_diag *diag);
+
+/* ---- Real kernels: the resource usage the toolchain reports ---- */
+
+struct occ_usage {
+	char mangled[2048];     /* the kernel's symbol */
+	int cc_major, cc_minor; /* compiled for */
+	int regs;
+	uint64_t static_smem;
+	int barriers;           /* -1: not reported (cuobjdump) */
+	uint64_t stack;         /* stack frame, bytes */
+	uint64_t spill_stores, spill_loads;  /* bytes; ptxas only */
+	int line;               /* where the kernel's report ends */
+	int from_cuobjdump;     /* else from ptxas */
+};
+
+/* Called for each kernel; a nonzero return stops the parse and is
+ * returned. */
+typedef int (*occ_usage_fn)(const struct occ_usage *u, void *ctx);
+
+/* Reads 'nvcc -Xptxas -v' or 'cuobjdump --dump-resource-usage' output and
+ * calls fn for each kernel as soon as its report is complete. Returns
+ * OCC_ERR_SYNTAX (diag: the line) for a malformed report, a truncated one
+ * (a kernel without its usage line), or input holding no kernel report at
+ * all; OCC_ERR_IO when reading fails. */
+enum occ_status occ_usage_parse(FILE *f, const char *name, occ_usage_fn fn,
+				void *ctx, int *fn_status,
+				struct occ_diag *diag);
 
 /* Occupancy in percent of the SM's warp slots. */
 double occ_percent(const struct occ_result *r);

@@ -112,7 +112,8 @@ static const char *const columns[] = {
 	"limit_shared_memory", "limit_blocks", "limit_barriers",
 	"regs_per_block", "smem_per_block", "smem_per_sm", "carveout",
 	"optin", "needs_optin", "barriers", "reason", "min_grid_size", "ties",
-	"grid", "waves", "tail_blocks", "launch_occupancy_pct",
+	"grid", "waves", "tail_blocks", "launch_occupancy_pct", "kernel",
+	"mangled", "stack", "spill_stores", "spill_loads",
 };
 
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
@@ -132,7 +133,8 @@ static void csv_header(struct out *o)
 static void text_header(struct out *o)
 {
 	put_str(o, "arch     block  regs      smem    static  blocks  warps"
-		   "  occupancy  limiter\n");
+		   "  occupancy  limiter");
+	put_str(o, o->kernels ? "  kernel\n" : "\n");
 }
 
 void out_begin(struct out *o, FILE *f, enum out_format format, int sweep)
@@ -181,12 +183,34 @@ static void format_ties(char *buf, size_t n, const struct occ_best *best)
 }
 
 /* One separated record: CSV cells or JSON members, in column order. */
+/* A name as a CSV cell or JSON string. */
+static void put_name(struct out *o, const char *s, int json)
+{
+	int quote = json || strpbrk(s, ",\"\n") != NULL;
+
+	if (quote)
+		put(o, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"')
+			put_str(o, json ? "\\\"" : "\"\"");
+		else if (json && *s == '\\')
+			put_str(o, "\\\\");
+		else
+			put(o, s, 1);
+	}
+	if (quote)
+		put(o, "\"", 1);
+}
+
 static void put_record(struct out *o, const struct occ_arch *a,
 		       const struct occ_kernel *k, const struct occ_result *r,
-		       const struct occ_best *best, int sms, int64_t grid)
+		       const struct row_extra *x)
 {
 	char ties[OCC_MAX_TIES * 6], launch[32];
 	struct occ_waves w;
+	const struct occ_best *best = x->best;
+	int sms = x->sms;
+	int64_t grid = x->grid;
 	int have_waves = grid && occ_waves(r, grid, sms, &w) == OCC_OK;
 
 	struct fields f;
@@ -267,6 +291,19 @@ static void put_record(struct out *o, const struct occ_arch *a,
 		KEY(); put_str(o, none);
 		KEY(); put_str(o, none);
 	}
+	if (x->usage) {
+		KEY(); put_name(o, x->kernel, json);
+		KEY(); put_name(o, x->usage->mangled, json);
+		NUM(x->usage->stack);
+		NUM(x->usage->spill_stores);
+		NUM(x->usage->spill_loads);
+	} else {
+		int i;
+
+		for (i = 0; i < 5; i++) {
+			KEY(); put_str(o, json ? "null" : "");
+		}
+	}
 #undef KEY
 #undef STR
 #undef NUM
@@ -275,7 +312,8 @@ static void put_record(struct out *o, const struct occ_arch *a,
 }
 
 static void text_row(struct out *o, const struct occ_arch *a,
-		     const struct occ_kernel *k, const struct occ_result *r)
+		     const struct occ_kernel *k, const struct occ_result *r,
+		     const struct row_extra *x)
 {
 	struct fields f;
 	char line[256];
@@ -288,7 +326,15 @@ static void text_row(struct out *o, const struct occ_arch *a,
 		 (unsigned long long)k->static_smem, r->blocks_per_sm,
 		 r->warps_per_sm, f.pct,
 		 r->blocks_per_sm ? f.limiter : occ_reason_name(r->reason));
-	put_str(o, line);
+	if (x->kernel) {
+		line[strlen(line) - 1] = '\0';
+		put_str(o, line);
+		put_str(o, "  ");
+		put_str(o, x->kernel);
+		put(o, "\n", 1);
+	} else {
+		put_str(o, line);
+	}
 }
 
 static void put_step_json(struct out *o, const char *name,
@@ -332,21 +378,21 @@ static void put_headroom_json(struct out *o, const struct occ_arch *a,
 
 void out_row(struct out *o, const struct occ_arch *a,
 	     const struct occ_kernel *k, const struct occ_result *r,
-	     const struct occ_best *best, int sms, int64_t grid)
+	     const struct row_extra *x)
 {
 	switch (o->format) {
 	case OUT_TEXT:
-		text_row(o, a, k, r);
+		text_row(o, a, k, r, x);
 		break;
 	case OUT_CSV:
-		put_record(o, a, k, r, best, sms, grid);
+		put_record(o, a, k, r, x);
 		put(o, "\n", 1);
 		break;
 	case OUT_JSON:
 		if (o->sweep)
 			put_str(o, o->rows ? ",\n" : "\n");
 		put(o, "{", 1);
-		put_record(o, a, k, r, best, sms, grid);
+		put_record(o, a, k, r, x);
 		if (o->headroom)
 			put_headroom_json(o, a, k);
 		put(o, "}", 1);

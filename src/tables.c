@@ -58,6 +58,8 @@ static const struct key_desc keys[] = {
 	{ { "sharedMemCarveoutSizes", OCC_KEY_BYTES_LIST, 0 },
 	  offsetof(struct occ_arch, smem_carveouts), 0, 0, 64 * MIB },
 	INT_KEY("maxBarriersPerMultiprocessor", max_barriers_per_sm, 0, 1, 4096),
+	INT_KEY("cubinSharedIncludesReserved", cubin_smem_includes_reserved, 0,
+		0, 1),
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])

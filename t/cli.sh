@@ -139,7 +139,7 @@ grep -q '^  1584 blocks per wave (12 per SM): 1 full wave and a last wave of 416
 	grep -q '8 blocks per SM (50.00 %) would finish in as many waves (2)' "$tmp/out"
 ok $? "--grid 2000 on an H100: waves, tail, launch occupancy, and what the tail costs"
 
-[ "$(csv_row --gpu h100-sxm -b 128 -r 40 --grid 2000 | cut -d, -f1,25,27-)" = "sm_90,1584,2000,2,416,47.35" ]
+[ "$(csv_row --gpu h100-sxm -b 128 -r 40 --grid 2000 | cut -d, -f1,25,27-30)" = "sm_90,1584,2000,2,416,47.35" ]
 ok $? "--gpu gives the architecture and SM count; CSV has grid, waves, tail, launch occupancy"
 [ "$(csv_row --gpu a100 -a 8.0 --sms 100 -b 256 --grid 1000 | cut -d, -f25)" = "800" ]
 ok $? "an explicit --sms overrides the GPU's, a matching --arch is accepted"

@@ -1,0 +1,1 @@
+--ptxas $T/fixtures/cuobjdump-multi.txt --arch sm_120 --format csv

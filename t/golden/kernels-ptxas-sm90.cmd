@@ -1,0 +1,1 @@
+--ptxas $T/fixtures/ptxas-sm90.txt --block 256
