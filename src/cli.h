@@ -101,6 +101,33 @@ void out_list(FILE *f, enum out_format format, const struct occ_tables *t);
 /* "sm_90" for 9.0 */
 void arch_tag(char *buf, size_t n, const struct occ_arch *a);
 
+/* num/den in percent with two decimals, rounded half up: every percentage
+ * occcalc prints goes through here, so all outputs agree. */
+void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
+
+/* ---- Charts ---- */
+
+/* Occupancy (percent) as one input varies, the others as configured. */
+struct chart_series {
+	const char *name;      /* block, registers, smem */
+	const char *xlabel;
+	const char *unit;
+	size_t n;
+	uint64_t *x;
+	double *y;             /* percent, for drawing */
+	int *warps;            /* active warps per SM, for printing */
+	int max_warps;
+	uint64_t cur_x;        /* the configuration's value */
+};
+
+int chart_build(const struct occ_arch *a, const struct occ_kernel *k,
+		struct chart_series s[3]);
+void chart_free(struct chart_series s[3]);
+void chart_text(FILE *f, const struct chart_series s[3],
+		const struct occ_result *current);
+int chart_svg(FILE *f, const char *title, const struct chart_series s[3],
+	      const struct occ_result *current);
+
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
 char *occ_demangle(const char *mangled);
 

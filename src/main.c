@@ -27,7 +27,7 @@ static const char *progname = "occcalc";
 enum {
 	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
 	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM, OPT_GRID, OPT_GPU, OPT_LIST_GPUS,
-	OPT_PTXAS
+	OPT_PTXAS, OPT_CHART, OPT_PLOT
 };
 
 static const struct option long_options[] = {
@@ -43,6 +43,8 @@ static const struct option long_options[] = {
 	{ "gpu", required_argument, NULL, OPT_GPU },
 	{ "list-gpus", no_argument, NULL, OPT_LIST_GPUS },
 	{ "ptxas", required_argument, NULL, OPT_PTXAS },
+	{ "chart", no_argument, NULL, OPT_CHART },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "carveout", required_argument, NULL, 'c' },
 	{ "barriers", required_argument, NULL, OPT_BARRIERS },
 	{ "optin", no_argument, NULL, OPT_OPTIN },
@@ -69,6 +71,8 @@ struct options {
 	int64_t grid;                   /* 0: not given */
 	const char *gpu;
 	const char *ptxas;              /* a compiler report to read */
+	int chart;                      /* terminal charts */
+	const char *plot;               /* SVG charts to this file */
 	int barriers_given;
 	int carveout;
 	int barriers;
@@ -120,6 +124,9 @@ static void usage(FILE *f)
 "\n"
 "Output:\n"
 "  -f, --format FMT         text, json or csv (default text)\n"
+"      --chart              draw occupancy against block size, registers and\n"
+"                           shared memory, this configuration marked\n"
+"      --plot FILE          the same three charts as SVG, into FILE\n"
 "      --headroom           JSON: add each object's register and shared-memory\n"
 "                           headroom (the text report always has it)\n"
 "  -i, --info               print the architecture's table values\n"
@@ -310,6 +317,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_GPU: o->gpu = optarg; break;
 		case OPT_PTXAS: o->ptxas = optarg; break;
+		case OPT_CHART: o->chart = 1; break;
+		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_LIST_GPUS: o->list_gpus = 1; break;
 		case 'c': o->carveout = parse_carveout(optarg); break;
 		case OPT_BARRIERS:
@@ -345,6 +354,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (see --help)", argv[optind]);
+	if ((o->chart || o->plot) && (o->ptxas || o->block.is_sweep ||
+				      o->regs.is_sweep || o->smem.is_sweep ||
+				      o->static_smem.is_sweep))
+		die_usage("--chart and --plot draw one configuration, not a sweep "
+			  "or a compiler report");
+	if (o->chart && o->format != OUT_TEXT)
+		die_usage("--chart draws in the text format only (--plot FILE "
+			  "writes SVG)");
 }
 
 static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
@@ -462,6 +479,35 @@ static int finish_output(void)
 	return EXIT_SUCCESS;
 }
 
+static void draw_charts(const struct occ_arch *a, const struct options *o,
+			const struct occ_kernel *k, const struct occ_result *r)
+{
+	struct chart_series s[3];
+	char title[256], tag[16];
+	FILE *f;
+
+	if (!o->chart && !o->plot)
+		return;
+	if (chart_build(a, k, s) != 0)
+		die("out of memory");
+	if (o->chart)
+		chart_text(stdout, s, r);
+	if (o->plot) {
+		arch_tag(tag, sizeof tag, a);
+		snprintf(title, sizeof title, "occcalc: %s, %d threads, %d "
+			 "registers, %llu B static + %llu B dynamic shared "
+			 "memory", tag, k->block_size, k->regs_per_thread,
+			 (unsigned long long)k->static_smem,
+			 (unsigned long long)k->dynamic_smem);
+		f = fopen(o->plot, "w");
+		if (!f)
+			die("%s: cannot write: %s", o->plot, strerror(errno));
+		if (chart_svg(f, title, s, r) != 0 || fclose(f) != 0)
+			die("%s: write error", o->plot);
+	}
+	chart_free(s);
+}
+
 /* One configuration: at the given block size, or at the best one. */
 static void evaluate_one(const struct occ_arch *a, const struct options *o,
 			 struct occ_kernel *k, struct out *out,
@@ -493,6 +539,7 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 			out_waves(stdout, a, &best.result, o->grid, o->sms);
 		if (occ_headroom(a, k, &h) == OCC_OK)
 			out_headroom(stdout, a, k, &best.result, &h);
+		draw_charts(a, o, k, &best.result);
 	} else {
 		x.best = o->have_block ? NULL : &best;
 		x.sms = o->sms;
@@ -500,6 +547,8 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 		x.usage = usage;
 		x.kernel = kernel;
 		out_row(out, a, k, &best.result, &x);
+		if (!out->sweep)
+			draw_charts(a, o, k, &best.result);
 	}
 	k->dynamic_smem = g.fixed;
 }

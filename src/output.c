@@ -55,8 +55,7 @@ static void put_limit(struct out *o, int v)
 	}
 }
 
-/* num/den in percent with two decimals, rounded half up. */
-static void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
+void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
 {
 	uint64_t hundredths = (num * 20000 / den + 1) / 2;
 
