@@ -39,11 +39,17 @@ static int occ_limit_warps(const struct occ_arch *a, int block_size,
 }
 
 /* Registers are allocated per warp, rounded up to the allocation unit, and
- * each warp's registers come from one sub-partition of the register file. */
+ * each warp's registers come from one sub-partition of the register file.
+ * (32-bit arithmetic: registers are few, and this runs millions of times.) */
 static int64_t regs_per_warp(const struct occ_arch *a, int regs)
 {
-	return (int64_t)occ_round_up((uint64_t)regs * (uint64_t)a->warp_size,
-				     (uint64_t)a->reg_alloc_unit);
+	uint32_t unit = (uint32_t)a->reg_alloc_unit;
+
+	if (regs > 65535)
+		return (int64_t)occ_round_up((uint64_t)regs *
+					     (uint64_t)a->warp_size, unit);
+	return (int64_t)(((uint32_t)regs * (uint32_t)a->warp_size + unit - 1) /
+			 unit * unit);
 }
 
 static int regs_fit_block(const struct occ_arch *a, int64_t per_warp,
@@ -61,14 +67,17 @@ static int regs_fit_block(const struct occ_arch *a, int64_t per_warp,
 static int regs_blocks(const struct occ_arch *a, int64_t per_warp,
 		       int warps_per_block, int sub_partitions)
 {
-	int64_t warps_per_part;
+	uint32_t warps_per_part;
 
 	if (!regs_fit_block(a, per_warp, warps_per_block, sub_partitions))
 		return 0;
 	if (per_warp == 0)
 		return OCC_UNLIMITED;
-	warps_per_part = (a->regs_per_sm / sub_partitions) / per_warp;
-	return (int)(warps_per_part * sub_partitions / warps_per_block);
+	/* per_warp <= regsPerBlock here, so 32 bits hold everything. */
+	warps_per_part = ((uint32_t)a->regs_per_sm / (uint32_t)sub_partitions) /
+			 (uint32_t)per_warp;
+	return (int)(warps_per_part * (uint32_t)sub_partitions /
+		     (uint32_t)warps_per_block);
 }
 
 static int occ_limit_registers(const struct occ_arch *a, int regs,
@@ -161,7 +170,8 @@ static int occ_limit_shared_memory(const struct occ_arch *a,
 	*smem_per_sm = per_sm;
 	if (*allocated == 0)
 		return OCC_UNLIMITED;
-	return clamp_int((int64_t)(per_sm / *allocated));
+	/* allocated fits the per-block limit, so 32 bits hold both. */
+	return (int)((uint32_t)per_sm / (uint32_t)*allocated);
 }
 
 static int occ_limit_barriers(const struct occ_arch *a, int barriers)

@@ -11,7 +11,7 @@
 
 /* ---- Buffer ---- */
 
-static void flush(struct out *o)
+static void __attribute__((noinline)) flush(struct out *o)
 {
 	if (o->len) {
 		fwrite(o->buf, 1, o->len, o->f);
@@ -19,29 +19,72 @@ static void flush(struct out *o)
 	}
 }
 
-static void put(struct out *o, const char *s, size_t n)
+static inline void put(struct out *o, const char *s, size_t n)
 {
-	if (o->len + n > sizeof o->buf)
+	if (__builtin_expect(o->len + n > sizeof o->buf, 0)) {
 		flush(o);
+		if (n > sizeof o->buf) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
 	memcpy(o->buf + o->len, s, n);
 	o->len += n;
 }
 
-static void put_str(struct out *o, const char *s)
+static inline void put_char(struct out *o, char c)
+{
+	if (__builtin_expect(o->len + 1 > sizeof o->buf, 0))
+		flush(o);
+	o->buf[o->len++] = c;
+}
+
+static inline void put_str(struct out *o, const char *s)
 {
 	put(o, s, strlen(s));
 }
 
-static void put_u64(struct out *o, uint64_t v)
-{
-	char tmp[24];
-	int i = sizeof tmp;
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930"
+	"31323334353637383940414243444546474849505152535455565758596061"
+	"62636465666768697071727374757677787980818283848586878889909192"
+	"93949596979899";
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
+static inline int digit_count(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
 		v /= 10;
-	} while (v);
-	put(o, tmp + i, sizeof tmp - (size_t)i);
+		n++;
+	}
+	return n;
+}
+
+/* Written in place, two digits at a time: a sweep prints millions. */
+static inline void put_u64(struct out *o, uint64_t v)
+{
+	char *end;
+	int n;
+
+	if (__builtin_expect(o->len + 24 > sizeof o->buf, 0))
+		flush(o);
+	n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : digit_count(v);
+	end = o->buf + o->len + n;
+	o->len += (size_t)n;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--end = digit_pairs[d + 1];
+		*--end = digit_pairs[d];
+	}
+	if (v >= 10) {
+		*--end = digit_pairs[v * 2 + 1];
+		*--end = digit_pairs[v * 2];
+	} else {
+		*--end = (char)('0' + v);
+	}
 }
 
 /* A per-resource limit: unlimited is empty in CSV, null in JSON. */
@@ -57,10 +100,20 @@ static void put_limit(struct out *o, int v)
 
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
 {
-	uint64_t hundredths = (num * 20000 / den + 1) / 2;
+	uint64_t hundredths = (num * 20000 / den + 1) / 2, whole = hundredths / 100;
+	char digits[24];
+	int n = 0;
 
-	sprintf(buf, "%llu.%02llu", (unsigned long long)(hundredths / 100),
-		(unsigned long long)(hundredths % 100));
+	do {
+		digits[n++] = (char)('0' + whole % 10);
+		whole /= 10;
+	} while (whole);
+	while (n)
+		*buf++ = digits[--n];
+	*buf++ = '.';
+	*buf++ = (char)('0' + hundredths % 100 / 10);
+	*buf++ = (char)('0' + hundredths % 10);
+	*buf = '\0';
 }
 
 static void format_percent(char *buf, const struct occ_result *r)
@@ -99,6 +152,19 @@ static void format_limiters(char *buf, unsigned bits)
 void arch_tag(char *buf, size_t n, const struct occ_arch *a)
 {
 	snprintf(buf, n, "sm_%d%d", a->cc_major, a->cc_minor);
+}
+
+/* The tag of the architecture of the last row: rows repeat it. */
+static const char *row_arch_tag(const struct occ_arch *a)
+{
+	static const struct occ_arch *last;
+	static char tag[16];
+
+	if (a != last) {
+		arch_tag(tag, sizeof tag, a);
+		last = a;
+	}
+	return tag;
 }
 
 /* ---- Rows ---- */
@@ -160,7 +226,7 @@ struct fields {
 static void fill_fields(struct fields *f, const struct occ_arch *a,
 			const struct occ_kernel *k, const struct occ_result *r)
 {
-	arch_tag(f->arch, sizeof f->arch, a);
+	strcpy(f->arch, row_arch_tag(a));
 	format_percent(f->pct, r);
 	format_limiters(f->limiter, r->limiters);
 	if (k->carveout == OCC_CARVEOUT_DEFAULT)
@@ -218,7 +284,7 @@ static void put_record(struct out *o, const struct occ_arch *a,
 
 	fill_fields(&f, a, k, r);
 #define KEY() do { \
-		if (col) put(o, ",", 1); \
+		if (col) put_char(o, ','); \
 		if (json) { put(o, "\"", 1); put_str(o, columns[col]); \
 			    put(o, "\":", 2); } \
 		col++; } while (0)

@@ -1,0 +1,264 @@
+/*
+ * bench.c - how fast occcalc is, printed as figures (not a test):
+ *   1. model evaluations per second, occcalc's library against NVIDIA's
+ *      cuda_occupancy.h, on the same random sm_90 configurations;
+ *   2. a plain loop over cuda_occupancy.h printing the sweep
+ *      block 1..1024 x regs 1..255 as CSV (the documented 9 columns), to
+ *      /dev/null;
+ *   3. the occcalc CLI printing the same sweep (all its columns) to
+ *      /dev/null.
+ * Each figure is the best of several runs. Run it with 'make bench'.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "occcalc.h"
+
+#ifdef HAVE_CUDA_OCCUPANCY_H
+#include <cuda_occupancy.h>
+
+extern char **environ;
+
+#define CONFIGS 1000000
+#define RUNS 7
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng_state = 20261122;
+
+static uint64_t rng(void)
+{
+	uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static void device_props(const struct occ_arch *a, cudaOccDeviceProp *p)
+{
+	memset(p, 0, sizeof *p);
+	p->computeMajor = a->cc_major;
+	p->computeMinor = a->cc_minor;
+	p->maxThreadsPerBlock = a->max_threads_per_block;
+	p->maxThreadsPerMultiprocessor = a->max_threads_per_sm;
+	p->regsPerBlock = a->regs_per_block;
+	p->regsPerMultiprocessor = a->regs_per_sm;
+	p->warpSize = a->warp_size;
+	p->sharedMemPerBlock = a->smem_per_block;
+	p->sharedMemPerMultiprocessor = a->smem_per_sm;
+	p->numSms = 1;
+	p->sharedMemPerBlockOptin = a->smem_per_block_optin;
+	p->reservedSharedMemPerBlock = a->smem_reserved_per_block;
+}
+
+static void func_attrs(const struct occ_kernel *k, cudaOccFuncAttributes *f)
+{
+	memset(f, 0, sizeof *f);
+	f->maxThreadsPerBlock = INT_MAX;
+	f->numRegs = k->regs_per_thread;
+	f->sharedSizeBytes = k->static_smem;
+	f->shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+	f->maxDynamicSharedSizeBytes = 227 * 1024 - k->static_smem;
+	f->numBlockBarriers = 1;
+}
+
+static void bench_model(const struct occ_arch *a)
+{
+	struct occ_kernel *ks = calloc(CONFIGS, sizeof *ks);
+	cudaOccDeviceProp prop;
+	cudaOccDeviceState state;
+	double best_lib = 1e9, best_ref = 1e9;
+	long sum_lib = 0, sum_ref = 0;
+	int i, run;
+
+	for (i = 0; i < CONFIGS; i++) {
+		occ_kernel_init(&ks[i]);
+		ks[i].block_size = 1 + (int)(rng() % 1024);
+		ks[i].regs_per_thread = (int)(rng() % 256);
+		ks[i].static_smem = rng() % 8192;
+		ks[i].dynamic_smem = rng() % 65536;
+	}
+	device_props(a, &prop);
+	memset(&state, 0, sizeof state);
+	state.carveoutConfig = SHAREDMEM_CARVEOUT_DEFAULT;
+	for (run = 0; run < RUNS; run++) {
+		double t = now();
+
+		sum_lib = 0;
+		for (i = 0; i < CONFIGS; i++) {
+			struct occ_result r;
+
+			occ_compute(a, &ks[i], &r);
+			sum_lib += r.blocks_per_sm;
+		}
+		t = now() - t;
+		if (t < best_lib)
+			best_lib = t;
+		t = now();
+		sum_ref = 0;
+		for (i = 0; i < CONFIGS; i++) {
+			cudaOccFuncAttributes attr;
+			cudaOccResult res;
+
+			func_attrs(&ks[i], &attr);
+			cudaOccMaxActiveBlocksPerMultiprocessor(&res, &prop, &attr,
+				&state, ks[i].block_size, ks[i].dynamic_smem);
+			sum_ref += res.activeBlocksPerMultiprocessor;
+		}
+		t = now() - t;
+		if (t < best_ref)
+			best_ref = t;
+	}
+	printf("model, %d random sm_90 configurations (checksums %ld, %ld: %s)\n",
+	       CONFIGS, sum_lib, sum_ref, sum_lib == sum_ref ? "equal" : "DIFFER");
+	printf("  occcalc library     %7.1f ns/config  %6.2f M/s\n",
+	       best_lib * 1e9 / CONFIGS, CONFIGS / best_lib / 1e6);
+	printf("  cuda_occupancy.h    %7.1f ns/config  %6.2f M/s\n",
+	       best_ref * 1e9 / CONFIGS, CONFIGS / best_ref / 1e6);
+	printf("  occcalc is %.2fx the speed of cuda_occupancy.h\n",
+	       best_ref / best_lib);
+	free(ks);
+}
+
+static const char *limiter_name(unsigned bits)
+{
+	static char buf[64];
+
+	buf[0] = '\0';
+	if (bits & OCC_LIMIT_WARPS) strcat(buf, "warps+");
+	if (bits & OCC_LIMIT_REGISTERS) strcat(buf, "registers+");
+	if (bits & OCC_LIMIT_SHARED_MEMORY) strcat(buf, "shared_memory+");
+	if (bits & OCC_LIMIT_BLOCKS) strcat(buf, "blocks+");
+	if (bits & OCC_LIMIT_BARRIERS) strcat(buf, "barriers+");
+	if (buf[0])
+		buf[strlen(buf) - 1] = '\0';
+	return buf;
+}
+
+/* The plain loop: cuda_occupancy.h and printf, the sweep's 9 columns. */
+static double bench_plain_loop(const struct occ_arch *a)
+{
+	cudaOccDeviceProp prop;
+	cudaOccDeviceState state;
+	double best = 1e9;
+	int run;
+	FILE *f = fopen("/dev/null", "w");
+
+	device_props(a, &prop);
+	memset(&state, 0, sizeof state);
+	state.carveoutConfig = SHAREDMEM_CARVEOUT_DEFAULT;
+	for (run = 0; run < RUNS; run++) {
+		double t = now();
+		int block, regs;
+
+		fprintf(f, "arch,block,regs,smem,static_smem,blocks_per_sm,"
+			"warps_per_sm,occupancy_pct,limiter\n");
+		for (block = 1; block <= 1024; block++)
+			for (regs = 1; regs <= 255; regs++) {
+				struct occ_kernel k;
+				cudaOccFuncAttributes attr;
+				cudaOccResult res;
+				int warps;
+
+				occ_kernel_init(&k);
+				k.regs_per_thread = regs;
+				func_attrs(&k, &attr);
+				cudaOccMaxActiveBlocksPerMultiprocessor(&res, &prop,
+					&attr, &state, block, 0);
+				warps = res.activeBlocksPerMultiprocessor *
+					((block + 31) / 32);
+				fprintf(f, "sm_90,%d,%d,0,0,%d,%d,%.2f,%s\n", block,
+					regs, res.activeBlocksPerMultiprocessor,
+					warps, 100.0 * warps / 64,
+					limiter_name(res.limitingFactors));
+			}
+		fflush(f);
+		t = now() - t;
+		if (t < best)
+			best = t;
+	}
+	fclose(f);
+	return best;
+}
+
+static double bench_cli(const char *occcalc)
+{
+	char *argv[] = { (char *)occcalc, "-a", "sm_90", "-b", "1:1024", "-r",
+			 "1:255", "-f", "csv", NULL };
+	posix_spawn_file_actions_t fa;
+	double best = 1e9;
+	int run;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	for (run = 0; run < RUNS; run++) {
+		double t = now();
+		pid_t pid;
+		int status;
+
+		if (posix_spawn(&pid, occcalc, &fa, NULL, argv, environ) != 0 ||
+		    waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "bench: %s failed\n", occcalc);
+			exit(1);
+		}
+		t = now() - t;
+		if (t < best)
+			best = t;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	return best;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = getenv("OCCCALC_TABLES");
+	struct occ_tables *t;
+	struct occ_diag d;
+	double plain, cli;
+	const int rows = 1024 * 255;
+
+	if (argc != 2 || !dir || occ_tables_load(dir, &t, &d) != OCC_OK) {
+		fprintf(stderr, "usage: OCCCALC_TABLES=DIR bench OCCCALC\n");
+		return 2;
+	}
+	bench_model(occ_tables_find(t, 9, 0));
+	plain = bench_plain_loop(occ_tables_find(t, 9, 0));
+	cli = bench_cli(argv[1]);
+	printf("sweep block 1..1024 x regs 1..255 on sm_90, %d rows, CSV to "
+	       "/dev/null\n", rows);
+	printf("  plain cuda_occupancy.h loop, 9 columns  %6.1f ms  %5.2f M rows/s\n",
+	       plain * 1e3, rows / plain / 1e6);
+	printf("  occcalc CLI, all its columns            %6.1f ms  %5.2f M rows/s "
+	       "(process start and table loading included)\n",
+	       cli * 1e3, rows / cli / 1e6);
+	printf("  occcalc CLI is %.2fx the speed of the plain loop\n", plain / cli);
+	occ_tables_free(t);
+	return 0;
+}
+
+#else
+
+int main(void)
+{
+	fprintf(stderr, "bench: needs cuda_occupancy.h: configure --with-cuda\n");
+	return 77;
+}
+
+#endif
