@@ -24,6 +24,8 @@
 #ifdef HAVE_CUDA_OCCUPANCY_H
 #include <cuda_occupancy.h>
 
+#include "cuda_reference.h"
+
 static uint64_t rng_state;
 
 /* splitmix64: reproducible from the seed printed in the TAP output. */
@@ -63,44 +65,6 @@ static void random_kernel(const struct occ_arch *a, struct occ_kernel *k,
 	k->optin = chance(80);
 	if (vary_barriers)
 		k->barriers = (int)rng_upto(OCC_MAX_BARRIERS_PER_BLOCK);
-}
-
-/* The reference's view of a kernel: device properties from the table, and
- * the function's attributes as the runtime converts cudaFuncAttributes. An
- * opted-in kernel has raised its dynamic limit as far as it goes. */
-static void reference_setup(const struct occ_arch *a, const struct occ_kernel *k,
-			    cudaOccDeviceProp *prop, cudaOccFuncAttributes *attr,
-			    cudaOccDeviceState *state)
-{
-	uint64_t limit = k->optin ? a->smem_per_block_optin : a->smem_per_block;
-
-	memset(prop, 0, sizeof *prop);
-	memset(attr, 0, sizeof *attr);
-	memset(state, 0, sizeof *state);
-	prop->computeMajor = a->cc_major;
-	prop->computeMinor = a->cc_minor;
-	prop->maxThreadsPerBlock = a->max_threads_per_block;
-	prop->maxThreadsPerMultiprocessor = a->max_threads_per_sm;
-	prop->regsPerBlock = a->regs_per_block;
-	prop->regsPerMultiprocessor = a->regs_per_sm;
-	prop->warpSize = a->warp_size;
-	prop->sharedMemPerBlock = a->smem_per_block;
-	prop->sharedMemPerMultiprocessor = a->smem_per_sm;
-	prop->numSms = 1;
-	prop->sharedMemPerBlockOptin = a->smem_per_block_optin;
-	prop->reservedSharedMemPerBlock = a->smem_reserved_per_block;
-
-	attr->maxThreadsPerBlock = INT_MAX;
-	attr->numRegs = k->regs_per_thread;
-	attr->sharedSizeBytes = k->static_smem;
-	attr->partitionedGCConfig = PARTITIONED_GC_OFF;
-	attr->shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-	attr->maxDynamicSharedSizeBytes = limit > k->static_smem
-					  ? limit - k->static_smem : 0;
-	attr->numBlockBarriers = k->barriers;
-
-	state->cacheConfig = CACHE_PREFER_NONE;
-	state->carveoutConfig = k->carveout;
 }
 
 static void reference(const struct occ_arch *a, const struct occ_kernel *k,
