@@ -101,6 +101,39 @@ void out_list(FILE *f, enum out_format format, const struct occ_tables *t);
 /* "sm_90" for 9.0 */
 void arch_tag(char *buf, size_t n, const struct occ_arch *a);
 
+/* ---- The GPUs of this machine (device.c) ---- */
+
+struct occ_device {
+	int index;
+	char name[256];
+	int cc_major, cc_minor;
+	int sms;
+	uint64_t total_mem;
+	uint64_t l2_cache, persisting_l2_max, access_policy_max_window;
+	int bus_width;               /* bits */
+	int clock_khz, mem_clock_khz;
+	struct occ_arch limits;      /* the table keys cudaDeviceProp has */
+};
+
+/* 0, or -1 with a message in err. */
+int device_count(int *count, char *err, size_t n);
+int device_query(int index, struct occ_device *d, char *err, size_t n);
+/* Whether cudaDeviceProp reports this table key. */
+int device_reports(const struct occ_key *key);
+/* The table with the device's values in; returns how many differ, naming
+ * them (at most max_differ) in differ. */
+int device_merge(const struct occ_arch *table, const struct occ_device *d,
+		 struct occ_arch *merged, const struct occ_key **differ,
+		 int max_differ);
+
+void out_devices(FILE *f, enum out_format format,
+		 const struct occ_device *devs, int n);
+/* --info for a device: its table merged, the device's figures, and where
+ * the two disagree. */
+void out_device_info(FILE *f, enum out_format format,
+		     const struct occ_device *d, const struct occ_arch *merged,
+		     const struct occ_arch *table);
+
 /* num/den in percent with two decimals, rounded half up: every percentage
  * occcalc prints goes through here, so all outputs agree. */
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den);

@@ -27,7 +27,7 @@ static const char *progname = "occcalc";
 enum {
 	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
 	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM, OPT_GRID, OPT_GPU, OPT_LIST_GPUS,
-	OPT_PTXAS, OPT_CHART, OPT_PLOT
+	OPT_PTXAS, OPT_CHART, OPT_PLOT, OPT_DEVICE, OPT_LIST_DEVICES
 };
 
 static const struct option long_options[] = {
@@ -44,6 +44,8 @@ static const struct option long_options[] = {
 	{ "list-gpus", no_argument, NULL, OPT_LIST_GPUS },
 	{ "ptxas", required_argument, NULL, OPT_PTXAS },
 	{ "chart", no_argument, NULL, OPT_CHART },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "carveout", required_argument, NULL, 'c' },
 	{ "barriers", required_argument, NULL, OPT_BARRIERS },
@@ -72,6 +74,8 @@ struct options {
 	const char *gpu;
 	const char *ptxas;              /* a compiler report to read */
 	int chart;                      /* terminal charts */
+	int device;                     /* CUDA device, when no --arch */
+	int list_devices;
 	const char *plot;               /* SVG charts to this file */
 	int barriers_given;
 	int carveout;
@@ -91,7 +95,9 @@ static void usage(FILE *f)
 "Theoretical occupancy of a CUDA kernel on one streaming multiprocessor.\n"
 "\n"
 "Kernel:\n"
-"  -a, --arch ARCH          architecture: sm_90, 90 or 9.0 (see --list-archs)\n"
+"  -a, --arch ARCH          architecture: sm_90, 90 or 9.0 (see --list-archs);\n"
+"                           without it, the GPU's (--device)\n"
+"      --device N           the CUDA device to use without --arch (default 0)\n"
 "  -b, --block N            threads per block; without it, the block size\n"
 "                           that maximises occupancy\n"
 "  -r, --regs N             registers per thread (default 0)\n"
@@ -132,6 +138,7 @@ static void usage(FILE *f)
 "  -i, --info               print the architecture's table values\n"
 "  -l, --list-archs         list the architectures that have a table\n"
 "      --list-gpus          list the GPUs --gpu knows\n"
+"      --list-devices       list this machine's CUDA devices\n"
 "  -t, --tables DIR         read architecture tables from DIR\n"
 "                           (default: $OCCCALC_TABLES, else %s)\n"
 "  -h, --help               print this help and exit\n"
@@ -318,6 +325,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_GPU: o->gpu = optarg; break;
 		case OPT_PTXAS: o->ptxas = optarg; break;
 		case OPT_CHART: o->chart = 1; break;
+		case OPT_DEVICE:
+			o->device = (int)parse_number("device", optarg, 0, 1023);
+			break;
+		case OPT_LIST_DEVICES: o->list_devices = 1; break;
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_LIST_GPUS: o->list_gpus = 1; break;
 		case 'c': o->carveout = parse_carveout(optarg); break;
@@ -402,15 +413,44 @@ static struct occ_tables *load_tables(const char *dir)
 	return t;
 }
 
+static void query_device(int index, struct occ_device *d)
+{
+	char err[256] = "";
+	int n = 0;
+
+	if (device_count(&n, err, sizeof err) != 0 || n == 0)
+		die_usage("no architecture: no CUDA device (%s); name one with "
+			  "--arch (e.g. --arch sm_90; --list-archs lists them)",
+			  err[0] ? err : "none found");
+	if (index >= n)
+		die_usage("--device %d: this machine has %d CUDA device%s", index,
+			  n, n == 1 ? "" : "s");
+	if (device_query(index, d, err, sizeof err) != 0)
+		die("device %d: %s", index, err);
+}
+
+static void list_devices(enum out_format format)
+{
+	struct occ_device devs[64];
+	char err[256] = "";
+	int n, i;
+
+	if (device_count(&n, err, sizeof err) != 0)
+		die("no CUDA device: %s", err);
+	if (n == 0)
+		die("no CUDA device found");
+	for (i = 0; i < n && i < 64; i++)
+		if (device_query(i, &devs[i], err, sizeof err) != 0)
+			die("device %d: %s", i, err);
+	out_devices(stdout, format, devs, i);
+}
+
 static const struct occ_arch *find_arch(const struct occ_tables *t,
 					const char *name)
 {
 	const struct occ_arch *a;
 	int major, minor;
 
-	if (!name)
-		die_usage("no architecture: name one with --arch (e.g. --arch "
-			  "sm_90; --list-archs lists them)");
 	if (occ_arch_parse_name(name, &major, &minor) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", name);
@@ -706,6 +746,30 @@ static void evaluate_report(const struct occ_tables *t,
 	end_output(&out);
 }
 
+/* No --arch: the GPU's architecture, its table merged with what the
+ * device reports (the device wins). */
+static void evaluate_on_device(const struct occ_tables *t, struct options *o)
+{
+	struct occ_device d;
+	const struct occ_arch *table;
+	static struct occ_arch merged;
+	const struct occ_key *differ[16];
+
+	query_device(o->device, &d);
+	table = occ_tables_find(t, d.cc_major, d.cc_minor);
+	if (!table)
+		die("device %d (%s) is compute capability %d.%d, which has no "
+		    "table yet; give --arch to compute for another", d.index,
+		    d.name, d.cc_major, d.cc_minor);
+	device_merge(table, &d, &merged, differ, 16);
+	if (!o->sms)
+		o->sms = d.sms;
+	if (o->info)
+		out_device_info(stdout, o->format, &d, &merged, table);
+	else
+		evaluate(&merged, o);
+}
+
 static void free_options(struct options *o)
 {
 	seq_free(&o->block);
@@ -721,18 +785,26 @@ int main(int argc, char **argv)
 	char gpu_arch[16];
 
 	parse_options(argc, argv, &o);
+	if (o.list_devices) {
+		list_devices(o.format);
+		free_options(&o);
+		return finish_output();
+	}
 	if (o.list_gpus) {
 		list_gpus(&o);
 		free_options(&o);
 		return finish_output();
 	}
 	apply_gpu(&o, gpu_arch, sizeof gpu_arch);
-	if (o.grid && !o.sms)
+	/* Without --arch the device gives the SM count. */
+	if (o.grid && !o.sms && (o.arch || o.ptxas))
 		die_usage("--grid needs the GPU's SM count: --sms N or --gpu "
 			  "NAME");
 	t = load_tables(o.tables);
 	if (o.list) {
 		out_list(stdout, o.format, t);
+	} else if (!o.arch && !o.ptxas) {
+		evaluate_on_device(t, &o);
 	} else if (o.info) {
 		out_info(stdout, o.format, find_arch(t, o.arch));
 	} else if (o.ptxas) {

@@ -324,6 +324,9 @@ const struct occ_key *occ_arch_key(size_t i);
 int occ_arch_has(const struct occ_arch *arch, const struct occ_key *key);
 /* Integer value of an OCC_KEY_INT or OCC_KEY_BYTES key. */
 uint64_t occ_arch_value(const struct occ_arch *arch, const struct occ_key *key);
+/* Sets it (other key types are left alone). */
+void occ_arch_set(struct occ_arch *arch, const struct occ_key *key,
+		  uint64_t value);
 
 const char *occ_strerror(enum occ_status status);
 

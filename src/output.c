@@ -790,68 +790,189 @@ static void put_quoted(FILE *f, const char *s, enum out_format format)
 	fputc('"', f);
 }
 
-static void info_value(FILE *f, const struct occ_arch *a,
-		       const struct occ_key *key, enum out_format format)
+/* A key/value listing: 'key value' lines, 'key,value' rows, or one JSON
+ * object. */
+struct kv {
+	FILE *f;
+	enum out_format format;
+	int n;
+};
+
+static void kv_begin(struct kv *kv, FILE *f, enum out_format format)
 {
-	int json = format == OUT_JSON;
-	char cc[16];
-	int i;
-
-	switch (key->type) {
-	case OCC_KEY_CC:
-		snprintf(cc, sizeof cc, "%d.%d", a->cc_major, a->cc_minor);
-		put_quoted(f, cc, format == OUT_JSON ? OUT_JSON : OUT_TEXT);
-		break;
-	case OCC_KEY_STRING:
-		put_quoted(f, strcmp(key->name, "name") == 0 ? a->name
-			   : a->products, format);
-		break;
-	case OCC_KEY_INT:
-	case OCC_KEY_BYTES:
-		fprintf(f, "%llu", (unsigned long long)occ_arch_value(a, key));
-		break;
-	case OCC_KEY_BYTES_LIST:
-		fputs(json ? "[" : "", f);
-		for (i = 0; i < a->n_smem_carveouts; i++)
-			fprintf(f, "%s%llu", i ? (json ? "," : " ") : "",
-				(unsigned long long)a->smem_carveouts[i]);
-		fputs(json ? "]" : "", f);
-		break;
-	}
-}
-
-void out_info(FILE *f, enum out_format format, const struct occ_arch *a)
-{
-	size_t i, n = occ_arch_key_count(), shown = 0;
-	int json = format == OUT_JSON;
-
+	kv->f = f;
+	kv->format = format;
+	kv->n = 0;
 	if (format == OUT_CSV)
 		fputs("key,value\n", f);
-	fputs(json ? "{" : "", f);
+	else if (format == OUT_JSON)
+		fputc('{', f);
+}
+
+static void kv_key(struct kv *kv, const char *key)
+{
+	if (kv->format == OUT_JSON)
+		fprintf(kv->f, "%s\n  \"%s\": ", kv->n ? "," : "", key);
+	else if (kv->format == OUT_CSV)
+		fprintf(kv->f, "%s,", key);
+	else
+		fprintf(kv->f, "%-33s ", key);
+	kv->n++;
+}
+
+static void kv_end_value(struct kv *kv)
+{
+	if (kv->format != OUT_JSON)
+		fputc('\n', kv->f);
+}
+
+static void kv_num(struct kv *kv, const char *key, uint64_t v)
+{
+	kv_key(kv, key);
+	fprintf(kv->f, "%llu", (unsigned long long)v);
+	kv_end_value(kv);
+}
+
+static void kv_str(struct kv *kv, const char *key, const char *v)
+{
+	kv_key(kv, key);
+	put_quoted(kv->f, v, kv->format);
+	kv_end_value(kv);
+}
+
+static void kv_end(struct kv *kv)
+{
+	if (kv->format == OUT_JSON)
+		fputs("\n}\n", kv->f);
+}
+
+static void kv_arch(struct kv *kv, const struct occ_arch *a)
+{
+	size_t i, n = occ_arch_key_count();
+	char cc[16];
+	int j;
+
 	for (i = 0; i < n; i++) {
 		const struct occ_key *key = occ_arch_key(i);
 
 		if (!occ_arch_has(a, key))
 			continue;
-		if (json)
-			fprintf(f, "%s\n  \"%s\": ", shown ? "," : "", key->name);
-		else if (format == OUT_CSV)
-			fprintf(f, "%s,", key->name);
-		else
-			fprintf(f, "%-33s ", key->name);
-		info_value(f, a, key, format);
-		if (!json)
-			fputc('\n', f);
-		shown++;
+		switch (key->type) {
+		case OCC_KEY_CC:
+			snprintf(cc, sizeof cc, "%d.%d", a->cc_major, a->cc_minor);
+			kv_key(kv, key->name);
+			put_quoted(kv->f, cc, kv->format == OUT_JSON ? OUT_JSON
+				   : OUT_TEXT);
+			kv_end_value(kv);
+			break;
+		case OCC_KEY_STRING:
+			kv_str(kv, key->name, strcmp(key->name, "name") == 0
+			       ? a->name : a->products);
+			break;
+		case OCC_KEY_INT:
+		case OCC_KEY_BYTES:
+			kv_num(kv, key->name, occ_arch_value(a, key));
+			break;
+		case OCC_KEY_BYTES_LIST:
+			kv_key(kv, key->name);
+			fputs(kv->format == OUT_JSON ? "[" : "", kv->f);
+			for (j = 0; j < a->n_smem_carveouts; j++)
+				fprintf(kv->f, "%s%llu", j ? (kv->format ==
+					OUT_JSON ? "," : " ") : "",
+					(unsigned long long)a->smem_carveouts[j]);
+			fputs(kv->format == OUT_JSON ? "]" : "", kv->f);
+			kv_end_value(kv);
+			break;
+		}
 	}
-	if (json)
-		fputs(",\n  \"source\": ", f);
-	else if (format == OUT_CSV)
-		fputs("source,", f);
+}
+
+void out_info(FILE *f, enum out_format format, const struct occ_arch *a)
+{
+	struct kv kv;
+
+	kv_begin(&kv, f, format);
+	kv_arch(&kv, a);
+	kv_str(&kv, "source", a->source);
+	kv_end(&kv);
+}
+
+void out_device_info(FILE *f, enum out_format format,
+		     const struct occ_device *d, const struct occ_arch *merged,
+		     const struct occ_arch *table)
+{
+	struct kv kv;
+	size_t i, n = occ_arch_key_count();
+	char key[96];
+	int differ = 0;
+
+	kv_begin(&kv, f, format);
+	kv_num(&kv, "device", (uint64_t)d->index);
+	kv_str(&kv, "deviceName", d->name);
+	kv_arch(&kv, merged);
+	kv_num(&kv, "multiProcessorCount", (uint64_t)d->sms);
+	kv_num(&kv, "totalGlobalMem", d->total_mem);
+	kv_num(&kv, "l2CacheSize", d->l2_cache);
+	kv_num(&kv, "persistingL2CacheMaxSize", d->persisting_l2_max);
+	kv_num(&kv, "accessPolicyMaxWindowSize", d->access_policy_max_window);
+	kv_num(&kv, "clockRate", (uint64_t)d->clock_khz);
+	kv_num(&kv, "memoryClockRate", (uint64_t)d->mem_clock_khz);
+	kv_num(&kv, "memoryBusWidth", (uint64_t)d->bus_width);
+	/* Where the table says otherwise: the device's value was used. */
+	for (i = 0; i < n; i++) {
+		const struct occ_key *k = occ_arch_key(i);
+
+		if (!device_reports(k) ||
+		    occ_arch_value(table, k) == occ_arch_value(merged, k))
+			continue;
+		snprintf(key, sizeof key, "table.%s", k->name);
+		kv_num(&kv, key, occ_arch_value(table, k));
+		differ++;
+	}
+	kv_num(&kv, "tableContradictions", (uint64_t)differ);
+	kv_str(&kv, "source", table->source);
+	kv_end(&kv);
+}
+
+void out_devices(FILE *f, enum out_format format,
+		 const struct occ_device *devs, int n)
+{
+	int i;
+
+	if (format == OUT_CSV)
+		fputs("device,name,cc,sms,memory\n", f);
+	else if (format == OUT_JSON)
+		fputc('[', f);
 	else
-		fprintf(f, "%-33s ", "source");
-	put_quoted(f, a->source, format);
-	fputs(json ? "\n}\n" : "\n", f);
+		fprintf(f, "%-6s %-5s %5s %14s  %s\n", "device", "cc", "sms",
+			"memory", "name");
+	for (i = 0; i < n; i++) {
+		const struct occ_device *d = &devs[i];
+		char cc[16];
+
+		snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+		if (format == OUT_TEXT) {
+			fprintf(f, "%-6d %-5s %5d %14llu  %s\n", d->index, cc,
+				d->sms, (unsigned long long)d->total_mem,
+				d->name);
+			continue;
+		}
+		if (format == OUT_JSON)
+			fprintf(f, "%s\n  {\"device\": %d, \"name\": ",
+				i ? "," : "", d->index);
+		else
+			fprintf(f, "%d,", d->index);
+		put_quoted(f, d->name, format);
+		if (format == OUT_JSON)
+			fprintf(f, ", \"cc\": \"%s\", \"sms\": %d, "
+				"\"memory\": %llu}", cc, d->sms,
+				(unsigned long long)d->total_mem);
+		else
+			fprintf(f, ",%s,%d,%llu\n", cc, d->sms,
+				(unsigned long long)d->total_mem);
+	}
+	if (format == OUT_JSON)
+		fputs("\n]\n", f);
 }
 
 /* ---- The list of architectures ---- */

@@ -121,6 +121,17 @@ uint64_t occ_arch_value(const struct occ_arch *arch, const struct occ_key *key)
 	return 0;
 }
 
+void occ_arch_set(struct occ_arch *arch, const struct occ_key *key,
+		  uint64_t value)
+{
+	const struct key_desc *d = desc_of(key);
+
+	if (key->type == OCC_KEY_INT)
+		*int_field(arch, d) = (int)value;
+	else if (key->type == OCC_KEY_BYTES)
+		*bytes_field(arch, d) = value;
+}
+
 /* ---- Parsing one file ---- */
 
 struct parse {

@@ -1,0 +1,139 @@
+/*
+ * device.c - the GPUs of this machine, through the CUDA runtime: their
+ * properties, merged with the architecture table (device values win, the
+ * table fills in what the runtime does not report, contradictions are
+ * named). The runtime is linked statically, so a machine without the
+ * driver gets an error message, not a loader failure. Built without CUDA,
+ * every call says so.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifdef HAVE_CUDART
+#include <cuda_runtime_api.h>
+
+static int fail(char *err, size_t n, cudaError_t e)
+{
+	/* The runtime says "insufficient" both for an old driver and none. */
+	if (e == cudaErrorInsufficientDriver)
+		snprintf(err, n, "no NVIDIA driver, or one older than this CUDA "
+			 "runtime");
+	else
+		snprintf(err, n, "%s", cudaGetErrorString(e));
+	return -1;
+}
+
+int device_count(int *count, char *err, size_t n)
+{
+	cudaError_t e = cudaGetDeviceCount(count);
+
+	if (e == cudaErrorNoDevice) {
+		*count = 0;
+		return 0;
+	}
+	return e == cudaSuccess ? 0 : fail(err, n, e);
+}
+
+static int attribute(enum cudaDeviceAttr attr, int index)
+{
+	int v = 0;
+
+	if (cudaDeviceGetAttribute(&v, attr, index) != cudaSuccess)
+		return 0;
+	return v;
+}
+
+int device_query(int index, struct occ_device *d, char *err, size_t n)
+{
+	struct cudaDeviceProp p;
+	cudaError_t e = cudaGetDeviceProperties(&p, index);
+
+	if (e != cudaSuccess)
+		return fail(err, n, e);
+	memset(d, 0, sizeof *d);
+	d->index = index;
+	snprintf(d->name, sizeof d->name, "%s", p.name);
+	d->cc_major = p.major;
+	d->cc_minor = p.minor;
+	d->sms = p.multiProcessorCount;
+	d->total_mem = p.totalGlobalMem;
+	d->l2_cache = (uint64_t)p.l2CacheSize;
+	d->persisting_l2_max = (uint64_t)p.persistingL2CacheMaxSize;
+	d->access_policy_max_window = (uint64_t)p.accessPolicyMaxWindowSize;
+	d->bus_width = p.memoryBusWidth;
+	d->clock_khz = attribute(cudaDevAttrClockRate, index);
+	d->mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, index);
+	d->limits.warp_size = p.warpSize;
+	d->limits.max_threads_per_block = p.maxThreadsPerBlock;
+	d->limits.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+	d->limits.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+	d->limits.regs_per_sm = p.regsPerMultiprocessor;
+	d->limits.regs_per_block = p.regsPerBlock;
+	d->limits.smem_per_sm = p.sharedMemPerMultiprocessor;
+	d->limits.smem_per_block = p.sharedMemPerBlock;
+	d->limits.smem_per_block_optin = p.sharedMemPerBlockOptin;
+	d->limits.smem_reserved_per_block = p.reservedSharedMemPerBlock;
+	return 0;
+}
+
+#else
+
+int device_count(int *count, char *err, size_t n)
+{
+	*count = 0;
+	snprintf(err, n, "this occcalc was built without the CUDA runtime");
+	return -1;
+}
+
+int device_query(int index, struct occ_device *d, char *err, size_t n)
+{
+	(void)index;
+	(void)d;
+	snprintf(err, n, "this occcalc was built without the CUDA runtime");
+	return -1;
+}
+
+#endif
+
+/* The table keys cudaDeviceProp reports: the device's value wins. */
+static const char *const reported[] = {
+	"warpSize", "maxThreadsPerBlock", "maxThreadsPerMultiProcessor",
+	"maxBlocksPerMultiProcessor", "regsPerMultiprocessor", "regsPerBlock",
+	"sharedMemPerMultiprocessor", "sharedMemPerBlock",
+	"sharedMemPerBlockOptin", "reservedSharedMemPerBlock",
+};
+
+int device_reports(const struct occ_key *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof reported / sizeof reported[0]; i++)
+		if (strcmp(key->name, reported[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int device_merge(const struct occ_arch *table, const struct occ_device *d,
+		 struct occ_arch *merged, const struct occ_key **differ,
+		 int max_differ)
+{
+	size_t i, n = occ_arch_key_count();
+	int ndiffer = 0;
+
+	*merged = *table;
+	for (i = 0; i < n; i++) {
+		const struct occ_key *key = occ_arch_key(i);
+
+		if (!device_reports(key))
+			continue;
+		if (occ_arch_value(table, key) != occ_arch_value(&d->limits, key) &&
+		    ndiffer < max_differ)
+			differ[ndiffer++] = key;
+		occ_arch_set(merged, key, occ_arch_value(&d->limits, key));
+	}
+	return ndiffer;
+}
