@@ -20,17 +20,25 @@ static const struct occ_arch *arch(int major, int minor)
 	return a;
 }
 
-static struct occ_result run(int major, int minor, int block, int regs,
-			     uint64_t static_smem, uint64_t dyn)
+static struct occ_kernel kernel(int block, int regs, uint64_t static_smem,
+				uint64_t dyn)
 {
 	struct occ_kernel k;
-	struct occ_result r;
 
 	occ_kernel_init(&k);
 	k.block_size = block;
 	k.regs_per_thread = regs;
 	k.static_smem = static_smem;
 	k.dynamic_smem = dyn;
+	return k;
+}
+
+static struct occ_result run(int major, int minor, int block, int regs,
+			     uint64_t static_smem, uint64_t dyn)
+{
+	struct occ_kernel k = kernel(block, regs, static_smem, dyn);
+	struct occ_result r;
+
 	if (occ_compute(arch(major, minor), &k, &r) != OCC_OK)
 		r.blocks_per_sm = -1;
 	return r;
@@ -305,13 +313,9 @@ static void test_arch_names(void)
 static struct occ_headroom headroom(int major, int minor, int block, int regs,
 				    uint64_t dyn)
 {
-	struct occ_kernel k;
+	struct occ_kernel k = kernel(block, regs, 0, dyn);
 	struct occ_headroom h;
 
-	occ_kernel_init(&k);
-	k.block_size = block;
-	k.regs_per_thread = regs;
-	k.dynamic_smem = dyn;
 	occ_headroom(arch(major, minor), &k, &h);
 	return h;
 }
