@@ -84,12 +84,10 @@ int out_end(struct out *o);
 void out_report(FILE *f, const struct occ_arch *a,
 		const struct occ_kernel *k, const struct occ_result *r);
 /* The waves section of the report. */
-void out_waves(FILE *f, const struct occ_arch *a, const struct occ_result *r,
-	       int64_t grid, int sms);
+void out_waves(FILE *f, const struct occ_result *r, int64_t grid, int sms);
 
 /* The headroom section of the report. */
-void out_headroom(FILE *f, const struct occ_arch *a,
-		  const struct occ_kernel *k, const struct occ_result *r,
+void out_headroom(FILE *f, const struct occ_result *r,
 		  const struct occ_headroom *h);
 
 /* The recommendation, before the report at the recommended size. */
@@ -120,11 +118,9 @@ int device_count(int *count, char *err, size_t n);
 int device_query(int index, struct occ_device *d, char *err, size_t n);
 /* Whether cudaDeviceProp reports this table key. */
 int device_reports(const struct occ_key *key);
-/* The table with the device's values in; returns how many differ, naming
- * them (at most max_differ) in differ. */
-int device_merge(const struct occ_arch *table, const struct occ_device *d,
-		 struct occ_arch *merged, const struct occ_key **differ,
-		 int max_differ);
+/* The table with the device's values in, where it reports them. */
+void device_merge(const struct occ_arch *table, const struct occ_device *d,
+		  struct occ_arch *merged);
 
 void out_devices(FILE *f, enum out_format format,
 		 const struct occ_device *devs, int n);

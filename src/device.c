@@ -117,23 +117,16 @@ int device_reports(const struct occ_key *key)
 	return 0;
 }
 
-int device_merge(const struct occ_arch *table, const struct occ_device *d,
-		 struct occ_arch *merged, const struct occ_key **differ,
-		 int max_differ)
+void device_merge(const struct occ_arch *table, const struct occ_device *d,
+		  struct occ_arch *merged)
 {
 	size_t i, n = occ_arch_key_count();
-	int ndiffer = 0;
 
 	*merged = *table;
 	for (i = 0; i < n; i++) {
 		const struct occ_key *key = occ_arch_key(i);
 
-		if (!device_reports(key))
-			continue;
-		if (occ_arch_value(table, key) != occ_arch_value(&d->limits, key) &&
-		    ndiffer < max_differ)
-			differ[ndiffer++] = key;
-		occ_arch_set(merged, key, occ_arch_value(&d->limits, key));
+		if (device_reports(key))
+			occ_arch_set(merged, key, occ_arch_value(&d->limits, key));
 	}
-	return ndiffer;
 }

@@ -576,9 +576,9 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 			out_best(stdout, a, &best, o->sms);
 		out_report(stdout, a, k, &best.result);
 		if (o->grid)
-			out_waves(stdout, a, &best.result, o->grid, o->sms);
+			out_waves(stdout, &best.result, o->grid, o->sms);
 		if (occ_headroom(a, k, &h) == OCC_OK)
-			out_headroom(stdout, a, k, &best.result, &h);
+			out_headroom(stdout, &best.result, &h);
 		draw_charts(a, o, k, &best.result);
 	} else {
 		x.best = o->have_block ? NULL : &best;
@@ -753,7 +753,6 @@ static void evaluate_on_device(const struct occ_tables *t, struct options *o)
 	struct occ_device d;
 	const struct occ_arch *table;
 	static struct occ_arch merged;
-	const struct occ_key *differ[16];
 
 	query_device(o->device, &d);
 	table = occ_tables_find(t, d.cc_major, d.cc_minor);
@@ -761,7 +760,7 @@ static void evaluate_on_device(const struct occ_tables *t, struct options *o)
 		die("device %d (%s) is compute capability %d.%d, which has no "
 		    "table yet; give --arch to compute for another", d.index,
 		    d.name, d.cc_major, d.cc_minor);
-	device_merge(table, &d, &merged, differ, 16);
+	device_merge(table, &d, &merged);
 	if (!o->sms)
 		o->sms = d.sms;
 	if (o->info)

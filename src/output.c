@@ -687,12 +687,9 @@ static void step_line(FILE *f, const char *what, const char *unit,
 	fputc('\n', f);
 }
 
-void out_headroom(FILE *f, const struct occ_arch *a,
-		  const struct occ_kernel *k, const struct occ_result *r,
+void out_headroom(FILE *f, const struct occ_result *r,
 		  const struct occ_headroom *h)
 {
-	(void)a;
-	(void)k;
 	fprintf(f, "\nHeadroom, the other inputs unchanged:\n");
 	step_line(f, "Registers/thread", "", &h->regs, r);
 	step_line(f, "Dynamic smem/block", " B", &h->smem, r);
@@ -700,14 +697,12 @@ void out_headroom(FILE *f, const struct occ_arch *a,
 
 /* ---- Waves ---- */
 
-void out_waves(FILE *f, const struct occ_arch *a, const struct occ_result *r,
-	       int64_t grid, int sms)
+void out_waves(FILE *f, const struct occ_result *r, int64_t grid, int sms)
 {
 	struct occ_waves w;
 	struct occ_result fewer = *r;
 	char pct[32], tail[32], alt[32];
 
-	(void)a;
 	fprintf(f, "\nWaves: a grid of %lld blocks on %d SMs\n",
 		(long long)grid, sms);
 	if (occ_waves(r, grid, sms, &w) != OCC_OK) {

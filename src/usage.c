@@ -37,16 +37,12 @@ static void start_kernel(struct parser *p, const char *name, size_t len)
 	p->pending_line = p->lineno;
 }
 
-/* A number followed by its unit in "N unit" or "unit:N". */
+/* The decimal number s starts with; 0 if it starts with none. */
 static int number_at(const char *s, uint64_t *v)
 {
-	char *end;
-	unsigned long long x;
-
 	if (*s < '0' || *s > '9')
 		return 0;
-	x = strtoull(s, &end, 10);
-	*v = x;
+	*v = strtoull(s, NULL, 10);
 	return 1;
 }
 
