@@ -47,11 +47,42 @@ enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
 			 struct seq *out);
 void seq_free(struct seq *s);
 int seq_first(struct seq_iter *it, const struct seq *s);
+/* How many values s holds (saturating). */
+uint64_t seq_count(const struct seq *s);
 int seq_next(struct seq_iter *it);
 
 /* ---- Output ---- */
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+
+/* ---- On the GPU: the occupancy API and measurement (measure.c) ---- */
+
+/* Warps one measurement records at most (24 bytes each). */
+#define GPU_MAX_SAMPLES (1 << 22)
+
+struct gpu_measured {
+	int64_t grid;                  /* in: blocks launched */
+	uint64_t spin_cycles;          /* in: each warp's work, SM cycles */
+	struct occ_residency residency;
+	double ms;                     /* the whole measurement, wall clock */
+};
+
+/* What a row shows beside the model, with --api or --measure. */
+struct row_gpu {
+	int kernel_regs;       /* the calibrated kernel's, per the runtime */
+	int api_blocks;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+	int measured;          /* 0: --api only, or nothing launches */
+	struct gpu_measured m;
+};
+
+/* 0, or -1 with a message in err. */
+int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n);
+int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
+		   char *err, size_t n);
+int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
+		struct gpu_measured *m, char *err, size_t n);
+/* Whether the API and the measurement say what the model does. */
+int row_gpu_agrees(const struct row_gpu *g, const struct occ_result *r);
 
 struct out {
 	FILE *f;
@@ -59,10 +90,13 @@ struct out {
 	int headroom;       /* JSON objects carry a "headroom" member */
 	int kernels;        /* text rows end with the kernel's name */
 	int sweep;          /* several rows (a table, an array) */
+	int gpu;            /* rows carry the GPU's columns (struct row_gpu) */
 	unsigned long long rows;
 	char buf[1 << 16];
 	size_t len;
 };
+
+struct occ_device;
 
 void out_begin(struct out *o, FILE *f, enum out_format format, int sweep);
 /* What a row says beyond the configuration and its result. */
@@ -72,6 +106,7 @@ struct row_extra {
 	int64_t grid;                  /* 0: not given */
 	const struct occ_usage *usage; /* the compiler's report, or NULL */
 	const char *kernel;            /* its name, demangled if C++ */
+	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
 };
 
 void out_row(struct out *o, const struct occ_arch *a,
@@ -83,6 +118,9 @@ int out_end(struct out *o);
 /* The report a person reads for one configuration. */
 void out_report(FILE *f, const struct occ_arch *a,
 		const struct occ_kernel *k, const struct occ_result *r);
+/* The GPU section of the report: the API's answer and the measurement. */
+void out_gpu(FILE *f, const struct occ_device *d, const struct row_gpu *g,
+	     const struct occ_result *r);
 /* The waves section of the report. */
 void out_waves(FILE *f, const struct occ_result *r, int64_t grid, int sms);
 
@@ -111,6 +149,7 @@ struct occ_device {
 	int bus_width;               /* bits */
 	int clock_khz, mem_clock_khz;
 	struct occ_arch limits;      /* the table keys cudaDeviceProp has */
+	int mig;                     /* a MIG instance, not a whole GPU */
 };
 
 /* 0, or -1 with a message in err. */

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -18,10 +19,19 @@
 
 static int fail(char *err, size_t n, cudaError_t e)
 {
-	/* The runtime says "insufficient" both for an old driver and none. */
-	if (e == cudaErrorInsufficientDriver)
-		snprintf(err, n, "no NVIDIA driver, or one older than this CUDA "
-			 "runtime");
+	int driver = 0, runtime = 0;
+
+	/* The runtime says "insufficient" both for an old driver and none;
+	 * the driver's version tells them apart (0: none). */
+	if (e == cudaErrorInsufficientDriver &&
+	    cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0 &&
+	    cudaRuntimeGetVersion(&runtime) == cudaSuccess)
+		snprintf(err, n, "the NVIDIA driver supports CUDA %d.%d, older "
+			 "than this occcalc's runtime (CUDA %d.%d): update the "
+			 "driver", driver / 1000, driver % 1000 / 10,
+			 runtime / 1000, runtime % 1000 / 10);
+	else if (e == cudaErrorInsufficientDriver)
+		snprintf(err, n, "no NVIDIA driver found");
 	else
 		snprintf(err, n, "%s", cudaGetErrorString(e));
 	return -1;
@@ -36,6 +46,16 @@ int device_count(int *count, char *err, size_t n)
 		return 0;
 	}
 	return e == cudaSuccess ? 0 : fail(err, n, e);
+}
+
+/* cudaDeviceProp has no field for it; a MIG instance is named with its
+ * profile ("NVIDIA A100-SXM4-40GB MIG 1g.5gb"), and a process is given one
+ * by its MIG UUID in CUDA_VISIBLE_DEVICES. */
+static int is_mig(const char *name)
+{
+	const char *v = getenv("CUDA_VISIBLE_DEVICES");
+
+	return strstr(name, " MIG ") != NULL || (v && strstr(v, "MIG-"));
 }
 
 static int attribute(enum cudaDeviceAttr attr, int index)
@@ -77,6 +97,7 @@ int device_query(int index, struct occ_device *d, char *err, size_t n)
 	d->limits.smem_per_block = p.sharedMemPerBlock;
 	d->limits.smem_per_block_optin = p.sharedMemPerBlockOptin;
 	d->limits.smem_reserved_per_block = p.reservedSharedMemPerBlock;
+	d->mig = is_mig(p.name);
 	return 0;
 }
 

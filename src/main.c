@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "util.h"
@@ -27,8 +28,18 @@ static const char *progname = "occcalc";
 enum {
 	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
 	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM, OPT_GRID, OPT_GPU, OPT_LIST_GPUS,
-	OPT_PTXAS, OPT_CHART, OPT_PLOT, OPT_DEVICE, OPT_LIST_DEVICES
+	OPT_PTXAS, OPT_CHART, OPT_PLOT, OPT_DEVICE, OPT_LIST_DEVICES, OPT_API,
+	OPT_MEASURE
 };
+
+/* Each warp of a measurement works this long: about 50 us at Hopper's
+ * clocks, long beside the few hundred cycles a warp takes to start and
+ * retire, short enough that a configuration measures in milliseconds. */
+#define MEASURE_SPIN_CYCLES 100000
+/* Without --grid a measurement launches this many waves of the larger of
+ * the model's and the API's blocks per SM, so that an SM that could hold
+ * more blocks than predicted would show it. */
+#define MEASURE_WAVES 2
 
 static const struct option long_options[] = {
 	{ "arch", required_argument, NULL, 'a' },
@@ -46,6 +57,8 @@ static const struct option long_options[] = {
 	{ "chart", no_argument, NULL, OPT_CHART },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
+	{ "api", no_argument, NULL, OPT_API },
+	{ "measure", no_argument, NULL, OPT_MEASURE },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "carveout", required_argument, NULL, 'c' },
 	{ "barriers", required_argument, NULL, OPT_BARRIERS },
@@ -84,7 +97,20 @@ struct options {
 	enum out_format format;
 	int info, list, list_gpus;
 	int headroom;
+	int api;                        /* ask the runtime's occupancy API */
+	int measure;                    /* and launch calibrated kernels */
 };
+
+/* The GPU a run computes for, and what it has done on it so far. */
+struct on_device {
+	const struct occ_device *d;
+	uint64_t rows, total;           /* progress of a measured sweep */
+	int progress;                   /* stderr is a terminal */
+	uint64_t disagreements;
+	int warned_regs;
+};
+
+static struct on_device gpu_ctx;
 
 static void usage(FILE *f)
 {
@@ -139,6 +165,12 @@ static void usage(FILE *f)
 "  -l, --list-archs         list the architectures that have a table\n"
 "      --list-gpus          list the GPUs --gpu knows\n"
 "      --list-devices       list this machine's CUDA devices\n"
+"\n"
+"On the GPU (no --arch, or the device's own):\n"
+"      --api                also ask the runtime's occupancy API about a\n"
+"                           calibrated kernel with exactly these resources\n"
+"      --measure            and launch it: blocks resident per SM and\n"
+"                           achieved occupancy, measured (--grid N: N blocks)\n"
 "  -t, --tables DIR         read architecture tables from DIR\n"
 "                           (default: $OCCCALC_TABLES, else %s)\n"
 "  -h, --help               print this help and exit\n"
@@ -173,6 +205,18 @@ static _Noreturn void die(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vdie(EXIT_FAILURE, fmt, ap);
+}
+
+/* Something the user should know that does not stop the run. */
+static void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: warning: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 static const char *seq_error_text(enum seq_error e)
@@ -329,6 +373,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->device = (int)parse_number("device", optarg, 0, 1023);
 			break;
 		case OPT_LIST_DEVICES: o->list_devices = 1; break;
+		case OPT_API: o->api = 1; break;
+		case OPT_MEASURE: o->measure = o->api = 1; break;
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_LIST_GPUS: o->list_gpus = 1; break;
 		case 'c': o->carveout = parse_carveout(optarg); break;
@@ -370,6 +416,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 				      o->static_smem.is_sweep))
 		die_usage("--chart and --plot draw one configuration, not a sweep "
 			  "or a compiler report");
+	if (o->api && o->ptxas)
+		die_usage("--api and --measure take a configuration, not a "
+			  "compiler report (--ptxas)");
+	if (o->api && o->gpu)
+		die_usage("--api and --measure run on this machine's GPU; --gpu "
+			  "names a model (use --device N)");
 	if (o->chart && o->format != OUT_TEXT)
 		die_usage("--chart draws in the text format only (--plot FILE "
 			  "writes SVG)");
@@ -413,12 +465,15 @@ static struct occ_tables *load_tables(const char *dir)
 	return t;
 }
 
-static void query_device(int index, struct occ_device *d)
+static void query_device(const struct options *o, struct occ_device *d)
 {
 	char err[256] = "";
-	int n = 0;
+	int n = 0, index = o->device;
 
-	if (device_count(&n, err, sizeof err) != 0 || n == 0)
+	if ((device_count(&n, err, sizeof err) != 0 || n == 0) && o->api)
+		die("--%s needs a CUDA device: %s", o->measure ? "measure" : "api",
+		    err[0] ? err : "none found");
+	if (n == 0)
 		die_usage("no architecture: no CUDA device (%s); name one with "
 			  "--arch (e.g. --arch sm_90; --list-archs lists them)",
 			  err[0] ? err : "none found");
@@ -427,6 +482,11 @@ static void query_device(int index, struct occ_device *d)
 			  n, n == 1 ? "" : "s");
 	if (device_query(index, d, err, sizeof err) != 0)
 		die("device %d: %s", index, err);
+	/* A MIG instance is a slice of the GPU: the runtime reports the
+	 * slice's SMs, and L2 persistence is not available in it. */
+	if (d->mig)
+		warn("device %d is a MIG instance: its %d SMs and its memory are "
+		     "the instance's, not the whole GPU's", index, d->sms);
 }
 
 static void list_devices(enum out_format format)
@@ -548,6 +608,68 @@ static void draw_charts(const struct occ_arch *a, const struct options *o,
 	chart_free(s);
 }
 
+/* ---- --api and --measure ---- */
+
+/* The registers the calibrated kernel for regs actually has: ptxas gives
+ * no kernel fewer than its lower bound (24 on every architecture CUDA 13
+ * builds for), so a row asking fewer is computed for what runs. */
+static int calibrated_regs(int regs)
+{
+	char err[256];
+	int got;
+
+	if (gpu_kernel_regs(gpu_ctx.d->index, regs, &got, err, sizeof err) != 0)
+		die("device %d: %s", gpu_ctx.d->index, err);
+	if (got != regs && !gpu_ctx.warned_regs) {
+		warn("the calibrated kernel for %d registers has %d (the fewest "
+		     "ptxas allocates); its rows are computed for %d", regs, got,
+		     got);
+		gpu_ctx.warned_regs = 1;
+	}
+	return got;
+}
+
+static void show_progress(void)
+{
+	if (!gpu_ctx.progress)
+		return;
+	gpu_ctx.rows++;
+	fprintf(stderr, "\r%s: measured %llu of %llu", progname,
+		(unsigned long long)gpu_ctx.rows,
+		(unsigned long long)gpu_ctx.total);
+	if (gpu_ctx.rows == gpu_ctx.total)
+		fputc('\n', stderr);
+}
+
+/* The runtime's answer for k, and with --measure a launch of it. */
+static void run_on_gpu(const struct options *o, const struct occ_kernel *k,
+		       const struct occ_result *r, struct row_gpu *g)
+{
+	const struct occ_device *d = gpu_ctx.d;
+	char err[256];
+	int most;
+
+	memset(g, 0, sizeof *g);
+	g->kernel_regs = k->regs_per_thread;
+	if (gpu_api_blocks(d->index, k, &g->api_blocks, err, sizeof err) != 0)
+		die("device %d: %s", d->index, err);
+	if (o->measure && r->blocks_per_sm > 0) {
+		most = g->api_blocks > r->blocks_per_sm ? g->api_blocks
+							 : r->blocks_per_sm;
+		g->m.grid = o->grid ? o->grid
+				    : (int64_t)MEASURE_WAVES * most * d->sms;
+		g->m.spin_cycles = MEASURE_SPIN_CYCLES;
+		if (gpu_measure(d->index, k, r->max_warps_per_sm, &g->m, err,
+				sizeof err) != 0)
+			die("device %d: %s", d->index, err);
+		g->measured = 1;
+	}
+	if (!row_gpu_agrees(g, r))
+		gpu_ctx.disagreements++;
+	if (o->measure)
+		show_progress();
+}
+
 /* One configuration: at the given block size, or at the best one. */
 static void evaluate_one(const struct occ_arch *a, const struct options *o,
 			 struct occ_kernel *k, struct out *out,
@@ -556,6 +678,7 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 	struct occ_best best;
 	struct occ_smem_growth g = o->growth;
 	struct row_extra x;
+	struct row_gpu gpu;
 
 	g.fixed = k->dynamic_smem;
 	best.n_ties = 0;
@@ -569,6 +692,8 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 		k->block_size = best.block_size ? best.block_size : a->warp_size;
 		k->dynamic_smem = best.dynamic_smem;
 	}
+	if (o->api)
+		run_on_gpu(o, k, &best.result, &gpu);
 	if (o->format == OUT_TEXT && !out->sweep) {
 		struct occ_headroom h;
 
@@ -579,6 +704,8 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 			out_waves(stdout, &best.result, o->grid, o->sms);
 		if (occ_headroom(a, k, &h) == OCC_OK)
 			out_headroom(stdout, &best.result, &h);
+		if (o->api)
+			out_gpu(stdout, gpu_ctx.d, &gpu, &best.result);
 		draw_charts(a, o, k, &best.result);
 	} else {
 		x.best = o->have_block ? NULL : &best;
@@ -586,6 +713,7 @@ static void evaluate_one(const struct occ_arch *a, const struct options *o,
 		x.grid = o->grid;
 		x.usage = usage;
 		x.kernel = kernel;
+		x.gpu = o->api ? &gpu : NULL;
 		out_row(out, a, k, &best.result, &x);
 		if (!out->sweep)
 			draw_charts(a, o, k, &best.result);
@@ -643,11 +771,18 @@ static void evaluate(const struct occ_arch *a, const struct options *o)
 	kernel_defaults(&k, o);
 	out_begin(&out, stdout, o->format, sweep);
 	out.headroom = o->headroom;
+	out.gpu = o->api;
+	if (o->measure) {
+		gpu_ctx.total = seq_count(&o->block) * seq_count(&o->regs) *
+				seq_count(&o->static_smem) * seq_count(&o->smem);
+		gpu_ctx.progress = gpu_ctx.total > 1 && isatty(STDERR_FILENO);
+	}
 	for (seq_first(&ib, &o->block); ; ) {
 		r.start = r.end = ib.value;
 		r.step = 1;
 		for (seq_first(&ir, &o->regs); ; ) {
-			k.regs_per_thread = (int)ir.value;
+			k.regs_per_thread = o->api ? calibrated_regs((int)ir.value)
+						   : (int)ir.value;
 			for (seq_first(&is, &o->static_smem); ; ) {
 				k.static_smem = is.value;
 				evaluate_blocks(a, o, &one, &k, &out, NULL, NULL);
@@ -746,27 +881,77 @@ static void evaluate_report(const struct occ_tables *t,
 	end_output(&out);
 }
 
+/* A device whose compute capability has no table: what the runtime does
+ * not report (allocation units, carveouts, barriers...) comes from the
+ * newest table below it, and the user is told which values those are. */
+static const struct occ_arch *borrow_table(const struct occ_tables *t,
+					   const struct occ_device *d)
+{
+	const struct occ_arch *a, *below = NULL;
+	char keys[1024] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < occ_tables_count(t); i++) {
+		a = occ_tables_get(t, i);
+		if (a->cc_major * 10 + a->cc_minor < d->cc_major * 10 + d->cc_minor)
+			below = a;
+	}
+	if (!below)
+		die("device %d (%s) is compute capability %d.%d: no table at or "
+		    "below it", d->index, d->name, d->cc_major, d->cc_minor);
+	for (i = 0; i < occ_arch_key_count(); i++) {
+		const struct occ_key *k = occ_arch_key(i);
+
+		if (k->type == OCC_KEY_CC || k->type == OCC_KEY_STRING ||
+		    device_reports(k) || !occ_arch_has(below, k) ||
+		    len + strlen(k->name) + 3 >= sizeof keys)
+			continue;
+		len += (size_t)snprintf(keys + len, sizeof keys - len, "%s%s",
+					len ? ", " : "", k->name);
+	}
+	warn("device %d (%s) is compute capability %d.%d, which has no table: "
+	     "using the limits it reports, and for what it does not report "
+	     "(%s) the values of compute capability %d.%d, unverified for it",
+	     d->index, d->name, d->cc_major, d->cc_minor, keys, below->cc_major,
+	     below->cc_minor);
+	return below;
+}
+
 /* No --arch: the GPU's architecture, its table merged with what the
- * device reports (the device wins). */
+ * device reports (the device wins). With --api or --measure, an --arch must
+ * be the device's own. */
 static void evaluate_on_device(const struct occ_tables *t, struct options *o)
 {
-	struct occ_device d;
+	static struct occ_device d;
 	const struct occ_arch *table;
 	static struct occ_arch merged;
+	int major, minor;
 
-	query_device(o->device, &d);
+	query_device(o, &d);
 	table = occ_tables_find(t, d.cc_major, d.cc_minor);
 	if (!table)
-		die("device %d (%s) is compute capability %d.%d, which has no "
-		    "table yet; give --arch to compute for another", d.index,
-		    d.name, d.cc_major, d.cc_minor);
+		table = borrow_table(t, &d);
+	if (o->arch && (occ_arch_parse_name(o->arch, &major, &minor) != OCC_OK
+			|| major != d.cc_major || minor != d.cc_minor))
+		die_usage("--arch %s: device %d (%s) is compute capability "
+			  "%d.%d, and --api and --measure run on it", o->arch,
+			  d.index, d.name, d.cc_major, d.cc_minor);
 	device_merge(table, &d, &merged);
+	merged.cc_major = d.cc_major;
+	merged.cc_minor = d.cc_minor;
 	if (!o->sms)
 		o->sms = d.sms;
-	if (o->info)
+	gpu_ctx.d = &d;
+	if (o->info) {
 		out_device_info(stdout, o->format, &d, &merged, table);
-	else
-		evaluate(&merged, o);
+		return;
+	}
+	evaluate(&merged, o);
+	if (gpu_ctx.disagreements)
+		warn("%llu configuration%s where the runtime or the measurement "
+		     "disagrees with the model (see the agrees column)",
+		     (unsigned long long)gpu_ctx.disagreements,
+		     gpu_ctx.disagreements == 1 ? "" : "s");
 }
 
 static void free_options(struct options *o)
@@ -796,13 +981,13 @@ int main(int argc, char **argv)
 	}
 	apply_gpu(&o, gpu_arch, sizeof gpu_arch);
 	/* Without --arch the device gives the SM count. */
-	if (o.grid && !o.sms && (o.arch || o.ptxas))
+	if (o.grid && !o.sms && (o.arch || o.ptxas) && !o.api)
 		die_usage("--grid needs the GPU's SM count: --sms N or --gpu "
 			  "NAME");
 	t = load_tables(o.tables);
 	if (o.list) {
 		out_list(stdout, o.format, t);
-	} else if (!o.arch && !o.ptxas) {
+	} else if ((!o.arch && !o.ptxas) || o.api) {
 		evaluate_on_device(t, &o);
 	} else if (o.info) {
 		out_info(stdout, o.format, find_arch(t, o.arch));

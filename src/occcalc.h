@@ -280,6 +280,39 @@ enum occ_status occ_usage_parse(FILE *f, const char *name, occ_usage_fn fn,
 				void *ctx, int *fn_status,
 				struct occ_diag *diag);
 
+/* ---- Measured residency: what a launch's warps recorded ---- */
+
+/* One warp of a launch, as the calibrated kernel records it: the SM it ran
+ * on, its block, and the SM's clock (clock64) when it started and when it
+ * finished its work. Clocks compare only within one SM. */
+struct occ_warp_sample {
+	uint64_t start, end;
+	uint32_t sm, block;
+};
+
+struct occ_residency {
+	/* The most blocks resident at once on any SM. A block's interval runs
+	 * from its first warp's start to its last warp's end; one that starts
+	 * when another ends is not counted as beside it. */
+	int max_blocks_per_sm;
+	int sms_used;               /* SMs that ran at least one warp */
+	/* Achieved occupancy as Nsight Compute's
+	 * sm__warps_active.avg.pct_of_peak_sustained_active: warp-cycles over
+	 * all SMs, over max warps per SM x cycles the SMs had a warp. */
+	uint64_t warp_cycles;
+	uint64_t active_cycles;
+	int max_warps_per_sm;
+};
+
+/* Analyses n warp samples (reordered in place). OCC_ERR_INVALID_INPUT for
+ * n == 0, max_warps_per_sm < 1, or a sample that ends before it starts;
+ * OCC_ERR_NOMEM. */
+enum occ_status occ_residency(struct occ_warp_sample *w, size_t n,
+			      int max_warps_per_sm, struct occ_residency *out);
+
+/* Achieved occupancy in percent. */
+double occ_residency_percent(const struct occ_residency *r);
+
 /* Occupancy in percent of the SM's warp slots. */
 double occ_percent(const struct occ_result *r);
 

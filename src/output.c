@@ -100,9 +100,18 @@ static void put_limit(struct out *o, int v)
 
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
 {
-	uint64_t hundredths = (num * 20000 / den + 1) / 2, whole = hundredths / 100;
+	uint64_t hundredths, whole;
 	char digits[24];
 	int n = 0;
+
+	/* Measured cycle counts can be large; a few low bits do not show in
+	 * two decimals. */
+	while (num > UINT64_MAX / 20000) {
+		num >>= 1;
+		den >>= 1;
+	}
+	hundredths = (num * 20000 / den + 1) / 2;
+	whole = hundredths / 100;
 
 	do {
 		digits[n++] = (char)('0' + whole % 10);
@@ -179,15 +188,20 @@ static const char *const columns[] = {
 	"optin", "needs_optin", "barriers", "reason", "min_grid_size", "ties",
 	"grid", "waves", "tail_blocks", "launch_occupancy_pct", "kernel",
 	"mangled", "stack", "spill_stores", "spill_loads",
+	/* With --api or --measure. */
+	"kernel_regs", "api_blocks_per_sm", "measured_grid",
+	"measured_blocks_per_sm", "achieved_occupancy_pct", "measure_ms",
+	"agrees",
 };
 
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
+#define NGPU_COLUMNS 7
 
 static void csv_header(struct out *o)
 {
-	size_t i;
+	size_t i, n = o->gpu ? NCOLUMNS : NCOLUMNS - NGPU_COLUMNS;
 
-	for (i = 0; i < NCOLUMNS; i++) {
+	for (i = 0; i < n; i++) {
 		if (i)
 			put(o, ",", 1);
 		put_str(o, columns[i]);
@@ -199,7 +213,17 @@ static void text_header(struct out *o)
 {
 	put_str(o, "arch     block  regs      smem    static  blocks  warps"
 		   "  occupancy  limiter");
+	if (o->gpu)
+		put_str(o, "        api  resident  achieved");
 	put_str(o, o->kernels ? "  kernel\n" : "\n");
+}
+
+static void format_achieved(char *buf, const struct gpu_measured *m)
+{
+	const struct occ_residency *r = &m->residency;
+
+	format_ratio_percent(buf, r->warp_cycles,
+			     (uint64_t)r->max_warps_per_sm * r->active_cycles);
 }
 
 void out_begin(struct out *o, FILE *f, enum out_format format, int sweep)
@@ -210,11 +234,17 @@ void out_begin(struct out *o, FILE *f, enum out_format format, int sweep)
 	o->rows = 0;
 	o->len = 0;
 	o->headroom = 0;
-	if (format == OUT_CSV)
+	o->gpu = 0;
+}
+
+/* The header, once the row options are set: before the first row. */
+static void out_header(struct out *o)
+{
+	if (o->format == OUT_CSV)
 		csv_header(o);
-	else if (format == OUT_TEXT && sweep)
+	else if (o->format == OUT_TEXT && o->sweep)
 		text_header(o);
-	else if (format == OUT_JSON && sweep)
+	else if (o->format == OUT_JSON && o->sweep)
 		put(o, "[", 1);
 }
 
@@ -369,11 +399,52 @@ static void put_record(struct out *o, const struct occ_arch *a,
 			KEY(); put_str(o, json ? "null" : "");
 		}
 	}
+	if (o->gpu && x->gpu) {
+		const struct row_gpu *g = x->gpu;
+		char pct[32], ms[32];
+
+		NUM(g->kernel_regs);
+		NUM(g->api_blocks);
+		if (g->measured) {
+			format_achieved(pct, &g->m);
+			snprintf(ms, sizeof ms, "%.3f", g->m.ms);
+			NUM(g->m.grid);
+			NUM(g->m.residency.max_blocks_per_sm);
+			KEY(); put_str(o, pct);
+			KEY(); put_str(o, ms);
+		} else {
+			int i;
+
+			for (i = 0; i < 4; i++) {
+				KEY(); put_str(o, json ? "null" : "");
+			}
+		}
+		BOOL(row_gpu_agrees(g, r));
+	}
 #undef KEY
 #undef STR
 #undef NUM
 #undef LIM
 #undef BOOL
+}
+
+/* The API's blocks, the measured ones and the achieved occupancy, with a
+ * "!" where they contradict the model. */
+static void text_gpu_cells(char *line, size_t n, const struct row_gpu *g,
+			   const struct occ_result *r)
+{
+	size_t len = strlen(line) - 1;   /* over the newline */
+	char pct[32] = "-", resident[16] = "-";
+
+	if (g->measured) {
+		format_achieved(pct, &g->m);
+		strcat(pct, "%");
+		snprintf(resident, sizeof resident, "%d",
+			 g->m.residency.max_blocks_per_sm);
+	}
+	snprintf(line + len, n - len, "%*s%5d%10s%10s%s\n",
+		 len < 79 ? (int)(79 - len) : 1, "", g->api_blocks, resident,
+		 pct, row_gpu_agrees(g, r) ? "" : "  !");
 }
 
 static void text_row(struct out *o, const struct occ_arch *a,
@@ -391,6 +462,8 @@ static void text_row(struct out *o, const struct occ_arch *a,
 		 (unsigned long long)k->static_smem, r->blocks_per_sm,
 		 r->warps_per_sm, f.pct,
 		 r->blocks_per_sm ? f.limiter : occ_reason_name(r->reason));
+	if (o->gpu && x->gpu)
+		text_gpu_cells(line, sizeof line, x->gpu, r);
 	if (x->kernel) {
 		line[strlen(line) - 1] = '\0';
 		put_str(o, line);
@@ -445,6 +518,8 @@ void out_row(struct out *o, const struct occ_arch *a,
 	     const struct occ_kernel *k, const struct occ_result *r,
 	     const struct row_extra *x)
 {
+	if (o->rows == 0)
+		out_header(o);
 	switch (o->format) {
 	case OUT_TEXT:
 		text_row(o, a, k, r, x);
@@ -470,6 +545,8 @@ void out_row(struct out *o, const struct occ_arch *a,
 
 int out_end(struct out *o)
 {
+	if (o->rows == 0)
+		out_header(o);
 	if (o->format == OUT_JSON && o->sweep)
 		put_str(o, "\n]\n");
 	flush(o);
@@ -1009,4 +1086,31 @@ void out_list(FILE *f, enum out_format format, const struct occ_tables *t)
 	}
 	if (format == OUT_JSON)
 		fputs("\n]\n", f);
+}
+
+/* ---- On the GPU ---- */
+
+void out_gpu(FILE *f, const struct occ_device *d, const struct row_gpu *g,
+	     const struct occ_result *r)
+{
+	char pct[32];
+
+	fprintf(f, "\nOn device %d (%s), a calibrated kernel with %d "
+		"registers:\n", d->index, d->name, g->kernel_regs);
+	fprintf(f, "  Occupancy API         %d blocks per SM\n", g->api_blocks);
+	if (g->measured) {
+		format_achieved(pct, &g->m);
+		fprintf(f, "  Measured              %d blocks resident per SM, "
+			"%s %% achieved occupancy\n",
+			g->m.residency.max_blocks_per_sm, pct);
+		fprintf(f, "                        (%lld blocks on %d SMs, "
+			"%.1f ms)\n", (long long)g->m.grid,
+			g->m.residency.sms_used, g->m.ms);
+	}
+	if (row_gpu_agrees(g, r))
+		fprintf(f, "  %s the model's %d blocks per SM.\n", g->measured
+			? "Both agree with" : "It agrees with", r->blocks_per_sm);
+	else
+		fprintf(f, "  DISAGREES with the model's %d blocks per SM.\n",
+			r->blocks_per_sm);
 }

@@ -124,3 +124,17 @@ int seq_next(struct seq_iter *it)
 	it->value = it->s->ranges[it->range].start;
 	return 1;
 }
+
+uint64_t seq_count(const struct seq *s)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		uint64_t n = (s->ranges[i].end - s->ranges[i].start) /
+			     s->ranges[i].step + 1;
+
+		total = total + n < total ? UINT64_MAX : total + n;
+	}
+	return total;
+}

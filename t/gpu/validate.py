@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""validate.py - occcalc's model against the GPU and Nsight Compute.
+
+Runs sweeps of `occcalc --measure` under ncu, so that each calibrated launch
+is measured twice: by occcalc (its warps' SM clocks) and by the hardware
+counters. For every configuration it records the model's prediction, the
+runtime occupancy API, the measured residency and achieved occupancy, and
+ncu's sm__warps_active.avg.pct_of_peak_sustained_active and
+launch__occupancy_limit_*. It passes only if predicted = API = measured
+residency everywhere and the achieved occupancy is within 2 points of ncu's.
+
+Usage: validate.py OCCCALC REPORT.md [CSV]
+"""
+import csv
+import datetime
+import io
+import os
+import subprocess
+import sys
+
+TOLERANCE = 2.0   # percentage points, achieved occupancy against ncu
+MIN_CONFIGS = 60
+LIMITERS = ("warps", "registers", "shared_memory", "blocks")
+
+NCU_METRICS = [
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "launch__occupancy_limit_warps",
+    "launch__occupancy_limit_registers",
+    "launch__occupancy_limit_shared_mem",
+    "launch__occupancy_limit_blocks",
+    "launch__registers_per_thread",
+    "launch__grid_size",
+]
+
+# Each sweep is one occcalc run (one ncu session). Together they cover
+# every limiter, carveout preferences, and grids whose last wave is partial.
+SWEEPS = [
+    ["--block", "32,64,96,128,256,384,512,768,1024",
+     "--regs", "24,32,40,56,64,96,128,168,255"],
+    ["--block", "64,128,256", "--regs", "32",
+     "--smem", "8K,20K,40K,60K,100K,150K,227K"],
+    ["--block", "128", "--regs", "32", "--smem", "8K,30K,60K",
+     "--carveout", "0"],
+    ["--block", "128", "--regs", "32", "--smem", "8K,30K,60K",
+     "--carveout", "50"],
+    ["--block", "128,256,1024", "--regs", "32,64", "--grid", "100"],
+    ["--block", "128,256,1024", "--regs", "32,64", "--grid", "1000"],
+    ["--block", "128,256,1024", "--regs", "32,64", "--grid", "1700"],
+    ["--block", "96,640", "--regs", "40", "--smem", "0,24K", "--grid", "5000"],
+]
+
+
+def run_sweep(occcalc, args, ncu):
+    log = "ncu-%d.csv" % os.getpid()
+    cmd = [ncu, "--clock-control", "none", "--csv", "--log-file", log,
+           "--metrics", ",".join(NCU_METRICS), occcalc, "--measure",
+           "--format", "csv"] + args
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                         text=True).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    with open(log) as f:
+        text = f.read()
+    os.unlink(log)
+    # ncu's log: notes first, then the CSV, one line per launch and metric.
+    text = text[text.index('"ID"'):]
+    launches = {}
+    for m in csv.DictReader(io.StringIO(text)):
+        launches.setdefault(int(m["ID"]), {})[m["Metric Name"]] = \
+            m["Metric Value"].replace(",", "")
+    measured = [r for r in rows if r["measured_grid"]]
+    if len(measured) != len(launches):
+        sys.exit("validate: %d measured rows but ncu saw %d launches (%s)"
+                 % (len(measured), len(launches), " ".join(args)))
+    for row, lid in zip(measured, sorted(launches)):
+        row["ncu"] = launches[lid]
+        row["sweep"] = " ".join(args)
+    return measured
+
+
+def limit_cell(v):
+    return v if v else "-"
+
+
+def check(row):
+    ncu = row["ncu"]
+    pred, api = int(row["blocks_per_sm"]), int(row["api_blocks_per_sm"])
+    meas = int(row["measured_blocks_per_sm"])
+    achieved = float(row["achieved_occupancy_pct"])
+    ncu_achieved = float(ncu[NCU_METRICS[0]])
+    row["diff"] = achieved - ncu_achieved
+    row["ncu_blocks"] = min(int(float(ncu[m])) for m in NCU_METRICS[1:5])
+    row["ok"] = (pred == api == meas and abs(row["diff"]) <= TOLERANCE and
+                 int(float(ncu["launch__grid_size"])) ==
+                 int(row["measured_grid"]))
+    return row["ok"]
+
+
+def device_line(occcalc):
+    devs = subprocess.run([occcalc, "--list-devices"], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout
+    driver = subprocess.run(
+        ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+        stdout=subprocess.PIPE, text=True).stdout.split("\n")[0].strip()
+    return devs.strip().split("\n"), driver or "unknown"
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__.strip().split("\n")[-1])
+    occcalc, report = sys.argv[1], sys.argv[2]
+    ncu = os.environ.get("NCU", "ncu")
+    rows = []
+    for args in SWEEPS:
+        rows += run_sweep(occcalc, args, ncu)
+    failures = [r for r in rows if not check(r)]
+    limiters = {l: sum(1 for r in rows if l in r["limiter"].split("+"))
+                for l in LIMITERS}
+    partial = sum(1 for r in rows if r["tail_blocks"] not in ("", "0"))
+    problems = []
+    if len(rows) < MIN_CONFIGS:
+        problems.append("only %d configurations (at least %d)"
+                        % (len(rows), MIN_CONFIGS))
+    problems += ["no configuration limited by %s" % l
+                 for l, n in limiters.items() if n == 0]
+    if partial == 0:
+        problems.append("no grid with a partial last wave")
+    devs, driver = device_line(occcalc)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    worst = max(abs(r["diff"]) for r in rows)
+    with open(report, "w") as f:
+        f.write("# occcalc on the GPU: model, occupancy API, measurement "
+                "and Nsight Compute\n\n")
+        f.write("Made by `make check-gpu` (t/gpu/validate.py) on %s UTC.\n\n"
+                % now.strftime("%Y-%m-%d %H:%M"))
+        f.write("- Device: %s\n- Driver: %s\n" % ("; ".join(devs[1:] or devs),
+                                                  driver))
+        f.write("- Configurations: %d; by limiter: %s; with a partial last "
+                "wave: %d\n" % (len(rows), ", ".join(
+                    "%s %d" % kv for kv in limiters.items()), partial))
+        f.write("- Predicted = API = measured blocks per SM: %d of %d\n"
+                % (sum(1 for r in rows if int(r["blocks_per_sm"]) ==
+                       int(r["api_blocks_per_sm"]) ==
+                       int(r["measured_blocks_per_sm"])), len(rows)))
+        f.write("- Achieved occupancy within %.0f points of ncu's: %d of %d "
+                "(largest difference %.2f)\n" % (
+                    TOLERANCE, sum(1 for r in rows if abs(r["diff"]) <=
+                                   TOLERANCE), len(rows), worst))
+        f.write("- Result: **%s**\n\n" % ("PASS" if not failures and
+                                           not problems else "FAIL"))
+        for p in problems:
+            f.write("- Problem: %s\n" % p)
+        f.write("\nColumns: the configuration; the model's blocks per SM and "
+                "limiter; the runtime API's blocks; ncu's "
+                "launch__occupancy_limit_warps/registers/shared_mem/blocks; "
+                "the blocks measured resident; the model's occupancy over "
+                "the launch (with --grid) or theoretical; the achieved "
+                "occupancy occcalc measured and ncu's "
+                "sm__warps_active.avg.pct_of_peak_sustained_active.\n\n")
+        f.write("| block | regs | smem | carveout | grid | model | limiter "
+                "| API | ncu limits w/r/s/b | measured | model % | achieved % "
+                "| ncu % | diff | ok |\n")
+        f.write("|" + "---|" * 15 + "\n")
+        for r in rows:
+            n = r["ncu"]
+            f.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+                    "| %s | %s | %+.2f | %s |\n" % (
+                        r["block"], r["regs"], r["smem"], r["carveout"],
+                        r["measured_grid"], r["blocks_per_sm"], r["limiter"],
+                        r["api_blocks_per_sm"], "/".join(
+                            str(int(float(n[m]))) for m in NCU_METRICS[1:5]),
+                        r["measured_blocks_per_sm"],
+                        r["launch_occupancy_pct"] or r["occupancy_pct"],
+                        r["achieved_occupancy_pct"], n[NCU_METRICS[0]],
+                        r["diff"], "yes" if r["ok"] else "**NO**"))
+    if len(sys.argv) > 3:
+        with open(sys.argv[3], "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["block", "regs", "smem", "carveout", "grid",
+                        "blocks_per_sm", "limiter", "api_blocks_per_sm",
+                        "measured_blocks_per_sm", "model_pct",
+                        "achieved_pct", "ncu_achieved_pct"] + NCU_METRICS[1:])
+            for r in rows:
+                w.writerow([r["block"], r["regs"], r["smem"], r["carveout"],
+                            r["measured_grid"], r["blocks_per_sm"],
+                            r["limiter"], r["api_blocks_per_sm"],
+                            r["measured_blocks_per_sm"],
+                            r["launch_occupancy_pct"] or r["occupancy_pct"],
+                            r["achieved_occupancy_pct"],
+                            r["ncu"][NCU_METRICS[0]]] +
+                           [r["ncu"][m] for m in NCU_METRICS[1:]])
+    print("validate: %d configurations, %d failed%s; report in %s"
+          % (len(rows), len(failures),
+             "".join("; " + p for p in problems), report))
+    return 1 if failures or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+#!/bin/sh
+# nodevice.sh - on a machine without a CUDA device (CI's), what needs one
+# says so in one line and exits non-zero. t/gpu.sh tests the device.
+. "$T/lib.sh"
+
+if "$OCCCALC" --list-devices >/dev/null 2>&1; then
+	skip_all "this machine has a CUDA device (t/gpu.sh tests it)"
+fi
+
+# expect STATUS PATTERN ARGS...
+expect() {
+	want=$1 pattern=$2
+	shift 2
+	run "$@"
+	[ "$status" -eq "$want" ] && one_error_line "$pattern"
+	ok $? "no device: occcalc $*: exit $want, '$pattern'"
+	[ "$status" -eq "$want" ] || echo "# got exit $status: $(cat "$tmp/err")"
+}
+
+expect 1 "--api needs a CUDA device: " --api --block 128 --regs 40
+expect 1 "--measure needs a CUDA device: " --measure --block 128
+expect 1 "--measure needs a CUDA device: " --measure --arch sm_90 --block 128 --grid 1000
+expect 1 "--measure needs a CUDA device: " --measure --block 64:1024:64 --format csv
+expect 1 "no CUDA device" --list-devices
+expect 1 "no CUDA device" --list-devices --format json
+expect 2 "no architecture: no CUDA device" --block 128
+expect 2 "no architecture: no CUDA device" --info
+expect 2 "no architecture: no CUDA device" --device 1 --block 128
+done_testing
