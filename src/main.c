@@ -653,7 +653,9 @@ static void run_on_gpu(const struct options *o, const struct occ_kernel *k,
 	g->kernel_regs = k->regs_per_thread;
 	if (gpu_api_blocks(d->index, k, &g->api_blocks, err, sizeof err) != 0)
 		die("device %d: %s", d->index, err);
-	if (o->measure && r->blocks_per_sm > 0) {
+	/* Launched only where both expect it to run; where they differ the
+	 * row says so. */
+	if (o->measure && r->blocks_per_sm > 0 && g->api_blocks > 0) {
 		most = g->api_blocks > r->blocks_per_sm ? g->api_blocks
 							 : r->blocks_per_sm;
 		g->m.grid = o->grid ? o->grid

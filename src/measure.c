@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,12 +44,20 @@ int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n)
 	return 0;
 }
 
-/* The kernel's launch attributes as the configuration asks: dynamic shared
- * memory above the default only with opt-in, the carveout preference. */
+/* Dynamic shared memory a kernel may use unless it raises the limit. */
+#define DEFAULT_DYNAMIC_SMEM (48 * 1024)
+
+/* The kernel's launch attributes as the configuration asks: its dynamic
+ * limit raised to what it uses only with opt-in (else the default), and the
+ * carveout preference. Attributes outlive a row, so each is set every
+ * time. A limit the device refuses (above sharedMemPerBlockOptin) is left
+ * lower: the configuration cannot launch, and the API says 0 blocks. */
 static int prepare(const struct occ_kernel *k, const void **fn, char *err,
 		   size_t n)
 {
 	uint64_t smem = k->static_smem + k->dynamic_smem;
+	uint64_t limit = k->optin && smem > DEFAULT_DYNAMIC_SMEM
+			 ? smem : DEFAULT_DYNAMIC_SMEM;
 	cudaError_t e;
 
 	*fn = occ_calib_kernel(k->regs_per_thread < 1 ? 1 : k->regs_per_thread);
@@ -57,13 +66,12 @@ static int prepare(const struct occ_kernel *k, const void **fn, char *err,
 			 k->regs_per_thread);
 		return -1;
 	}
-	if (k->optin && smem > 48 * 1024) {
-		e = cudaFuncSetAttribute(*fn,
-				cudaFuncAttributeMaxDynamicSharedMemorySize,
-				(int)smem);
-		if (e != cudaSuccess)
-			return cuda_fail(err, n, "cudaFuncSetAttribute", e);
-	}
+	e = cudaFuncSetAttribute(*fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+				 limit > INT_MAX ? INT_MAX : (int)limit);
+	if (e == cudaErrorInvalidValue)
+		(void)cudaGetLastError();
+	else if (e != cudaSuccess)
+		return cuda_fail(err, n, "cudaFuncSetAttribute", e);
 	e = cudaFuncSetAttribute(*fn,
 			cudaFuncAttributePreferredSharedMemoryCarveout,
 			k->carveout == OCC_CARVEOUT_DEFAULT

@@ -45,9 +45,6 @@ expect 2 "--gpu A100 is compute capability 8.0, not --arch sm_90" --gpu A100 -a 
 expect 2 "--format: 'xml': unknown format" -a sm_90 -b 128 -f xml
 expect 2 "--arch: 'sm_99': no table for compute capability 9.9" -a sm_99 -b 128
 expect 2 "--arch: 'volta': not an architecture" -a volta -b 128
-expect 2 "no CUDA device (" -b 128
-expect 2 "name one with --arch (e.g. --arch sm_90" -b 128
-expect 1 "no CUDA device: " --list-devices
 expect 2 "--device: '-1': must not be negative" --device -1 -b 128
 expect 2 "--device: '1024': above the maximum of 1023" --device 1024 -b 128
 expect 2 "unknown option '--bogus'" -a sm_90 -b 128 --bogus

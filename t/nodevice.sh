@@ -24,6 +24,7 @@ expect 1 "--measure needs a CUDA device: " --measure --block 64:1024:64 --format
 expect 1 "no CUDA device" --list-devices
 expect 1 "no CUDA device" --list-devices --format json
 expect 2 "no architecture: no CUDA device" --block 128
+expect 2 "name one with --arch (e.g. --arch sm_90" --block 128
 expect 2 "no architecture: no CUDA device" --info
 expect 2 "no architecture: no CUDA device" --device 1 --block 128
 done_testing
