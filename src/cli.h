@@ -72,6 +72,7 @@ struct row_gpu {
 	int kernel_regs;       /* the calibrated kernel's, per the runtime */
 	int api_blocks;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
 	int measured;          /* 0: --api only, or nothing launches */
+	int expected;          /* the model's most blocks per SM in this launch */
 	struct gpu_measured m;
 };
 
@@ -81,7 +82,8 @@ int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
 		   char *err, size_t n);
 int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
 		struct gpu_measured *m, char *err, size_t n);
-/* Whether the API and the measurement say what the model does. */
+/* Whether the API says what the model does, and the measurement finds the
+ * blocks per SM the model expects of the launch. */
 int row_gpu_agrees(const struct row_gpu *g, const struct occ_result *r);
 
 struct out {

@@ -646,6 +646,7 @@ static void run_on_gpu(const struct options *o, const struct occ_kernel *k,
 		       const struct occ_result *r, struct row_gpu *g)
 {
 	const struct occ_device *d = gpu_ctx.d;
+	struct occ_waves w;
 	char err[256];
 	int most;
 
@@ -661,6 +662,8 @@ static void run_on_gpu(const struct options *o, const struct occ_kernel *k,
 		g->m.grid = o->grid ? o->grid
 				    : (int64_t)MEASURE_WAVES * most * d->sms;
 		g->m.spin_cycles = MEASURE_SPIN_CYCLES;
+		g->expected = occ_waves(r, g->m.grid, d->sms, &w) == OCC_OK
+			      ? w.max_resident_per_sm : r->blocks_per_sm;
 		if (gpu_measure(d->index, k, r->max_warps_per_sm, &g->m, err,
 				sizeof err) != 0)
 			die("device %d: %s", d->index, err);

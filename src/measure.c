@@ -226,6 +226,5 @@ int row_gpu_agrees(const struct row_gpu *g, const struct occ_result *r)
 {
 	if (g->api_blocks != r->blocks_per_sm)
 		return 0;
-	return !g->measured ||
-	       g->m.residency.max_blocks_per_sm == r->blocks_per_sm;
+	return !g->measured || g->m.residency.max_blocks_per_sm == g->expected;
 }

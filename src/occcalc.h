@@ -233,6 +233,10 @@ struct occ_waves {
 	/* The fewest blocks per SM that finish in as many waves: when it is
 	 * below blocks_per_sm, the tail costs what the extra occupancy gains. */
 	int same_waves_blocks;
+	/* The most blocks an SM holds at once: blocks_per_sm, or fewer when
+	 * the grid is smaller than a wave, since the hardware spreads a grid's
+	 * blocks evenly over the SMs (seen on H100: docs/gpu-validation.md). */
+	int max_resident_per_sm;
 };
 
 /* Waves of a grid; OCC_ERR_INVALID_INPUT for a grid outside 1..2^31-1,

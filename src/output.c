@@ -190,12 +190,12 @@ static const char *const columns[] = {
 	"mangled", "stack", "spill_stores", "spill_loads",
 	/* With --api or --measure. */
 	"kernel_regs", "api_blocks_per_sm", "measured_grid",
-	"measured_blocks_per_sm", "achieved_occupancy_pct", "measure_ms",
-	"agrees",
+	"expected_blocks_per_sm", "measured_blocks_per_sm",
+	"achieved_occupancy_pct", "measure_ms", "agrees",
 };
 
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
-#define NGPU_COLUMNS 7
+#define NGPU_COLUMNS 8
 
 static void csv_header(struct out *o)
 {
@@ -409,13 +409,14 @@ static void put_record(struct out *o, const struct occ_arch *a,
 			format_achieved(pct, &g->m);
 			snprintf(ms, sizeof ms, "%.3f", g->m.ms);
 			NUM(g->m.grid);
+			NUM(g->expected);
 			NUM(g->m.residency.max_blocks_per_sm);
 			KEY(); put_str(o, pct);
 			KEY(); put_str(o, ms);
 		} else {
 			int i;
 
-			for (i = 0; i < 4; i++) {
+			for (i = 0; i < 5; i++) {
 				KEY(); put_str(o, json ? "null" : "");
 			}
 		}
@@ -795,6 +796,10 @@ void out_waves(FILE *f, const struct occ_result *r, int64_t grid, int sms)
 		fprintf(f, " and a last wave of %lld blocks (%s %% full)",
 			(long long)w.tail_blocks, tail);
 	fprintf(f, "\n  Occupancy over the whole launch: %s %%\n", pct);
+	if (w.max_resident_per_sm < r->blocks_per_sm)
+		fprintf(f, "  Smaller than a wave, the grid spreads over the "
+			"SMs: at most %d blocks per SM at once.\n",
+			w.max_resident_per_sm);
 	if (w.same_waves_blocks < r->blocks_per_sm) {
 		fewer.warps_per_sm = w.same_waves_blocks * r->warps_per_block;
 		format_percent(alt, &fewer);
@@ -1107,10 +1112,12 @@ void out_gpu(FILE *f, const struct occ_device *d, const struct row_gpu *g,
 			"%.1f ms)\n", (long long)g->m.grid,
 			g->m.residency.sms_used, g->m.ms);
 	}
+	if (g->measured && g->expected != r->blocks_per_sm)
+		fprintf(f, "  (the grid spreads over the SMs: the model expects "
+			"at most %d per SM)\n", g->expected);
 	if (row_gpu_agrees(g, r))
-		fprintf(f, "  %s the model's %d blocks per SM.\n", g->measured
-			? "Both agree with" : "It agrees with", r->blocks_per_sm);
+		fprintf(f, "  %s the model.\n", g->measured
+			? "Both agree with" : "It agrees with");
 	else
-		fprintf(f, "  DISAGREES with the model's %d blocks per SM.\n",
-			r->blocks_per_sm);
+		fprintf(f, "  DISAGREES with the model.\n");
 }

@@ -192,6 +192,8 @@ enum occ_status occ_waves(const struct occ_result *r, int64_t grid, int sms,
 	w->tail_blocks = grid % w->per_wave;
 	w->waves = waves_for(grid, w->per_wave);
 	w->same_waves_blocks = r->blocks_per_sm;
+	w->max_resident_per_sm = grid >= w->per_wave ? r->blocks_per_sm
+			       : (int)occ_div_up(grid, sms);
 	for (b = r->blocks_per_sm - 1; b >= 1; b--) {
 		if (waves_for(grid, (int64_t)b * sms) != w->waves)
 			break;

@@ -52,13 +52,20 @@ run --api --no-optin --block 128 --regs 32 --smem 40K,48K,49K,100K --format csv
 ok $? "the occupancy API agrees without opt-in (above 48 KB: 0 blocks)"
 
 run --measure --block 128 --regs 40
-[ "$status" -eq 0 ] && grep -q 'Both agree with the model.s 12 blocks' "$tmp/out"
+[ "$status" -eq 0 ] && grep -q 'Occupancy API  *12 blocks per SM' "$tmp/out" &&
+	grep -q 'Measured  *12 blocks resident per SM' "$tmp/out" &&
+	grep -q 'Both agree with the model' "$tmp/out"
 ok $? "--measure: 12 blocks of 128 threads x 40 registers resident, as predicted"
 
 run --measure --block 64,256,1024 --regs 32,64 --smem 0,40K --format csv
 every "$tmp/out" blocks_per_sm measured_blocks_per_sm &&
 	every "$tmp/out" blocks_per_sm api_blocks_per_sm
 ok $? "--measure: predicted = API = measured residency across a sweep"
+
+run --measure --block 128 --regs 32 --grid 1000 --format csv
+every "$tmp/out" expected_blocks_per_sm measured_blocks_per_sm &&
+	! every "$tmp/out" blocks_per_sm measured_blocks_per_sm >/dev/null
+ok $? "a grid smaller than a wave spreads over the SMs, as the model expects"
 
 run --measure --block 256 --regs 32 --grid 100 --format csv
 c=$(col "$tmp/out" achieved_occupancy_pct)

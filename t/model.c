@@ -360,9 +360,19 @@ static void test_waves(void)
 	       "of 416");
 	tap_ok(w.same_waves_blocks == 8,
 	       "8 blocks per SM (1056 a wave) would finish in the same 2 waves");
+	tap_ok(w.max_resident_per_sm == 12,
+	       "a grid of more than a wave fills its SMs (12 at once)");
 	tap_ok(occ_waves(&r, 1584, 132, &w) == OCC_OK && w.tail_blocks == 0 &&
 	       w.waves == 1 && w.same_waves_blocks == 12,
 	       "a grid of exactly one wave has no tail and nothing to trade");
+	tap_ok(occ_waves(&r, 1000, 132, &w) == OCC_OK &&
+	       w.max_resident_per_sm == 8,
+	       "1000 blocks spread over 132 SMs: at most 8 per SM at once "
+	       "(got %d)", w.max_resident_per_sm);
+	tap_ok(occ_waves(&r, 100, 132, &w) == OCC_OK &&
+	       w.max_resident_per_sm == 1,
+	       "fewer blocks than SMs: one per SM (got %d)",
+	       w.max_resident_per_sm);
 	tap_ok(occ_waves(&r, 0, 132, &w) == OCC_ERR_INVALID_INPUT &&
 	       occ_waves(&r, (int64_t)INT32_MAX + 1, 132, &w) ==
 	       OCC_ERR_INVALID_INPUT,

@@ -6,8 +6,11 @@ is measured twice: by occcalc (its warps' SM clocks) and by the hardware
 counters. For every configuration it records the model's prediction, the
 runtime occupancy API, the measured residency and achieved occupancy, and
 ncu's sm__warps_active.avg.pct_of_peak_sustained_active and
-launch__occupancy_limit_*. It passes only if predicted = API = measured
-residency everywhere and the achieved occupancy is within 2 points of ncu's.
+launch__occupancy_limit_*. It passes only if the model's blocks per SM equal
+the API's and ncu's, the blocks measured resident equal the model's
+expectation for the launch (its blocks per SM, or fewer when the grid is
+smaller than a wave and spreads over the SMs), and the achieved occupancy
+is within 2 points of ncu's, everywhere.
 
 Usage: validate.py OCCCALC REPORT.md [CSV]
 """
@@ -84,12 +87,14 @@ def limit_cell(v):
 def check(row):
     ncu = row["ncu"]
     pred, api = int(row["blocks_per_sm"]), int(row["api_blocks_per_sm"])
+    expected = int(row["expected_blocks_per_sm"])
     meas = int(row["measured_blocks_per_sm"])
     achieved = float(row["achieved_occupancy_pct"])
     ncu_achieved = float(ncu[NCU_METRICS[0]])
     row["diff"] = achieved - ncu_achieved
     row["ncu_blocks"] = min(int(float(ncu[m])) for m in NCU_METRICS[1:5])
-    row["ok"] = (pred == api == meas and abs(row["diff"]) <= TOLERANCE and
+    row["ok"] = (pred == api == row["ncu_blocks"] and expected == meas and
+                 abs(row["diff"]) <= TOLERANCE and
                  int(float(ncu["launch__grid_size"])) ==
                  int(row["measured_grid"]))
     return row["ok"]
@@ -137,10 +142,18 @@ def main():
         f.write("- Configurations: %d; by limiter: %s; with a partial last "
                 "wave: %d\n" % (len(rows), ", ".join(
                     "%s %d" % kv for kv in limiters.items()), partial))
-        f.write("- Predicted = API = measured blocks per SM: %d of %d\n"
+        f.write("- Model = API = ncu blocks per SM: %d of %d\n"
                 % (sum(1 for r in rows if int(r["blocks_per_sm"]) ==
-                       int(r["api_blocks_per_sm"]) ==
-                       int(r["measured_blocks_per_sm"])), len(rows)))
+                       int(r["api_blocks_per_sm"]) == r["ncu_blocks"]),
+                   len(rows)))
+        f.write("- Measured resident blocks per SM = the model's expectation "
+                "for the launch: %d of %d (of them, %d where the full "
+                "blocks per SM were expected)\n" % (
+                    sum(1 for r in rows if int(r["expected_blocks_per_sm"]) ==
+                        int(r["measured_blocks_per_sm"])), len(rows),
+                    sum(1 for r in rows if int(r["blocks_per_sm"]) ==
+                        int(r["expected_blocks_per_sm"]) ==
+                        int(r["measured_blocks_per_sm"]))))
         f.write("- Achieved occupancy within %.0f points of ncu's: %d of %d "
                 "(largest difference %.2f)\n" % (
                     TOLERANCE, sum(1 for r in rows if abs(r["diff"]) <=
@@ -152,22 +165,24 @@ def main():
         f.write("\nColumns: the configuration; the model's blocks per SM and "
                 "limiter; the runtime API's blocks; ncu's "
                 "launch__occupancy_limit_warps/registers/shared_mem/blocks; "
-                "the blocks measured resident; the model's occupancy over "
+                "the blocks per SM the model expects resident in this launch "
+                "and those measured; the model's occupancy over "
                 "the launch (with --grid) or theoretical; the achieved "
                 "occupancy occcalc measured and ncu's "
                 "sm__warps_active.avg.pct_of_peak_sustained_active.\n\n")
         f.write("| block | regs | smem | carveout | grid | model | limiter "
-                "| API | ncu limits w/r/s/b | measured | model % | achieved % "
-                "| ncu % | diff | ok |\n")
-        f.write("|" + "---|" * 15 + "\n")
+                "| API | ncu limits w/r/s/b | expected | measured | model % "
+                "| achieved % | ncu % | diff | ok |\n")
+        f.write("|" + "---|" * 16 + "\n")
         for r in rows:
             n = r["ncu"]
             f.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-                    "| %s | %s | %+.2f | %s |\n" % (
+                    "| %s | %s | %s | %+.2f | %s |\n" % (
                         r["block"], r["regs"], r["smem"], r["carveout"],
                         r["measured_grid"], r["blocks_per_sm"], r["limiter"],
                         r["api_blocks_per_sm"], "/".join(
                             str(int(float(n[m]))) for m in NCU_METRICS[1:5]),
+                        r["expected_blocks_per_sm"],
                         r["measured_blocks_per_sm"],
                         r["launch_occupancy_pct"] or r["occupancy_pct"],
                         r["achieved_occupancy_pct"], n[NCU_METRICS[0]],
@@ -177,12 +192,14 @@ def main():
             w = csv.writer(f)
             w.writerow(["block", "regs", "smem", "carveout", "grid",
                         "blocks_per_sm", "limiter", "api_blocks_per_sm",
-                        "measured_blocks_per_sm", "model_pct",
+                        "expected_blocks_per_sm", "measured_blocks_per_sm",
+                        "model_pct",
                         "achieved_pct", "ncu_achieved_pct"] + NCU_METRICS[1:])
             for r in rows:
                 w.writerow([r["block"], r["regs"], r["smem"], r["carveout"],
                             r["measured_grid"], r["blocks_per_sm"],
                             r["limiter"], r["api_blocks_per_sm"],
+                            r["expected_blocks_per_sm"],
                             r["measured_blocks_per_sm"],
                             r["launch_occupancy_pct"] or r["occupancy_pct"],
                             r["achieved_occupancy_pct"],
