@@ -171,7 +171,7 @@ void out_device_info(FILE *f, enum out_format format,
 		     const struct occ_device *d, const struct occ_arch *merged,
 		     const struct occ_arch *table);
 
-/* num/den in percent with two decimals, rounded half up: every percentage
+/* num/den in percent with two decimals, ties to even: every percentage
  * occcalc prints goes through here, so all outputs agree. */
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
 

@@ -100,17 +100,23 @@ static void put_limit(struct out *o, int v)
 
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
 {
-	uint64_t hundredths, whole;
+	uint64_t hundredths, rem, whole;
 	char digits[24];
 	int n = 0;
 
 	/* Measured cycle counts can be large; a few low bits do not show in
 	 * two decimals. */
-	while (num > UINT64_MAX / 20000) {
+	while (num > UINT64_MAX / 10000) {
 		num >>= 1;
 		den >>= 1;
 	}
-	hundredths = (num * 20000 / den + 1) / 2;
+	hundredths = num * 10000 / den;
+	rem = num * 10000 % den;
+	/* A tie goes to the even digit, as printf("%.2f") rounds the exact
+	 * binary fractions occupancy is made of: what Nsight Compute and
+	 * nvprof print (65.625 % is 65.62, 3.125 % is 3.12). */
+	if (2 * rem > den || (2 * rem == den && hundredths % 2))
+		hundredths++;
 	whole = hundredths / 100;
 
 	do {
