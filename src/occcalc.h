@@ -94,6 +94,13 @@ struct occ_arch {
 	int max_barriers_per_sm;
 	/* cuobjdump's SHARED figure includes reservedSharedMemPerBlock. */
 	int cubin_smem_includes_reserved;
+	/* Global memory transactions, bytes (0: not in the table): the L2's
+	 * sector, the cache line, and what a load cached in L1 moves. */
+	int sector_size;
+	int line_size;
+	int l1_load_transaction;
+	/* An L2 set-aside for persisting accesses exists. */
+	int l2_persisting;
 };
 
 /* What a kernel launch asks of one SM. */

@@ -60,6 +60,10 @@ static const struct key_desc keys[] = {
 	INT_KEY("maxBarriersPerMultiprocessor", max_barriers_per_sm, 0, 1, 4096),
 	INT_KEY("cubinSharedIncludesReserved", cubin_smem_includes_reserved, 0,
 		0, 1),
+	INT_KEY("globalMemorySectorSize", sector_size, 0, 1, 4096),
+	INT_KEY("globalMemoryLineSize", line_size, 0, 1, 4096),
+	INT_KEY("l1CachedLoadTransactionSize", l1_load_transaction, 0, 1, 4096),
+	INT_KEY("l2PersistingAccesses", l2_persisting, 0, 0, 1),
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -289,6 +293,14 @@ static enum occ_status check_consistency(struct parse *p)
 	      "sharedMemAllocationUnitSize");
 	CHECK(n == 0 || a->smem_carveouts[n - 1] == a->smem_per_sm,
 	      "sharedMemCarveoutSizes");
+	/* Sectors tile lines, and what L1 moves is one or the other. */
+	CHECK(!a->line_size || (a->sector_size &&
+				a->line_size % a->sector_size == 0),
+	      "globalMemoryLineSize");
+	CHECK(!a->l1_load_transaction ||
+	      a->l1_load_transaction == a->sector_size ||
+	      a->l1_load_transaction == a->line_size,
+	      "l1CachedLoadTransactionSize");
 	return OCC_OK;
 }
 
