@@ -152,6 +152,7 @@ struct occ_device {
 	int clock_khz, mem_clock_khz;
 	struct occ_arch limits;      /* the table keys cudaDeviceProp has */
 	int mig;                     /* a MIG instance, not a whole GPU */
+	int mps;                     /* reached through an MPS server */
 };
 
 /* 0, or -1 with a message in err. */
@@ -174,6 +175,29 @@ void out_device_info(FILE *f, enum out_format format,
 /* num/den in percent with two decimals, ties to even: every percentage
  * occcalc prints goes through here, so all outputs agree. */
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
+
+/* ---- Memory calculators (memory.c): --access and --persist ---- */
+
+struct mem_out {
+	FILE *f;
+	enum out_format format;
+	int sweep;
+	uint64_t rows;
+	/* Sums of the access rows, for --total. */
+	uint64_t requested, moved, l1_moved, sectors, lines;
+	const struct occ_arch *arch;
+};
+
+void mem_begin(struct mem_out *m, FILE *f, enum out_format format,
+	       int sweep);
+void mem_access_row(struct mem_out *m, const struct occ_arch *a,
+		    const struct occ_access *acc,
+		    const struct occ_access_result *r);
+void mem_access_total(struct mem_out *m);
+void mem_plan_row(struct mem_out *m, const struct occ_l2 *l2, uint64_t data,
+		  int streams, const struct occ_l2_plan *p);
+/* Flushes; 0, or -1 when writing failed. */
+int mem_end(struct mem_out *m);
 
 /* ---- Charts ---- */
 

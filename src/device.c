@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -58,6 +59,18 @@ static int is_mig(const char *name)
 	return strstr(name, " MIG ") != NULL || (v && strstr(v, "MIG-"));
 }
 
+/* A client of a running MPS server: its control pipe exists, where the
+ * environment or the default says. */
+static int is_mps(void)
+{
+	const char *dir = getenv("CUDA_MPS_PIPE_DIRECTORY");
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/control", dir && *dir ? dir
+		 : "/tmp/nvidia-mps");
+	return access(path, F_OK) == 0;
+}
+
 static int attribute(enum cudaDeviceAttr attr, int index)
 {
 	int v = 0;
@@ -98,6 +111,7 @@ int device_query(int index, struct occ_device *d, char *err, size_t n)
 	d->limits.smem_per_block_optin = p.sharedMemPerBlockOptin;
 	d->limits.smem_reserved_per_block = p.reservedSharedMemPerBlock;
 	d->mig = is_mig(p.name);
+	d->mps = is_mps();
 	return 0;
 }
 

@@ -29,7 +29,8 @@ enum {
 	OPT_BARRIERS = 256, OPT_OPTIN, OPT_NO_OPTIN, OPT_SMEM_PER_THREAD,
 	OPT_SMEM_PER_WARP, OPT_SMS, OPT_HEADROOM, OPT_GRID, OPT_GPU, OPT_LIST_GPUS,
 	OPT_PTXAS, OPT_CHART, OPT_PLOT, OPT_DEVICE, OPT_LIST_DEVICES, OPT_API,
-	OPT_MEASURE
+	OPT_MEASURE, OPT_ACCESS, OPT_ELEM, OPT_STRIDE, OPT_OFFSET, OPT_THREADS,
+	OPT_LANE_XOR, OPT_TOTAL, OPT_PERSIST, OPT_STREAMS, OPT_L2
 };
 
 /* Each warp of a measurement works this long: about 50 us at Hopper's
@@ -59,6 +60,16 @@ static const struct option long_options[] = {
 	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
 	{ "api", no_argument, NULL, OPT_API },
 	{ "measure", no_argument, NULL, OPT_MEASURE },
+	{ "access", required_argument, NULL, OPT_ACCESS },
+	{ "elem", required_argument, NULL, OPT_ELEM },
+	{ "stride", required_argument, NULL, OPT_STRIDE },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "lane-xor", required_argument, NULL, OPT_LANE_XOR },
+	{ "total", no_argument, NULL, OPT_TOTAL },
+	{ "persist", required_argument, NULL, OPT_PERSIST },
+	{ "streams", required_argument, NULL, OPT_STREAMS },
+	{ "l2", required_argument, NULL, OPT_L2 },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "carveout", required_argument, NULL, 'c' },
 	{ "barriers", required_argument, NULL, OPT_BARRIERS },
@@ -99,6 +110,18 @@ struct options {
 	int headroom;
 	int api;                        /* ask the runtime's occupancy API */
 	int measure;                    /* and launch calibrated kernels */
+	/* --access: a warp's global memory instruction */
+	unsigned access_ops;            /* 1 << enum occ_access_op */
+	struct seq elem, stride, offset, threads;
+	unsigned lane_xor;
+	int total;
+	/* --persist: an L2 persistence plan */
+	struct seq persist;
+	int streams;
+	int have_l2;
+	struct occ_l2 l2;
+	const char *occupancy_opt;      /* an occupancy-only option given */
+	const char *access_opt;         /* an --access-only option given */
 };
 
 /* The GPU a run computes for, and what it has done on it so far. */
@@ -173,6 +196,24 @@ static void usage(FILE *f)
 "                           achieved occupancy, measured (--grid N: N blocks)\n"
 "  -t, --tables DIR         read architecture tables from DIR\n"
 "                           (default: $OCCCALC_TABLES, else %s)\n"
+"\n"
+"Global memory (instead of occupancy):\n"
+"      --access OP          load, store or load,store: the sectors and lines\n"
+"                           one warp instruction touches, and its efficiency\n"
+"      --elem BYTES         element size: 1, 2, 4, 8 or 16 (default 4)\n"
+"      --stride N           elements between consecutive threads (default 1;\n"
+"                           0: all threads read one element)\n"
+"      --offset N           elements from a 128-byte aligned base (default 0)\n"
+"      --threads N          active threads of the warp, 1-32 (default 32)\n"
+"      --lane-xor MASK      thread i takes thread (i ^ MASK)'s element\n"
+"      --total              add a line summing the rows: one kernel's accesses\n"
+"      --persist BYTES      plan L2 persistence for data re-read by a kernel:\n"
+"                           the set-aside, the window, the hitRatio, the code\n"
+"      --streams N          concurrent streams sharing the set-aside (default 1)\n"
+"      --l2 SIZE:MAX:WINDOW the L2 figures (l2CacheSize,\n"
+"                           persistingL2CacheMaxSize, accessPolicyMaxWindowSize)\n"
+"                           instead of the device's\n"
+"\n"
 "  -h, --help               print this help and exit\n"
 "  -V, --version            print the version and exit\n"
 "\n"
@@ -313,12 +354,94 @@ static const char *option_name(int c, char *buf, size_t n)
 	return buf;
 }
 
+/* --access load,store */
+static unsigned parse_ops(const char *arg)
+{
+	char buf[64], *tok, *save = NULL;
+	unsigned ops = 0;
+
+	snprintf(buf, sizeof buf, "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "load") == 0)
+			ops |= 1u << OCC_ACCESS_LOAD;
+		else if (strcmp(tok, "store") == 0)
+			ops |= 1u << OCC_ACCESS_STORE;
+		else
+			die_usage("--access: '%s': load, store or load,store",
+				  arg);
+	}
+	if (!ops)
+		die_usage("--access: '%s': load, store or load,store", arg);
+	return ops;
+}
+
+/* --l2 SIZE:MAX:WINDOW, each with the size suffixes. */
+static void parse_l2(const char *arg, struct occ_l2 *l2)
+{
+	char buf[128], *f[3], *save = NULL;
+	uint64_t *v[3] = { &l2->size, &l2->persisting_max, &l2->window_max };
+	int i;
+
+	snprintf(buf, sizeof buf, "%s", arg);
+	for (i = 0; i < 3; i++) {
+		f[i] = strtok_r(i ? NULL : buf, ":", &save);
+		if (!f[i] || occ_parse_size(f[i], v[i]) != OCC_PARSE_OK)
+			die_usage("--l2: '%s': expected SIZE:MAX:WINDOW, the "
+				  "device's l2CacheSize, persistingL2CacheMaxSize"
+				  " and accessPolicyMaxWindowSize in bytes "
+				  "(e.g. 50M:32768000:128M)", arg);
+	}
+	if (strtok_r(NULL, ":", &save))
+		die_usage("--l2: '%s': expected SIZE:MAX:WINDOW", arg);
+	if (l2->persisting_max > l2->size)
+		die_usage("--l2: '%s': the set-aside maximum exceeds the L2", arg);
+	if (l2->window_max == 0 || l2->size == 0)
+		die_usage("--l2: '%s': the L2 and the window must not be 0", arg);
+}
+
+/* Options that describe a kernel's occupancy, not a memory access. */
+static int is_occupancy_option(int c)
+{
+	switch (c) {
+	case 'b': case 'r': case 's': case 'S': case 'c':
+	case OPT_SMEM_PER_THREAD: case OPT_SMEM_PER_WARP: case OPT_GRID:
+	case OPT_PTXAS: case OPT_CHART: case OPT_PLOT: case OPT_BARRIERS:
+	case OPT_OPTIN: case OPT_NO_OPTIN: case OPT_HEADROOM: case OPT_API:
+	case OPT_GPU: case 'i':
+		return 1;
+	}
+	return 0;
+}
+
+/* --access and --persist each stand alone. */
+static void check_memory_options(const struct options *o)
+{
+	if (o->access_ops && o->persist.n)
+		die_usage("--access and --persist are separate calculators; "
+			  "give one");
+	if ((o->access_ops || o->persist.n) && o->occupancy_opt)
+		die_usage("%s is an occupancy option; --%s computes memory "
+			  "transactions", o->occupancy_opt,
+			  o->access_ops ? "access" : "persist");
+	if (!o->persist.n && (o->have_l2 || o->streams != 1))
+		die_usage("--l2 and --streams go with --persist");
+	if (!o->access_ops && o->access_opt)
+		die_usage("%s goes with --access", o->access_opt);
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
 	char name[32];
+	static char occ_name[32], access_name[32];
 
 	memset(o, 0, sizeof *o);
+	parse_seq("elem", "4", 0, 16, &o->elem);
+	parse_seq("stride", "1", 0, 1, &o->stride);
+	parse_seq("offset", "0", 0, 0, &o->offset);
+	parse_seq("threads", "32", 0, 32, &o->threads);
+	o->streams = 1;
 	parse_seq("regs", "0", 0, 0, &o->regs);
 	parse_seq("smem", "0", 0, 0, &o->smem);
 	parse_seq("static-smem", "0", 0, 0, &o->static_smem);
@@ -330,6 +453,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_options, long_options,
 				NULL)) != -1) {
+		if (!o->occupancy_opt && is_occupancy_option(c))
+			o->occupancy_opt = option_name(c, occ_name,
+						       sizeof occ_name);
+		if (!o->access_opt && c >= OPT_ELEM && c <= OPT_TOTAL)
+			o->access_opt = option_name(c, access_name,
+						    sizeof access_name);
 		switch (c) {
 		case 'a': o->arch = optarg; break;
 		case 'b':
@@ -374,6 +503,36 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_LIST_DEVICES: o->list_devices = 1; break;
 		case OPT_API: o->api = 1; break;
+		case OPT_ACCESS: o->access_ops = parse_ops(optarg); break;
+		case OPT_ELEM:
+			seq_free(&o->elem);
+			parse_seq("elem", optarg, 1, 16, &o->elem);
+			break;
+		case OPT_STRIDE:
+			seq_free(&o->stride);
+			parse_seq("stride", optarg, 0, UINT64_MAX, &o->stride);
+			break;
+		case OPT_OFFSET:
+			seq_free(&o->offset);
+			parse_seq("offset", optarg, 0, UINT64_MAX, &o->offset);
+			break;
+		case OPT_THREADS:
+			seq_free(&o->threads);
+			parse_seq("threads", optarg, 1, 32, &o->threads);
+			break;
+		case OPT_LANE_XOR:
+			o->lane_xor = (unsigned)parse_small("lane-xor", optarg, 31);
+			break;
+		case OPT_TOTAL: o->total = 1; break;
+		case OPT_PERSIST:
+			seq_free(&o->persist);
+			parse_seq("persist", optarg, 1, UINT64_C(1) << 48,
+				  &o->persist);
+			break;
+		case OPT_STREAMS:
+			o->streams = (int)parse_number("streams", optarg, 1, 1024);
+			break;
+		case OPT_L2: parse_l2(optarg, &o->l2); o->have_l2 = 1; break;
 		case OPT_MEASURE: o->measure = o->api = 1; break;
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_LIST_GPUS: o->list_gpus = 1; break;
@@ -416,6 +575,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 				      o->static_smem.is_sweep))
 		die_usage("--chart and --plot draw one configuration, not a sweep "
 			  "or a compiler report");
+	check_memory_options(o);
 	if (o->api && o->ptxas)
 		die_usage("--api and --measure take a configuration, not a "
 			  "compiler report (--ptxas)");
@@ -473,6 +633,10 @@ static void query_device(const struct options *o, struct occ_device *d)
 	if ((device_count(&n, err, sizeof err) != 0 || n == 0) && o->api)
 		die("--%s needs a CUDA device: %s", o->measure ? "measure" : "api",
 		    err[0] ? err : "none found");
+	if (n == 0 && o->persist.n)
+		die_usage("--persist needs the device's L2 figures: no CUDA device "
+			  "(%s); give --arch and --l2 SIZE:MAX:WINDOW",
+			  err[0] ? err : "none found");
 	if (n == 0)
 		die_usage("no architecture: no CUDA device (%s); name one with "
 			  "--arch (e.g. --arch sm_90; --list-archs lists them)",
@@ -925,7 +1089,9 @@ static const struct occ_arch *borrow_table(const struct occ_tables *t,
 /* No --arch: the GPU's architecture, its table merged with what the
  * device reports (the device wins). With --api or --measure, an --arch must
  * be the device's own. */
-static void evaluate_on_device(const struct occ_tables *t, struct options *o)
+static const struct occ_arch *device_arch(const struct occ_tables *t,
+					  struct options *o,
+					  const struct occ_arch **table_out)
 {
 	static struct occ_device d;
 	const struct occ_arch *table;
@@ -947,11 +1113,20 @@ static void evaluate_on_device(const struct occ_tables *t, struct options *o)
 	if (!o->sms)
 		o->sms = d.sms;
 	gpu_ctx.d = &d;
+	if (table_out)
+		*table_out = table;
+	return &merged;
+}
+
+static void evaluate_on_device(const struct occ_tables *t, struct options *o)
+{
+	const struct occ_arch *table, *merged = device_arch(t, o, &table);
+
 	if (o->info) {
-		out_device_info(stdout, o->format, &d, &merged, table);
+		out_device_info(stdout, o->format, gpu_ctx.d, merged, table);
 		return;
 	}
-	evaluate(&merged, o);
+	evaluate(merged, o);
 	if (gpu_ctx.disagreements)
 		warn("%llu configuration%s where the runtime or the measurement "
 		     "disagrees with the model (see the agrees column)",
@@ -959,8 +1134,144 @@ static void evaluate_on_device(const struct occ_tables *t, struct options *o)
 		     gpu_ctx.disagreements == 1 ? "" : "s");
 }
 
+/* ---- --access and --persist ---- */
+
+/* The architecture: --arch's table, else the device's. */
+static const struct occ_arch *memory_arch(const struct occ_tables *t,
+					  struct options *o)
+{
+	return o->arch ? find_arch(t, o->arch) : device_arch(t, o, NULL);
+}
+
+static void access_failed(enum occ_status st, const struct occ_arch *a,
+			  const struct occ_access *acc)
+{
+	char tag[16];
+
+	arch_tag(tag, sizeof tag, a);
+	if (st == OCC_ERR_UNKNOWN_ARCH)
+		die("%s's table has no globalMemorySectorSize and "
+		    "globalMemoryLineSize", tag);
+	if (acc->elem_size != 1 && acc->elem_size != 2 && acc->elem_size != 4 &&
+	    acc->elem_size != 8 && acc->elem_size != 16)
+		die_usage("--elem: '%d': an element is 1, 2, 4, 8 or 16 bytes",
+			  acc->elem_size);
+	die_usage("--stride %llu with --offset %llu: the addresses of %d-byte "
+		  "elements overflow 64 bits", (unsigned long long)acc->stride,
+		  (unsigned long long)acc->offset, acc->elem_size);
+}
+
+/* Every combination: operation, element size, stride, offset, threads. */
+static void evaluate_access(const struct occ_arch *a, const struct options *o)
+{
+	struct seq_iter ie, is, io, it;
+	struct occ_access acc;
+	struct occ_access_result r;
+	struct mem_out m;
+	enum occ_status st;
+	int op;
+
+	mem_begin(&m, stdout, o->format, o->total || o->elem.is_sweep ||
+		  o->stride.is_sweep || o->offset.is_sweep ||
+		  o->threads.is_sweep || o->access_ops == 3);
+	acc.lane_xor = o->lane_xor;
+	for (op = 0; op < 2; op++) {
+		if (!(o->access_ops & (1u << op)))
+			continue;
+		acc.op = (enum occ_access_op)op;
+		for (seq_first(&ie, &o->elem); ; ) {
+			acc.elem_size = (int)ie.value;
+			for (seq_first(&is, &o->stride); ; ) {
+				acc.stride = is.value;
+				for (seq_first(&io, &o->offset); ; ) {
+					acc.offset = io.value;
+					for (seq_first(&it, &o->threads); ; ) {
+						acc.threads = (int)it.value;
+						st = occ_access_compute(a, &acc, &r);
+						if (st != OCC_OK)
+							access_failed(st, a, &acc);
+						mem_access_row(&m, a, &acc, &r);
+						if (!seq_next(&it))
+							break;
+					}
+					if (!seq_next(&io))
+						break;
+				}
+				if (!seq_next(&is))
+					break;
+			}
+			if (!seq_next(&ie))
+				break;
+		}
+	}
+	if (o->total)
+		mem_access_total(&m);
+	if (mem_end(&m) != 0)
+		die("write error: %s", strerror(errno));
+}
+
+/* The L2 figures: --l2's, else the device's, where persistence works. */
+static void plan_l2(const struct occ_tables *t, struct options *o,
+		    struct occ_l2 *l2)
+{
+	const struct occ_arch *a = memory_arch(t, o);
+	const struct occ_device *d = gpu_ctx.d;
+	char tag[16];
+
+	arch_tag(tag, sizeof tag, a);
+	if (!a->l2_persisting)
+		die("%s (%s) has no L2 set-aside for persisting accesses "
+		    "(compute capability 8.0 and later)", tag, a->name);
+	if (o->have_l2) {
+		*l2 = o->l2;
+		return;
+	}
+	if (!d)
+		die_usage("--persist with --arch needs the device's L2 figures: "
+			  "--l2 SIZE:MAX:WINDOW");
+	if (d->mig)
+		die("device %d is a MIG instance: the L2 set-aside is disabled "
+		    "in MIG mode", d->index);
+	if (d->mps)
+		die("device %d is shared through MPS: cudaDeviceSetLimit cannot "
+		    "change the set-aside; start the MPS server with "
+		    "CUDA_DEVICE_DEFAULT_PERSISTING_L2_CACHE_PERCENTAGE_LIMIT",
+		    d->index);
+	if (!d->persisting_l2_max)
+		die("device %d (%s) reports no L2 set-aside "
+		    "(persistingL2CacheMaxSize 0)", d->index, d->name);
+	l2->size = d->l2_cache;
+	l2->persisting_max = d->persisting_l2_max;
+	l2->window_max = d->access_policy_max_window;
+}
+
+static void evaluate_persist(const struct occ_tables *t, struct options *o)
+{
+	struct occ_l2 l2;
+	struct occ_l2_plan p;
+	struct mem_out m;
+	struct seq_iter it;
+
+	plan_l2(t, o, &l2);
+	mem_begin(&m, stdout, o->format, o->persist.is_sweep);
+	for (seq_first(&it, &o->persist); ; ) {
+		if (occ_l2_plan(&l2, it.value, o->streams, &p) != OCC_OK)
+			die("internal error: invalid L2 plan");
+		mem_plan_row(&m, &l2, it.value, o->streams, &p);
+		if (!seq_next(&it))
+			break;
+	}
+	if (mem_end(&m) != 0)
+		die("write error: %s", strerror(errno));
+}
+
 static void free_options(struct options *o)
 {
+	seq_free(&o->elem);
+	seq_free(&o->stride);
+	seq_free(&o->offset);
+	seq_free(&o->threads);
+	seq_free(&o->persist);
 	seq_free(&o->block);
 	seq_free(&o->regs);
 	seq_free(&o->smem);
@@ -992,6 +1303,10 @@ int main(int argc, char **argv)
 	t = load_tables(o.tables);
 	if (o.list) {
 		out_list(stdout, o.format, t);
+	} else if (o.access_ops) {
+		evaluate_access(memory_arch(t, &o), &o);
+	} else if (o.persist.n) {
+		evaluate_persist(t, &o);
 	} else if ((!o.arch && !o.ptxas) || o.api) {
 		evaluate_on_device(t, &o);
 	} else if (o.info) {

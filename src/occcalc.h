@@ -49,7 +49,8 @@ enum occ_status {
 	OCC_ERR_MISNAMED,       /* sm_XY.arch does not hold X.Y */
 	OCC_ERR_UNKNOWN_ARCH,   /* no table for that compute capability */
 	OCC_ERR_BAD_ARCH_NAME,  /* not an architecture name (sm_90, 90, 9.0) */
-	OCC_ERR_INVALID_INPUT   /* kernel parameters out of their domain */
+	OCC_ERR_INVALID_INPUT,  /* kernel parameters out of their domain */
+	OCC_ERR_UNSUPPORTED     /* the device or architecture lacks it */
 };
 
 /* Where a table problem was found: file, line (0: the whole file) and key. */
@@ -290,6 +291,74 @@ typedef int (*occ_usage_fn)(const struct occ_usage *u, void *ctx);
 enum occ_status occ_usage_parse(FILE *f, const char *name, occ_usage_fn fn,
 				void *ctx, int *fn_status,
 				struct occ_diag *diag);
+
+/* ---- Global memory: how a warp's access becomes transactions ---- */
+
+enum occ_access_op { OCC_ACCESS_LOAD, OCC_ACCESS_STORE };
+
+/* One warp-wide load or store instruction: active lane i (of the first
+ * `threads`) touches element offset + (i ^ lane_xor) * stride of an array
+ * whose base is aligned to a cache line. A broadcast is stride 0. */
+struct occ_access {
+	enum occ_access_op op;
+	int elem_size;           /* bytes: 1, 2, 4, 8 or 16 */
+	uint64_t stride;         /* elements between consecutive lanes */
+	uint64_t offset;         /* elements from the aligned base */
+	int threads;             /* active lanes, 1 to 32 */
+	unsigned lane_xor;       /* lane permutation, 0 to 31 */
+};
+
+struct occ_access_result {
+	uint64_t thread_bytes;   /* threads x elem_size */
+	uint64_t requested;      /* distinct bytes the lanes touch */
+	int sectors;             /* distinct sectors touched: per request */
+	int lines;               /* distinct cache lines touched */
+	uint64_t moved;          /* sectors x sector size */
+	/* A load cached in L1 moves l1_moved: sectors where the L1 is
+	 * sectored, whole lines where it is not (Kepler). Stores: moved. */
+	uint64_t l1_moved;
+	int l1_lines;            /* a load here moves lines when L1-cached */
+};
+
+/* OCC_ERR_INVALID_INPUT for an element size other than 1, 2, 4, 8 or 16,
+ * threads outside 1-32, lane_xor above 31, or an access whose addresses
+ * do not fit 64 bits; OCC_ERR_UNKNOWN_ARCH when the table has no
+ * sector and line sizes. */
+enum occ_status occ_access_compute(const struct occ_arch *arch,
+				   const struct occ_access *access,
+				   struct occ_access_result *result);
+
+/* ---- L2 persistence: a set-aside and access-policy windows ---- */
+
+/* The device's L2 figures, as cudaDeviceProp names them. */
+struct occ_l2 {
+	uint64_t size;             /* l2CacheSize */
+	uint64_t persisting_max;   /* persistingL2CacheMaxSize */
+	uint64_t window_max;       /* accessPolicyMaxWindowSize */
+};
+
+/* Keeping `data` bytes re-read by each of `streams` concurrent streams in
+ * the L2 set-aside: the set-aside to request (no more than the windows
+ * need, no more than the device allows), each stream's window (the data,
+ * or as much as a window may cover), and the hitRatio that keeps the
+ * windows' persisting lines within the set-aside, so that they do not
+ * evict each other (CUDA Programming Guide, "L2 Persistence Example" and
+ * "Managing Utilization of L2 set-aside cache"). */
+struct occ_l2_plan {
+	uint64_t set_aside;        /* cudaLimitPersistingL2CacheSize */
+	uint64_t window;           /* accessPolicyWindow.num_bytes, each */
+	uint64_t uncovered;        /* data beyond the window, each stream */
+	/* accessPolicyWindow.hitRatio, in ten-thousandths (rounded down so
+	 * that the windows never ask for more than the set-aside). */
+	int hit_ratio_e4;
+	uint64_t persisting;       /* bytes of each window that persist */
+};
+
+/* OCC_ERR_INVALID_INPUT for no data, streams outside 1-1024, or L2
+ * figures that contradict each other; OCC_ERR_UNSUPPORTED when the
+ * device has no set-aside (persisting_max 0). */
+enum occ_status occ_l2_plan(const struct occ_l2 *l2, uint64_t data,
+			    int streams, struct occ_l2_plan *plan);
 
 /* ---- Measured residency: what a launch's warps recorded ---- */
 

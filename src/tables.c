@@ -542,6 +542,7 @@ const char *occ_strerror(enum occ_status st)
 	case OCC_ERR_UNKNOWN_ARCH: return "no table for that architecture";
 	case OCC_ERR_BAD_ARCH_NAME: return "not an architecture name";
 	case OCC_ERR_INVALID_INPUT: return "invalid kernel parameters";
+	case OCC_ERR_UNSUPPORTED: return "not supported";
 	}
 	return "unknown error";
 }

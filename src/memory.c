@@ -1,0 +1,350 @@
+/*
+ * memory.c - the command line's memory calculators: rows for warp access
+ * patterns (--access) and L2 persistence plans (--persist), in text, CSV
+ * and JSON, and the code a plan asks the user to paste.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- Records: named cells, printed as CSV, JSON or a text table ---- */
+
+struct cell {
+	const char *name;
+	char value[64];
+	int quoted;           /* a string in JSON */
+};
+
+struct record {
+	struct cell c[24];
+	int n;
+};
+
+static struct cell *add(struct record *r, const char *name, int quoted)
+{
+	struct cell *c = &r->c[r->n++];
+
+	c->name = name;
+	c->quoted = quoted;
+	return c;
+}
+
+static void add_num(struct record *r, const char *name, uint64_t v)
+{
+	snprintf(add(r, name, 0)->value, sizeof r->c[0].value, "%" PRIu64, v);
+}
+
+static void add_str(struct record *r, const char *name, const char *v)
+{
+	snprintf(add(r, name, 1)->value, sizeof r->c[0].value, "%s", v);
+}
+
+/* A number that is absent: empty in CSV, null in JSON. */
+static void add_none(struct record *r, const char *name)
+{
+	add(r, name, 0)->value[0] = '\0';
+}
+
+static void add_pct(struct record *r, const char *name, uint64_t num,
+		    uint64_t den)
+{
+	format_ratio_percent(add(r, name, 0)->value, num, den);
+}
+
+void mem_begin(struct mem_out *m, FILE *f, enum out_format format,
+	       int sweep)
+{
+	memset(m, 0, sizeof *m);
+	m->f = f;
+	m->format = format;
+	m->sweep = sweep;
+}
+
+static void emit(struct mem_out *m, const struct record *r)
+{
+	int i;
+
+	if (m->format == OUT_CSV) {
+		if (m->rows == 0)
+			for (i = 0; i < r->n; i++)
+				fprintf(m->f, "%s%s", i ? "," : "",
+					r->c[i].name);
+		if (m->rows == 0)
+			fputc('\n', m->f);
+		for (i = 0; i < r->n; i++)
+			fprintf(m->f, "%s%s", i ? "," : "", r->c[i].value);
+		fputc('\n', m->f);
+	} else {
+		fputs(m->sweep ? (m->rows ? ",\n{" : "[\n{") : "{", m->f);
+		for (i = 0; i < r->n; i++) {
+			const struct cell *c = &r->c[i];
+
+			fprintf(m->f, "%s\"%s\":", i ? "," : "", c->name);
+			if (c->quoted)
+				fprintf(m->f, "\"%s\"", c->value);
+			else
+				fputs(c->value[0] ? c->value : "null", m->f);
+		}
+		fputs(m->sweep ? "}" : "}\n", m->f);
+	}
+	m->rows++;
+}
+
+int mem_end(struct mem_out *m)
+{
+	if (m->format == OUT_JSON && m->sweep)
+		fputs(m->rows ? "\n]\n" : "[]\n", m->f);
+	return fflush(m->f) == 0 && !ferror(m->f) ? 0 : -1;
+}
+
+/* ---- Access patterns ---- */
+
+static const char *op_name(enum occ_access_op op)
+{
+	return op == OCC_ACCESS_LOAD ? "load" : "store";
+}
+
+static void access_record(struct record *rec, const struct occ_arch *a,
+			  const struct occ_access *acc,
+			  const struct occ_access_result *r)
+{
+	char tag[16];
+
+	arch_tag(tag, sizeof tag, a);
+	add_str(rec, "arch", tag);
+	add_str(rec, "op", op_name(acc->op));
+	add_num(rec, "elem_size", (uint64_t)acc->elem_size);
+	add_num(rec, "stride", acc->stride);
+	add_num(rec, "offset", acc->offset);
+	add_num(rec, "threads", (uint64_t)acc->threads);
+	add_num(rec, "lane_xor", acc->lane_xor);
+	add_num(rec, "thread_bytes", r->thread_bytes);
+	add_num(rec, "requested_bytes", r->requested);
+	add_num(rec, "sectors", (uint64_t)r->sectors);
+	add_num(rec, "lines", (uint64_t)r->lines);
+	add_num(rec, "moved_bytes", r->moved);
+	add_pct(rec, "efficiency_pct", r->requested, r->moved);
+	add_num(rec, "l1_moved_bytes", r->l1_moved);
+	add_pct(rec, "l1_efficiency_pct", r->requested, r->l1_moved);
+}
+
+static void text_access_header(FILE *f, int l1_lines)
+{
+	fprintf(f, "arch    op     elem  stride  offset  threads  requested  "
+		"sectors  lines  moved  efficiency%s\n",
+		l1_lines ? "   L1 moved  L1 eff." : "");
+}
+
+static void text_access_row(FILE *f, const struct occ_arch *a,
+			    const struct occ_access *acc,
+			    const struct occ_access_result *r)
+{
+	char tag[16], eff[32], l1[32];
+
+	arch_tag(tag, sizeof tag, a);
+	format_ratio_percent(eff, r->requested, r->moved);
+	fprintf(f, "%-7s %-5s %5d %7" PRIu64 " %7" PRIu64 " %8d %10" PRIu64
+		" %8d %6d %6" PRIu64 " %10s%%", tag, op_name(acc->op),
+		acc->elem_size, acc->stride, acc->offset, acc->threads,
+		r->requested, r->sectors, r->lines, r->moved, eff);
+	if (a->l1_load_transaction == a->line_size) {
+		format_ratio_percent(l1, r->requested, r->l1_moved);
+		fprintf(f, " %10" PRIu64 " %8s%%", r->l1_moved, l1);
+	}
+	fputc('\n', f);
+}
+
+/* The report a person reads for one access. */
+static void text_access_report(FILE *f, const struct occ_arch *a,
+			       const struct occ_access *acc,
+			       const struct occ_access_result *r)
+{
+	char tag[16], eff[32], label[32];
+
+	arch_tag(tag, sizeof tag, a);
+	fprintf(f, "%s (%s): a warp %ss %d-byte elements, %d thread%s, "
+		"stride %" PRIu64 ", offset %" PRIu64, tag, a->name,
+		op_name(acc->op), acc->elem_size, acc->threads,
+		acc->threads == 1 ? "" : "s", acc->stride, acc->offset);
+	if (acc->lane_xor)
+		fprintf(f, ", lanes permuted by xor %u", acc->lane_xor);
+	fprintf(f, "\n\n  %-19s%" PRIu64 " B distinct (%d x %d B = %" PRIu64
+		" B)\n", "Requested", r->requested, acc->threads,
+		acc->elem_size, r->thread_bytes);
+	format_ratio_percent(eff, r->requested, r->moved);
+	snprintf(label, sizeof label, "Sectors (%d B)", a->sector_size);
+	fprintf(f, "  %-19s%d per request: %" PRIu64 " B moved, efficiency "
+		"%s %%\n", label, r->sectors, r->moved, eff);
+	snprintf(label, sizeof label, "Lines (%d B)", a->line_size);
+	fprintf(f, "  %-19s%d per request\n", label, r->lines);
+	if (acc->op == OCC_ACCESS_STORE) {
+		fprintf(f, "  Stores are not cached in L1: they move sectors.\n");
+	} else if (r->l1_lines) {
+		format_ratio_percent(eff, r->requested, r->l1_moved);
+		fprintf(f, "  Cached in L1       %" PRIu64 " B moved in whole "
+			"lines, efficiency %s %% (-Xptxas -dlcm=ca; the "
+			"sector figures are -dlcm=cg)\n", r->l1_moved, eff);
+	} else {
+		fprintf(f, "  Cached in L1       the same: the L1 fetches "
+			"%d-byte sectors\n", a->sector_size);
+	}
+}
+
+void mem_access_row(struct mem_out *m, const struct occ_arch *a,
+		    const struct occ_access *acc,
+		    const struct occ_access_result *r)
+{
+	struct record rec = { .n = 0 };
+
+	m->requested += r->requested;
+	m->moved += r->moved;
+	m->l1_moved += r->l1_moved;
+	m->sectors += (uint64_t)r->sectors;
+	m->lines += (uint64_t)r->lines;
+	m->arch = a;
+	if (m->format == OUT_TEXT && !m->sweep) {
+		text_access_report(m->f, a, acc, r);
+		m->rows++;
+		return;
+	}
+	if (m->format == OUT_TEXT) {
+		if (m->rows++ == 0)
+			text_access_header(m->f, r->l1_lines ||
+				a->l1_load_transaction == a->line_size);
+		text_access_row(m->f, a, acc, r);
+		return;
+	}
+	access_record(&rec, a, acc, r);
+	emit(m, &rec);
+}
+
+/* --total: the rows as the accesses of one kernel. */
+void mem_access_total(struct mem_out *m)
+{
+	struct record rec = { .n = 0 };
+	char eff[32], l1[32];
+	static const char *const blank[] = {
+		"arch", "op", "elem_size", "stride", "offset", "threads",
+		"lane_xor", "thread_bytes",
+	};
+	size_t i;
+
+	if (!m->rows)
+		return;
+	if (m->format == OUT_TEXT) {
+		format_ratio_percent(eff, m->requested, m->moved);
+		format_ratio_percent(l1, m->requested, m->l1_moved);
+		fprintf(m->f, "total: %" PRIu64 " B requested, %" PRIu64
+			" sectors, %" PRIu64 " lines, %" PRIu64 " B moved, "
+			"efficiency %s %%", m->requested, m->sectors, m->lines,
+			m->moved, eff);
+		if (m->l1_moved != m->moved)
+			fprintf(m->f, "; cached in L1: %" PRIu64 " B moved, "
+				"%s %%", m->l1_moved, l1);
+		fputc('\n', m->f);
+		return;
+	}
+	for (i = 0; i < sizeof blank / sizeof blank[0]; i++)
+		if (i == 1)
+			add_str(&rec, blank[i], "total");
+		else
+			add_none(&rec, blank[i]);
+	add_num(&rec, "requested_bytes", m->requested);
+	add_num(&rec, "sectors", m->sectors);
+	add_num(&rec, "lines", m->lines);
+	add_num(&rec, "moved_bytes", m->moved);
+	add_pct(&rec, "efficiency_pct", m->requested, m->moved);
+	add_num(&rec, "l1_moved_bytes", m->l1_moved);
+	add_pct(&rec, "l1_efficiency_pct", m->requested, m->l1_moved);
+	if (m->format == OUT_CSV)
+		rec.c[0].value[0] = '\0';
+	emit(m, &rec);
+}
+
+/* ---- L2 persistence plans ---- */
+
+static void hit_ratio_text(char *buf, size_t n, int e4)
+{
+	snprintf(buf, n, "%d.%04d", e4 / 10000, e4 % 10000);
+}
+
+static void plan_record(struct record *rec, const struct occ_l2 *l2,
+			uint64_t data, int streams,
+			const struct occ_l2_plan *p)
+{
+	add_num(rec, "data_bytes", data);
+	add_num(rec, "streams", (uint64_t)streams);
+	add_num(rec, "l2_cache_size", l2->size);
+	add_num(rec, "persisting_l2_max", l2->persisting_max);
+	add_num(rec, "access_policy_max_window", l2->window_max);
+	add_num(rec, "set_aside_bytes", p->set_aside);
+	add_num(rec, "window_bytes", p->window);
+	hit_ratio_text(add(rec, "hit_ratio", 0)->value, sizeof rec->c[0].value,
+		       p->hit_ratio_e4);
+	add_num(rec, "persisting_bytes", p->persisting);
+	add_num(rec, "uncovered_bytes", p->uncovered);
+}
+
+static void plan_text(FILE *f, const struct occ_l2 *l2, uint64_t data,
+		      int streams, const struct occ_l2_plan *p)
+{
+	char ratio[16];
+
+	hit_ratio_text(ratio, sizeof ratio, p->hit_ratio_e4);
+	fprintf(f, "L2 %" PRIu64 " B; set-aside up to %" PRIu64 " B "
+		"(persistingL2CacheMaxSize); a window up to %" PRIu64 " B "
+		"(accessPolicyMaxWindowSize)\n", l2->size, l2->persisting_max,
+		l2->window_max);
+	fprintf(f, "Data re-read: %" PRIu64 " B in each of %d concurrent "
+		"stream%s\n\n", data, streams, streams == 1 ? "" : "s");
+	fprintf(f, "  Set-aside          %" PRIu64 " B\n", p->set_aside);
+	fprintf(f, "  Window             %" PRIu64 " B per stream\n",
+		p->window);
+	fprintf(f, "  hitRatio           %s: %" PRIu64 " B of each window "
+		"persist%s\n", ratio, p->persisting,
+		p->hit_ratio_e4 < 10000 ? "; the rest streams, so that what "
+		"persists fits the set-aside and does not thrash" : "");
+	if (p->uncovered)
+		fprintf(f, "  Beyond the window  %" PRIu64 " B per stream get "
+			"no persistence (the window's maximum)\n",
+			p->uncovered);
+	fprintf(f, "\n/* occcalc --persist %" PRIu64 " --streams %d */\n"
+		"cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, %" PRIu64
+		");\n\n"
+		"cudaStreamAttrValue attr = {};\n"
+		"attr.accessPolicyWindow.base_ptr  = data;  /* the re-read "
+		"buffer */\n"
+		"attr.accessPolicyWindow.num_bytes = %" PRIu64 ";\n"
+		"attr.accessPolicyWindow.hitRatio  = %sf;\n"
+		"attr.accessPolicyWindow.hitProp   = "
+		"cudaAccessPropertyPersisting;\n"
+		"attr.accessPolicyWindow.missProp  = "
+		"cudaAccessPropertyStreaming;\n"
+		"cudaStreamSetAttribute(stream, "
+		"cudaStreamAttributeAccessPolicyWindow, &attr);%s\n\n"
+		"/* ... the kernels that re-read data ... */\n\n"
+		"/* Afterwards, give the set-aside back to normal accesses: */\n"
+		"attr.accessPolicyWindow.num_bytes = 0;\n"
+		"cudaStreamSetAttribute(stream, "
+		"cudaStreamAttributeAccessPolicyWindow, &attr);\n"
+		"cudaCtxResetPersistingL2Cache();\n", data, streams,
+		p->set_aside, p->window, ratio,
+		streams > 1 ? "  /* in each stream, its own data */" : "");
+}
+
+void mem_plan_row(struct mem_out *m, const struct occ_l2 *l2, uint64_t data,
+		  int streams, const struct occ_l2_plan *p)
+{
+	struct record rec = { .n = 0 };
+
+	if (m->format == OUT_TEXT) {
+		if (m->rows++)
+			fputs("\n", m->f);
+		plan_text(m->f, l2, data, streams, p);
+		return;
+	}
+	plan_record(&rec, l2, data, streams, p);
+	emit(m, &rec);
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# access.sh - the global-memory calculators from the command line: the
+# seeds' cases in every format, sweeps, and bad input.
+. "$T/lib.sh"
+
+# cell CSV-ROW COLUMN: one column of CSV output's row (2 = the first row).
+cell() {
+	awk -F, -v row="$1" -v name="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR == row { print $c }' "$tmp/out"
+}
+
+run --arch sm_90 --access load --stride 1 --offset 0,1 --lane-xor 0 --format csv
+[ "$(cell 2 sectors)" = 4 ] && [ "$(cell 3 sectors)" = 5 ] &&
+	[ "$(cell 3 efficiency_pct)" = 80.00 ]
+ok $? "seed 003 add1, add2: 4 and 5 sectors per request, 100 % and 80 %"
+
+run --arch sm_90 --access load --lane-xor 1 --format csv
+[ "$(cell 2 sectors)" = 4 ] && [ "$(cell 2 efficiency_pct)" = 100.00 ]
+ok $? "seed 003 add3: lanes permuted, still 4 sectors, 100 %"
+
+run --arch sm_90 --access load --stride 0 --format json
+grep -q '"sectors":1,' "$tmp/out" && grep -q '"efficiency_pct":12.50,' "$tmp/out"
+ok $? "seed 003 add4: a broadcast is 1 sector, 12.5 % (JSON)"
+
+run --arch sm_90 --access load --stride 4
+[ "$status" -eq 0 ] && grep -q '16 per request: 512 B moved, efficiency 25.00 %' "$tmp/out"
+ok $? "seed 003 add5: stride 4 is 16 sectors per request, 25 % (text)"
+
+run --arch sm_37 --access load --threads 1,9,17,25 --format csv
+[ "$(cell 2 l1_efficiency_pct)" = 3.12 ] && [ "$(cell 2 efficiency_pct)" = 12.50 ] &&
+	[ "$(cell 3 efficiency_pct)" = 56.25 ] && [ "$(cell 4 efficiency_pct)" = 70.83 ] &&
+	[ "$(cell 5 efficiency_pct)" = 78.12 ]
+ok $? "seed 000: 3.12 % L1-cached; 12.5, 56.25, 70.83, 78.12 % L2-only"
+
+run --arch sm_37 --access load,store --offset 1 --format csv
+[ "$(cell 2 efficiency_pct)" = 80.00 ] && [ "$(cell 2 lines)" = 2 ] &&
+	[ "$(cell 3 op)" = store ] && [ "$(cell 3 efficiency_pct)" = 80.00 ] &&
+	[ "$(cell 3 l1_efficiency_pct)" = 80.00 ]
+ok $? "seed 000: offset 1, loads and stores: 2 transactions, 80 %; stores skip L1"
+
+run --arch sm_37 --access load --stride 0,1 --total --format csv
+[ "$(cell 4 op)" = total ] && [ "$(cell 4 efficiency_pct)" = 82.50 ]
+ok $? "seed 000: C[x] = A[3] + B[x] totals 82.5 %"
+
+run --arch sm_90 --access store --elem 1,2,4,8,16 --format csv
+[ "$(wc -l <"$tmp/out")" -eq 6 ] && [ "$(cell 6 sectors)" = 16 ] &&
+	[ "$(cell 2 sectors)" = 1 ]
+ok $? "an element-size sweep: one row each, 1 to 16 sectors"
+
+run --arch sm_90 --access load --stride 0:64 --offset 0:31 --format csv
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 2081 ]
+ok $? "ranges sweep like the occupancy options (65 x 32 rows)"
+
+run --arch sm_90 --access load --stride 0:8 --offset 0:3
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q '^arch *op *elem' &&
+	[ "$(wc -l <"$tmp/out")" -eq 37 ]
+ok $? "a text sweep: a header and a line per access"
+
+# expect STATUS PATTERN ARGS...
+expect() {
+	want=$1 pattern=$2
+	shift 2
+	run "$@"
+	[ "$status" -eq "$want" ] && one_error_line "$pattern"
+	ok $? "occcalc $*: exit $want, '$pattern'"
+	[ "$status" -eq "$want" ] || echo "# got exit $status: $(cat "$tmp/err")"
+}
+
+expect 2 "--elem: '3': an element is 1, 2, 4, 8 or 16 bytes" -a 90 --access load --elem 3
+expect 2 "--elem: '32': above the maximum of 16" -a 90 --access load --elem 32
+expect 2 "--threads: '33': above the maximum of 32" -a 90 --access load --threads 33
+expect 2 "--threads: '0': below the minimum of 1" -a 90 --access load --threads 0
+expect 2 "--threads: '-4': must not be negative" -a 90 --access load --threads -4
+expect 2 "--stride: '-1': must not be negative" -a 90 --access load --stride -1
+expect 2 "the addresses of 4-byte elements overflow 64 bits" -a 90 --access load --stride 288230376151711744
+expect 2 "the addresses of 16-byte elements overflow 64 bits" -a 90 --access store --elem 16 --offset 1152921504606846976
+expect 2 "--lane-xor: '32': above the maximum of 31" -a 90 --access load --lane-xor 32
+expect 2 "--access: 'fetch': load, store or load,store" -a 90 --access fetch
+expect 2 "--block is an occupancy option" -a 90 --access load --block 128
+expect 2 "--stride goes with --access" -a 90 --block 128 --stride 2
+expect 2 "--access and --persist are separate" -a 90 --access load --persist 1M --l2 4M:2M:1M
+expect 2 "--persist: '0': below the minimum of 1" -a 90 --persist 0 --l2 4M:2M:1M
+expect 2 "--persist with --arch needs the device's L2 figures" -a 90 --persist 1M
+expect 1 "sm_75 (Turing) has no L2 set-aside" -a 75 --persist 1M --l2 4M:2M:1M
+expect 2 "--l2: '4M:8M:1M': the set-aside maximum exceeds the L2" -a 90 --persist 1M --l2 4M:8M:1M
+expect 2 "--l2: '50M': expected SIZE:MAX:WINDOW" -a 90 --persist 1M --l2 50M
+expect 2 "--l2: '1:2:3:4': expected SIZE:MAX:WINDOW" -a 90 --persist 1M --l2 1:2:3:4
+expect 2 "--streams: '0': below the minimum of 1" -a 90 --persist 1M --streams 0 --l2 4M:2M:1M
+expect 2 "--streams: '1025': above the maximum of 1024" -a 90 --persist 1M --streams 1025 --l2 4M:2M:1M
+expect 2 "--l2 and --streams go with --persist" -a 90 -b 128 --streams 2
+
+done_testing

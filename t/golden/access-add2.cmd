@@ -1,0 +1,1 @@
+--arch sm_90 --access load --offset 1

@@ -1,0 +1,1 @@
+--arch sm_37 --access load --threads 1,9,17,25

@@ -1,0 +1,1 @@
+--arch sm_90 --access load,store --stride 0,1,4 --format csv

@@ -1,0 +1,1 @@
+--arch 3.7 --access load --stride 0,1 --offset 0 --total --format json

@@ -1,0 +1,1 @@
+--arch sm_90 --persist 64M --streams 2 --l2 52428800:32768000:128M

@@ -1,0 +1,1 @@
+--arch sm_80 --persist 4M:40M:12M --l2 40M:30M:128M --format json
