@@ -82,6 +82,26 @@ int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
 		   char *err, size_t n);
 int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
 		struct gpu_measured *m, char *err, size_t n);
+/* A warp access pattern launched on the GPU: one access per warp. */
+struct access_measured {
+	uint64_t warps;
+	double us;             /* the launch, after a warm-up */
+};
+
+/* A buffer re-read beside streaming traffic, without and with the
+ * plan's access-policy window: the best of a few runs of each. */
+struct persist_measured {
+	int launches;          /* each re-reads the data, streams an L2's worth */
+	uint64_t streamed;     /* bytes each launch streams */
+	double ms_normal, ms_persisting;
+};
+
+int gpu_access_measure(int device, const struct occ_access *acc,
+		       struct access_measured *m, char *err, size_t n);
+int gpu_persist_measure(int device, const struct occ_l2 *l2,
+			const struct occ_l2_plan *p, uint64_t data, int sms,
+			struct persist_measured *m, char *err, size_t n);
+
 /* Whether the API says what the model does, and the measurement finds the
  * blocks per SM the model expects of the launch. */
 int row_gpu_agrees(const struct row_gpu *g, const struct occ_result *r);
@@ -178,6 +198,9 @@ void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
 
 /* ---- Memory calculators (memory.c): --access and --persist ---- */
 
+struct access_measured;
+struct persist_measured;
+
 struct mem_out {
 	FILE *f;
 	enum out_format format;
@@ -190,12 +213,15 @@ struct mem_out {
 
 void mem_begin(struct mem_out *m, FILE *f, enum out_format format,
 	       int sweep);
+/* g: the access measured on the GPU, or NULL. */
 void mem_access_row(struct mem_out *m, const struct occ_arch *a,
 		    const struct occ_access *acc,
-		    const struct occ_access_result *r);
+		    const struct occ_access_result *r,
+		    const struct access_measured *g);
 void mem_access_total(struct mem_out *m);
 void mem_plan_row(struct mem_out *m, const struct occ_l2 *l2, uint64_t data,
-		  int streams, const struct occ_l2_plan *p);
+		  int streams, const struct occ_l2_plan *p,
+		  const struct persist_measured *g);
 /* Flushes; 0, or -1 when writing failed. */
 int mem_end(struct mem_out *m);
 

@@ -424,6 +424,9 @@ static void check_memory_options(const struct options *o)
 		die_usage("%s is an occupancy option; --%s computes memory "
 			  "transactions", o->occupancy_opt,
 			  o->access_ops ? "access" : "persist");
+	if (o->persist.n && o->have_l2 && o->measure)
+		die_usage("--persist --measure runs on the device, with its own "
+			  "L2 figures: leave out --l2");
 	if (!o->persist.n && (o->have_l2 || o->streams != 1))
 		die_usage("--l2 and --streams go with --persist");
 	if (!o->access_ops && o->access_opt)
@@ -1140,7 +1143,8 @@ static void evaluate_on_device(const struct occ_tables *t, struct options *o)
 static const struct occ_arch *memory_arch(const struct occ_tables *t,
 					  struct options *o)
 {
-	return o->arch ? find_arch(t, o->arch) : device_arch(t, o, NULL);
+	return o->arch && !o->measure ? find_arch(t, o->arch)
+				      : device_arch(t, o, NULL);
 }
 
 static void access_failed(enum occ_status st, const struct occ_arch *a,
@@ -1167,8 +1171,10 @@ static void evaluate_access(const struct occ_arch *a, const struct options *o)
 	struct seq_iter ie, is, io, it;
 	struct occ_access acc;
 	struct occ_access_result r;
+	struct access_measured g;
 	struct mem_out m;
 	enum occ_status st;
+	char err[256];
 	int op;
 
 	mem_begin(&m, stdout, o->format, o->total || o->elem.is_sweep ||
@@ -1190,7 +1196,15 @@ static void evaluate_access(const struct occ_arch *a, const struct options *o)
 						st = occ_access_compute(a, &acc, &r);
 						if (st != OCC_OK)
 							access_failed(st, a, &acc);
-						mem_access_row(&m, a, &acc, &r);
+						if (o->measure &&
+						    gpu_access_measure(gpu_ctx.d->index,
+								       &acc, &g, err,
+								       sizeof err))
+							die("device %d: %s",
+							    gpu_ctx.d->index, err);
+						mem_access_row(&m, a, &acc, &r,
+							       o->measure ? &g
+									  : NULL);
 						if (!seq_next(&it))
 							break;
 					}
@@ -1249,15 +1263,22 @@ static void evaluate_persist(const struct occ_tables *t, struct options *o)
 {
 	struct occ_l2 l2;
 	struct occ_l2_plan p;
+	struct persist_measured g;
 	struct mem_out m;
 	struct seq_iter it;
+	char err[256];
 
 	plan_l2(t, o, &l2);
 	mem_begin(&m, stdout, o->format, o->persist.is_sweep);
 	for (seq_first(&it, &o->persist); ; ) {
 		if (occ_l2_plan(&l2, it.value, o->streams, &p) != OCC_OK)
 			die("internal error: invalid L2 plan");
-		mem_plan_row(&m, &l2, it.value, o->streams, &p);
+		if (o->measure && gpu_persist_measure(gpu_ctx.d->index, &l2, &p,
+						      it.value, gpu_ctx.d->sms,
+						      &g, err, sizeof err))
+			die("device %d: %s", gpu_ctx.d->index, err);
+		mem_plan_row(&m, &l2, it.value, o->streams, &p,
+			     o->measure ? &g : NULL);
 		if (!seq_next(&it))
 			break;
 	}

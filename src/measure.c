@@ -19,6 +19,7 @@
 #include <cuda_runtime_api.h>
 
 #include "calib.h"
+#include "memory.h"
 
 static int cuda_fail(char *err, size_t n, const char *what, cudaError_t e)
 {
@@ -180,6 +181,196 @@ int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
 	return st;
 }
 
+/* ---- Memory kernels ---- */
+
+/* Bytes of memory an access measurement may take. */
+#define ACCESS_BYTES (UINT64_C(256) << 20)
+#define ACCESS_MAX_WARPS (1u << 20)
+#define ACCESS_BLOCK 256
+
+static uint64_t round_up(uint64_t x, uint64_t unit)
+{
+	return (x + unit - 1) / unit * unit;
+}
+
+/* Elapsed milliseconds of what runs between two recorded events. */
+static int event_ms(cudaEvent_t a, cudaEvent_t b, float *ms)
+{
+	return cudaEventSynchronize(b) == cudaSuccess &&
+	       cudaEventElapsedTime(ms, a, b) == cudaSuccess ? 0 : -1;
+}
+
+int gpu_access_measure(int device, const struct occ_access *acc,
+		       struct access_measured *m, char *err, size_t n)
+{
+	struct access_args a = { NULL, 0, acc->stride, acc->offset,
+				 (unsigned)acc->threads, acc->lane_xor, NULL };
+	void *params[] = { &a };
+	const void *fn = occ_access_kernel(acc->op, acc->elem_size);
+	/* The farthest byte a warp touches, from its line-aligned base. */
+	uint64_t reach = ((uint64_t)31 * acc->stride + acc->offset + 1) *
+			 (uint64_t)acc->elem_size;
+	dim3 grid = { 1, 1, 1 }, block = { ACCESS_BLOCK, 1, 1 };
+	cudaEvent_t t0 = NULL, t1 = NULL;
+	cudaError_t e;
+	float ms = 0;
+
+	if (!fn || reach > ACCESS_BYTES / 8) {
+		snprintf(err, n, "a warp's access spans %llu bytes, more than a "
+			 "measurement lays out", (unsigned long long)reach);
+		return -1;
+	}
+	a.warp_span = round_up(reach, 128);
+	m->warps = ACCESS_BYTES / a.warp_span;
+	if (m->warps > ACCESS_MAX_WARPS)
+		m->warps = ACCESS_MAX_WARPS;
+	m->warps -= m->warps % (ACCESS_BLOCK / 32);
+	grid.x = (unsigned)(m->warps / (ACCESS_BLOCK / 32));
+	if ((e = cudaSetDevice(device)) != cudaSuccess ||
+	    (e = cudaMalloc((void **)&a.base, m->warps * a.warp_span)) !=
+	    cudaSuccess)
+		return cuda_fail(err, n, "cudaMalloc", e);
+	if ((e = cudaMalloc((void **)&a.sink, sizeof *a.sink)) == cudaSuccess &&
+	    (e = cudaMemset(a.base, 0, m->warps * a.warp_span)) == cudaSuccess &&
+	    (e = cudaEventCreate(&t0)) == cudaSuccess &&
+	    (e = cudaEventCreate(&t1)) == cudaSuccess &&
+	    /* A warm-up first: the kernel's first launch loads it. */
+	    (e = cudaLaunchKernel(fn, grid, block, params, 0, 0)) == cudaSuccess &&
+	    (e = cudaEventRecord(t0, 0)) == cudaSuccess &&
+	    (e = cudaLaunchKernel(fn, grid, block, params, 0, 0)) == cudaSuccess &&
+	    (e = cudaEventRecord(t1, 0)) == cudaSuccess &&
+	    event_ms(t0, t1, &ms) != 0)
+		e = cudaGetLastError();
+	m->us = (double)ms * 1e3;
+	cudaEventDestroy(t0);
+	cudaEventDestroy(t1);
+	cudaFree(a.base);
+	cudaFree(a.sink);
+	return e == cudaSuccess ? 0 : cuda_fail(err, n, "access launch", e);
+}
+
+/* The window on a stream: the plan's, or none (0 bytes). */
+static cudaError_t set_window(cudaStream_t s, void *base, uint64_t bytes,
+			      int hit_ratio_e4)
+{
+	cudaStreamAttrValue v;
+
+	memset(&v, 0, sizeof v);
+	v.accessPolicyWindow.base_ptr = base;
+	v.accessPolicyWindow.num_bytes = (size_t)bytes;
+	v.accessPolicyWindow.hitRatio = (float)hit_ratio_e4 / 10000.0f;
+	v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+	v.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+	return cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow,
+				      &v);
+}
+
+#define PERSIST_LAUNCHES 20
+#define PERSIST_RUNS 3
+#define STREAM_SLICES 4
+
+/* launches of the kernel on s, each streaming the next slice: ms. */
+static cudaError_t persist_run(cudaStream_t s, struct persist_args *a,
+			       const unsigned long long *stream, int sms,
+			       float *ms)
+{
+	dim3 grid = { (unsigned)sms * 8, 1, 1 }, block = { 256, 1, 1 };
+	void *params[] = { a };
+	cudaEvent_t t0, t1;
+	cudaError_t e;
+	int i;
+
+	if ((e = cudaEventCreate(&t0)) != cudaSuccess)
+		return e;
+	if ((e = cudaEventCreate(&t1)) != cudaSuccess) {
+		cudaEventDestroy(t0);
+		return e;
+	}
+	e = cudaEventRecord(t0, s);
+	for (i = 0; i < PERSIST_LAUNCHES && e == cudaSuccess; i++) {
+		a->stream = stream + (uint64_t)(i % STREAM_SLICES) *
+					     a->stream_words;
+		e = cudaLaunchKernel(occ_persist_kernel(), grid, block, params,
+				     0, s);
+	}
+	if (e == cudaSuccess)
+		e = cudaEventRecord(t1, s);
+	if (e == cudaSuccess && event_ms(t0, t1, ms) != 0)
+		e = cudaGetLastError();
+	cudaEventDestroy(t0);
+	cudaEventDestroy(t1);
+	return e;
+}
+
+/* Alternates runs without and with the window; keeps the best of each. */
+static cudaError_t persist_compare(cudaStream_t s, struct persist_args *a,
+				   const unsigned long long *stream,
+				   const struct occ_l2_plan *p, int sms,
+				   struct persist_measured *m)
+{
+	cudaError_t e = cudaSuccess;
+	float ms;
+	int run;
+
+	m->ms_normal = m->ms_persisting = 1e30;
+	for (run = 0; run < PERSIST_RUNS && e == cudaSuccess; run++) {
+		if ((e = set_window(s, (void *)a->data, 0, 0)) != cudaSuccess ||
+		    (e = cudaCtxResetPersistingL2Cache()) != cudaSuccess ||
+		    (e = persist_run(s, a, stream, sms, &ms)) != cudaSuccess)
+			break;
+		if (ms < m->ms_normal)
+			m->ms_normal = ms;
+		if ((e = set_window(s, (void *)a->data, p->window,
+				    p->hit_ratio_e4)) != cudaSuccess ||
+		    (e = persist_run(s, a, stream, sms, &ms)) != cudaSuccess)
+			break;
+		if (ms < m->ms_persisting)
+			m->ms_persisting = ms;
+	}
+	return e;
+}
+
+int gpu_persist_measure(int device, const struct occ_l2 *l2,
+			const struct occ_l2_plan *p, uint64_t data, int sms,
+			struct persist_measured *m, char *err, size_t n)
+{
+	struct persist_args a;
+	unsigned long long *stream = NULL, *buf = NULL;
+	cudaStream_t s = NULL;
+	cudaError_t e;
+
+	memset(&a, 0, sizeof a);
+	m->launches = PERSIST_LAUNCHES;
+	m->streamed = round_up(l2->size, 8);
+	a.data_words = data / 8;
+	a.stream_words = m->streamed / 8;
+	if ((e = cudaSetDevice(device)) != cudaSuccess ||
+	    (e = cudaMalloc((void **)&buf, round_up(data, 8))) != cudaSuccess)
+		return cuda_fail(err, n, "cudaMalloc", e);
+	a.data = buf;
+	if ((e = cudaMalloc((void **)&stream, STREAM_SLICES * m->streamed)) ==
+	    cudaSuccess &&
+	    (e = cudaMalloc((void **)&a.sink, sizeof *a.sink)) == cudaSuccess &&
+	    (e = cudaMemset(buf, 1, round_up(data, 8))) == cudaSuccess &&
+	    (e = cudaMemset(stream, 2, STREAM_SLICES * m->streamed)) ==
+	    cudaSuccess &&
+	    (e = cudaStreamCreate(&s)) == cudaSuccess &&
+	    (e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+				    (size_t)p->set_aside)) == cudaSuccess)
+		e = persist_compare(s, &a, stream, p, sms, m);
+	/* Leave the device as it was found: no window, no set-aside. */
+	if (s) {
+		set_window(s, buf, 0, 0);
+		cudaStreamDestroy(s);
+	}
+	cudaCtxResetPersistingL2Cache();
+	cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+	cudaFree(buf);
+	cudaFree(stream);
+	cudaFree(a.sink);
+	return e == cudaSuccess ? 0 : cuda_fail(err, n, "persistence run", e);
+}
+
 #else
 
 static int unavailable(char *err, size_t n)
@@ -216,6 +407,28 @@ int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
 	(void)device;
 	(void)k;
 	(void)max_warps_per_sm;
+	(void)m;
+	return unavailable(err, n);
+}
+
+int gpu_access_measure(int device, const struct occ_access *acc,
+		       struct access_measured *m, char *err, size_t n)
+{
+	(void)device;
+	(void)acc;
+	(void)m;
+	return unavailable(err, n);
+}
+
+int gpu_persist_measure(int device, const struct occ_l2 *l2,
+			const struct occ_l2_plan *p, uint64_t data, int sms,
+			struct persist_measured *m, char *err, size_t n)
+{
+	(void)device;
+	(void)l2;
+	(void)p;
+	(void)data;
+	(void)sms;
 	(void)m;
 	return unavailable(err, n);
 }

@@ -130,16 +130,37 @@ static void access_record(struct record *rec, const struct occ_arch *a,
 	add_pct(rec, "l1_efficiency_pct", r->requested, r->l1_moved);
 }
 
-static void text_access_header(FILE *f, int l1_lines)
+static void text_access_header(FILE *f, int l1_lines, int measured)
 {
 	fprintf(f, "arch    op     elem  stride  offset  threads  requested  "
-		"sectors  lines  moved  efficiency%s\n",
-		l1_lines ? "   L1 moved  L1 eff." : "");
+		"sectors  lines  moved  efficiency%s%s\n",
+		l1_lines ? "   L1 moved  L1 eff." : "",
+		measured ? "  req GB/s  moved GB/s" : "");
+}
+
+/* Bytes per microsecond are megabytes per second: GB/s is a thousandth. */
+static double gbps(uint64_t bytes_per_warp, const struct access_measured *g)
+{
+	return (double)bytes_per_warp * (double)g->warps / g->us / 1e3;
+}
+
+static void measured_access_record(struct record *rec,
+				   const struct occ_access_result *r,
+				   const struct access_measured *g)
+{
+	add_num(rec, "measured_warps", g->warps);
+	snprintf(add(rec, "measure_us", 0)->value, sizeof rec->c[0].value,
+		 "%.2f", g->us);
+	snprintf(add(rec, "requested_gbps", 0)->value, sizeof rec->c[0].value,
+		 "%.1f", gbps(r->requested, g));
+	snprintf(add(rec, "moved_gbps", 0)->value, sizeof rec->c[0].value,
+		 "%.1f", gbps(r->moved, g));
 }
 
 static void text_access_row(FILE *f, const struct occ_arch *a,
 			    const struct occ_access *acc,
-			    const struct occ_access_result *r)
+			    const struct occ_access_result *r,
+			    const struct access_measured *g)
 {
 	char tag[16], eff[32], l1[32];
 
@@ -153,6 +174,9 @@ static void text_access_row(FILE *f, const struct occ_arch *a,
 		format_ratio_percent(l1, r->requested, r->l1_moved);
 		fprintf(f, " %10" PRIu64 " %8s%%", r->l1_moved, l1);
 	}
+	if (g)
+		fprintf(f, " %9.1f %11.1f", gbps(r->requested, g),
+			gbps(r->moved, g));
 	fputc('\n', f);
 }
 
@@ -192,9 +216,18 @@ static void text_access_report(FILE *f, const struct occ_arch *a,
 	}
 }
 
+static void text_access_measured(FILE *f, const struct occ_access_result *r,
+				  const struct access_measured *g)
+{
+	fprintf(f, "  Measured           %" PRIu64 " warps, one access each, "
+		"in %.1f us: %.1f GB/s requested, %.1f GB/s moved\n",
+		g->warps, g->us, gbps(r->requested, g), gbps(r->moved, g));
+}
+
 void mem_access_row(struct mem_out *m, const struct occ_arch *a,
 		    const struct occ_access *acc,
-		    const struct occ_access_result *r)
+		    const struct occ_access_result *r,
+		    const struct access_measured *g)
 {
 	struct record rec = { .n = 0 };
 
@@ -206,17 +239,21 @@ void mem_access_row(struct mem_out *m, const struct occ_arch *a,
 	m->arch = a;
 	if (m->format == OUT_TEXT && !m->sweep) {
 		text_access_report(m->f, a, acc, r);
+		if (g)
+			text_access_measured(m->f, r, g);
 		m->rows++;
 		return;
 	}
 	if (m->format == OUT_TEXT) {
 		if (m->rows++ == 0)
-			text_access_header(m->f, r->l1_lines ||
-				a->l1_load_transaction == a->line_size);
-		text_access_row(m->f, a, acc, r);
+			text_access_header(m->f, a->l1_load_transaction ==
+					   a->line_size, g != NULL);
+		text_access_row(m->f, a, acc, r, g);
 		return;
 	}
 	access_record(&rec, a, acc, r);
+	if (g)
+		measured_access_record(&rec, r, g);
 	emit(m, &rec);
 }
 
@@ -287,6 +324,38 @@ static void plan_record(struct record *rec, const struct occ_l2 *l2,
 	add_num(rec, "uncovered_bytes", p->uncovered);
 }
 
+/* Persistence pays when re-reads hit the set-aside instead of DRAM;
+ * below this the difference is noise of a few percent. */
+#define SPEEDUP_THAT_HELPS 1.05
+
+static void measured_plan_record(struct record *rec,
+				 const struct persist_measured *g)
+{
+	add_num(rec, "measured_launches", (uint64_t)g->launches);
+	add_num(rec, "streamed_bytes", g->streamed);
+	snprintf(add(rec, "ms_normal", 0)->value, sizeof rec->c[0].value,
+		 "%.3f", g->ms_normal);
+	snprintf(add(rec, "ms_persisting", 0)->value, sizeof rec->c[0].value,
+		 "%.3f", g->ms_persisting);
+	snprintf(add(rec, "speedup", 0)->value, sizeof rec->c[0].value,
+		 "%.2f", g->ms_normal / g->ms_persisting);
+}
+
+static void plan_measured_text(FILE *f, uint64_t data,
+			       const struct persist_measured *g)
+{
+	double s = g->ms_normal / g->ms_persisting;
+
+	fprintf(f, "\nMeasured: %d launches, each re-reading the %" PRIu64
+		" B and streaming %" PRIu64 " B: %.3f ms without the window, "
+		"%.3f ms with it: %.2fx\n", g->launches, data, g->streamed,
+		g->ms_normal, g->ms_persisting, s);
+	if (s < SPEEDUP_THAT_HELPS)
+		fprintf(f, "Persistence does not help here: the re-reads gain "
+			"less than %d %%.\n",
+			(int)((SPEEDUP_THAT_HELPS - 1) * 100 + 0.5));
+}
+
 static void plan_text(FILE *f, const struct occ_l2 *l2, uint64_t data,
 		      int streams, const struct occ_l2_plan *p)
 {
@@ -335,7 +404,8 @@ static void plan_text(FILE *f, const struct occ_l2 *l2, uint64_t data,
 }
 
 void mem_plan_row(struct mem_out *m, const struct occ_l2 *l2, uint64_t data,
-		  int streams, const struct occ_l2_plan *p)
+		  int streams, const struct occ_l2_plan *p,
+		  const struct persist_measured *g)
 {
 	struct record rec = { .n = 0 };
 
@@ -343,8 +413,12 @@ void mem_plan_row(struct mem_out *m, const struct occ_l2 *l2, uint64_t data,
 		if (m->rows++)
 			fputs("\n", m->f);
 		plan_text(m->f, l2, data, streams, p);
+		if (g)
+			plan_measured_text(m->f, data, g);
 		return;
 	}
 	plan_record(&rec, l2, data, streams, p);
+	if (g)
+		measured_plan_record(&rec, g);
 	emit(m, &rec);
 }

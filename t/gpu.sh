@@ -119,6 +119,33 @@ run --measure --block 128,256 --format csv
 ! grep -q measured "$tmp/err"
 ok $? "no progress when stderr is not a terminal"
 
+run --access load,store --stride 1,4 --measure --format csv
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 5 ] &&
+	awk -F, -v c="$(col "$tmp/out" requested_gbps)" \
+		'NR > 1 && !($c > 0) { bad = 1 } END { exit bad }' "$tmp/out"
+ok $? "--access --measure: each pattern launched, its bandwidth measured"
+
+run --persist 8M --measure --format csv
+s=$(col "$tmp/out" speedup)
+[ "$status" -eq 0 ] && [ -n "$s" ] &&
+	awk -F, -v s="$s" 'NR == 2 { exit !($s > 0) }' "$tmp/out"
+ok $? "--persist --measure: re-reads timed without and with the window"
+
+run --persist 1M --l2 4M:2M:1M --measure
+[ "$status" -eq 2 ] && one_error_line "leave out --l2"
+ok $? "--persist --measure takes the device's L2 figures, not --l2"
+
+if command -v compute-sanitizer >/dev/null 2>&1; then
+	compute-sanitizer --leak-check full --error-exitcode 9 "$OCCCALC" \
+		--access load,store --elem 4,16 --stride 0,3 --measure \
+		--format csv >"$tmp/san" 2>&1
+	st=$?
+	[ "$st" -eq 0 ] && grep -q 'ERROR SUMMARY: 0 errors' "$tmp/san"
+	ok $? "compute-sanitizer on the access kernels: no errors (exit $st)"
+else
+	n=$((n + 1)); echo "ok $n # SKIP compute-sanitizer is not installed"
+fi
+
 if command -v compute-sanitizer >/dev/null 2>&1; then
 	compute-sanitizer --leak-check full --error-exitcode 9 "$OCCCALC" \
 		--measure --block 96,1024 --regs 40 --smem 0,64K --format csv \
