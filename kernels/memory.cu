@@ -16,10 +16,17 @@ __device__ static T *lane_element(const struct access_args &a)
 	return (T *)(a.base + warp * a.warp_span) + a.offset + lane * a.stride;
 }
 
-__device__ static bool is_magic(unsigned v) { return v == 0x9e3779b9u; }
-__device__ static bool is_magic(uint4 v) { return is_magic(v.x ^ v.w); }
+/* Every byte of the value takes part, so the load stays whole: one
+ * 128-bit load for uint4, not two narrower ones. */
+__device__ static bool is_magic(uint4 v, unsigned long long m)
+{
+	return (v.x | v.y | v.z | v.w) == (unsigned)m;
+}
 template <typename T>
-__device__ static bool is_magic(T v) { return is_magic((unsigned)v); }
+__device__ static bool is_magic(T v, unsigned long long m)
+{
+	return (unsigned long long)v == m;
+}
 
 template <typename T>
 __global__ void occ_access_load(struct access_args a)
@@ -28,7 +35,7 @@ __global__ void occ_access_load(struct access_args a)
 		return;
 	/* The loaded value decides a store that never happens, so the one
 	 * load per warp stays. */
-	if (is_magic(*lane_element<T>(a)))
+	if (is_magic(*lane_element<T>(a), a.magic))
 		*a.sink = 1;
 }
 

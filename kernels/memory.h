@@ -23,6 +23,7 @@ struct access_args {
 	unsigned long long offset;    /* elements */
 	unsigned threads;             /* active lanes */
 	unsigned lane_xor;
+	unsigned long long magic;     /* a value the memory never holds */
 	unsigned *sink;               /* written only if a load sees magic */
 };
 

@@ -203,8 +203,9 @@ static int event_ms(cudaEvent_t a, cudaEvent_t b, float *ms)
 int gpu_access_measure(int device, const struct occ_access *acc,
 		       struct access_measured *m, char *err, size_t n)
 {
+	/* The memory is zeroed: a load never sees 1. */
 	struct access_args a = { NULL, 0, acc->stride, acc->offset,
-				 (unsigned)acc->threads, acc->lane_xor, NULL };
+				 (unsigned)acc->threads, acc->lane_xor, 1, NULL };
 	void *params[] = { &a };
 	const void *fn = occ_access_kernel(acc->op, acc->elem_size);
 	/* The farthest byte a warp touches, from its line-aligned base. */

@@ -366,8 +366,11 @@ static void plan_text(FILE *f, const struct occ_l2 *l2, uint64_t data,
 		"(persistingL2CacheMaxSize); a window up to %" PRIu64 " B "
 		"(accessPolicyMaxWindowSize)\n", l2->size, l2->persisting_max,
 		l2->window_max);
-	fprintf(f, "Data re-read: %" PRIu64 " B in each of %d concurrent "
-		"stream%s\n\n", data, streams, streams == 1 ? "" : "s");
+	if (streams == 1)
+		fprintf(f, "Data re-read: %" PRIu64 " B in one stream\n\n", data);
+	else
+		fprintf(f, "Data re-read: %" PRIu64 " B in each of %d concurrent "
+			"streams\n\n", data, streams);
 	fprintf(f, "  Set-aside          %" PRIu64 " B\n", p->set_aside);
 	fprintf(f, "  Window             %" PRIu64 " B per stream\n",
 		p->window);
