@@ -57,15 +57,6 @@ run --arch sm_90 --access load --stride 0:8 --offset 0:3
 	[ "$(wc -l <"$tmp/out")" -eq 37 ]
 ok $? "a text sweep: a header and a line per access"
 
-# expect STATUS PATTERN ARGS...
-expect() {
-	want=$1 pattern=$2
-	shift 2
-	run "$@"
-	[ "$status" -eq "$want" ] && one_error_line "$pattern"
-	ok $? "occcalc $*: exit $want, '$pattern'"
-	[ "$status" -eq "$want" ] || echo "# got exit $status: $(cat "$tmp/err")"
-}
 
 expect 2 "--elem: '3': an element is 1, 2, 4, 8 or 16 bytes" -a 90 --access load --elem 3
 expect 2 "--elem: '32': above the maximum of 16" -a 90 --access load --elem 32

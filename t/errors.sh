@@ -3,16 +3,6 @@
 # or 1 (failure); never a crash, a hang, or a number on stdout.
 . "$T/lib.sh"
 
-# expect STATUS PATTERN ARGS...: what a user who typed ARGS should see.
-expect() {
-	want=$1 pattern=$2
-	shift 2
-	run "$@"
-	[ "$status" -eq "$want" ] && one_error_line "$pattern"
-	ok $? "occcalc $*: exit $want, '$pattern'"
-	[ "$status" -eq "$want" ] || echo "# got exit $status: $(cat "$tmp/err")"
-}
-
 expect 2 "--block: '0': below the minimum of 1" -a sm_90 -b 0
 expect 2 "--block: '-5': must not be negative" -a sm_90 -b -5
 expect 2 "--block: '2147483648': above the maximum of 2147483647" -a sm_90 -b 2147483648

@@ -34,6 +34,17 @@ one_error_line() {
 		[ ! -s "$tmp/out" ]
 }
 
+# expect STATUS PATTERN ARGS...: occcalc ARGS exits STATUS with one error
+# line holding PATTERN, and prints nothing on stdout.
+expect() {
+	want=$1 pattern=$2
+	shift 2
+	run "$@"
+	[ "$status" -eq "$want" ] && one_error_line "$pattern"
+	ok $? "occcalc $*: exit $want, '$pattern'"
+	[ "$status" -eq "$want" ] || echo "# got exit $status: $(cat "$tmp/err")"
+}
+
 # skip_all REASON: a TAP plan that skips the whole script.
 skip_all() {
 	echo "1..0 # SKIP $1"

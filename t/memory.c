@@ -6,20 +6,9 @@
 #include <stdlib.h>
 
 #include "occcalc.h"
+#include "arch.h"
 #include "tap.h"
 
-static struct occ_tables *tables;
-
-static const struct occ_arch *arch(int major, int minor)
-{
-	const struct occ_arch *a = occ_tables_find(tables, major, minor);
-
-	if (!a) {
-		printf("Bail out! no table for %d.%d\n", major, minor);
-		exit(1);
-	}
-	return a;
-}
 
 static struct occ_access_result access(int major, int minor,
 				       enum occ_access_op op, int elem,
@@ -198,13 +187,7 @@ static void l2_plans(void)
 
 int main(void)
 {
-	const char *dir = getenv("OCCCALC_TABLES");
-	struct occ_diag d;
-
-	if (!dir || occ_tables_load(dir, &tables, &d) != OCC_OK) {
-		printf("Bail out! cannot load the tables ($OCCCALC_TABLES)\n");
-		return 1;
-	}
+	load_tables();
 	seed000_kepler();
 	seed000_two_accesses();
 	seed003_hopper();

@@ -5,20 +5,9 @@
 #include <stdlib.h>
 
 #include "occcalc.h"
+#include "arch.h"
 #include "tap.h"
 
-static struct occ_tables *tables;
-
-static const struct occ_arch *arch(int major, int minor)
-{
-	const struct occ_arch *a = occ_tables_find(tables, major, minor);
-
-	if (!a) {
-		printf("Bail out! no table for %d.%d\n", major, minor);
-		exit(1);
-	}
-	return a;
-}
 
 static struct occ_kernel kernel(int block, int regs, uint64_t static_smem,
 				uint64_t dyn)
@@ -404,13 +393,7 @@ static void test_tables_cover_every_shipped_cc(void)
 
 int main(void)
 {
-	struct occ_diag d;
-	const char *dir = getenv("OCCCALC_TABLES");
-
-	if (!dir || occ_tables_load(dir, &tables, &d) != OCC_OK) {
-		printf("Bail out! cannot load tables from OCCCALC_TABLES\n");
-		return 1;
-	}
+	load_tables();
 	test_hopper_example();
 	test_register_granularity();
 	test_block_size_alone();

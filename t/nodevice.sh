@@ -7,15 +7,6 @@ if "$OCCCALC" --list-devices >/dev/null 2>&1; then
 	skip_all "this machine has a CUDA device (t/gpu.sh tests it)"
 fi
 
-# expect STATUS PATTERN ARGS...
-expect() {
-	want=$1 pattern=$2
-	shift 2
-	run "$@"
-	[ "$status" -eq "$want" ] && one_error_line "$pattern"
-	ok $? "no device: occcalc $*: exit $want, '$pattern'"
-	[ "$status" -eq "$want" ] || echo "# got exit $status: $(cat "$tmp/err")"
-}
 
 expect 1 "--api needs a CUDA device: " --api --block 128 --regs 40
 expect 1 "--measure needs a CUDA device: " --measure --block 128

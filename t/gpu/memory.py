@@ -13,11 +13,13 @@ sectors per request differ from the prediction.
 Usage: memory.py OCCCALC ACCESS.md PERSIST.md
 """
 import csv
-import datetime
 import io
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ncu as profiler  # noqa: E402
 
 METRICS = [
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -52,28 +54,17 @@ def occcalc_csv(cmd):
 
 
 def profile(occcalc, args, ncu):
-    log = "ncu-mem-%d.csv" % os.getpid()
-    cmd = [ncu, "--clock-control", "none", "--csv", "--log-file", log,
-           "--metrics", ",".join(METRICS), occcalc, "--access",
-           "load,store", "--measure", "--format", "csv"] + args
-    rows = occcalc_csv(cmd)
-    with open(log) as f:
-        text = f.read()
-    os.unlink(log)
-    text = text[text.index('"ID"'):]
-    launches = {}
-    for m in csv.DictReader(io.StringIO(text)):
-        launches.setdefault(int(m["ID"]), {})[m["Metric Name"]] = \
-            float(m["Metric Value"].replace(",", ""))
-    ids = sorted(launches)
+    cmd = [occcalc, "--access", "load,store", "--measure", "--format",
+           "csv"] + args
+    out, launches = profiler.profile(ncu, METRICS, cmd)
+    rows = list(csv.DictReader(io.StringIO(out)))
     # Each row launches twice: a warm-up, then the timed launch.
-    if len(ids) != 2 * len(rows):
+    if len(launches) != 2 * len(rows):
         sys.exit("memory: %d rows but %d launches (%s)"
-                 % (len(rows), len(ids), " ".join(args)))
-    timed = occcalc_csv([occcalc, "--access", "load,store", "--measure",
-                         "--format", "csv"] + args)
+                 % (len(rows), len(launches), " ".join(args)))
+    timed = occcalc_csv(cmd)
     for i, row in enumerate(rows):
-        n = launches[ids[2 * i + 1]]
+        n = launches[2 * i + 1]
         op = "ld" if row["op"] == "load" else "st"
         req = n["l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum" % op]
         sec = n["l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum" % op]
@@ -90,16 +81,9 @@ def profile(occcalc, args, ncu):
 
 
 def header(f, title, occcalc):
-    devs = subprocess.run([occcalc, "--list-devices"], check=True,
-                          stdout=subprocess.PIPE, text=True).stdout
-    driver = subprocess.run(
-        ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-        stdout=subprocess.PIPE, text=True).stdout.split("\n")[0].strip()
-    now = datetime.datetime.now(datetime.timezone.utc)
+    dev, driver, now = profiler.device(occcalc)
     f.write("# %s\n\nMade by `make check-gpu` (t/gpu/memory.py) on %s UTC."
-            "\n\n- Device: %s\n- Driver: %s\n" % (
-                title, now.strftime("%Y-%m-%d %H:%M"),
-                devs.strip().split("\n")[-1], driver or "unknown"))
+            "\n\n- Device: %s\n- Driver: %s\n" % (title, now, dev, driver))
 
 
 # Seed 003's kernels as occcalc describes their accesses.
@@ -115,19 +99,9 @@ def seed003(occcalc, ncu):
     exe = "seed003-%d" % os.getpid()
     subprocess.run([nvcc, "-O3", "-arch=native", "-o", exe,
                     os.path.join(here, "seed003.cu")], check=True)
-    log = exe + ".csv"
-    subprocess.run([ncu, "--clock-control", "none", "--csv", "--log-file",
-                    log, "--metrics", ",".join(METRICS[:4]), "./" + exe],
-                   check=True, stdout=subprocess.DEVNULL)
-    with open(log) as f:
-        text = f.read()
-    os.unlink(log)
+    _, launches = profiler.profile(ncu, METRICS[:4], ["./" + exe])
     os.unlink(exe)
-    text = text[text.index('"ID"'):]
-    got = {}
-    for m in csv.DictReader(io.StringIO(text)):
-        got.setdefault(m["Kernel Name"].split("(")[0], {})[
-            m["Metric Name"]] = float(m["Metric Value"].replace(",", ""))
+    got = {n["kernel"].split("(")[0]: n for n in launches}
     rows = []
     for name, args in SEED003:
         pred = occcalc_csv([occcalc, "--access", "load", "--format", "csv"]

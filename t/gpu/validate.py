@@ -15,11 +15,12 @@ is within 2 points of ncu's, everywhere.
 Usage: validate.py OCCCALC REPORT.md [CSV]
 """
 import csv
-import datetime
 import io
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ncu as profiler  # noqa: E402
 
 TOLERANCE = 2.0   # percentage points, achieved occupancy against ncu
 MIN_CONFIGS = 60
@@ -54,29 +55,15 @@ SWEEPS = [
 
 
 def run_sweep(occcalc, args, ncu):
-    log = "ncu-%d.csv" % os.getpid()
-    cmd = [ncu, "--clock-control", "none", "--csv", "--log-file", log,
-           "--metrics", ",".join(NCU_METRICS), occcalc, "--measure",
-           "--format", "csv"] + args
-    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
-                         text=True).stdout
+    out, launches = profiler.profile(ncu, NCU_METRICS, [
+        occcalc, "--measure", "--format", "csv"] + args)
     rows = list(csv.DictReader(io.StringIO(out)))
-    with open(log) as f:
-        text = f.read()
-    os.unlink(log)
-    # ncu's log: notes first, then the CSV, one line per launch and metric.
-    text = text[text.index('"ID"'):]
-    launches = {}
-    for m in csv.DictReader(io.StringIO(text)):
-        launches.setdefault(int(m["ID"]), {})[m["Metric Name"]] = \
-            m["Metric Value"].replace(",", "")
     measured = [r for r in rows if r["measured_grid"]]
     if len(measured) != len(launches):
         sys.exit("validate: %d measured rows but ncu saw %d launches (%s)"
                  % (len(measured), len(launches), " ".join(args)))
-    for row, lid in zip(measured, sorted(launches)):
-        row["ncu"] = launches[lid]
-        row["sweep"] = " ".join(args)
+    for row, launch in zip(measured, launches):
+        row["ncu"] = launch
     return measured
 
 
@@ -90,23 +77,14 @@ def check(row):
     expected = int(row["expected_blocks_per_sm"])
     meas = int(row["measured_blocks_per_sm"])
     achieved = float(row["achieved_occupancy_pct"])
-    ncu_achieved = float(ncu[NCU_METRICS[0]])
+    ncu_achieved = ncu[NCU_METRICS[0]]
     row["diff"] = achieved - ncu_achieved
-    row["ncu_blocks"] = min(int(float(ncu[m])) for m in NCU_METRICS[1:5])
+    row["ncu_blocks"] = min(int(ncu[m]) for m in NCU_METRICS[1:5])
     row["ok"] = (pred == api == row["ncu_blocks"] and expected == meas and
                  abs(row["diff"]) <= TOLERANCE and
-                 int(float(ncu["launch__grid_size"])) ==
+                 int(ncu["launch__grid_size"]) ==
                  int(row["measured_grid"]))
     return row["ok"]
-
-
-def device_line(occcalc):
-    devs = subprocess.run([occcalc, "--list-devices"], check=True,
-                          stdout=subprocess.PIPE, text=True).stdout
-    driver = subprocess.run(
-        ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-        stdout=subprocess.PIPE, text=True).stdout.split("\n")[0].strip()
-    return devs.strip().split("\n"), driver or "unknown"
 
 
 def main():
@@ -129,16 +107,14 @@ def main():
                  for l, n in limiters.items() if n == 0]
     if partial == 0:
         problems.append("no grid with a partial last wave")
-    devs, driver = device_line(occcalc)
-    now = datetime.datetime.now(datetime.timezone.utc)
+    dev, driver, now = profiler.device(occcalc)
     worst = max(abs(r["diff"]) for r in rows)
     with open(report, "w") as f:
         f.write("# occcalc on the GPU: model, occupancy API, measurement "
                 "and Nsight Compute\n\n")
         f.write("Made by `make check-gpu` (t/gpu/validate.py) on %s UTC.\n\n"
-                % now.strftime("%Y-%m-%d %H:%M"))
-        f.write("- Device: %s\n- Driver: %s\n" % ("; ".join(devs[1:] or devs),
-                                                  driver))
+                % now)
+        f.write("- Device: %s\n- Driver: %s\n" % (dev, driver))
         f.write("- Configurations: %d; by limiter: %s; with a partial last "
                 "wave: %d\n" % (len(rows), ", ".join(
                     "%s %d" % kv for kv in limiters.items()), partial))
@@ -181,11 +157,12 @@ def main():
                         r["block"], r["regs"], r["smem"], r["carveout"],
                         r["measured_grid"], r["blocks_per_sm"], r["limiter"],
                         r["api_blocks_per_sm"], "/".join(
-                            str(int(float(n[m]))) for m in NCU_METRICS[1:5]),
+                            str(int(n[m])) for m in NCU_METRICS[1:5]),
                         r["expected_blocks_per_sm"],
                         r["measured_blocks_per_sm"],
                         r["launch_occupancy_pct"] or r["occupancy_pct"],
-                        r["achieved_occupancy_pct"], n[NCU_METRICS[0]],
+                        r["achieved_occupancy_pct"],
+                        "%.2f" % n[NCU_METRICS[0]],
                         r["diff"], "yes" if r["ok"] else "**NO**"))
     if len(sys.argv) > 3:
         with open(sys.argv[3], "w", newline="") as f:
@@ -204,7 +181,7 @@ def main():
                             r["launch_occupancy_pct"] or r["occupancy_pct"],
                             r["achieved_occupancy_pct"],
                             r["ncu"][NCU_METRICS[0]]] +
-                           [r["ncu"][m] for m in NCU_METRICS[1:]])
+                           [int(r["ncu"][m]) for m in NCU_METRICS[1:]])
     print("validate: %d configurations, %d failed%s; report in %s"
           % (len(rows), len(failures),
              "".join("; " + p for p in problems), report))

@@ -1,0 +1,39 @@
+"""ncu.py - what the GPU validation scripts share: Nsight Compute's CSV
+log, read back by launch, and the device the evidence was made on."""
+import csv
+import datetime
+import io
+import os
+import subprocess
+
+
+def profile(ncu, metrics, cmd):
+    """Runs cmd under ncu; returns its stdout and, by launch ID in order,
+    each launch's kernel name and metric values (as floats)."""
+    log = "ncu-%d.csv" % os.getpid()
+    out = subprocess.run([ncu, "--clock-control", "none", "--csv",
+                          "--log-file", log, "--metrics", ",".join(metrics)]
+                         + cmd, check=True, stdout=subprocess.PIPE,
+                         text=True).stdout
+    with open(log) as f:
+        text = f.read()
+    os.unlink(log)
+    # Notes come first, then the CSV: one line per launch and metric.
+    launches = {}
+    for m in csv.DictReader(io.StringIO(text[text.index('"ID"'):])):
+        launch = launches.setdefault(int(m["ID"]),
+                                     {"kernel": m["Kernel Name"]})
+        launch[m["Metric Name"]] = float(m["Metric Value"].replace(",", ""))
+    return out, [launches[i] for i in sorted(launches)]
+
+
+def device(occcalc):
+    """The device line of occcalc --list-devices, the driver, the time."""
+    devs = subprocess.run([occcalc, "--list-devices"], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout
+    driver = subprocess.run(
+        ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+        stdout=subprocess.PIPE, text=True).stdout.split("\n")[0].strip()
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return (devs.strip().split("\n")[-1], driver or "unknown",
+            now.strftime("%Y-%m-%d %H:%M"))
