@@ -338,6 +338,7 @@ int gpu_persist_measure(int device, const struct occ_l2 *l2,
 	struct persist_args a;
 	unsigned long long *stream = NULL, *buf = NULL;
 	cudaStream_t s = NULL;
+	size_t before = 0;
 	cudaError_t e;
 
 	memset(&a, 0, sizeof a);
@@ -346,6 +347,8 @@ int gpu_persist_measure(int device, const struct occ_l2 *l2,
 	a.data_words = data / 8;
 	a.stream_words = m->streamed / 8;
 	if ((e = cudaSetDevice(device)) != cudaSuccess ||
+	    (e = cudaDeviceGetLimit(&before, cudaLimitPersistingL2CacheSize)) !=
+	    cudaSuccess ||
 	    (e = cudaMalloc((void **)&buf, round_up(data, 8))) != cudaSuccess)
 		return cuda_fail(err, n, "cudaMalloc", e);
 	a.data = buf;
@@ -359,13 +362,14 @@ int gpu_persist_measure(int device, const struct occ_l2 *l2,
 	    (e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
 				    (size_t)p->set_aside)) == cudaSuccess)
 		e = persist_compare(s, &a, stream, p, sms, m);
-	/* Leave the device as it was found: no window, no set-aside. */
+	/* Leave the device as it was found: no window, no persisting lines,
+	 * the set-aside it had. */
 	if (s) {
 		set_window(s, buf, 0, 0);
 		cudaStreamDestroy(s);
 	}
 	cudaCtxResetPersistingL2Cache();
-	cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+	cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, before);
 	cudaFree(buf);
 	cudaFree(stream);
 	cudaFree(a.sink);
