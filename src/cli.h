@@ -196,10 +196,37 @@ void out_device_info(FILE *f, enum out_format format,
  * occcalc prints goes through here, so all outputs agree. */
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
 
+/* ---- Messages (main.c): one line on stderr, "occcalc: ..." ---- */
+
+/* A failure while doing what was asked: exit 1. */
+void die(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+/* An error in how occcalc was called: exit 2. */
+void die_usage(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* ---- Memory calculators (memory.c): --access and --persist ---- */
 
 struct access_measured;
 struct persist_measured;
+
+/* --access: the accesses to compute, every combination of these. */
+struct access_request {
+	unsigned ops;                  /* 1 << enum occ_access_op */
+	struct seq elem, stride, offset, threads;
+	unsigned lane_xor;
+	int total;                     /* a row summing the others */
+};
+
+/* Every access of req on a, measured on gpu unless it is NULL. */
+void mem_evaluate_access(const struct occ_arch *a,
+			 const struct access_request *req,
+			 enum out_format format, const struct occ_device *gpu);
+/* A plan for each of sizes, carried out on gpu unless it is NULL. */
+void mem_evaluate_plans(const struct occ_l2 *l2, const struct seq *sizes,
+			int streams, enum out_format format,
+			const struct occ_device *gpu);
 
 struct mem_out {
 	FILE *f;

@@ -110,11 +110,7 @@ struct options {
 	int headroom;
 	int api;                        /* ask the runtime's occupancy API */
 	int measure;                    /* and launch calibrated kernels */
-	/* --access: a warp's global memory instruction */
-	unsigned access_ops;            /* 1 << enum occ_access_op */
-	struct seq elem, stride, offset, threads;
-	unsigned lane_xor;
-	int total;
+	struct access_request access;   /* --access */
 	/* --persist: an L2 persistence plan */
 	struct seq persist;
 	int streams;
@@ -233,7 +229,7 @@ static _Noreturn void vdie(int status, const char *fmt, va_list ap)
 }
 
 /* An error in how occcalc was called: exit 2. */
-static _Noreturn void die_usage(const char *fmt, ...)
+_Noreturn void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -242,7 +238,7 @@ static _Noreturn void die_usage(const char *fmt, ...)
 }
 
 /* A failure while doing what was asked: exit 1. */
-static _Noreturn void die(const char *fmt, ...)
+_Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -251,7 +247,7 @@ static _Noreturn void die(const char *fmt, ...)
 }
 
 /* Something the user should know that does not stop the run. */
-static void warn(const char *fmt, ...)
+void warn(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -419,19 +415,19 @@ static int is_occupancy_option(int c)
 /* --access and --persist each stand alone. */
 static void check_memory_options(const struct options *o)
 {
-	if (o->access_ops && o->persist.n)
+	if (o->access.ops && o->persist.n)
 		die_usage("--access and --persist are separate calculators; "
 			  "give one");
-	if ((o->access_ops || o->persist.n) && o->occupancy_opt)
+	if ((o->access.ops || o->persist.n) && o->occupancy_opt)
 		die_usage("%s is an occupancy option; --%s computes memory "
 			  "transactions", o->occupancy_opt,
-			  o->access_ops ? "access" : "persist");
+			  o->access.ops ? "access" : "persist");
 	if (o->persist.n && o->have_l2 && o->measure)
 		die_usage("--persist --measure runs on the device, with its own "
 			  "L2 figures: leave out --l2");
 	if (!o->persist.n && (o->have_l2 || o->streams != 1))
 		die_usage("--l2 and --streams go with --persist");
-	if (!o->access_ops && o->access_opt)
+	if (!o->access.ops && o->access_opt)
 		die_usage("%s goes with --access", o->access_opt);
 }
 
@@ -442,10 +438,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 	static char occ_name[32], access_name[32];
 
 	memset(o, 0, sizeof *o);
-	parse_seq("elem", "4", 0, 16, &o->elem);
-	parse_seq("stride", "1", 0, 1, &o->stride);
-	parse_seq("offset", "0", 0, 0, &o->offset);
-	parse_seq("threads", "32", 0, 32, &o->threads);
+	parse_seq("elem", "4", 0, 16, &o->access.elem);
+	parse_seq("stride", "1", 0, 1, &o->access.stride);
+	parse_seq("offset", "0", 0, 0, &o->access.offset);
+	parse_seq("threads", "32", 0, 32, &o->access.threads);
 	o->streams = 1;
 	parse_seq("regs", "0", 0, 0, &o->regs);
 	parse_seq("smem", "0", 0, 0, &o->smem);
@@ -508,27 +504,27 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_LIST_DEVICES: o->list_devices = 1; break;
 		case OPT_API: o->api = 1; break;
-		case OPT_ACCESS: o->access_ops = parse_ops(optarg); break;
+		case OPT_ACCESS: o->access.ops = parse_ops(optarg); break;
 		case OPT_ELEM:
-			seq_free(&o->elem);
-			parse_seq("elem", optarg, 1, 16, &o->elem);
+			seq_free(&o->access.elem);
+			parse_seq("elem", optarg, 1, 16, &o->access.elem);
 			break;
 		case OPT_STRIDE:
-			seq_free(&o->stride);
-			parse_seq("stride", optarg, 0, UINT64_MAX, &o->stride);
+			seq_free(&o->access.stride);
+			parse_seq("stride", optarg, 0, UINT64_MAX, &o->access.stride);
 			break;
 		case OPT_OFFSET:
-			seq_free(&o->offset);
-			parse_seq("offset", optarg, 0, UINT64_MAX, &o->offset);
+			seq_free(&o->access.offset);
+			parse_seq("offset", optarg, 0, UINT64_MAX, &o->access.offset);
 			break;
 		case OPT_THREADS:
-			seq_free(&o->threads);
-			parse_seq("threads", optarg, 1, 32, &o->threads);
+			seq_free(&o->access.threads);
+			parse_seq("threads", optarg, 1, 32, &o->access.threads);
 			break;
 		case OPT_LANE_XOR:
-			o->lane_xor = (unsigned)parse_small("lane-xor", optarg, 31);
+			o->access.lane_xor = (unsigned)parse_small("lane-xor", optarg, 31);
 			break;
-		case OPT_TOTAL: o->total = 1; break;
+		case OPT_TOTAL: o->access.total = 1; break;
 		case OPT_PERSIST:
 			seq_free(&o->persist);
 			parse_seq("persist", optarg, 1, UINT64_C(1) << 48,
@@ -1149,83 +1145,6 @@ static const struct occ_arch *memory_arch(const struct occ_tables *t,
 				      : device_arch(t, o, NULL);
 }
 
-static void access_failed(enum occ_status st, const struct occ_arch *a,
-			  const struct occ_access *acc)
-{
-	char tag[16];
-
-	arch_tag(tag, sizeof tag, a);
-	if (st == OCC_ERR_UNKNOWN_ARCH)
-		die("%s's table has no globalMemorySectorSize and "
-		    "globalMemoryLineSize", tag);
-	if (acc->elem_size != 1 && acc->elem_size != 2 && acc->elem_size != 4 &&
-	    acc->elem_size != 8 && acc->elem_size != 16)
-		die_usage("--elem: '%d': an element is 1, 2, 4, 8 or 16 bytes",
-			  acc->elem_size);
-	die_usage("--stride %llu with --offset %llu: the addresses of %d-byte "
-		  "elements overflow 64 bits", (unsigned long long)acc->stride,
-		  (unsigned long long)acc->offset, acc->elem_size);
-}
-
-/* Every combination: operation, element size, stride, offset, threads. */
-static void evaluate_access(const struct occ_arch *a, const struct options *o)
-{
-	struct seq_iter ie, is, io, it;
-	struct occ_access acc;
-	struct occ_access_result r;
-	struct access_measured g;
-	struct mem_out m;
-	enum occ_status st;
-	char err[256];
-	int op;
-
-	mem_begin(&m, stdout, o->format, o->total || o->elem.is_sweep ||
-		  o->stride.is_sweep || o->offset.is_sweep ||
-		  o->threads.is_sweep || o->access_ops == 3);
-	acc.lane_xor = o->lane_xor;
-	for (op = 0; op < 2; op++) {
-		if (!(o->access_ops & (1u << op)))
-			continue;
-		acc.op = (enum occ_access_op)op;
-		for (seq_first(&ie, &o->elem); ; ) {
-			acc.elem_size = (int)ie.value;
-			for (seq_first(&is, &o->stride); ; ) {
-				acc.stride = is.value;
-				for (seq_first(&io, &o->offset); ; ) {
-					acc.offset = io.value;
-					for (seq_first(&it, &o->threads); ; ) {
-						acc.threads = (int)it.value;
-						st = occ_access_compute(a, &acc, &r);
-						if (st != OCC_OK)
-							access_failed(st, a, &acc);
-						if (o->measure &&
-						    gpu_access_measure(gpu_ctx.d->index,
-								       &acc, &g, err,
-								       sizeof err))
-							die("device %d: %s",
-							    gpu_ctx.d->index, err);
-						mem_access_row(&m, a, &acc, &r,
-							       o->measure ? &g
-									  : NULL);
-						if (!seq_next(&it))
-							break;
-					}
-					if (!seq_next(&io))
-						break;
-				}
-				if (!seq_next(&is))
-					break;
-			}
-			if (!seq_next(&ie))
-				break;
-		}
-	}
-	if (o->total)
-		mem_access_total(&m);
-	if (mem_end(&m) != 0)
-		die("write error: %s", strerror(errno));
-}
-
 /* The L2 figures: --l2's, else the device's, where persistence works. */
 static void plan_l2(const struct occ_tables *t, struct options *o,
 		    struct occ_l2 *l2)
@@ -1264,36 +1183,18 @@ static void plan_l2(const struct occ_tables *t, struct options *o,
 static void evaluate_persist(const struct occ_tables *t, struct options *o)
 {
 	struct occ_l2 l2;
-	struct occ_l2_plan p;
-	struct persist_measured g;
-	struct mem_out m;
-	struct seq_iter it;
-	char err[256];
 
 	plan_l2(t, o, &l2);
-	mem_begin(&m, stdout, o->format, o->persist.is_sweep);
-	for (seq_first(&it, &o->persist); ; ) {
-		if (occ_l2_plan(&l2, it.value, o->streams, &p) != OCC_OK)
-			die("internal error: invalid L2 plan");
-		if (o->measure && gpu_persist_measure(gpu_ctx.d->index, &l2, &p,
-						      it.value, gpu_ctx.d->sms,
-						      &g, err, sizeof err))
-			die("device %d: %s", gpu_ctx.d->index, err);
-		mem_plan_row(&m, &l2, it.value, o->streams, &p,
-			     o->measure ? &g : NULL);
-		if (!seq_next(&it))
-			break;
-	}
-	if (mem_end(&m) != 0)
-		die("write error: %s", strerror(errno));
+	mem_evaluate_plans(&l2, &o->persist, o->streams, o->format,
+			   o->measure ? gpu_ctx.d : NULL);
 }
 
 static void free_options(struct options *o)
 {
-	seq_free(&o->elem);
-	seq_free(&o->stride);
-	seq_free(&o->offset);
-	seq_free(&o->threads);
+	seq_free(&o->access.elem);
+	seq_free(&o->access.stride);
+	seq_free(&o->access.offset);
+	seq_free(&o->access.threads);
 	seq_free(&o->persist);
 	seq_free(&o->block);
 	seq_free(&o->regs);
@@ -1326,8 +1227,9 @@ int main(int argc, char **argv)
 	t = load_tables(o.tables);
 	if (o.list) {
 		out_list(stdout, o.format, t);
-	} else if (o.access_ops) {
-		evaluate_access(memory_arch(t, &o), &o);
+	} else if (o.access.ops) {
+		mem_evaluate_access(memory_arch(t, &o), &o.access, o.format,
+				    o.measure ? gpu_ctx.d : NULL);
 	} else if (o.persist.n) {
 		evaluate_persist(t, &o);
 	} else if ((!o.arch && !o.ptxas) || o.api) {

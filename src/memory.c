@@ -3,6 +3,7 @@
  * patterns (--access) and L2 persistence plans (--persist), in text, CSV
  * and JSON, and the code a plan asks the user to paste.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -424,4 +425,113 @@ void mem_plan_row(struct mem_out *m, const struct occ_l2 *l2, uint64_t data,
 	if (g)
 		measured_plan_record(&rec, g);
 	emit(m, &rec);
+}
+
+/* ---- Evaluating every combination ---- */
+
+static void measure_access(const struct occ_device *gpu,
+			   const struct occ_access *acc,
+			   struct access_measured *g)
+{
+	char err[256];
+
+	if (gpu && gpu_access_measure(gpu->index, acc, g, err, sizeof err))
+		die("device %d: %s", gpu->index, err);
+}
+
+static void access_failed(enum occ_status st, const struct occ_arch *a,
+			  const struct occ_access *acc)
+{
+	char tag[16];
+
+	arch_tag(tag, sizeof tag, a);
+	if (st == OCC_ERR_UNKNOWN_ARCH)
+		die("%s's table has no globalMemorySectorSize and "
+		    "globalMemoryLineSize", tag);
+	if (acc->elem_size != 1 && acc->elem_size != 2 && acc->elem_size != 4 &&
+	    acc->elem_size != 8 && acc->elem_size != 16)
+		die_usage("--elem: '%d': an element is 1, 2, 4, 8 or 16 bytes",
+			  acc->elem_size);
+	die_usage("--stride %llu with --offset %llu: the addresses of %d-byte "
+		  "elements overflow 64 bits", (unsigned long long)acc->stride,
+		  (unsigned long long)acc->offset, acc->elem_size);
+}
+
+/* Every combination: operation, element size, stride, offset, threads. */
+void mem_evaluate_access(const struct occ_arch *a,
+			 const struct access_request *o,
+			 enum out_format format, const struct occ_device *gpu)
+{
+	struct seq_iter ie, is, io, it;
+	struct occ_access acc;
+	struct occ_access_result r;
+	struct access_measured g;
+	struct mem_out m;
+	enum occ_status st;
+	int op;
+
+	mem_begin(&m, stdout, format, o->total || o->elem.is_sweep ||
+		  o->stride.is_sweep || o->offset.is_sweep ||
+		  o->threads.is_sweep || o->ops == 3);
+	acc.lane_xor = o->lane_xor;
+	for (op = 0; op < 2; op++) {
+		if (!(o->ops & (1u << op)))
+			continue;
+		acc.op = (enum occ_access_op)op;
+		for (seq_first(&ie, &o->elem); ; ) {
+			acc.elem_size = (int)ie.value;
+			for (seq_first(&is, &o->stride); ; ) {
+				acc.stride = is.value;
+				for (seq_first(&io, &o->offset); ; ) {
+					acc.offset = io.value;
+					for (seq_first(&it, &o->threads); ; ) {
+						acc.threads = (int)it.value;
+						st = occ_access_compute(a, &acc, &r);
+						if (st != OCC_OK)
+							access_failed(st, a, &acc);
+						measure_access(gpu, &acc, &g);
+						mem_access_row(&m, a, &acc, &r,
+							       gpu ? &g : NULL);
+						if (!seq_next(&it))
+							break;
+					}
+					if (!seq_next(&io))
+						break;
+				}
+				if (!seq_next(&is))
+					break;
+			}
+			if (!seq_next(&ie))
+				break;
+		}
+	}
+	if (o->total)
+		mem_access_total(&m);
+	if (mem_end(&m) != 0)
+		die("write error: %s", strerror(errno));
+}
+
+void mem_evaluate_plans(const struct occ_l2 *l2, const struct seq *sizes,
+			int streams, enum out_format format,
+			const struct occ_device *gpu)
+{
+	struct occ_l2_plan p;
+	struct persist_measured g;
+	struct mem_out m;
+	struct seq_iter it;
+	char err[256];
+
+	mem_begin(&m, stdout, format, sizes->is_sweep);
+	for (seq_first(&it, sizes); ; ) {
+		if (occ_l2_plan(l2, it.value, streams, &p) != OCC_OK)
+			die("internal error: invalid L2 plan");
+		if (gpu && gpu_persist_measure(gpu->index, l2, &p, it.value,
+					       gpu->sms, &g, err, sizeof err))
+			die("device %d: %s", gpu->index, err);
+		mem_plan_row(&m, l2, it.value, streams, &p, gpu ? &g : NULL);
+		if (!seq_next(&it))
+			break;
+	}
+	if (mem_end(&m) != 0)
+		die("write error: %s", strerror(errno));
 }
