@@ -1180,6 +1180,15 @@ static void plan_l2(const struct occ_tables *t, struct options *o,
 	l2->window_max = d->access_policy_max_window;
 }
 
+static void evaluate_access(const struct occ_tables *t, struct options *o)
+{
+	/* First: finding the device's architecture finds the device. */
+	const struct occ_arch *a = memory_arch(t, o);
+
+	mem_evaluate_access(a, &o->access, o->format,
+			    o->measure ? gpu_ctx.d : NULL);
+}
+
 static void evaluate_persist(const struct occ_tables *t, struct options *o)
 {
 	struct occ_l2 l2;
@@ -1228,8 +1237,7 @@ int main(int argc, char **argv)
 	if (o.list) {
 		out_list(stdout, o.format, t);
 	} else if (o.access.ops) {
-		mem_evaluate_access(memory_arch(t, &o), &o.access, o.format,
-				    o.measure ? gpu_ctx.d : NULL);
+		evaluate_access(t, &o);
 	} else if (o.persist.n) {
 		evaluate_persist(t, &o);
 	} else if ((!o.arch && !o.ptxas) || o.api) {

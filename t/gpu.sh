@@ -70,7 +70,7 @@ ok $? "a grid smaller than a wave spreads over the SMs, as the model expects"
 run --measure --block 256 --regs 32 --grid 100 --format csv
 c=$(col "$tmp/out" achieved_occupancy_pct)
 [ "$(cut -d, -f"$(col "$tmp/out" measured_grid)" "$tmp/out" | tail -1)" = 100 ] &&
-	awk -F, -v c="$c" 'NR == 2 { exit !($c < 100 && $c > 0) }' "$tmp/out"
+	awk -F, -v c="$c" 'NR == 2 { exit !($c + 0 < 100 && $c + 0 > 0) }' "$tmp/out"
 ok $? "--grid 100: 100 blocks launched, achieved occupancy below the theoretical"
 
 : >"$tmp/runs"
@@ -79,7 +79,7 @@ for i in 1 2 3; do
 	tail -1 "$tmp/out" >>"$tmp/runs"
 done
 r=$(col "$tmp/out" measured_blocks_per_sm) c=$(col "$tmp/out" achieved_occupancy_pct)
-awk -F, -v r="$r" -v c="$c" '
+[ -n "$r" ] && [ -n "$c" ] && awk -F, -v r="$r" -v c="$c" '
 	NR == 1 { r0 = $r; lo = hi = $c }
 	{ if ($r != r0) bad = 1; if ($c < lo) lo = $c; if ($c > hi) hi = $c }
 	END { printf "# achieved occupancy over 3 runs: %.2f-%.2f %%\n", lo, hi;
@@ -120,15 +120,16 @@ run --measure --block 128,256 --format csv
 ok $? "no progress when stderr is not a terminal"
 
 run --access load,store --stride 1,4 --measure --format csv
-[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 5 ] &&
-	awk -F, -v c="$(col "$tmp/out" requested_gbps)" \
-		'NR > 1 && !($c > 0) { bad = 1 } END { exit bad }' "$tmp/out"
+c=$(col "$tmp/out" requested_gbps)
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 5 ] && [ -n "$c" ] &&
+	awk -F, -v c="$c" 'NR > 1 && !($c + 0 > 0) { bad = 1 } END { exit bad }' \
+		"$tmp/out"
 ok $? "--access --measure: each pattern launched, its bandwidth measured"
 
 run --persist 8M --measure --format csv
 s=$(col "$tmp/out" speedup)
 [ "$status" -eq 0 ] && [ -n "$s" ] &&
-	awk -F, -v s="$s" 'NR == 2 { exit !($s > 0) }' "$tmp/out"
+	awk -F, -v s="$s" 'NR == 2 { exit !($s + 0 > 0) }' "$tmp/out"
 ok $? "--persist --measure: re-reads timed without and with the window"
 
 run --persist 1M --l2 4M:2M:1M --measure
