@@ -235,7 +235,6 @@ struct mem_out {
 	uint64_t rows;
 	/* Sums of the access rows, for --total. */
 	uint64_t requested, moved, l1_moved, sectors, lines;
-	const struct occ_arch *arch;
 };
 
 void mem_begin(struct mem_out *m, FILE *f, enum out_format format,

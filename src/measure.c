@@ -27,16 +27,24 @@ static int cuda_fail(char *err, size_t n, const char *what, cudaError_t e)
 	return -1;
 }
 
+/* The calibrated kernel for regs (0: the fewest), or NULL with a message. */
+static const void *calib_kernel(int regs, char *err, size_t n)
+{
+	const void *fn = occ_calib_kernel(regs < 1 ? 1 : regs);
+
+	if (!fn)
+		snprintf(err, n, "no calibrated kernel has %d registers", regs);
+	return fn;
+}
+
 int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n)
 {
 	struct cudaFuncAttributes fa;
-	const void *fn = occ_calib_kernel(regs < 1 ? 1 : regs);
+	const void *fn = calib_kernel(regs, err, n);
 	cudaError_t e;
 
-	if (!fn) {
-		snprintf(err, n, "no calibrated kernel has %d registers", regs);
+	if (!fn)
 		return -1;
-	}
 	if ((e = cudaSetDevice(device)) != cudaSuccess)
 		return cuda_fail(err, n, "cudaSetDevice", e);
 	if ((e = cudaFuncGetAttributes(&fa, fn)) != cudaSuccess)
@@ -61,12 +69,9 @@ static int prepare(const struct occ_kernel *k, const void **fn, char *err,
 			 ? smem : DEFAULT_DYNAMIC_SMEM;
 	cudaError_t e;
 
-	*fn = occ_calib_kernel(k->regs_per_thread < 1 ? 1 : k->regs_per_thread);
-	if (!*fn) {
-		snprintf(err, n, "no calibrated kernel has %d registers",
-			 k->regs_per_thread);
+	*fn = calib_kernel(k->regs_per_thread, err, n);
+	if (!*fn)
 		return -1;
-	}
 	e = cudaFuncSetAttribute(*fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
 				 limit > INT_MAX ? INT_MAX : (int)limit);
 	if (e == cudaErrorInvalidValue)

@@ -237,7 +237,6 @@ void mem_access_row(struct mem_out *m, const struct occ_arch *a,
 	m->l1_moved += r->l1_moved;
 	m->sectors += (uint64_t)r->sectors;
 	m->lines += (uint64_t)r->lines;
-	m->arch = a;
 	if (m->format == OUT_TEXT && !m->sweep) {
 		text_access_report(m->f, a, acc, r);
 		if (g)
@@ -264,8 +263,8 @@ void mem_access_total(struct mem_out *m)
 	struct record rec = { .n = 0 };
 	char eff[32], l1[32];
 	static const char *const blank[] = {
-		"arch", "op", "elem_size", "stride", "offset", "threads",
-		"lane_xor", "thread_bytes",
+		"elem_size", "stride", "offset", "threads", "lane_xor",
+		"thread_bytes",
 	};
 	size_t i;
 
@@ -284,11 +283,10 @@ void mem_access_total(struct mem_out *m)
 		fputc('\n', m->f);
 		return;
 	}
+	add_none(&rec, "arch");
+	add_str(&rec, "op", "total");
 	for (i = 0; i < sizeof blank / sizeof blank[0]; i++)
-		if (i == 1)
-			add_str(&rec, blank[i], "total");
-		else
-			add_none(&rec, blank[i]);
+		add_none(&rec, blank[i]);
 	add_num(&rec, "requested_bytes", m->requested);
 	add_num(&rec, "sectors", m->sectors);
 	add_num(&rec, "lines", m->lines);
@@ -296,8 +294,6 @@ void mem_access_total(struct mem_out *m)
 	add_pct(&rec, "efficiency_pct", m->requested, m->moved);
 	add_num(&rec, "l1_moved_bytes", m->l1_moved);
 	add_pct(&rec, "l1_efficiency_pct", m->requested, m->l1_moved);
-	if (m->format == OUT_CSV)
-		rec.c[0].value[0] = '\0';
 	emit(m, &rec);
 }
 
