@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "gpu.h"
 
 #if defined(HAVE_CUDART) && defined(HAVE_CALIB_KERNELS)
 #include <cuda_runtime_api.h>
@@ -444,10 +444,3 @@ int gpu_persist_measure(int device, const struct occ_l2 *l2,
 }
 
 #endif
-
-int row_gpu_agrees(const struct row_gpu *g, const struct occ_result *r)
-{
-	if (g->api_blocks != r->blocks_per_sm)
-		return 0;
-	return !g->measured || g->m.residency.max_blocks_per_sm == g->expected;
-}

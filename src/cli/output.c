@@ -1127,3 +1127,10 @@ void out_gpu(FILE *f, const struct occ_device *d, const struct row_gpu *g,
 	else
 		fprintf(f, "  DISAGREES with the model.\n");
 }
+
+int row_gpu_agrees(const struct row_gpu *g, const struct occ_result *r)
+{
+	if (g->api_blocks != r->blocks_per_sm)
+		return 0;
+	return !g->measured || g->m.residency.max_blocks_per_sm == g->expected;
+}

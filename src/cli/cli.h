@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "occcalc.h"
+#include "gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,18 +56,6 @@ int seq_next(struct seq_iter *it);
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 
-/* ---- On the GPU: the occupancy API and measurement (measure.c) ---- */
-
-/* Warps one measurement records at most (24 bytes each). */
-#define GPU_MAX_SAMPLES (1 << 22)
-
-struct gpu_measured {
-	int64_t grid;                  /* in: blocks launched */
-	uint64_t spin_cycles;          /* in: each warp's work, SM cycles */
-	struct occ_residency residency;
-	double ms;                     /* the whole measurement, wall clock */
-};
-
 /* What a row shows beside the model, with --api or --measure. */
 struct row_gpu {
 	int kernel_regs;       /* the calibrated kernel's, per the runtime */
@@ -75,32 +64,6 @@ struct row_gpu {
 	int expected;          /* the model's most blocks per SM in this launch */
 	struct gpu_measured m;
 };
-
-/* 0, or -1 with a message in err. */
-int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n);
-int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
-		   char *err, size_t n);
-int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
-		struct gpu_measured *m, char *err, size_t n);
-/* A warp access pattern launched on the GPU: one access per warp. */
-struct access_measured {
-	uint64_t warps;
-	double us;             /* the launch, after a warm-up */
-};
-
-/* A buffer re-read beside streaming traffic, without and with the
- * plan's access-policy window: the best of a few runs of each. */
-struct persist_measured {
-	int launches;          /* each re-reads the data, streams an L2's worth */
-	uint64_t streamed;     /* bytes each launch streams */
-	double ms_normal, ms_persisting;
-};
-
-int gpu_access_measure(int device, const struct occ_access *acc,
-		       struct access_measured *m, char *err, size_t n);
-int gpu_persist_measure(int device, const struct occ_l2 *l2,
-			const struct occ_l2_plan *p, uint64_t data, int sms,
-			struct persist_measured *m, char *err, size_t n);
 
 /* Whether the API says what the model does, and the measurement finds the
  * blocks per SM the model expects of the launch. */
@@ -117,8 +80,6 @@ struct out {
 	char buf[1 << 16];
 	size_t len;
 };
-
-struct occ_device;
 
 void out_begin(struct out *o, FILE *f, enum out_format format, int sweep);
 /* What a row says beyond the configuration and its result. */
@@ -158,31 +119,6 @@ void out_list(FILE *f, enum out_format format, const struct occ_tables *t);
 
 /* "sm_90" for 9.0 */
 void arch_tag(char *buf, size_t n, const struct occ_arch *a);
-
-/* ---- The GPUs of this machine (device.c) ---- */
-
-struct occ_device {
-	int index;
-	char name[256];
-	int cc_major, cc_minor;
-	int sms;
-	uint64_t total_mem;
-	uint64_t l2_cache, persisting_l2_max, access_policy_max_window;
-	int bus_width;               /* bits */
-	int clock_khz, mem_clock_khz;
-	struct occ_arch limits;      /* the table keys cudaDeviceProp has */
-	int mig;                     /* a MIG instance, not a whole GPU */
-	int mps;                     /* reached through an MPS server */
-};
-
-/* 0, or -1 with a message in err. */
-int device_count(int *count, char *err, size_t n);
-int device_query(int index, struct occ_device *d, char *err, size_t n);
-/* Whether cudaDeviceProp reports this table key. */
-int device_reports(const struct occ_key *key);
-/* The table with the device's values in, where it reports them. */
-void device_merge(const struct occ_arch *table, const struct occ_device *d,
-		  struct occ_arch *merged);
 
 void out_devices(FILE *f, enum out_format format,
 		 const struct occ_device *devs, int n);

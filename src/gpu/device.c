@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "gpu.h"
 
 #ifdef HAVE_CUDART
 #include <cuda_runtime_api.h>

@@ -1,0 +1,84 @@
+/* gpu.h - occcalc on a GPU (internal to the command line): the machine's
+ * devices through the CUDA runtime, the occupancy API on calibrated
+ * kernels, and launches that measure. Built without the runtime, every
+ * call fails with a message saying so. */
+#ifndef OCC_GPU_H
+#define OCC_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "occcalc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- The GPUs of this machine (device.c) ---- */
+
+struct occ_device {
+	int index;
+	char name[256];
+	int cc_major, cc_minor;
+	int sms;
+	uint64_t total_mem;
+	uint64_t l2_cache, persisting_l2_max, access_policy_max_window;
+	int bus_width;               /* bits */
+	int clock_khz, mem_clock_khz;
+	struct occ_arch limits;      /* the table keys cudaDeviceProp has */
+	int mig;                     /* a MIG instance, not a whole GPU */
+	int mps;                     /* reached through an MPS server */
+};
+
+/* 0, or -1 with a message in err. */
+int device_count(int *count, char *err, size_t n);
+int device_query(int index, struct occ_device *d, char *err, size_t n);
+/* Whether cudaDeviceProp reports this table key. */
+int device_reports(const struct occ_key *key);
+/* The table with the device's values in, where it reports them. */
+void device_merge(const struct occ_arch *table, const struct occ_device *d,
+		  struct occ_arch *merged);
+
+/* ---- On the GPU: the occupancy API and measurement (measure.c) ---- */
+
+/* Warps one measurement records at most (24 bytes each). */
+#define GPU_MAX_SAMPLES (1 << 22)
+
+struct gpu_measured {
+	int64_t grid;                  /* in: blocks launched */
+	uint64_t spin_cycles;          /* in: each warp's work, SM cycles */
+	struct occ_residency residency;
+	double ms;                     /* the whole measurement, wall clock */
+};
+
+/* 0, or -1 with a message in err. */
+int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n);
+int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
+		   char *err, size_t n);
+int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
+		struct gpu_measured *m, char *err, size_t n);
+/* A warp access pattern launched on the GPU: one access per warp. */
+struct access_measured {
+	uint64_t warps;
+	double us;             /* the launch, after a warm-up */
+};
+
+/* A buffer re-read beside streaming traffic, without and with the
+ * plan's access-policy window: the best of a few runs of each. */
+struct persist_measured {
+	int launches;          /* each re-reads the data, streams an L2's worth */
+	uint64_t streamed;     /* bytes each launch streams */
+	double ms_normal, ms_persisting;
+};
+
+int gpu_access_measure(int device, const struct occ_access *acc,
+		       struct access_measured *m, char *err, size_t n);
+int gpu_persist_measure(int device, const struct occ_l2 *l2,
+			const struct occ_l2_plan *p, uint64_t data, int sms,
+			struct persist_measured *m, char *err, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
