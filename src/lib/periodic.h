@@ -1,0 +1,38 @@
+/* periodic.h - counting the distinct units (sectors, lines) of sets that
+ * repeat with a shift, without listing the repeats (internal). */
+#ifndef OCC_PERIODIC_H
+#define OCC_PERIODIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "occcalc.h"
+
+/* A growable list of unit numbers. */
+struct occ_ids {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+int occ_ids_push(struct occ_ids *ids, uint64_t x);
+/* Sorts and drops repeats. */
+void occ_ids_unique(struct occ_ids *ids);
+void occ_ids_free(struct occ_ids *ids);
+
+/* A family: the set base (sorted, no repeats) and its copies shifted by
+ * shift, 2 x shift, ..., (copies - 1) x shift. */
+struct occ_family {
+	const uint64_t *base;
+	size_t n;
+	uint64_t shift;
+};
+
+/* The number of distinct units in the union of nf families, each with
+ * `copies` copies, and the n_extra units of extra. OCC_ERR_UNSUPPORTED
+ * when two families have different non-zero shifts and their copies are
+ * too many to list. */
+enum occ_status occ_union_count(const struct occ_family *f, size_t nf,
+				uint64_t copies, const uint64_t *extra,
+				size_t n_extra, uint64_t *count);
+
+#endif

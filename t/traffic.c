@@ -1,0 +1,543 @@
+/*
+ * traffic.c - a launch's memory traffic: the coalescing study's add1-add5
+ * (8,388,608 threads in blocks of 64 on sm_90), the Kepler transaction
+ * counts of the L1/L2 granularity study, the C-like access text, bad
+ * input, and every total against a brute-force count of small launches.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "occcalc.h"
+#include "arch.h"
+#include "tap.h"
+
+/* Runs text over grid x block; elem 0 keeps 4-byte elements. */
+static enum occ_status run(int major, int minor, const char *text,
+			   uint64_t grid, uint64_t block,
+			   enum occ_l1_policy l1, struct occ_traffic *t)
+{
+	struct occ_kernel_text k;
+	struct occ_launch l = { grid, block, l1 };
+	size_t where;
+	enum occ_status st = occ_kernel_parse(text, &k, &where);
+
+	if (st != OCC_OK) {
+		tap_diag("'%s' does not parse at %zu", text, where);
+		return st;
+	}
+	return occ_traffic_compute(arch(major, minor), &l, k.acc, k.n, t);
+}
+
+#define ADD_GRID 131072   /* 32M / 256 blocks of 64: 8,388,608 threads */
+
+static struct occ_traffic add(const char *text)
+{
+	struct occ_traffic t;
+
+	if (run(9, 0, text, ADD_GRID, 64, OCC_L1_DEFAULT, &t) != OCC_OK)
+		memset(&t, 0xff, sizeof t);
+	return t;
+}
+
+static void add1(void)
+{
+	struct occ_traffic t = add("z[i] = x[i] + y[i]");
+
+	tap_ok(t.threads == 8388608 && t.warps == 262144,
+	       "add1: 8,388,608 threads in blocks of 64 are 262,144 warps");
+	tap_ok(t.load.instructions + t.store.instructions == 786432,
+	       "add1: 786,432 global instructions (3 per warp)");
+	tap_ok(t.load.requests == 524288 && t.store.requests == 262144,
+	       "add1: 524,288 load and 262,144 store requests");
+	tap_ok(t.load.sectors == 2097152 && t.store.sectors == 1048576,
+	       "add1: 2,097,152 load and 1,048,576 store sectors, 4 per "
+	       "request");
+	tap_ok(t.load.l2_max * 32 == 67108864 && t.load.l2_min == t.load.l2_max &&
+	       t.store.l2_max * 32 == 33554432,
+	       "add1: 67,108,864 and 33,554,432 bytes from L1 to L2, no L1 "
+	       "hit possible");
+	tap_ok(t.load.distinct * 32 == 67108864 &&
+	       t.store.distinct * 32 == 33554432,
+	       "add1: device memory reads 67,108,864 and writes 33,554,432 "
+	       "bytes: every sector once");
+}
+
+static void add2(void)
+{
+	struct occ_traffic t = add("z[i + 1] = x[i + 1] + y[i + 1]");
+
+	tap_ok(t.load.sectors == 524288 * 5 && t.store.sectors == 262144 * 5,
+	       "add2 (misaligned by one float): 5 sectors per request, 160 B "
+	       "for 128 B");
+	tap_ok(t.load.distinct == 2097154 && t.load.l2_min == 2097154 &&
+	       t.load.l2_max == 2621440,
+	       "add2: 2,097,154 distinct load sectors; L1 to L2 between them "
+	       "and 2,621,440 as neighbours share a sector");
+	tap_ok(t.load.requested == 524288 * 128 && t.load.thread_bytes ==
+	       524288 * 128, "add2: 128 bytes asked per request");
+}
+
+static void add3(void)
+{
+	struct occ_traffic t = add("z[(i^1)] = x[(i^1)] + y[(i^1)]");
+	struct occ_traffic u = add("z[i^1] = x[i^1] + y[i^1]");
+
+	tap_ok(t.load.sectors == 2097152 && t.store.sectors == 1048576 &&
+	       t.load.distinct == 2097152 && u.load.sectors == t.load.sectors,
+	       "add3 (lanes swapped in pairs): the same 4 sectors per request "
+	       "as add1");
+}
+
+static void add4(void)
+{
+	struct occ_traffic t = add("z[i/32] = x[i/32] + y[i/32]");
+
+	tap_ok(t.load.requests == 524288 && t.load.sectors == 524288 &&
+	       t.store.sectors == 262144,
+	       "add4 (a warp's lanes share one float): 1 sector per request");
+	tap_ok(t.load.requested == 524288 * 4 && t.load.thread_bytes ==
+	       524288 * 128, "add4: 4 distinct bytes of the 128 the lanes ask: "
+	       "12.5 %% of a sector");
+	tap_ok(t.load.distinct * 32 == 2097152 && t.store.distinct * 32 == 1048576,
+	       "add4: device memory reads at least 2,097,152 bytes (2.10 MB), "
+	       "writes 1,048,576");
+	tap_ok(t.load.l2_min == 65536 && t.load.l2_max == 524288,
+	       "add4: L1 to L2 between 65,536 sectors (8 warps share one) and "
+	       "524,288");
+}
+
+static void add5(void)
+{
+	struct occ_traffic t = add("z[4*i] = x[4*i] + y[4*i]");
+
+	tap_ok(t.load.sectors == 8388608 && t.store.sectors == 4194304,
+	       "add5 (stride 4): 16 sectors per request");
+	tap_ok(t.load.l2_max * 32 == 268435456 && t.store.l2_max * 32 ==
+	       134217728, "add5: 268,435,456 and 134,217,728 bytes from L1 to "
+	       "L2 (about 268 MB and 134 MB)");
+	tap_ok(t.load.requested * 4 == t.load.sectors * 32,
+	       "add5: a quarter of the bytes moved are asked for (25 %%)");
+}
+
+/* Kepler's gld/gst_efficiency: asked-for bytes over bytes moved. */
+static long pct100(uint64_t requested, uint64_t moved)
+{
+	return (long)((requested * 20000 / moved + 1) / 2);
+}
+
+static struct occ_traffic kepler(const char *text, uint64_t threads,
+				 enum occ_l1_policy l1)
+{
+	struct occ_traffic t;
+
+	if (run(3, 7, text, 1, threads, l1, &t) != OCC_OK)
+		memset(&t, 0xff, sizeof t);
+	return t;
+}
+
+#define CA OCC_L1_CACHE
+#define CG OCC_L1_BYPASS
+
+static void kepler_loads(void)
+{
+	struct occ_traffic t;
+
+	t = kepler("B[i] = A[i]", 32, CA);
+	tap_ok(t.load.lines == 1 && pct100(t.load.requested,
+					   t.load.l2_max * 32) == 10000,
+	       "Kepler, L1-cached, a warp loads 128 aligned bytes: 1 "
+	       "transaction, 100 %%");
+	t = kepler("B[i] = A[i]", 1, CA);
+	tap_ok(t.load.lines == 1 && t.load.l2_max * 32 == 128 &&
+	       t.load.requested * 100000 / 128 == 3125,
+	       "Kepler, L1-cached, one thread's 4 bytes: a 128-byte "
+	       "transaction, 3.12 %%");
+	t = kepler("B[i] = A[i]", 1, CG);
+	tap_ok(t.load.lines == 1 && pct100(t.load.requested,
+					   t.load.l2_max * 32) == 1250,
+	       "Kepler, L2 only, one thread: 1 transaction of one sector, "
+	       "12.5 %%");
+	t = kepler("B[i] = A[i]", 9, CG);
+	tap_ok(t.load.lines == 1 && t.load.sectors == 2 &&
+	       pct100(t.load.requested, t.load.l2_max * 32) == 5625,
+	       "Kepler, L2 only, 9 threads (36 bytes): 1 transaction of 2 "
+	       "sectors, 56.25 %%");
+	t = kepler("B[i] = A[i]", 17, CG);
+	tap_ok(t.load.lines == 1 && t.load.sectors == 3 &&
+	       pct100(t.load.requested, t.load.l2_max * 32) == 7083,
+	       "Kepler, L2 only, 17 threads (68 bytes): 1 transaction of 3 "
+	       "sectors, 70.83 %%");
+	t = kepler("B[i] = A[i]", 25, CG);
+	tap_ok(t.load.lines == 1 && t.load.sectors == 4 &&
+	       t.load.requested * 100000 / (t.load.l2_max * 32) == 78125,
+	       "Kepler, L2 only, 25 threads (100 bytes): 1 transaction of 4 "
+	       "sectors, 78.12 %%");
+	t = kepler("B[i] = A[i + 1]", 32, CG);
+	tap_ok(t.load.lines == 2 && t.load.sectors == 5 &&
+	       pct100(t.load.requested, t.load.l2_max * 32) == 8000,
+	       "Kepler, L2 only, B[x] = A[x+1]: 2 transactions, 5 sectors, "
+	       "80 %%");
+}
+
+static void kepler_stores(void)
+{
+	struct occ_traffic t;
+
+	t = kepler("B[i + 1] = A[i]", 32, CA);
+	tap_ok(t.store.lines == 2 && t.store.sectors == 5 &&
+	       pct100(t.store.requested, t.store.l2_max * 32) == 8000 &&
+	       !t.store.l1_cached,
+	       "Kepler, B[x+1] = A[x]: stores skip L1, 2 transactions, 80 %%");
+	t = kepler("B[i] = A[i]", 24, CA);
+	tap_ok(t.store.lines == 1 && pct100(t.store.requested,
+					    t.store.l2_max * 32) == 10000,
+	       "Kepler, 24 threads store 96 aligned bytes: 1 transaction, "
+	       "100 %%");
+	t = kepler("C[i] = A[3] + B[i]", 32, CG);
+	tap_ok(t.load.sectors == 5 && t.load.requested == 132 &&
+	       pct100(t.load.requested, t.load.l2_max * 32) == 8250,
+	       "Kepler, C[x] = A[3] + B[x], L2 only: 1 + 4 sectors, 132 of "
+	       "160 bytes, 82.5 %%");
+}
+
+static void text(void)
+{
+	struct occ_kernel_text k;
+	size_t at;
+
+	tap_ok(occ_kernel_parse("z[i] = x[i] + y[i]", &k, &at) == OCC_OK &&
+	       k.n == 3 && k.n_arrays == 3 &&
+	       k.acc[0].access.op == OCC_ACCESS_STORE &&
+	       k.acc[1].access.op == OCC_ACCESS_LOAD &&
+	       k.acc[2].access.stride == 1 && k.acc[2].group == 1,
+	       "text: z[i] = x[i] + y[i] is a store and two loads, stride 1");
+	tap_ok(occ_kernel_parse("a[2*i + 3] += a[(i^5)/8*3] ; b[7]", &k, &at) ==
+	       OCC_OK && k.n == 4 && k.n_arrays == 2 &&
+	       k.acc[0].access.op == OCC_ACCESS_STORE &&
+	       k.acc[0].access.stride == 2 && k.acc[0].access.offset == 3 &&
+	       k.acc[1].access.op == OCC_ACCESS_LOAD &&
+	       k.acc[1].access.stride == 2 && k.acc[1].access.offset == 3 &&
+	       k.acc[2].access.lane_xor == 5 && k.acc[2].group == 8 &&
+	       k.acc[2].access.stride == 3 && k.acc[2].array == 0 &&
+	       k.acc[2].access.op == OCC_ACCESS_LOAD && k.acc[3].array == 1 &&
+	       k.acc[3].access.stride == 0 && k.acc[3].access.offset == 7,
+	       "text: a compound assignment loads and stores; ';' separates; "
+	       "(i^X)/G*K and constants");
+	tap_ok(occ_kernel_parse("if (x[i] >= y[i]) z[i] = 1", &k, &at) ==
+	       OCC_OK && k.n == 3 && k.acc[0].access.op == OCC_ACCESS_LOAD &&
+	       k.acc[1].access.op == OCC_ACCESS_LOAD &&
+	       k.acc[2].access.op == OCC_ACCESS_STORE,
+	       "text: comparisons are not assignments");
+	tap_ok(occ_kernel_set_elem(&k, "y", 16) && k.acc[1].access.elem_size ==
+	       16 && k.acc[0].access.elem_size == 4 &&
+	       !occ_kernel_set_elem(&k, "w", 8),
+	       "text: element sizes are set per array by name");
+	tap_ok(occ_kernel_parse("z[j] = x[i]", &k, &at) == OCC_ERR_SYNTAX &&
+	       at == 2, "text: an index in anything but i is refused where it is");
+	tap_ok(occ_kernel_parse("z[4*i/32]", &k, &at) == OCC_ERR_SYNTAX,
+	       "text: K*i/G (C divides the product) is refused");
+	tap_ok(occ_kernel_parse("z[i^1 + 2]", &k, &at) == OCC_ERR_SYNTAX,
+	       "text: i^X inside a sum needs parentheses (C's precedence)");
+	tap_ok(occ_kernel_parse("z[i/3]", &k, &at) == OCC_ERR_INVALID_INPUT &&
+	       occ_kernel_parse("z[(i^32)]", &k, &at) == OCC_ERR_INVALID_INPUT &&
+	       occ_kernel_parse("z[18446744073709551616]", &k, &at) ==
+	       OCC_ERR_INVALID_INPUT,
+	       "text: divisor 3, lane xor 32 and a constant over 64 bits are "
+	       "out of range");
+	tap_ok(occ_kernel_parse("", &k, &at) == OCC_ERR_SYNTAX &&
+	       occ_kernel_parse("z[i", &k, &at) == OCC_ERR_SYNTAX &&
+	       occ_kernel_parse("z = 1", &k, &at) == OCC_ERR_SYNTAX,
+	       "text: no access, or an unclosed bracket, is a syntax error");
+}
+
+static void bad_launches(void)
+{
+	struct occ_traffic t;
+	const char *k = "z[i] = x[i]";
+
+	tap_ok(run(9, 0, k, UINT64_C(1) << 60, 1024, 0, &t) ==
+	       OCC_ERR_INVALID_INPUT && t.fault == OCC_TRAFFIC_THREADS_OVERFLOW,
+	       "2^60 blocks of 1024 threads overflow 64 bits");
+	tap_ok(run(9, 0, k, 2, 1025, 0, &t) == OCC_ERR_INVALID_INPUT &&
+	       t.fault == OCC_TRAFFIC_BLOCK_TOO_LARGE,
+	       "a grid of blocks of 1025 threads is refused on sm_90");
+	tap_ok(run(9, 0, k, 0, 64, 0, &t) == OCC_ERR_INVALID_INPUT &&
+	       t.fault == OCC_TRAFFIC_NO_THREADS, "an empty grid is refused");
+	tap_ok(run(9, 0, "z[i] = x[4*i]", 1, UINT64_C(1) << 61, 0, &t) ==
+	       OCC_ERR_INVALID_INPUT && t.fault == OCC_TRAFFIC_ADDRESS_OVERFLOW &&
+	       t.fault_access == 1,
+	       "x[4*i] over 2^61 threads runs past 2^64 bytes: the access is "
+	       "named");
+	tap_ok(run(9, 0, "z[i] = x[i]", 1, UINT64_C(1) << 62, 0, &t) ==
+	       OCC_ERR_INVALID_INPUT && t.fault == OCC_TRAFFIC_ADDRESS_OVERFLOW &&
+	       t.fault_access == 0,
+	       "2^62 threads of 4-byte elements end exactly past 2^64 bytes");
+	tap_ok(run(9, 0, "z[i] = x[i]", 1, (UINT64_C(1) << 62) - 1, 0, &t) ==
+	       OCC_OK, "one thread fewer fits");
+}
+
+static void large(void)
+{
+	struct occ_traffic t;
+	uint64_t n = UINT64_C(1) << 40;
+
+	tap_ok(run(9, 0, "z[i] = x[i] + y[i]", 1, 8388608, 0, &t) == OCC_OK &&
+	       t.load.sectors == 2097152 && t.store.l2_max == 1048576,
+	       "8,388,608 threads as a thread count: add1's figures");
+	tap_ok(run(9, 0, "z[i] = x[i+1] + x[i] + y[i/32]", 1, n + 7, 0, &t) ==
+	       OCC_OK && t.warps == n / 32 + 1 &&
+	       t.load.distinct == (n + 8 + 7) / 8 + (n / 32 + 1 + 7) / 8 &&
+	       t.store.distinct == (n + 7 + 7) / 8,
+	       "2^40 + 7 threads, a stencil and a per-warp read: distinct "
+	       "sectors in closed form");
+	tap_ok(run(9, 0, "x[i] += 1", 1, n, 0, &t) == OCC_OK &&
+	       t.footprint == t.load.distinct && t.footprint == n / 8,
+	       "a read-modify-write touches each sector once");
+}
+
+/* ---- Brute force: every thread listed ---- */
+
+struct list {
+	uint64_t *v;
+	size_t n;
+};
+
+static void list_add(struct list *l, uint64_t x)
+{
+	l->v = realloc(l->v, (l->n + 1) * sizeof *l->v);
+	if (!l->v)
+		exit(99);
+	l->v[l->n++] = x;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static uint64_t distinct(struct list *l)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	qsort(l->v, l->n, sizeof *l->v, cmp_u64);
+	for (i = 0; i < l->n; i++)
+		n += i == 0 || l->v[i] != l->v[i - 1];
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+	return n;
+}
+
+/* The units of [a, a + e) for every address, into l; how many distinct. */
+static uint64_t units(const uint64_t *addr, int n, uint64_t e,
+		      uint64_t unit, struct list *l)
+{
+	struct list mine = { 0 };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t u;
+
+		for (u = addr[i] / unit; u <= (addr[i] + e - 1) / unit; u++) {
+			list_add(&mine, u);
+			if (l)
+				list_add(l, u);
+		}
+	}
+	return distinct(&mine);
+}
+
+static uint64_t bytes_covered(const uint64_t *addr, int n, uint64_t e)
+{
+	struct list b = { 0 };
+	int i;
+	uint64_t k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < e; k++)
+			list_add(&b, addr[i] + k);
+	return distinct(&b);
+}
+
+struct brute {
+	struct occ_traffic t;
+	/* per array: sectors of loads, of stores, of both; lines of loads */
+	struct list ld[3], st[3], all[3], lines[3];
+};
+
+static void brute_warp(const struct occ_arch *a, const struct occ_launch *l,
+		       const struct occ_kernel_access *k, uint64_t b,
+		       uint64_t w, struct brute *br)
+{
+	const struct occ_access *x = &k->access;
+	struct occ_traffic_ops *o = x->op == OCC_ACCESS_LOAD ? &br->t.load :
+							       &br->t.store;
+	uint64_t addr[32], e = (uint64_t)x->elem_size, t;
+	int n = 0, arr = k->array;
+
+	for (t = w * 32; t < w * 32 + 32 && t < l->block; t++) {
+		uint64_t i = b * l->block + (t ^ x->lane_xor);
+
+		if ((int)(t % 32) < x->threads)
+			addr[n++] = (x->offset + i / k->group * x->stride) * e;
+	}
+	o->instructions++;
+	o->requests++;
+	o->thread_bytes += (uint64_t)n * e;
+	o->requested += bytes_covered(addr, n, e);
+	o->lines += units(addr, n, e, (uint64_t)a->line_size,
+			  x->op == OCC_ACCESS_LOAD ? &br->lines[arr] : NULL);
+	o->sectors += units(addr, n, e, (uint64_t)a->sector_size,
+			    &br->all[arr]);
+	units(addr, n, e, (uint64_t)a->sector_size,
+	      x->op == OCC_ACCESS_LOAD ? &br->ld[arr] : &br->st[arr]);
+}
+
+/* The whole launch, thread by thread, with the library's rules for what
+ * L1 and L2 see. */
+static void brute(const struct occ_arch *a, const struct occ_launch *l,
+		  const struct occ_kernel_access *acc, size_t n,
+		  struct occ_traffic *out)
+{
+	struct brute br;
+	uint64_t b, w, per_line = (uint64_t)(a->line_size / a->sector_size);
+	uint64_t load_lines = 0;
+	size_t i;
+	int arr, cached = l->l1 == OCC_L1_CACHE ||
+			  (l->l1 == OCC_L1_DEFAULT && a->cc_major >= 7);
+
+	memset(&br, 0, sizeof br);
+	for (b = 0; b < l->grid; b++)
+		for (w = 0; w * 32 < l->block; w++)
+			for (i = 0; i < n; i++)
+				brute_warp(a, l, &acc[i], b, w, &br);
+	br.t.threads = l->grid * l->block;
+	br.t.warps = l->grid * ((l->block + 31) / 32);
+	for (arr = 0; arr < 3; arr++) {
+		br.t.load.distinct += distinct(&br.ld[arr]);
+		br.t.store.distinct += distinct(&br.st[arr]);
+		br.t.footprint += distinct(&br.all[arr]);
+		load_lines += distinct(&br.lines[arr]);
+	}
+	br.t.store.l2_min = br.t.store.l2_max = br.t.store.sectors;
+	br.t.load.l2_min = br.t.load.l2_max = br.t.load.sectors;
+	if (cached && a->l1_load_transaction == a->line_size) {
+		br.t.load.l2_max = br.t.load.lines * per_line;
+		br.t.load.l2_min = load_lines * per_line;
+	} else if (cached) {
+		br.t.load.l2_min = br.t.load.distinct;
+	}
+	*out = br.t;
+}
+
+static int same_ops(const struct occ_traffic_ops *x,
+		    const struct occ_traffic_ops *y)
+{
+	return x->instructions == y->instructions &&
+	       x->requests == y->requests && x->sectors == y->sectors &&
+	       x->lines == y->lines && x->thread_bytes == y->thread_bytes &&
+	       x->requested == y->requested && x->l2_max == y->l2_max &&
+	       x->l2_min == y->l2_min && x->distinct == y->distinct;
+}
+
+static uint64_t pick(unsigned *seed, const uint64_t *v, size_t n)
+{
+	return v[(size_t)rand_r(seed) % n];
+}
+
+static void random_access(unsigned *seed, struct occ_kernel_access *k)
+{
+	static const uint64_t elems[] = { 1, 2, 4, 8, 16 };
+	static const uint64_t strides[] = { 0, 1, 1, 1, 2, 3, 4, 5, 7, 8,
+					    16, 32, 33, 100, 1000, 65536 };
+	static const uint64_t groups[] = { 1, 1, 1, 2, 4, 8, 16, 32 };
+	int r = rand_r(seed);
+
+	memset(k, 0, sizeof *k);
+	k->access.op = r & 1 ? OCC_ACCESS_STORE : OCC_ACCESS_LOAD;
+	k->access.elem_size = (int)pick(seed, elems, 5);
+	k->access.stride = pick(seed, strides, 16);
+	k->access.offset = (uint64_t)(rand_r(seed) % 3 ? rand_r(seed) % 70 : 0);
+	k->access.threads = rand_r(seed) % 2 ? 32 : 1 + rand_r(seed) % 32;
+	k->access.lane_xor = (unsigned)(rand_r(seed) % 3 ? 0 :
+					rand_r(seed) % 32);
+	k->group = (unsigned)pick(seed, groups, 8);
+	k->array = rand_r(seed) % 3;
+}
+
+/* A launch of at most ~20,000 threads: many small blocks, a few large
+ * ones, or a thread count. */
+static void random_launch(unsigned *seed, struct occ_launch *l)
+{
+	int shape = rand_r(seed) % 3;
+
+	l->l1 = (enum occ_l1_policy)(rand_r(seed) % 3);
+	if (shape == 0) {
+		l->grid = 1 + (uint64_t)(rand_r(seed) % 300);
+		l->block = 1 + (uint64_t)(rand_r(seed) % 64);
+	} else if (shape == 1) {
+		l->grid = 1 + (uint64_t)(rand_r(seed) % 12);
+		l->block = 1 + (uint64_t)(rand_r(seed) % 1024);
+	} else {
+		l->grid = 1;
+		l->block = 1 + (uint64_t)(rand_r(seed) % 20000);
+	}
+}
+
+static void brute_force(int cases)
+{
+	unsigned seed = 14;
+	int c, bad = 0;
+
+	for (c = 0; c < cases; c++) {
+		struct occ_kernel_access acc[4];
+		struct occ_launch l;
+		struct occ_traffic got, want;
+		const struct occ_arch *a = c % 4 ? arch(9, 0) : arch(3, 7);
+		size_t i, n = 1 + (size_t)(rand_r(&seed) % 4);
+		enum occ_status st;
+
+		random_launch(&seed, &l);
+		for (i = 0; i < n; i++)
+			random_access(&seed, &acc[i]);
+		st = occ_traffic_compute(a, &l, acc, n, &got);
+		brute(a, &l, acc, n, &want);
+		if (st != OCC_OK || !same_ops(&got.load, &want.load) ||
+		    !same_ops(&got.store, &want.store) ||
+		    got.footprint != want.footprint ||
+		    got.warps != want.warps) {
+			if (bad++ < 5)
+				tap_diag("case %d: sm_%d%d grid %llu block %llu, "
+					 "%zu accesses: status %d", c,
+					 a->cc_major, a->cc_minor,
+					 (unsigned long long)l.grid,
+					 (unsigned long long)l.block, n, st);
+		}
+	}
+	tap_ok(bad == 0, "brute force: %d random launches (blocks, partial "
+	       "warps, thread counts, strides, groups, shared arrays) match "
+	       "thread-by-thread counts in every total (%d differ)", cases,
+	       bad);
+}
+
+int main(void)
+{
+	load_tables();
+	add1();
+	add2();
+	add3();
+	add4();
+	add5();
+	kepler_loads();
+	kepler_stores();
+	text();
+	bad_launches();
+	large();
+	brute_force(300);
+	printf("1..%d\n", tap_n);
+	occ_tables_free(tables);
+	return tap_done();
+}
