@@ -75,6 +75,9 @@ static void add2(void)
 	       "and 2,621,440 as neighbours share a sector");
 	tap_ok(t.load.requested == 524288 * 128 && t.load.thread_bytes ==
 	       524288 * 128, "add2: 128 bytes asked per request");
+	tap_ok(t.store.l2_min == 1048577 && t.store.l2_max == 1310720,
+	       "add2: L2 writes between 1,048,577 distinct sectors (neighbours' "
+	       "stores to a shared sector merge) and 1,310,720");
 }
 
 static void add3(void)
@@ -422,7 +425,8 @@ static void brute(const struct occ_arch *a, const struct occ_launch *l,
 		br.t.footprint += distinct(&br.all[arr]);
 		load_lines += distinct(&br.lines[arr]);
 	}
-	br.t.store.l2_min = br.t.store.l2_max = br.t.store.sectors;
+	br.t.store.l2_max = br.t.store.sectors;
+	br.t.store.l2_min = br.t.store.distinct;
 	br.t.load.l2_min = br.t.load.l2_max = br.t.load.sectors;
 	if (cached && a->l1_load_transaction == a->line_size) {
 		br.t.load.l2_max = br.t.load.lines * per_line;

@@ -382,7 +382,9 @@ struct occ_traffic_ops {
 	int l1_lines;            /* that L1 fetches whole lines (Kepler) */
 	/* Sectors from L1 to L2: l2_max when nothing hits in L1; l2_min
 	 * when every access that can hit does (each distinct sector, or line,
-	 * of an array once). Equal when not cached in L1. */
+	 * of an array once). For loads not cached in L1 they are equal; for
+	 * stores l2_min is the distinct sectors, as stores of different
+	 * requests to one sector can reach L2 as one write. */
 	uint64_t l2_max;
 	uint64_t l2_min;
 	/* Distinct sectors of the launch: each array's sectors counted once,

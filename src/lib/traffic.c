@@ -425,7 +425,10 @@ static int l2_sectors(const struct occ_arch *a, struct occ_traffic *t,
 	uint64_t per_line = (uint64_t)(a->line_size / a->sector_size);
 	struct occ_traffic_ops *ld = &t->load;
 
-	t->store.l2_max = t->store.l2_min = t->store.sectors;
+	/* Stores of different requests to one sector can reach L2 as one
+	 * write (seen on sm_90: docs/traffic-validation.md). */
+	t->store.l2_max = t->store.sectors;
+	t->store.l2_min = t->store.distinct;
 	if (!ld->l1_cached) {
 		ld->l2_max = ld->l2_min = ld->sectors;
 		return 1;

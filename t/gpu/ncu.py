@@ -7,14 +7,15 @@ import os
 import subprocess
 
 
-def profile(ncu, metrics, cmd):
-    """Runs cmd under ncu; returns its stdout and, by launch ID in order,
-    each launch's kernel name and metric values (as floats)."""
+def profile(ncu, metrics, cmd, stdin=None, extra=()):
+    """Runs cmd under ncu (with extra ncu options, and stdin as its
+    input); returns its stdout and, by launch ID in order, each launch's
+    kernel name and metric values (as floats)."""
     log = "ncu-%d.csv" % os.getpid()
     out = subprocess.run([ncu, "--clock-control", "none", "--csv",
                           "--log-file", log, "--metrics", ",".join(metrics)]
-                         + cmd, check=True, stdout=subprocess.PIPE,
-                         text=True).stdout
+                         + list(extra) + cmd, check=True, input=stdin,
+                         stdout=subprocess.PIPE, text=True).stdout
     with open(log) as f:
         text = f.read()
     os.unlink(log)
