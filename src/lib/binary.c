@@ -176,7 +176,7 @@ uint64_t occ_bin_static_smem(const struct occ_arch *arch,
 {
 	uint64_t s = k->shared_section < 0 ? 0 : (uint64_t)k->shared_section;
 
-	if (arch && arch->cubin_smem_includes_reserved &&
+	if (arch && arch->cubin_smem_includes_reserved && !k->relocatable &&
 	    s >= arch->smem_reserved_per_block)
 		s -= arch->smem_reserved_per_block;
 	return s;

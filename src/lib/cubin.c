@@ -19,6 +19,9 @@
 
 #define SHT_SYMTAB 2
 #define STT_FUNC 2
+/* st_other bit of a kernel's symbol: relocatable cubins give device
+ * functions an .nv.info.X too, but not this bit (seen with nvcc 13.0). */
+#define STO_ENTRY 0x10
 
 /* .nv.info record formats (EIFMT_*) and the attributes read (EIATTR_*). */
 enum { FMT_NVAL = 1, FMT_BVAL = 2, FMT_HVAL = 3, FMT_SVAL = 4 };
@@ -79,6 +82,7 @@ struct slot {
 	const char *name;         /* X */
 	int64_t shared;
 	uint32_t sym;             /* 0: no symbol yet */
+	int entry;                /* the symbol is a kernel's */
 	int regs;
 	int64_t frame, stack;
 	struct occ_bin_kernel k;  /* per-kernel attributes */
@@ -176,7 +180,7 @@ static enum occ_status read_global_info(struct bin_ctx *c, struct cubin *cb)
 		sec = sym_section(cb, rd32(a.val.p));
 		v = rd32(a.val.p + 4);
 		if (sec == 0 || sec >= cb->e->shnum || !cb->slots[sec].kernel)
-			continue;                 /* a device function */
+			continue;          /* a function without .nv.info.X */
 		sl = &cb->slots[sec];
 		if (a.attr == ATTR_REGCOUNT && v > OCC_MAX_REGS_ANY_ARCH)
 			return bin_fail(c, OCC_ERR_CORRUPT, a.val.p,
@@ -277,8 +281,10 @@ static void find_symbols(struct cubin *cb)
 		    !cb->slots[sec].kernel || cb->slots[sec].sym != 0)
 			continue;
 		name = elf_str(cb->strtab, rd32(p));
-		if (name && strcmp(name, cb->slots[sec].name) == 0)
+		if (name && strcmp(name, cb->slots[sec].name) == 0) {
 			cb->slots[sec].sym = (uint32_t)i;
+			cb->slots[sec].entry = (p[5] & STO_ENTRY) != 0;
+		}
 	}
 }
 
@@ -339,6 +345,7 @@ static enum occ_status cubin_arch(struct bin_ctx *c, struct cubin *cb)
 		suffix = 'a';
 	if (!suffix && (c->entry_flags & ENTRY_FAMILY))
 		suffix = 'f';
+	cb->base.relocatable = rd16(p + 0x10) == 1;     /* ET_REL */
 	cb->base.cc_major = sm / 10;
 	cb->base.cc_minor = sm % 10;
 	if (suffix)
@@ -362,7 +369,10 @@ static enum occ_status emit_kernels(struct bin_ctx *c, struct cubin *cb)
 			continue;
 		if (sl->sym == 0)
 			return bin_fail(c, OCC_ERR_CORRUPT, cb->e->s.p,
-					"kernel section %zu has no symbol", i);
+					"no symbol for the function of section "
+					"%zu", i);
+		if (!sl->entry)
+			continue;          /* a device function */
 		sym = cb->symtab.p + (size_t)sl->sym * 24;
 		k.mangled = elf_str(cb->strtab, rd32(sym));
 		k.regs = sl->regs;

@@ -13,6 +13,9 @@
 #define EM_CUDA 190
 #define SHN_XINDEX 0xffff
 #define SHT_NOBITS 8
+/* The type of .nv.shared sections in relocatable cubins (-rdc): no file
+ * data either (seen with nvcc 13.0). */
+#define SHT_CUDA_SHARED 0x7000000a
 
 /* Section header i (checked against the table's extent by elf_open). */
 void elf_shdr(const struct elf *e, size_t i, struct elf_shdr *h)
@@ -32,7 +35,7 @@ void elf_shdr(const struct elf *e, size_t i, struct elf_shdr *h)
 /* The section's bytes; NOBITS sections have none in the file. */
 int elf_data(const struct elf *e, const struct elf_shdr *h, struct span *out)
 {
-	if (h->type == SHT_NOBITS) {
+	if (h->type == SHT_NOBITS || h->type == SHT_CUDA_SHARED) {
 		out->p = e->s.p;
 		out->n = 0;
 		return 0;

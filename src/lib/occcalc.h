@@ -325,6 +325,9 @@ struct occ_bin_kernel {
 	 * from compute capability 9.0, the driver's reserved 1024 bytes (as
 	 * cuobjdump's SHARED); occ_bin_static_smem takes the reserve out. */
 	int64_t shared_section;
+	/* From a relocatable cubin (nvcc -rdc): device code still to be
+	 * linked, whose shared section does not include the reserve yet. */
+	int relocatable;
 	int barriers;           /* block barriers (EIATTR_NUM_BARRIERS) */
 	int64_t frame;          /* stack frame, bytes per thread */
 	int64_t stack;          /* cumulative stack size (calls included) */
