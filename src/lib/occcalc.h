@@ -388,7 +388,8 @@ typedef int (*occ_bin_warn_fn)(enum occ_status st,
 struct occ_bin_walk_stats {
 	int files_read;         /* binaries read */
 	int files_skipped;      /* files that are no binary, and symlinks */
-	int files_bad;          /* given to warn */
+	int files_bad;          /* given to warn: unreadable, corrupt, or
+	                           not a regular file (a FIFO) */
 };
 
 /* Reads every binary under dir (a Triton cache, a build tree), in name

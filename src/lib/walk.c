@@ -71,7 +71,12 @@ static void walk_entry(struct walk *w, const char *path, int depth)
 		bad_file(w, OCC_ERR_IO, &d);
 	} else if (S_ISDIR(sb.st_mode)) {
 		walk_dir(w, path, depth + 1);
-	} else if (!S_ISREG(sb.st_mode) || !looks_binary(path)) {
+	} else if (!S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode)) {
+		memset(&d, 0, sizeof d);
+		occ_copy_string(d.file, sizeof d.file, path);
+		snprintf(d.what, sizeof d.what, "not a regular file");
+		bad_file(w, OCC_ERR_IO, &d);
+	} else if (S_ISLNK(sb.st_mode) || !looks_binary(path)) {
 		w->stats->files_skipped++;
 	} else {
 		st = occ_bin_read_file(path, w->fn, w->ctx, w->fn_status, &d);
