@@ -52,12 +52,13 @@ struct nvattr {
 /* The next record of an .nv.info section: 1, 0 at the end, -1 corrupt. */
 static int nvinfo_next(struct span s, size_t *pos, struct nvattr *a)
 {
-	const uint8_t *p = s.p + *pos;
+	const uint8_t *p;
 
 	if (*pos == s.n)
 		return 0;
 	if (s.n - *pos < 4)
 		return -1;
+	p = s.p + *pos;
 	a->fmt = p[0];
 	a->attr = p[1];
 	a->hval = rd16(p + 2);
