@@ -543,6 +543,8 @@ const char *occ_strerror(enum occ_status st)
 	case OCC_ERR_BAD_ARCH_NAME: return "not an architecture name";
 	case OCC_ERR_INVALID_INPUT: return "invalid kernel parameters";
 	case OCC_ERR_UNSUPPORTED: return "not supported";
+	case OCC_ERR_CORRUPT: return "truncated or malformed binary";
+	case OCC_ERR_NOT_BINARY: return "not a cubin, fatbin or ELF file";
 	}
 	return "unknown error";
 }

@@ -1,0 +1,108 @@
+/*
+ * decompress.c - the two algorithms nvcc compresses fatbin entries with.
+ * Found by experiment with nvcc 13.0 (t/fixtures/bin/README): entries of
+ * -compress-mode=speed hold a raw LZ4 block (fatbin flag 0x2000), those of
+ * default, balance and size a Zstandard frame (flag 0x8000, magic
+ * 28 b5 2f fd). LZ4 is decoded here from the format's specification
+ * (github.com/lz4/lz4, doc/lz4_Block_format.md); Zstandard through libzstd
+ * when configure found it.
+ */
+#include <string.h>
+
+#include "config.h"
+#include "bin.h"
+
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+
+/* A length continued in 255-valued bytes, as both LZ4 lengths are. */
+static int lz4_length(struct span in, size_t *pos, size_t *len)
+{
+	uint8_t b;
+
+	do {
+		if (*pos >= in.n)
+			return -1;
+		b = in.p[(*pos)++];
+		if (*len > SIZE_MAX - 255)
+			return -1;
+		*len += b;
+	} while (b == 255);
+	return 0;
+}
+
+enum occ_status lz4_block_decode(struct span in, uint8_t *out, size_t out_len,
+				 const char **why)
+{
+	size_t ip = 0, op = 0;
+
+	*why = "LZ4 data is corrupt";
+	while (ip < in.n) {
+		uint8_t token = in.p[ip++];
+		size_t lit = token >> 4, match = token & 15, off;
+
+		if (lit == 15 && lz4_length(in, &ip, &lit))
+			return OCC_ERR_CORRUPT;
+		if (lit > in.n - ip || lit > out_len - op)
+			return OCC_ERR_CORRUPT;
+		memcpy(out + op, in.p + ip, lit);
+		ip += lit;
+		op += lit;
+		if (ip == in.n)
+			break;                  /* the last sequence: literals only */
+		if (in.n - ip < 2)
+			return OCC_ERR_CORRUPT;
+		off = rd16(in.p + ip);
+		ip += 2;
+		if (off == 0 || off > op)
+			return OCC_ERR_CORRUPT;
+		if (match == 15 && lz4_length(in, &ip, &match))
+			return OCC_ERR_CORRUPT;
+		match += 4;
+		if (match > out_len - op)
+			return OCC_ERR_CORRUPT;
+		/* Byte by byte: a match may overlap what it copies. */
+		for (size_t i = 0; i < match; i++, op++)
+			out[op] = out[op - off];
+	}
+	if (op != out_len) {
+		*why = "LZ4 data is shorter than the size the fatbin records";
+		return OCC_ERR_CORRUPT;
+	}
+	return OCC_OK;
+}
+
+int occ_bin_has_zstd(void)
+{
+#ifdef HAVE_ZSTD
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+enum occ_status zstd_decode(struct span in, uint8_t *out, size_t out_len,
+			    const char **why)
+{
+#ifdef HAVE_ZSTD
+	size_t r = ZSTD_decompress(out, out_len, in.p, in.n);
+
+	if (ZSTD_isError(r)) {
+		*why = ZSTD_getErrorName(r);
+		return OCC_ERR_CORRUPT;
+	}
+	if (r != out_len) {
+		*why = "Zstandard data is shorter than the size the fatbin records";
+		return OCC_ERR_CORRUPT;
+	}
+	return OCC_OK;
+#else
+	(void)in;
+	(void)out;
+	(void)out_len;
+	*why = "this occcalc was built without libzstd and cannot decompress "
+	       "Zstandard (nvcc's default compression; rebuild with libzstd-dev)";
+	return OCC_ERR_UNSUPPORTED;
+#endif
+}
