@@ -46,8 +46,8 @@ ok $? "a range ends at the last step not past END"
 
 if command -v python3 >/dev/null 2>&1; then
 	run -a sm_90 -b 128 -r 40 -f json
-	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict) and d["blocks_per_sm"] == 12 and d["limiter"] == "registers" and d["limit_registers"] == 12' <"$tmp/out"
-	ok $? "JSON for one configuration is one object"
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, list) and len(d) == 1 and d[0]["blocks_per_sm"] == 12 and d[0]["limiter"] == ["registers"] and d[0]["limit_registers"] == 12' <"$tmp/out"
+	ok $? "JSON for one configuration is an array of one object, as for a sweep"
 	run -a sm_90 -b 128:128 -f json
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, list) and len(d) == 1' <"$tmp/out"
 	ok $? "JSON for a sweep is an array, even of one element"
@@ -55,10 +55,10 @@ if command -v python3 >/dev/null 2>&1; then
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) == 32 * 16' <"$tmp/out"
 	ok $? "a JSON sweep is one valid array"
 	run -a sm_75 -b 128 -f json
-	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["limit_registers"] is None and d["limit_barriers"] is None and d["carveout"] is None and d["reason"] is None' <"$tmp/out"
+	python3 -c 'import json,sys; d=json.load(sys.stdin)[0]; assert d["limit_registers"] is None and d["limit_barriers"] is None and d["carveout"] is None and d["reason"] is None' <"$tmp/out"
 	ok $? "JSON gives null for unlimited resources, default carveout, no reason"
 	run -a sm_86 --info -f json
-	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["maxThreadsPerMultiProcessor"] == 1536 and d["sharedMemCarveoutSizes"][-1] == 102400' <"$tmp/out"
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) == 1 and d[0]["maxThreadsPerMultiProcessor"] == 1536 and d[0]["sharedMemCarveoutSizes"][-1] == 102400' <"$tmp/out"
 	ok $? "--info -f json uses the table's keys"
 	run --list-archs -f json
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) >= 24 and d[0]["arch"] == "sm_30"' <"$tmp/out"
@@ -126,11 +126,11 @@ ok $? "the report gives register headroom and cliffs"
 
 if command -v python3 >/dev/null 2>&1; then
 	run -a sm_90 -b 128 -r 40 -f json --headroom
-	python3 -c 'import json,sys; h=json.load(sys.stdin)["headroom"]; assert h["registers"]["gain_at"] == 32 and h["smem"]["keep_max"] == 18432 and h["smem"]["gain_at"] is None' <"$tmp/out"
-	ok $? "--headroom adds a headroom object to JSON"
+	python3 -c 'import json,sys; h=json.load(sys.stdin)[0]; assert h["regs_gain_at"] == 32 and h["regs_drop_from"] == 41 and h["smem_keep_max"] == 18432 and h["smem_gain_at"] is None' <"$tmp/out"
+	ok $? "--headroom adds the headroom fields to JSON"
 	run -a sm_90 -b 128 -r 40 -f json
-	python3 -c 'import json,sys; assert "headroom" not in json.load(sys.stdin)' <"$tmp/out"
-	ok $? "without --headroom, JSON has no headroom object"
+	python3 -c 'import json,sys; assert "regs_keep_max" not in json.load(sys.stdin)[0]' <"$tmp/out"
+	ok $? "without --headroom, JSON has no headroom fields"
 fi
 
 run --gpu H100-SXM -b 128 -r 40 --grid 2000

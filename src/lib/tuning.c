@@ -201,3 +201,44 @@ enum occ_status occ_waves(const struct occ_result *r, int64_t grid, int sms,
 	}
 	return OCC_OK;
 }
+
+/* Blocks per SM at dynamic shared memory d, the rest of k unchanged. */
+static int blocks_at(const struct occ_arch *a, struct occ_kernel k, uint64_t d)
+{
+	struct occ_result r;
+
+	k.dynamic_smem = d;
+	return occ_compute(a, &k, &r) == OCC_OK ? r.blocks_per_sm : 0;
+}
+
+enum occ_status occ_max_dynamic_smem(const struct occ_arch *a,
+				     const struct occ_kernel *k,
+				     uint64_t *bytes)
+{
+	struct occ_result r;
+	enum occ_status st = occ_compute(a, k, &r);
+	uint64_t lo = k->dynamic_smem, hi;
+
+	if (st != OCC_OK)
+		return st;
+	if (r.blocks_per_sm == 0)
+		return OCC_ERR_INVALID_INPUT;
+	/* Nothing above the largest per-block limit launches; the block count
+	 * only falls as dynamic memory grows, so bisect for the last value
+	 * that keeps it: lo keeps it, hi does not. */
+	hi = a->smem_per_block_optin > a->smem_per_block
+	     ? a->smem_per_block_optin : a->smem_per_block;
+	hi = hi > k->static_smem ? hi - k->static_smem + 1 : 1;
+	if (hi <= lo)
+		hi = lo + 1;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (blocks_at(a, *k, mid) >= r.blocks_per_sm)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*bytes = lo;
+	return OCC_OK;
+}
