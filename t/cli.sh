@@ -147,6 +147,46 @@ run --list-gpus
 grep -q '^H100-SXM  *9.0  *132 ' "$tmp/out" && ! grep -q '^#' "$tmp/out"
 ok $? "--list-gpus lists names, compute capabilities and SM counts"
 
+run -a sm_90 -b 128 -r 40 -f csv --fields occupancy_pct,block,limiter
+[ "$(cat "$tmp/out")" = "occupancy_pct,block,limiter
+75.00,128,registers" ]
+ok $? "--fields selects and orders the CSV columns"
+run -a sm_90 -b 128 -r 40 --fields block,blocks_per_sm,limiter
+[ "$(cat "$tmp/out")" = " block  blocks  limiter
+   128      12  registers" ]
+ok $? "--fields in text prints a table of those columns, even for one configuration"
+expect 2 "--fields: 'bogus': no such field; occupancy rows have: arch,block," -a sm_90 -b 128 --fields block,bogus
+expect 2 "--fields: 'arch': no such field; list-fields rows have: kind,field,type,description" --list-fields --fields arch
+run -a sm_90 -b 64,128 -f jsonl --fields block,blocks_per_sm
+[ "$(cat "$tmp/out")" = '{"block":64,"blocks_per_sm":32}
+{"block":128,"blocks_per_sm":16}' ]
+ok $? "--format jsonl: one object per line, no array"
+run -a sm_89 -b 64 -r 32 -f json --fields limiter
+grep -q '"limiter":\["warps","blocks"\]' "$tmp/out"
+ok $? "JSON gives a set of limiters as an array"
+run -a sm_90 -r 40 -f json --fields ties
+grep -q '"ties":\[768,512,384,256,192,128,96,64\]' "$tmp/out"
+ok $? "JSON gives the tied block sizes as an array of numbers"
+
+# max_dynamic_smem_per_block: the most that keeps the blocks.
+run -a sm_90 -b 128 -r 40 -s 0,18432,18433 -f csv --fields smem,blocks_per_sm,max_dynamic_smem_per_block
+[ "$(tail -n +2 "$tmp/out" | tr '\n' ' ')" = "0,12,18432 18432,12,18432 18433,11,20096 " ]
+ok $? "12 blocks of 128 threads on sm_90 keep at most 18432 B each (with the 1 KB reserve); 1 B more gives 11"
+run -a sm_90 -b 2048 -f csv --fields max_dynamic_smem_per_block
+[ "$(sed -n 2p "$tmp/out")" = "" ]
+ok $? "a configuration that cannot launch has no max_dynamic_smem_per_block"
+
+# Options the mode does not use are refused, naming both.
+expect 2 "--block does not apply to --info" -a sm_90 --info -b 128
+expect 2 "--regs does not apply to --ptxas" --ptxas "$T/fixtures/ptxas-sm90.txt" -r 32
+expect 2 "--format does not apply to --list-gpus" --list-gpus -f json
+expect 2 "--info and --list-archs are separate modes; give one" --info --list-archs
+
+run --list-fields -f csv
+[ "$status" -eq 0 ] && grep -q '^occupancy,max_dynamic_smem_per_block,integer,' "$tmp/out" &&
+	grep -q '^persist,l2CacheSize,integer,' "$tmp/out"
+ok $? "--list-fields lists each kind's fields, device properties under cudaDeviceProp names"
+
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help prints usage on stdout, exit 0"

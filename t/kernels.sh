@@ -44,6 +44,21 @@ run --ptxas "$F/ptxas-sm90.txt" -b 128,256 -s 0,4K -f csv
 [ "$(tail -n +2 "$tmp/out" | wc -l)" -eq 28 ]
 ok $? "block and shared-memory sweeps apply to every kernel: 7 x 2 x 2 rows"
 
+# Names are text, whatever they hold: JSON escapes control characters,
+# quotes and backslashes; CSV quotes the cell (RFC 4180).
+if command -v python3 >/dev/null 2>&1; then
+	run --ptxas "$F/ptxas-odd-name.txt" -b 128 -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0]["kernel"] == "tab\there\"quote\\slash", d' <"$tmp/out"
+	ok $? "a kernel name with a tab, a quote and a backslash is valid JSON"
+	run --ptxas "$F/ptxas-odd-name.txt" -b 128 -f jsonl
+	python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$tmp/out" &&
+		[ "$(wc -l <"$tmp/out")" -eq 1 ]
+	ok $? "... and valid JSON Lines, one object on one line"
+	run --ptxas "$F/ptxas-odd-name.txt" -b 128 -f csv --fields kernel,block
+	python3 -c 'import csv,sys; r=list(csv.reader(sys.stdin)); assert r[1] == ["tab\there\"quote\\slash", "128"], r' <"$tmp/out"
+	ok $? "... and one CSV cell, quoted, its quote doubled"
+fi
+
 # Bad input: one 'occcalc:' line and exit 1, never a made-up row.
 refused() {
 	[ "$status" -eq 1 ] && one_error_line "$1"
