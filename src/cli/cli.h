@@ -104,6 +104,18 @@ struct options {
 	int n_given;
 };
 
+/* Option arguments (args.c): a usage error naming the option where the
+ * argument is wrong. */
+void arg_seq(const char *opt, const char *arg, uint64_t min, uint64_t max,
+	     struct seq *out);
+uint64_t arg_number(const char *opt, const char *arg, uint64_t min,
+		    uint64_t max);
+typedef void (*arg_parse)(const char *opt, const char *arg, struct options *o);
+void arg_carveout(const char *opt, const char *arg, struct options *o);
+void arg_format(const char *opt, const char *arg, struct options *o);
+void arg_ops(const char *opt, const char *arg, struct options *o);
+void arg_l2(const char *opt, const char *arg, struct options *o);
+
 /* Parses argv; exits with a usage error (or after --help) as it must. */
 void options_parse(int argc, char **argv, struct options *o);
 void options_free(struct options *o);
@@ -188,6 +200,10 @@ extern const struct row_kind kind_occupancy, kind_access, kind_persist,
 	kind_info, kind_archs, kind_devices, kind_fields;
 
 const char *field_type_name(enum field_type t);
+/* A decimal value: a percentage (two decimals, ties to even), or x. */
+void val_pct(struct val *v, uint64_t num, uint64_t den);
+void val_dec(struct val *v, int decimals, double x);
+void val_uint(struct val *v, uint64_t u);
 
 #define MAX_FIELDS 128
 

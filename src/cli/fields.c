@@ -16,6 +16,26 @@ const char *field_type_name(enum field_type t)
 	return names[t];
 }
 
+void val_pct(struct val *v, uint64_t num, uint64_t den)
+{
+	format_ratio_percent(v->buf, num, den);
+	v->type = VAL_DEC;
+	v->s = v->buf;
+}
+
+void val_uint(struct val *v, uint64_t u)
+{
+	v->type = VAL_UINT;
+	v->u = u;
+}
+
+void val_dec(struct val *v, int decimals, double x)
+{
+	snprintf(v->buf, sizeof v->buf, "%.*f", decimals, x);
+	v->type = VAL_DEC;
+	v->s = v->buf;
+}
+
 static const struct field *find_field(const struct row_kind *kind,
 				      const char *name, size_t len)
 {

@@ -27,13 +27,6 @@ static void set_str(struct val *v, const char *s)
 	v->s = s;
 }
 
-static void set_pct(struct val *v, uint64_t num, uint64_t den)
-{
-	v->type = VAL_DEC;
-	format_ratio_percent(v->buf, num, den);
-	v->s = v->buf;
-}
-
 GETTER(get_arch) { ROW; set_str(v, r->arch); }
 UINT_GETTER(get_block, r->k.block_size)
 UINT_GETTER(get_regs, r->k.regs_per_thread)
@@ -44,7 +37,7 @@ UINT_GETTER(get_warps, r->r.warps_per_sm)
 GETTER(get_occupancy)
 {
 	ROW;
-	set_pct(v, (uint64_t)r->r.warps_per_sm, (uint64_t)r->r.max_warps_per_sm);
+	val_pct(v, (uint64_t)r->r.warps_per_sm, (uint64_t)r->r.max_warps_per_sm);
 }
 
 GETTER(get_limiter)
@@ -117,7 +110,7 @@ GETTER(get_launch_occupancy)
 	ROW;
 	v->type = VAL_NULL;
 	if (r->have_waves)
-		set_pct(v, (uint64_t)r->w.grid * (uint64_t)r->r.warps_per_block,
+		val_pct(v, (uint64_t)r->w.grid * (uint64_t)r->r.warps_per_block,
 			(uint64_t)r->w.waves * (uint64_t)r->w.sms *
 			(uint64_t)r->r.max_warps_per_sm);
 }
@@ -178,7 +171,7 @@ GETTER(get_achieved)
 	ROW;
 	v->type = VAL_NULL;
 	if (G && G->measured)
-		set_pct(v, G->m.residency.warp_cycles,
+		val_pct(v, G->m.residency.warp_cycles,
 			(uint64_t)G->m.residency.max_warps_per_sm *
 			G->m.residency.active_cycles);
 }
@@ -186,11 +179,8 @@ GETTER(get_measure_ms)
 {
 	ROW;
 	v->type = VAL_NULL;
-	if (G && G->measured) {
-		snprintf(v->buf, sizeof v->buf, "%.3f", G->m.ms);
-		v->type = VAL_DEC;
-		v->s = v->buf;
-	}
+	if (G && G->measured)
+		val_dec(v, 3, G->m.ms);
 }
 GETTER(get_agrees)
 {

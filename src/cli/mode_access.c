@@ -60,16 +60,14 @@ RES_GETTER(get_l1_moved, a->r.l1_moved)
 GETTER(get_efficiency)
 {
 	ROW;
-	v->type = VAL_DEC;
-	format_ratio_percent(v->buf, a->r.requested, f->arg ? a->r.l1_moved
-							      : a->r.moved);
-	v->s = v->buf;
+	val_pct(v, a->r.requested, f->arg ? a->r.l1_moved : a->r.moved);
 }
 GETTER(get_measured_warps)
 {
 	ROW;
-	v->type = a->g ? VAL_UINT : VAL_NULL;
-	v->u = a->g ? a->g->warps : 0;
+	v->type = VAL_NULL;
+	if (a->g)
+		val_uint(v, a->g->warps);
 }
 /* Measured figures, written with arg's decimals. */
 GETTER(get_measured)
@@ -82,9 +80,7 @@ GETTER(get_measured)
 		return;
 	x = f->arg == 0 ? a->g->us : gbps(f->arg == 1 ? a->r.requested
 						       : a->r.moved, a->g);
-	snprintf(v->buf, sizeof v->buf, "%.*f", f->arg == 0 ? 2 : 1, x);
-	v->type = VAL_DEC;
-	v->s = v->buf;
+	val_dec(v, f->arg == 0 ? 2 : 1, x);
 }
 
 #define NUM(name, desc, get, label, width) { name, FT_INT, desc, get, NULL, \

@@ -50,17 +50,13 @@ GETTER(get_hit_ratio)
 }
 UINT_GETTER(get_persisting, r->p.persisting)
 UINT_GETTER(get_uncovered, r->p.uncovered)
+/* Measured numbers: arg 0 the launches, 1 the bytes streamed. */
 GETTER(get_launches)
 {
 	ROW;
-	v->type = r->g ? VAL_UINT : VAL_NULL;
-	v->u = r->g ? (uint64_t)r->g->launches : 0;
-}
-GETTER(get_streamed)
-{
-	ROW;
-	v->type = r->g ? VAL_UINT : VAL_NULL;
-	v->u = r->g ? r->g->streamed : 0;
+	v->type = VAL_NULL;
+	if (r->g)
+		val_uint(v, f->arg ? r->g->streamed : (uint64_t)r->g->launches);
 }
 /* The timings: arg 0 without the window, 1 with it, 2 the speedup. */
 GETTER(get_timing)
@@ -73,9 +69,7 @@ GETTER(get_timing)
 		return;
 	x = f->arg == 0 ? r->g->ms_normal : f->arg == 1 ? r->g->ms_persisting
 		: r->g->ms_normal / r->g->ms_persisting;
-	snprintf(v->buf, sizeof v->buf, "%.*f", f->arg == 2 ? 2 : 3, x);
-	v->type = VAL_DEC;
-	v->s = v->buf;
+	val_dec(v, f->arg == 2 ? 2 : 3, x);
 }
 
 #define F(name, type, desc, get, arg) { name, type, desc, get, NULL, \
@@ -104,7 +98,7 @@ static const struct field fields[] = {
 	F("measured_launches", FT_INT, "launches timed, each way (--measure)",
 	  get_launches, 0),
 	F("streamed_bytes", FT_INT, "bytes each launch streams beside the "
-	  "re-reads", get_streamed, 0),
+	  "re-reads", get_launches, 1),
 	F("normal_ms", FT_DEC, "the launches without the window, ms",
 	  get_timing, 0),
 	F("persisting_ms", FT_DEC, "the launches with it, ms", get_timing, 1),

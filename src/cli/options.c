@@ -28,8 +28,6 @@ enum arg_kind {
 #define G_ACCESS 8u    /* describe an access pattern */
 #define G_PERSIST 16u  /* describe a persistence plan */
 
-struct opt;
-typedef void (*opt_parse)(const struct opt *, const char *, struct options *);
 
 struct opt {
 	const char *name;
@@ -43,15 +41,10 @@ struct opt {
 	unsigned modes;        /* the modes that use it */
 	int selects;           /* the mode it selects, or -1 */
 	unsigned groups;
-	opt_parse parse;       /* ARG_FN */
+	arg_parse parse;       /* ARG_FN */
 	const char *section;   /* a heading (and note) --help prints before */
 	const char *help;
 };
-
-static void parse_carveout(const struct opt *, const char *, struct options *);
-static void parse_format(const struct opt *, const char *, struct options *);
-static void parse_ops(const struct opt *, const char *, struct options *);
-static void parse_l2(const struct opt *, const char *, struct options *);
 
 #define O(field) offsetof(struct options, field)
 #define OCC M(MODE_OCCUPANCY)
@@ -105,7 +98,7 @@ static const struct opt opts[] = {
 	  .modes = CFG, .selects = -1, .groups = G_OCC, .help = "blocks "
 	  "launched: full waves, the last wave, and\nthe occupancy averaged "
 	  "over the launch" },
-	{ "carveout", 'c', ARG_FN, "PCT", .parse = parse_carveout,
+	{ "carveout", 'c', ARG_FN, "PCT", .parse = arg_carveout,
 	  .modes = CFG, .selects = -1, .groups = G_OCC,
 	  .help = "shared-memory carveout preference, 0-100 or\n'default'" },
 	{ "barriers", 0, NUM(0, OCC_MAX_BARRIERS_PER_BLOCK), .metavar = "N",
@@ -122,7 +115,7 @@ static const struct opt opts[] = {
 	  "-Xptxas -v'\nor 'cuobjdump --dump-resource-usage' output ('-':\n"
 	  "standard input): one row per kernel, with its\nregisters, static "
 	  "shared memory and barriers" },
-	{ "format", 'f', ARG_FN, "FMT", .parse = parse_format, .modes = ROWS,
+	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .selects = -1, .section = "\n  --block, --regs, --smem and "
 	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"
 	  " every combination is evaluated, one row each.\n\nOutput:",
@@ -164,7 +157,7 @@ static const struct opt opts[] = {
 	  .modes = M_ALL & ~M(MODE_LIST_DEVICES) & ~M(MODE_LIST_FIELDS),
 	  .selects = -1, .help = "read architecture tables from DIR\n(default: "
 	  "$OCCCALC_TABLES, else " OCC_TABLES_DIR ")" },
-	{ "access", 0, ARG_FN, "OP", .parse = parse_ops, MODE(MODE_ACCESS),
+	{ "access", 0, ARG_FN, "OP", .parse = arg_ops, MODE(MODE_ACCESS),
 	  .section = "\nGlobal memory (instead of occupancy):",
 	  .help = "load, store or load,store: the sectors and lines\none warp "
 	  "instruction touches, and its efficiency" },
@@ -196,7 +189,7 @@ static const struct opt opts[] = {
 	{ "streams", 0, NUM(1, 1024), .metavar = "N", .dest = O(streams),
 	  .def = "1", .modes = PER, .selects = -1, .groups = G_PERSIST,
 	  .help = "concurrent streams sharing the set-aside (default 1)" },
-	{ "l2", 0, ARG_FN, "SIZE:MAX:WINDOW", .parse = parse_l2, .modes = PER,
+	{ "l2", 0, ARG_FN, "SIZE:MAX:WINDOW", .parse = arg_l2, .modes = PER,
 	  .selects = -1, .groups = G_PERSIST, .help = "the L2 figures "
 	  "(l2CacheSize,\npersistingL2CacheMaxSize, accessPolicyMaxWindowSize)"
 	  "\ninstead of the device's" },
@@ -233,144 +226,6 @@ static const struct refusal {
 	{ G_PERSIST, M_ALL, "--l2 and --streams go with --persist" },
 	{ 0, M_ALL, "%1$s does not apply to %2$s" },
 };
-
-/* ---- Messages and numbers ---- */
-
-static const char *seq_error_text(enum seq_error e)
-{
-	static const char *const text[] = {
-		[SEQ_OK] = "", [SEQ_EMPTY] = "empty value",
-		[SEQ_NOT_NUMBER] = "not a number",
-		[SEQ_NEGATIVE] = "must not be negative",
-		[SEQ_OVERFLOW] = "number too large",
-		[SEQ_TOO_LARGE] = "above the maximum of",
-		[SEQ_TOO_SMALL] = "below the minimum of",
-		[SEQ_STEP_ZERO] = "a range's step must not be 0",
-		[SEQ_REVERSED] = "range reversed: START must not exceed END",
-		[SEQ_NOMEM] = "out of memory",
-	};
-
-	return text[e];
-}
-
-static void parse_seq(const char *opt, const char *arg, uint64_t min,
-		      uint64_t max, struct seq *out)
-{
-	enum seq_error e = seq_parse(arg, min, max, out);
-
-	if (e == SEQ_TOO_LARGE || e == SEQ_TOO_SMALL)
-		die_usage("--%s: '%s': %s %llu", opt, arg, seq_error_text(e),
-			  (unsigned long long)(e == SEQ_TOO_LARGE ? max : min));
-	if (e != SEQ_OK)
-		die_usage("--%s: '%s': %s", opt, arg, seq_error_text(e));
-}
-
-/* An option that takes one number, not a sweep. */
-static uint64_t parse_number(const char *opt, const char *arg, uint64_t min,
-			     uint64_t max)
-{
-	struct seq s;
-	uint64_t v;
-
-	parse_seq(opt, arg, min, max, &s);
-	if (s.is_sweep) {
-		seq_free(&s);
-		die_usage("--%s: '%s': takes a single value", opt, arg);
-	}
-	v = s.ranges[0].start;
-	seq_free(&s);
-	return v;
-}
-
-/* ---- Arguments with a grammar of their own ---- */
-
-static void parse_carveout(const struct opt *op, const char *arg,
-			   struct options *o)
-{
-	size_t n = strlen(arg);
-	char buf[16];
-
-	o->carveout_default = strcmp(arg, "default") == 0;
-	if (o->carveout_default)
-		return;
-	/* "50%" reads naturally; take the number before it. */
-	if (n > 1 && n < sizeof buf && arg[n - 1] == '%') {
-		memcpy(buf, arg, n - 1);
-		buf[n - 1] = '\0';
-		arg = buf;
-	}
-	o->carveout = parse_number(op->name, arg, 0, 100);
-}
-
-static void parse_format(const struct opt *op, const char *arg,
-			 struct options *o)
-{
-	static const char *const names[] = {
-		[OUT_TEXT] = "text", [OUT_CSV] = "csv", [OUT_JSON] = "json",
-		[OUT_JSONL] = "jsonl",
-	};
-	size_t i;
-
-	(void)op;
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(arg, names[i]) == 0) {
-			o->format = (enum out_format)i;
-			return;
-		}
-	die_usage("--format: '%s': unknown format (text, csv, json or jsonl)",
-		  arg);
-}
-
-/* --access load,store */
-static void parse_ops(const struct opt *op, const char *arg,
-		      struct options *o)
-{
-	char buf[64], *tok, *save = NULL;
-
-	(void)op;
-	o->access.ops = 0;
-	snprintf(buf, sizeof buf, "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "load") == 0)
-			o->access.ops |= 1u << OCC_ACCESS_LOAD;
-		else if (strcmp(tok, "store") == 0)
-			o->access.ops |= 1u << OCC_ACCESS_STORE;
-		else
-			o->access.ops = 0;
-		if (!o->access.ops)
-			break;
-	}
-	if (!o->access.ops)
-		die_usage("--access: '%s': load, store or load,store", arg);
-}
-
-/* --l2 SIZE:MAX:WINDOW, each with the size suffixes. */
-static void parse_l2(const struct opt *op, const char *arg, struct options *o)
-{
-	char buf[128], *f[3], *save = NULL;
-	struct occ_l2 *l2 = &o->l2;
-	uint64_t *v[3] = { &l2->size, &l2->persisting_max, &l2->window_max };
-	int i;
-
-	(void)op;
-	snprintf(buf, sizeof buf, "%s", arg);
-	for (i = 0; i < 3; i++) {
-		f[i] = strtok_r(i ? NULL : buf, ":", &save);
-		if (!f[i] || occ_parse_size(f[i], v[i]) != OCC_PARSE_OK)
-			die_usage("--l2: '%s': expected SIZE:MAX:WINDOW, the "
-				  "device's l2CacheSize, persistingL2CacheMaxSize"
-				  " and accessPolicyMaxWindowSize in bytes "
-				  "(e.g. 50M:32768000:128M)", arg);
-	}
-	if (strtok_r(NULL, ":", &save))
-		die_usage("--l2: '%s': expected SIZE:MAX:WINDOW", arg);
-	if (l2->persisting_max > l2->size)
-		die_usage("--l2: '%s': the set-aside maximum exceeds the L2", arg);
-	if (l2->window_max == 0 || l2->size == 0)
-		die_usage("--l2: '%s': the L2 and the window must not be 0", arg);
-	o->have_l2 = 1;
-}
 
 /* ---- --help, from the table ---- */
 
@@ -419,17 +274,17 @@ static void take(const struct opt *op, const char *arg, struct options *o)
 		break;
 	case ARG_SEQ:
 		seq_free(dest(op, o));
-		parse_seq(op->name, arg, op->min, op->max, dest(op, o));
+		arg_seq(op->name, arg, op->min, op->max, dest(op, o));
 		break;
 	case ARG_NUM:
-		*(uint64_t *)dest(op, o) = parse_number(op->name, arg, op->min,
+		*(uint64_t *)dest(op, o) = arg_number(op->name, arg, op->min,
 							op->max);
 		break;
 	case ARG_STR:
 		*(const char **)dest(op, o) = arg;
 		break;
 	case ARG_FN:
-		op->parse(op, arg, o);
+		op->parse(op->name, arg, o);
 		break;
 	}
 }
@@ -445,7 +300,7 @@ static void defaults(struct options *o)
 	o->format = OUT_TEXT;
 	for (i = 0; i < NOPTS; i++)
 		if (opts[i].def && opts[i].kind == ARG_SEQ)
-			parse_seq(opts[i].name, opts[i].def, 0, UINT64_MAX,
+			arg_seq(opts[i].name, opts[i].def, 0, UINT64_MAX,
 				  dest(&opts[i], o));
 		else if (opts[i].def)
 			*(uint64_t *)dest(&opts[i], o) =
