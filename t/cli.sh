@@ -46,8 +46,8 @@ ok $? "a range ends at the last step not past END"
 
 if command -v python3 >/dev/null 2>&1; then
 	run -a sm_90 -b 128 -r 40 -f json
-	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict) and d["blocks_per_sm"] == 12 and d["limiter"] == "registers" and d["limit_registers"] == 12' <"$tmp/out"
-	ok $? "JSON for one configuration is one object"
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, list) and len(d) == 1 and d[0]["blocks_per_sm"] == 12 and d[0]["limiter"] == ["registers"] and d[0]["limit_registers"] == 12' <"$tmp/out"
+	ok $? "JSON for one configuration is an array of one object, as for a sweep"
 	run -a sm_90 -b 128:128 -f json
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, list) and len(d) == 1' <"$tmp/out"
 	ok $? "JSON for a sweep is an array, even of one element"
@@ -55,10 +55,10 @@ if command -v python3 >/dev/null 2>&1; then
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) == 32 * 16' <"$tmp/out"
 	ok $? "a JSON sweep is one valid array"
 	run -a sm_75 -b 128 -f json
-	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["limit_registers"] is None and d["limit_barriers"] is None and d["carveout"] is None and d["reason"] is None' <"$tmp/out"
+	python3 -c 'import json,sys; d=json.load(sys.stdin)[0]; assert d["limit_registers"] is None and d["limit_barriers"] is None and d["carveout"] is None and d["reason"] is None' <"$tmp/out"
 	ok $? "JSON gives null for unlimited resources, default carveout, no reason"
 	run -a sm_86 --info -f json
-	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["maxThreadsPerMultiProcessor"] == 1536 and d["sharedMemCarveoutSizes"][-1] == 102400' <"$tmp/out"
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) == 1 and d[0]["maxThreadsPerMultiProcessor"] == 1536 and d[0]["sharedMemCarveoutSizes"][-1] == 102400' <"$tmp/out"
 	ok $? "--info -f json uses the table's keys"
 	run --list-archs -f json
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) >= 24 and d[0]["arch"] == "sm_30"' <"$tmp/out"
@@ -126,11 +126,11 @@ ok $? "the report gives register headroom and cliffs"
 
 if command -v python3 >/dev/null 2>&1; then
 	run -a sm_90 -b 128 -r 40 -f json --headroom
-	python3 -c 'import json,sys; h=json.load(sys.stdin)["headroom"]; assert h["registers"]["gain_at"] == 32 and h["smem"]["keep_max"] == 18432 and h["smem"]["gain_at"] is None' <"$tmp/out"
-	ok $? "--headroom adds a headroom object to JSON"
+	python3 -c 'import json,sys; h=json.load(sys.stdin)[0]; assert h["regs_gain_at"] == 32 and h["regs_drop_from"] == 41 and h["smem_keep_max"] == 18432 and h["smem_gain_at"] is None' <"$tmp/out"
+	ok $? "--headroom adds the headroom fields to JSON"
 	run -a sm_90 -b 128 -r 40 -f json
-	python3 -c 'import json,sys; assert "headroom" not in json.load(sys.stdin)' <"$tmp/out"
-	ok $? "without --headroom, JSON has no headroom object"
+	python3 -c 'import json,sys; assert "regs_keep_max" not in json.load(sys.stdin)[0]' <"$tmp/out"
+	ok $? "without --headroom, JSON has no headroom fields"
 fi
 
 run --gpu H100-SXM -b 128 -r 40 --grid 2000
@@ -146,6 +146,46 @@ ok $? "an explicit --sms overrides the GPU's, a matching --arch is accepted"
 run --list-gpus
 grep -q '^H100-SXM  *9.0  *132 ' "$tmp/out" && ! grep -q '^#' "$tmp/out"
 ok $? "--list-gpus lists names, compute capabilities and SM counts"
+
+run -a sm_90 -b 128 -r 40 -f csv --fields occupancy_pct,block,limiter
+[ "$(cat "$tmp/out")" = "occupancy_pct,block,limiter
+75.00,128,registers" ]
+ok $? "--fields selects and orders the CSV columns"
+run -a sm_90 -b 128 -r 40 --fields block,blocks_per_sm,limiter
+[ "$(cat "$tmp/out")" = " block  blocks  limiter
+   128      12  registers" ]
+ok $? "--fields in text prints a table of those columns, even for one configuration"
+expect 2 "--fields: 'bogus': no such field; occupancy rows have: arch,block," -a sm_90 -b 128 --fields block,bogus
+expect 2 "--fields: 'arch': no such field; list-fields rows have: kind,field,type,description" --list-fields --fields arch
+run -a sm_90 -b 64,128 -f jsonl --fields block,blocks_per_sm
+[ "$(cat "$tmp/out")" = '{"block":64,"blocks_per_sm":32}
+{"block":128,"blocks_per_sm":16}' ]
+ok $? "--format jsonl: one object per line, no array"
+run -a sm_89 -b 64 -r 32 -f json --fields limiter
+grep -q '"limiter":\["warps","blocks"\]' "$tmp/out"
+ok $? "JSON gives a set of limiters as an array"
+run -a sm_90 -r 40 -f json --fields ties
+grep -q '"ties":\[768,512,384,256,192,128,96,64\]' "$tmp/out"
+ok $? "JSON gives the tied block sizes as an array of numbers"
+
+# max_dynamic_smem_per_block: the most that keeps the blocks.
+run -a sm_90 -b 128 -r 40 -s 0,18432,18433 -f csv --fields smem,blocks_per_sm,max_dynamic_smem_per_block
+[ "$(tail -n +2 "$tmp/out" | tr '\n' ' ')" = "0,12,18432 18432,12,18432 18433,11,20096 " ]
+ok $? "12 blocks of 128 threads on sm_90 keep at most 18432 B each (with the 1 KB reserve); 1 B more gives 11"
+run -a sm_90 -b 2048 -f csv --fields max_dynamic_smem_per_block
+[ "$(sed -n 2p "$tmp/out")" = "" ]
+ok $? "a configuration that cannot launch has no max_dynamic_smem_per_block"
+
+# Options the mode does not use are refused, naming both.
+expect 2 "--block does not apply to --info" -a sm_90 --info -b 128
+expect 2 "--regs does not apply to --ptxas" --ptxas "$T/fixtures/ptxas-sm90.txt" -r 32
+expect 2 "--format does not apply to --list-gpus" --list-gpus -f json
+expect 2 "--info and --list-archs are separate modes; give one" --info --list-archs
+
+run --list-fields -f csv
+[ "$status" -eq 0 ] && grep -q '^occupancy,max_dynamic_smem_per_block,integer,' "$tmp/out" &&
+	grep -q '^persist,l2CacheSize,integer,' "$tmp/out"
+ok $? "--list-fields lists each kind's fields, device properties under cudaDeviceProp names"
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]

@@ -11,7 +11,7 @@ grep -q '^sm_90,256,11,0,2048,4,32,50.00,barriers,.*,named_barriers(float\*),_Z1
 ok $? "a kernel using 16 barriers is limited by them: 64 / 16 = 4 blocks"
 grep -q ',"void occcalc_fixtures::reduce_kernel<float, 256, occcalc_fixtures::max_op>(float const\*, float\*, occcalc_fixtures::max_op)",_ZN16occcalc_fixtures13reduce_kernelIfLi256ENS_6max_opEEEvPKT_PS2_T1_,' "$tmp/out"
 ok $? "template kernels are demangled, the mangled name beside them"
-grep -q '^sm_90,256,32,.*,"spill(double const\*, double\*, int)",_Z5spillPKdPdi,400,480,544$' "$tmp/out"
+grep -q '^sm_90,256,32,.*,"spill(double const\*, double\*, int)",_Z5spillPKdPdi,400,480,544,' "$tmp/out"
 ok $? "spills are reported: 400 B stack, 480 B stored, 544 B loaded"
 
 run --ptxas "$F/ptxas-multi.txt" -b 128 -f csv
@@ -43,6 +43,21 @@ ok $? "without --block each kernel gets its best block size"
 run --ptxas "$F/ptxas-sm90.txt" -b 128,256 -s 0,4K -f csv
 [ "$(tail -n +2 "$tmp/out" | wc -l)" -eq 28 ]
 ok $? "block and shared-memory sweeps apply to every kernel: 7 x 2 x 2 rows"
+
+# Names are text, whatever they hold: JSON escapes control characters,
+# quotes and backslashes; CSV quotes the cell (RFC 4180).
+if command -v python3 >/dev/null 2>&1; then
+	run --ptxas "$F/ptxas-odd-name.txt" -b 128 -f json
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0]["kernel"] == "tab\there\"quote\\slash", d' <"$tmp/out"
+	ok $? "a kernel name with a tab, a quote and a backslash is valid JSON"
+	run --ptxas "$F/ptxas-odd-name.txt" -b 128 -f jsonl
+	python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$tmp/out" &&
+		[ "$(wc -l <"$tmp/out")" -eq 1 ]
+	ok $? "... and valid JSON Lines, one object on one line"
+	run --ptxas "$F/ptxas-odd-name.txt" -b 128 -f csv --fields kernel,block
+	python3 -c 'import csv,sys; r=list(csv.reader(sys.stdin)); assert r[1] == ["tab\there\"quote\\slash", "128"], r' <"$tmp/out"
+	ok $? "... and one CSV cell, quoted, its quote doubled"
+fi
 
 # Bad input: one 'occcalc:' line and exit 1, never a made-up row.
 refused() {

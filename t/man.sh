@@ -34,6 +34,19 @@ done
 [ -z "$missing" ]
 ok $? "every output field is in the man page${missing:+ (missing:$missing)}"
 
+# The field lists of OUTPUT, one per kind of row, are the code's: the
+# same names, types and descriptions as --list-fields, in the same order.
+awk '/^\.\\" fields: / { kind = $3; next }
+     /^\.El/ { kind = "" }
+     kind && /^\.It Li / { name = $3; type = $5; getline; print kind "\t" name "\t" type "\t" $0 }' \
+	"$MAN" >"$tmp/man-fields"
+"$OCCCALC" --list-fields --format csv | tail -n +2 |
+	sed 's/^\([^,]*\),\([^,]*\),\([^,]*\),"\{0,1\}\(.*\)$/\1\t\2\t\3\t\4/; s/"$//; s/""/"/g' \
+	>"$tmp/code-fields"
+[ -s "$tmp/code-fields" ] && diff "$tmp/code-fields" "$tmp/man-fields" >"$tmp/fields-diff"
+ok $? "OUTPUT documents every field of --list-fields, once, as the code describes it"
+sed 's/^/# /' "$tmp/fields-diff"
+
 for arch in $("$OCCCALC" --list-archs -f csv | tail -n +2 | cut -d, -f1); do
 	"$OCCCALC" -a "$arch" --info -f csv | tail -n +2 | cut -d, -f1
 done | sort -u | grep -v '^source$' >"$tmp/keys"

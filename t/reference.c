@@ -178,6 +178,93 @@ static int compare_arch(const struct occ_arch *a, int n, int vary_barriers,
 	return bad;
 }
 
+/* Blocks per SM cuda_occupancy.h gives k with d bytes of dynamic shared
+ * memory (0 where it refuses the configuration). */
+static int reference_blocks(const struct occ_arch *a, struct occ_kernel k,
+			    uint64_t d)
+{
+	cudaOccResult c;
+	cudaOccError err;
+
+	k.dynamic_smem = d;
+	reference(a, &k, &c, &err);
+	return err == CUDA_OCC_SUCCESS ? c.activeBlocksPerMultiprocessor : 0;
+}
+
+/* occ_max_dynamic_smem for n random launchable kernels: with that much,
+ * cuda_occupancy.h gives as many blocks; with one byte or one allocation
+ * unit more, fewer. Counts where cudaOccAvailableDynamicSMemPerBlock's
+ * answer, asked for as many blocks, loses one. Returns the failures. */
+static int compare_max_dyn(const struct occ_arch *a, int n, int *checked,
+			   int *nvidia_loses)
+{
+	int i, bad = 0;
+
+	*checked = *nvidia_loses = 0;
+	for (i = 0; i < n; i++) {
+		struct occ_kernel k;
+		struct occ_result r;
+		cudaOccDeviceProp prop;
+		cudaOccFuncAttributes attr;
+		cudaOccDeviceState state;
+		size_t nv = 0;
+		uint64_t d;
+		int keeps, above, unit_above;
+
+		random_kernel(a, &k, 1);
+		if (occ_compute(a, &k, &r) != OCC_OK || r.blocks_per_sm == 0)
+			continue;
+		if (occ_max_dynamic_smem(a, &k, &d) != OCC_OK) {
+			bad++;
+			continue;
+		}
+		(*checked)++;
+		keeps = reference_blocks(a, k, d);
+		above = reference_blocks(a, k, d + 1);
+		unit_above = reference_blocks(a, k, d + a->smem_alloc_unit);
+		if ((keeps != r.blocks_per_sm || above >= r.blocks_per_sm ||
+		     unit_above >= r.blocks_per_sm) && bad++ < 5)
+			tap_diag("sm_%d%d block=%d regs=%d static=%llu dyn=%llu: "
+				 "%d blocks, max %llu gives %d, +1 B %d, +unit %d",
+				 a->cc_major, a->cc_minor, k.block_size,
+				 k.regs_per_thread,
+				 (unsigned long long)k.static_smem,
+				 (unsigned long long)k.dynamic_smem,
+				 r.blocks_per_sm, (unsigned long long)d, keeps,
+				 above, unit_above);
+		reference_setup(a, &k, &prop, &attr, &state);
+		if (cudaOccAvailableDynamicSMemPerBlock(&nv, &prop, &attr, &state,
+				r.blocks_per_sm, k.block_size) == CUDA_OCC_SUCCESS &&
+		    reference_blocks(a, k, nv) < r.blocks_per_sm)
+			(*nvidia_loses)++;
+	}
+	return bad;
+}
+
+/* The H200's case: 12 blocks of 128 threads (40 registers each). */
+static void h200_case(const struct occ_tables *t)
+{
+	const struct occ_arch *a = occ_tables_find(t, 9, 0);
+	cudaOccDeviceProp prop;
+	cudaOccFuncAttributes attr;
+	cudaOccDeviceState state;
+	struct occ_kernel k;
+	size_t nv = 0;
+	uint64_t d = 0;
+
+	occ_kernel_init(&k);
+	k.block_size = 128;
+	k.regs_per_thread = 40;
+	reference_setup(a, &k, &prop, &attr, &state);
+	cudaOccAvailableDynamicSMemPerBlock(&nv, &prop, &attr, &state, 12, 128);
+	occ_max_dynamic_smem(a, &k, &d);
+	tap_ok(d == 18432 && reference_blocks(a, k, d) == 12 && nv == 19456 &&
+	       reference_blocks(a, k, nv) == 11, "sm_90, 12 blocks of 128 "
+	       "threads: occcalc keeps them with %llu B; "
+	       "cudaOccAvailableDynamicSMemPerBlock's %zu B gives %d blocks",
+	       (unsigned long long)d, nv, reference_blocks(a, k, nv));
+}
+
 /* cudaOccMaxPotentialOccupancyBlockSize takes a plain function: its
  * shared-memory growth lives here. */
 static struct occ_smem_growth growth;
@@ -254,12 +341,12 @@ int main(void)
 		return 1;
 	}
 	rng_state = seed ? strtoull(seed, NULL, 0) : UINT64_C(20261122);
-	tap_plan((int)(3 * occ_tables_count(t)));
+	tap_plan((int)(4 * occ_tables_count(t)) + 1);
 	tap_diag("seed %llu, %d configurations per architecture and pass",
 		 (unsigned long long)rng_state, n);
 	for (i = 0; i < occ_tables_count(t); i++) {
 		const struct occ_arch *a = occ_tables_get(t, i);
-		int launchable, bad;
+		int launchable, bad, loses;
 
 		bad = compare_arch(a, n, 0, &launchable);
 		tap_ok(bad == 0 && launchable > n / 10,
@@ -276,7 +363,14 @@ int main(void)
 		       "cudaOccMaxPotentialOccupancyBlockSize, shared memory "
 		       "growing with the block", a->cc_major, a->cc_minor,
 		       n / 5, launchable);
+		bad = compare_max_dyn(a, n / 5, &launchable, &loses);
+		tap_ok(bad == 0 && launchable > n / 50, "sm_%d%d: %d most dynamic "
+		       "shared memory keep their blocks in cuda_occupancy.h, and "
+		       "1 B or an allocation unit more loses one (its own "
+		       "cudaOccAvailableDynamicSMemPerBlock loses one in %d)",
+		       a->cc_major, a->cc_minor, launchable, loses);
 	}
+	h200_case(t);
 	occ_tables_free(t);
 	return tap_done();
 }

@@ -1,7 +1,10 @@
-/* cli.h - the occcalc command line: sweeps and output (internal). */
+/* cli.h - the occcalc command line (internal): modes, options, rows and
+ * the fields that print them. HACKING.md says which table to touch to add
+ * a field, an option or a mode. */
 #ifndef OCC_CLI_H
 #define OCC_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -12,7 +15,7 @@
 extern "C" {
 #endif
 
-/* ---- Sweeps: "128", "64,128,256", "32:1024:32", or a mix ---- */
+/* ---- Sweeps: "128", "64,128,256", "32:1024:32", or a mix (sweep.c) ---- */
 
 struct seq_range {
 	uint64_t start, end, step;
@@ -52,85 +55,72 @@ int seq_first(struct seq_iter *it, const struct seq *s);
 uint64_t seq_count(const struct seq *s);
 int seq_next(struct seq_iter *it);
 
-/* ---- Output ---- */
+#ifndef OCC_TABLES_DIR
+#define OCC_TABLES_DIR "/usr/local/share/occcalc/arch-tables"
+#endif
 
-enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+/* ---- Modes: one file and one entry point each (main.c's table) ---- */
 
-/* What a row shows beside the model, with --api or --measure. */
-struct row_gpu {
-	int kernel_regs;       /* the calibrated kernel's, per the runtime */
-	int api_blocks;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
-	int measured;          /* 0: --api only, or nothing launches */
-	int expected;          /* the model's most blocks per SM in this launch */
-	struct gpu_measured m;
+enum mode_id {
+	MODE_OCCUPANCY, MODE_KERNELS, MODE_ACCESS, MODE_PERSIST, MODE_INFO,
+	MODE_LIST_ARCHS, MODE_LIST_GPUS, MODE_LIST_DEVICES, MODE_LIST_FIELDS,
+	MODE_COUNT
 };
 
-/* Whether the API says what the model does, and the measurement finds the
- * blocks per SM the model expects of the launch. */
-int row_gpu_agrees(const struct row_gpu *g, const struct occ_result *r);
+#define M(id) (1u << (id))
+#define M_ALL ((1u << MODE_COUNT) - 1)
 
-struct out {
-	FILE *f;
+/* ---- Options (options.c): one table defines them all ---- */
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_JSONL };
+
+/* --access: the accesses to compute, every combination of these. */
+struct access_request {
+	unsigned ops;                  /* 1 << enum occ_access_op */
+	struct seq elem, stride, offset, threads;
+	uint64_t lane_xor;
+	int total;                     /* a row summing the others */
+};
+
+/* Where every option's value lands. Numbers are kept wide, as parsed
+ * within the option's range, and narrowed where they are used. */
+struct options {
+	enum mode_id mode;
+	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
+	struct seq block, regs, smem, static_smem;
+	int have_block;                 /* --block given */
+	struct occ_smem_growth growth;  /* fixed part: the --smem value */
+	uint64_t sms, grid, device;     /* 0: not given (device: 0) */
+	uint64_t carveout, barriers, streams;
+	int carveout_default, barriers_given;
+	int chart, api, measure, headroom, optin;
 	enum out_format format;
-	int headroom;       /* JSON objects carry a "headroom" member */
-	int kernels;        /* text rows end with the kernel's name */
-	int sweep;          /* several rows (a table, an array) */
-	int gpu;            /* rows carry the GPU's columns (struct row_gpu) */
-	unsigned long long rows;
-	char buf[1 << 16];
-	size_t len;
+	struct access_request access;
+	struct seq persist;
+	int have_l2;
+	struct occ_l2 l2;
+	/* The options given, in order: for the checks against the mode. */
+	int given[64];
+	int n_given;
 };
 
-void out_begin(struct out *o, FILE *f, enum out_format format, int sweep);
-/* What a row says beyond the configuration and its result. */
-struct row_extra {
-	const struct occ_best *best;   /* the recommendation, or NULL */
-	int sms;                       /* 0: not given */
-	int64_t grid;                  /* 0: not given */
-	const struct occ_usage *usage; /* the compiler's report, or NULL */
-	const char *kernel;            /* its name, demangled if C++ */
-	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
-};
+/* Option arguments (args.c): a usage error naming the option where the
+ * argument is wrong. */
+void arg_seq(const char *opt, const char *arg, uint64_t min, uint64_t max,
+	     struct seq *out);
+uint64_t arg_number(const char *opt, const char *arg, uint64_t min,
+		    uint64_t max);
+typedef void (*arg_parse)(const char *opt, const char *arg, struct options *o);
+void arg_carveout(const char *opt, const char *arg, struct options *o);
+void arg_format(const char *opt, const char *arg, struct options *o);
+void arg_ops(const char *opt, const char *arg, struct options *o);
+void arg_l2(const char *opt, const char *arg, struct options *o);
 
-void out_row(struct out *o, const struct occ_arch *a,
-	     const struct occ_kernel *k, const struct occ_result *r,
-	     const struct row_extra *x);
-/* Flushes; returns 0, or -1 when writing failed. */
-int out_end(struct out *o);
-
-/* The report a person reads for one configuration. */
-void out_report(FILE *f, const struct occ_arch *a,
-		const struct occ_kernel *k, const struct occ_result *r);
-/* The GPU section of the report: the API's answer and the measurement. */
-void out_gpu(FILE *f, const struct occ_device *d, const struct row_gpu *g,
-	     const struct occ_result *r);
-/* The waves section of the report. */
-void out_waves(FILE *f, const struct occ_result *r, int64_t grid, int sms);
-
-/* The headroom section of the report. */
-void out_headroom(FILE *f, const struct occ_result *r,
-		  const struct occ_headroom *h);
-
-/* The recommendation, before the report at the recommended size. */
-void out_best(FILE *f, const struct occ_arch *a, const struct occ_best *best,
-	      int sms);
-void out_info(FILE *f, enum out_format format, const struct occ_arch *a);
-void out_list(FILE *f, enum out_format format, const struct occ_tables *t);
-
-/* "sm_90" for 9.0 */
-void arch_tag(char *buf, size_t n, const struct occ_arch *a);
-
-void out_devices(FILE *f, enum out_format format,
-		 const struct occ_device *devs, int n);
-/* --info for a device: its table merged, the device's figures, and where
- * the two disagree. */
-void out_device_info(FILE *f, enum out_format format,
-		     const struct occ_device *d, const struct occ_arch *merged,
-		     const struct occ_arch *table);
-
-/* num/den in percent with two decimals, ties to even: every percentage
- * occcalc prints goes through here, so all outputs agree. */
-void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
+/* Parses argv; exits with a usage error (or after --help) as it must. */
+void options_parse(int argc, char **argv, struct options *o);
+void options_free(struct options *o);
+/* Whether the user gave the option with this long name. */
+int option_given(const struct options *o, const char *name);
 
 /* ---- Messages (main.c): one line on stderr, "occcalc: ..." ---- */
 
@@ -142,52 +132,222 @@ void die_usage(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- Memory calculators (memory.c): --access and --persist ---- */
+/* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
-struct access_measured;
-struct persist_measured;
-
-/* --access: the accesses to compute, every combination of these. */
-struct access_request {
-	unsigned ops;                  /* 1 << enum occ_access_op */
-	struct seq elem, stride, offset, threads;
-	unsigned lane_xor;
-	int total;                     /* a row summing the others */
+enum val_type {
+	VAL_NULL,      /* absent: null in JSON, the field's 'none' text else */
+	VAL_UINT,
+	VAL_DEC,       /* a number already written out (s): 75.00 */
+	VAL_STR,       /* text: quoted in JSON and, where needed, in CSV */
+	VAL_BOOL,
+	VAL_SET,       /* names (strs): a JSON array, '+'-joined elsewhere */
+	VAL_LIST       /* numbers (list): a JSON array, ' '-joined elsewhere */
 };
 
-/* Every access of req on a, measured on gpu unless it is NULL. */
-void mem_evaluate_access(const struct occ_arch *a,
-			 const struct access_request *req,
-			 enum out_format format, const struct occ_device *gpu);
-/* A plan for each of sizes, carried out on gpu unless it is NULL. */
-void mem_evaluate_plans(const struct occ_l2 *l2, const struct seq *sizes,
-			int streams, enum out_format format,
-			const struct occ_device *gpu);
+struct val {
+	enum val_type type;
+	uint64_t u;
+	const char *s;
+	const char *strs[8];
+	const uint64_t *list;
+	size_t n;
+	char buf[48];          /* room for a getter's text */
+};
 
-struct mem_out {
+struct field;
+typedef void (*field_get)(const void *row, const struct field *f,
+			  struct val *v);
+
+/* How a field shows in a text table: the header label, the width
+ * (negative: left-aligned), the spaces before it, and: */
+#define TXT_PCT 1u     /* a percentage: '%' after the value */
+#define TXT_DASH 2u    /* absent: '-' */
+
+struct text_col {
+	const char *label;     /* NULL: the field's name */
+	int width;
+	int gap;
+	unsigned flags;
+	field_get get;         /* what the text shows, if not the value */
+	int at;                /* starts at this column, if the line is short */
+};
+
+/* What a field needs computed before it prints (enum need bits). */
+#define NEED_HEADROOM 1u
+#define NEED_MAX_DYN 2u
+
+enum field_type { FT_INT, FT_DEC, FT_STR, FT_BOOL, FT_SET, FT_LIST };
+
+struct field {
+	const char *name;
+	enum field_type type;
+	const char *desc;
+	field_get get;
+	const char *none;      /* CSV and text for an absent value ("") */
+	struct text_col text;
+	unsigned needs;
+	size_t arg;            /* for getters shared by several fields */
+};
+
+/* The fields of one kind of row. */
+struct row_kind {
+	const char *name;
+	const struct field *fields;
+	size_t n;
+};
+
+extern const struct row_kind kind_occupancy, kind_access, kind_persist,
+	kind_info, kind_archs, kind_devices, kind_fields;
+
+const char *field_type_name(enum field_type t);
+/* A decimal value: a percentage (two decimals, ties to even), or x. */
+void val_pct(struct val *v, uint64_t num, uint64_t den);
+void val_dec(struct val *v, int decimals, double x);
+void val_uint(struct val *v, uint64_t u);
+
+#define MAX_FIELDS 128
+
+/* The fields a run prints, in order. */
+struct fieldsel {
+	const struct field *f[MAX_FIELDS];
+	size_t n;
+	unsigned needs;        /* the union of their needs */
+};
+
+/* --fields LIST if given (a usage error names an unknown field and lists
+ * the kind's), else defaults, a comma-separated list of names. */
+void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
+		   const char *given, const char *defaults);
+
+/* ---- Writers (out.c): one per format, rows computed before ---- */
+
+struct out {
 	FILE *f;
 	enum out_format format;
-	int sweep;
+	const struct fieldsel *sel;
+	int record;            /* text and CSV: one row as key/value lines */
+	int stream;            /* JSON Lines: flush each row (slow rows) */
 	uint64_t rows;
-	/* Sums of the access rows, for --total. */
-	uint64_t requested, moved, l1_moved, sectors, lines;
+	size_t len;
+	char buf[1 << 16];
 };
 
-void mem_begin(struct mem_out *m, FILE *f, enum out_format format,
-	       int sweep);
-/* g: the access measured on the GPU, or NULL. */
-void mem_access_row(struct mem_out *m, const struct occ_arch *a,
-		    const struct occ_access *acc,
-		    const struct occ_access_result *r,
-		    const struct access_measured *g);
-void mem_access_total(struct mem_out *m);
-void mem_plan_row(struct mem_out *m, const struct occ_l2 *l2, uint64_t data,
-		  int streams, const struct occ_l2_plan *p,
-		  const struct persist_measured *g);
-/* Flushes; 0, or -1 when writing failed. */
-int mem_end(struct mem_out *m);
+void out_open(struct out *o, FILE *f, enum out_format format,
+	      const struct fieldsel *sel);
+void out_row(struct out *o, const void *row);
+/* A line of text between a text table's rows (a sum, a note). */
+void out_text(struct out *o, const char *s);
+/* Ends the output; exits with "write error" if writing failed. */
+void out_close(struct out *o);
 
-/* ---- Charts ---- */
+/* num/den in percent with two decimals, ties to even: every percentage
+ * occcalc prints goes through here, so all outputs agree. */
+void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
+/* "sm_90" for 9.0 */
+void arch_tag(char *buf, size_t n, const struct occ_arch *a);
+/* Flushes stdout; exits with "write error" if that failed. */
+void flush_stdout(void);
+
+/* ---- The session: what a run has found, passed to every mode ---- */
+
+struct session {
+	struct options *o;
+	struct occ_tables *tables;        /* loaded by session_tables() */
+	struct occ_device dev;            /* the GPU, once found */
+	int have_dev;
+	const struct occ_arch *table;     /* its table (or the one borrowed) */
+	struct occ_arch merged;           /* the table with its values in */
+	char gpu_arch[16];                /* --gpu's architecture */
+	/* A measured sweep's progress and what it found. */
+	uint64_t progress_rows, progress_total;
+	int progress;
+	uint64_t disagreements;
+	int warned_regs;
+};
+
+const struct occ_tables *session_tables(struct session *s);
+/* --arch's table: a usage error when there is none. */
+const struct occ_arch *session_find_arch(struct session *s, const char *name);
+/* The GPU's architecture: its table merged with what it reports. */
+const struct occ_arch *session_device_arch(struct session *s);
+/* --gpu: the SM count, and the architecture unless --arch names one. */
+void session_apply_gpu(struct session *s);
+/* gpus.txt beside the tables. */
+void session_gpus_path(struct session *s, char *buf, size_t n);
+/* A GPU query failed: the message, exit 1. */
+void session_device_failed(const struct session *s, const char *err)
+	__attribute__((noreturn));
+
+int mode_occupancy(struct session *s);
+int mode_kernels(struct session *s);
+int mode_access(struct session *s);
+int mode_persist(struct session *s);
+int mode_info(struct session *s);
+int mode_list_archs(struct session *s);
+int mode_list_gpus(struct session *s);
+int mode_list_devices(struct session *s);
+int mode_list_fields(struct session *s);
+
+/* ---- Occupancy rows (occupancy.c, fields_occupancy.c) ---- */
+
+/* What a row shows beside the model, with --api or --measure. */
+struct row_gpu {
+	int kernel_regs;       /* the calibrated kernel's, per the runtime */
+	int api_blocks;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+	int measured;          /* 0: --api only, or nothing launches */
+	int expected;          /* the model's most blocks per SM in this launch */
+	struct gpu_measured m;
+	int have_api_dyn;      /* the runtime's most dynamic shared memory: */
+	uint64_t api_dyn;      /*   cudaOccupancyAvailableDynamicSMemPerBlock */
+	int api_dyn_blocks;    /*   and the runtime's blocks with that much */
+	int agrees;            /* the API and the measurement agree */
+};
+
+struct occ_row {
+	const struct occ_arch *a;
+	char arch[16];
+	struct occ_kernel k;
+	struct occ_result r;
+	const struct occ_best *best;   /* without --block */
+	uint64_t ties[OCC_MAX_TIES];
+	int sms;                       /* 0: not given */
+	int64_t grid;                  /* 0: not given */
+	int have_waves;
+	struct occ_waves w;
+	int have_headroom;
+	struct occ_headroom h;
+	int have_max_dyn;
+	uint64_t max_dyn;
+	const struct occ_usage *usage; /* the compiler's report, or NULL */
+	const char *kernel;            /* its name, demangled if C++ */
+	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
+};
+
+/* The occupancy of every combination the options sweep, for kernel k
+ * (its registers, static memory and barriers set), printed as rows of o. */
+struct occ_run {
+	struct session *s;
+	const struct occ_arch *a;
+	struct fieldsel sel;
+	struct out out;
+	int report;                    /* text, one configuration: the report */
+	const struct occ_usage *usage;
+	const char *kernel;
+};
+
+void occ_run_open(struct occ_run *run, struct session *s, int sweep,
+		  int kernels);
+void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
+		    const struct seq *blocks, struct occ_kernel *k);
+void occ_run_close(struct occ_run *run);
+void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k);
+
+/* The report a person reads for one configuration (report.c). */
+void report_occupancy(FILE *f, const struct occ_row *row);
+void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row);
+void format_limiters(char *buf, unsigned bits);
+
+/* ---- Charts (chart.c) ---- */
 
 /* Occupancy (percent) as one input varies, the others as configured. */
 struct chart_series {
@@ -211,7 +371,7 @@ int chart_svg(FILE *f, const char *title, const struct chart_series s[3],
 	      const struct occ_result *current);
 
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
-char *occ_demangle(const char *mangled);
+char *demangle(const char *mangled);
 
 #ifdef __cplusplus
 }

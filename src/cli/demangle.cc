@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-extern "C" char *occ_demangle(const char *mangled)
+extern "C" char *demangle(const char *mangled)
 {
 	int status = 0;
 	char *s = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);

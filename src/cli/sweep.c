@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util.h"
+
 
 static enum seq_error parse_value(const char *s, uint64_t min, uint64_t max,
 				  uint64_t *v)

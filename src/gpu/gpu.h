@@ -55,6 +55,11 @@ struct gpu_measured {
 int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n);
 int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
 		   char *err, size_t n);
+/* cudaOccupancyAvailableDynamicSMemPerBlock: the runtime's most dynamic
+ * shared memory per block that still lets `blocks` blocks of k reside on
+ * an SM, the kernel allowed as much dynamic memory as k's opt-in permits. */
+int gpu_api_dynamic_smem(int device, const struct occ_kernel *k, int blocks,
+			 uint64_t *bytes, char *err, size_t n);
 int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
 		struct gpu_measured *m, char *err, size_t n);
 /* A warp access pattern launched on the GPU: one access per warp. */

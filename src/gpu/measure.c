@@ -110,6 +110,38 @@ int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
 			    e);
 }
 
+int gpu_api_dynamic_smem(int device, const struct occ_kernel *k, int blocks,
+			 uint64_t *bytes, char *err, size_t n)
+{
+	const void *fn;
+	size_t got = 0;
+	int optin = 0;
+	cudaError_t e;
+
+	if ((e = cudaSetDevice(device)) != cudaSuccess)
+		return cuda_fail(err, n, "cudaSetDevice", e);
+	if (prepare(k, &fn, err, n) != 0)
+		return -1;
+	/* Asked of a kernel whose dynamic limit is as high as it may go, so
+	 * that the answer is the occupancy's, not the attribute's. */
+	if (k->optin &&
+	    (e = cudaDeviceGetAttribute(&optin,
+			cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) ==
+	    cudaSuccess && (uint64_t)optin > k->static_smem)
+		e = cudaFuncSetAttribute(fn,
+			cudaFuncAttributeMaxDynamicSharedMemorySize,
+			optin - (int)k->static_smem);
+	if (e != cudaSuccess)
+		return cuda_fail(err, n, "cudaFuncSetAttribute", e);
+	e = cudaOccupancyAvailableDynamicSMemPerBlock(&got, fn, blocks,
+						       k->block_size);
+	if (e != cudaSuccess)
+		return cuda_fail(err, n,
+				 "cudaOccupancyAvailableDynamicSMemPerBlock", e);
+	*bytes = got;
+	return 0;
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -408,6 +440,16 @@ int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
 	(void)device;
 	(void)k;
 	(void)blocks;
+	return unavailable(err, n);
+}
+
+int gpu_api_dynamic_smem(int device, const struct occ_kernel *k, int blocks,
+			 uint64_t *bytes, char *err, size_t n)
+{
+	(void)device;
+	(void)k;
+	(void)blocks;
+	(void)bytes;
 	return unavailable(err, n);
 }
 

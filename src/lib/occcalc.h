@@ -231,6 +231,18 @@ enum occ_status occ_headroom(const struct occ_arch *arch,
 			     const struct occ_kernel *kernel,
 			     struct occ_headroom *h);
 
+/* The most dynamic shared memory a block of this kernel can take and still
+ * keep the blocks per SM it has with kernel->dynamic_smem (the kernel's
+ * other inputs unchanged): what cudaOccupancyAvailableDynamicSMemPerBlock
+ * is asked for, but counting the shared memory the driver reserves per
+ * block (reservedSharedMemPerBlock), which that call and cuda_occupancy.h's
+ * cudaOccAvailableDynamicSMemPerBlock leave out, so that their answer
+ * loses a block wherever the reserve is not 0. OCC_ERR_INVALID_INPUT as
+ * occ_compute, and for a configuration that does not launch. */
+enum occ_status occ_max_dynamic_smem(const struct occ_arch *arch,
+				     const struct occ_kernel *kernel,
+				     uint64_t *bytes);
+
 /* A grid on a whole GPU: blocks fill SMs in waves of sms x blocks_per_sm,
  * and the last wave may be partial. Blocks are taken to run equally long. */
 struct occ_waves {
@@ -691,6 +703,15 @@ void occ_arch_set(struct occ_arch *arch, const struct occ_key *key,
 		  uint64_t value);
 
 const char *occ_strerror(enum occ_status status);
+
+/* ---- Reading numbers ---- */
+
+enum occ_parse_status { OCC_PARSE_OK = 0, OCC_PARSE_SYNTAX, OCC_PARSE_RANGE };
+
+/* A non-negative decimal integer with an optional binary suffix:
+ * K, KB, KiB (x1024) or M, MB, MiB (x1048576), as the tables and
+ * occcalc's options write sizes. OCC_PARSE_RANGE beyond 64 bits. */
+enum occ_parse_status occ_parse_size(const char *s, uint64_t *out);
 
 #ifdef __cplusplus
 }

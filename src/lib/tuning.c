@@ -201,3 +201,66 @@ enum occ_status occ_waves(const struct occ_result *r, int64_t grid, int sms,
 	}
 	return OCC_OK;
 }
+
+/* Blocks per SM at dynamic shared memory d, the rest of k unchanged. */
+static int blocks_at(const struct occ_arch *a, struct occ_kernel k, uint64_t d)
+{
+	struct occ_result r;
+
+	k.dynamic_smem = d;
+	return occ_compute(a, &k, &r) == OCC_OK ? r.blocks_per_sm : 0;
+}
+
+/* Where the answer usually is: the SM's shared memory as it is configured
+ * now, split in n blocks, in whole allocation units, less what the block
+ * holds besides its dynamic memory. */
+static uint64_t dyn_guess(const struct occ_arch *a, const struct occ_kernel *k,
+			  const struct occ_result *r)
+{
+	uint64_t unit = a->smem_alloc_unit ? a->smem_alloc_unit : 1;
+	uint64_t per_block = r->smem_per_sm / (uint64_t)r->blocks_per_sm /
+			     unit * unit;
+	uint64_t fixed = k->static_smem + a->smem_reserved_per_block;
+
+	return per_block > fixed ? per_block - fixed : 0;
+}
+
+enum occ_status occ_max_dynamic_smem(const struct occ_arch *a,
+				     const struct occ_kernel *k,
+				     uint64_t *bytes)
+{
+	struct occ_result r;
+	enum occ_status st = occ_compute(a, k, &r);
+	uint64_t lo = k->dynamic_smem, hi, guess;
+
+	if (st != OCC_OK)
+		return st;
+	if (r.blocks_per_sm == 0)
+		return OCC_ERR_INVALID_INPUT;
+	/* Nothing above the largest per-block limit launches; the block count
+	 * only falls as dynamic memory grows: lo keeps it, hi does not. */
+	hi = a->smem_per_block_optin > a->smem_per_block
+	     ? a->smem_per_block_optin : a->smem_per_block;
+	hi = hi > k->static_smem ? hi - k->static_smem + 1 : 1;
+	if (hi <= lo)
+		hi = lo + 1;
+	guess = dyn_guess(a, k, &r);
+	if (guess >= hi)
+		guess = hi - 1;
+	/* Checked, not trusted: the carveout can change with the block. */
+	if (guess >= lo && blocks_at(a, *k, guess) >= r.blocks_per_sm &&
+	    (guess + 1 == hi || blocks_at(a, *k, guess + 1) < r.blocks_per_sm)) {
+		*bytes = guess;
+		return OCC_OK;
+	}
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (blocks_at(a, *k, mid) >= r.blocks_per_sm)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*bytes = lo;
+	return OCC_OK;
+}

@@ -6,17 +6,15 @@
 
 #include "occcalc.h"
 
-enum occ_parse_status { OCC_PARSE_OK = 0, OCC_PARSE_SYNTAX, OCC_PARSE_RANGE };
+/* Helpers the library shares between its files: hidden, so that the
+ * shared library exports occcalc.h and nothing else. */
+#define OCC_INTERNAL __attribute__((visibility("hidden")))
 
-/* A non-negative decimal integer with an optional binary suffix:
- * K, KB, KiB (x1024) or M, MB, MiB (x1048576). */
-enum occ_parse_status occ_parse_size(const char *s, uint64_t *out);
-
-char *occ_trim(char *s);
-void occ_strip_comment(char *s);
-void occ_copy_string(char *dst, size_t size, const char *src);
-void occ_diag_set(struct occ_diag *d, const char *file, int line,
-		  const char *key);
+OCC_INTERNAL char *occ_trim(char *s);
+OCC_INTERNAL void occ_strip_comment(char *s);
+OCC_INTERNAL void occ_copy_string(char *dst, size_t size, const char *src);
+OCC_INTERNAL void occ_diag_set(struct occ_diag *d, const char *file, int line,
+			       const char *key);
 
 static inline uint64_t occ_round_up(uint64_t x, uint64_t unit)
 {

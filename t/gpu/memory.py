@@ -169,8 +169,8 @@ def persist_report(occcalc, path):
                "the access-policy window", occcalc)
         r0 = rows[0]
         f.write("- L2 %s B, set-aside up to %s B, window up to %s B\n\n"
-                % (r0["l2_cache_size"], r0["persisting_l2_max"],
-                   r0["access_policy_max_window"]))
+                % (r0["l2CacheSize"], r0["persistingL2CacheMaxSize"],
+                   r0["accessPolicyMaxWindowSize"]))
         f.write("Each measurement: %s launches, each re-reading the data and "
                 "then streaming %s B (an L2's worth) of other memory, first "
                 "without a window, then with the plan's set-aside, window "
@@ -184,8 +184,8 @@ def persist_report(occcalc, path):
         for r in rows:
             f.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
                 r["data_bytes"], r["set_aside_bytes"], r["window_bytes"],
-                r["hit_ratio"], r["persisting_bytes"], r["ms_normal"],
-                r["ms_persisting"], r["speedup"],
+                r["hit_ratio"], r["persisting_bytes"], r["normal_ms"],
+                r["persisting_ms"], r["speedup"],
                 "yes" if float(r["speedup"]) >= HELPS else "no"))
     return rows
 

@@ -1,0 +1,333 @@
+/*
+ * fields_occupancy.c - the fields of an occupancy row (a configuration, a
+ * kernel of a compiler report, and what the GPU said of it): one entry
+ * each, its name, type, description, and how to read it from the row.
+ * CSV, JSON, JSON Lines and the text table all print from here.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define ROW const struct occ_row *r = p; (void)f
+#define GETTER(fn) static void fn(const void *p, const struct field *f, \
+				  struct val *v)
+/* A number of the row, always there. */
+#define UINT_GETTER(fn, expr) GETTER(fn) { ROW; v->type = VAL_UINT; \
+	v->u = (uint64_t)(expr); }
+/* A number there when cond holds, else absent. */
+#define OPT_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
+	v->type = (cond) ? VAL_UINT : VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
+#define BOOL_GETTER(fn, expr) GETTER(fn) { ROW; v->type = VAL_BOOL; \
+	v->u = (expr) != 0; }
+
+static void set_str(struct val *v, const char *s)
+{
+	v->type = VAL_STR;
+	v->s = s;
+}
+
+GETTER(get_arch) { ROW; set_str(v, r->arch); }
+UINT_GETTER(get_block, r->k.block_size)
+UINT_GETTER(get_regs, r->k.regs_per_thread)
+UINT_GETTER(get_smem, r->k.dynamic_smem)
+UINT_GETTER(get_static_smem, r->k.static_smem)
+UINT_GETTER(get_blocks, r->r.blocks_per_sm)
+UINT_GETTER(get_warps, r->r.warps_per_sm)
+GETTER(get_occupancy)
+{
+	ROW;
+	val_pct(v, (uint64_t)r->r.warps_per_sm, (uint64_t)r->r.max_warps_per_sm);
+}
+
+GETTER(get_limiter)
+{
+	static const enum occ_resource order[] = {
+		OCC_RESOURCE_WARPS, OCC_RESOURCE_REGISTERS,
+		OCC_RESOURCE_SHARED_MEMORY, OCC_RESOURCE_BLOCKS,
+		OCC_RESOURCE_BARRIERS
+	};
+	size_t i;
+	ROW;
+
+	v->type = VAL_SET;
+	v->n = 0;
+	for (i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (r->r.limiters & order[i])
+			v->strs[v->n++] = occ_resource_name(order[i]);
+}
+
+/* In a text table, a configuration that cannot launch shows why. */
+GETTER(text_limiter)
+{
+	ROW;
+	if (r->r.blocks_per_sm)
+		get_limiter(p, f, v);
+	else
+		set_str(v, occ_reason_name(r->r.reason));
+}
+
+UINT_GETTER(get_max_warps, r->r.max_warps_per_sm)
+UINT_GETTER(get_warps_per_block, r->r.warps_per_block)
+/* A per-resource limit: absent where the resource does not limit. */
+GETTER(get_limit)
+{
+	ROW;
+	int n = *(const int *)((const char *)&r->r + f->arg);
+
+	v->type = n == OCC_UNLIMITED ? VAL_NULL : VAL_UINT;
+	v->u = (uint64_t)n;
+}
+UINT_GETTER(get_regs_per_block, r->r.regs_per_block)
+UINT_GETTER(get_smem_per_block, r->r.smem_per_block)
+UINT_GETTER(get_smem_per_sm, r->r.smem_per_sm)
+OPT_GETTER(get_carveout, r->k.carveout != OCC_CARVEOUT_DEFAULT, r->k.carveout)
+BOOL_GETTER(get_optin, r->k.optin)
+BOOL_GETTER(get_needs_optin, r->r.needs_optin)
+UINT_GETTER(get_barriers, r->k.barriers)
+GETTER(get_reason)
+{
+	ROW;
+	if (r->r.reason == OCC_LAUNCHES)
+		v->type = VAL_NULL;
+	else
+		set_str(v, occ_reason_name(r->r.reason));
+}
+OPT_GETTER(get_min_grid, r->sms,
+	   (uint64_t)r->r.blocks_per_sm * (uint64_t)r->sms)
+GETTER(get_ties)
+{
+	ROW;
+	v->type = r->best ? VAL_LIST : VAL_NULL;
+	v->list = r->ties;
+	v->n = r->best ? (size_t)r->best->n_ties : 0;
+}
+OPT_GETTER(get_grid, r->grid, r->grid)
+OPT_GETTER(get_waves, r->have_waves, r->w.waves)
+OPT_GETTER(get_tail, r->have_waves, r->w.tail_blocks)
+GETTER(get_launch_occupancy)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (r->have_waves)
+		val_pct(v, (uint64_t)r->w.grid * (uint64_t)r->r.warps_per_block,
+			(uint64_t)r->w.waves * (uint64_t)r->w.sms *
+			(uint64_t)r->r.max_warps_per_sm);
+}
+GETTER(get_kernel)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (r->kernel)
+		set_str(v, r->kernel);
+}
+GETTER(get_mangled)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (r->usage)
+		set_str(v, r->usage->mangled);
+}
+OPT_GETTER(get_stack, r->usage, r->usage->stack)
+OPT_GETTER(get_spill_stores, r->usage, r->usage->spill_stores)
+OPT_GETTER(get_spill_loads, r->usage, r->usage->spill_loads)
+OPT_GETTER(get_max_dyn, r->have_max_dyn, r->max_dyn)
+
+/* ---- Headroom: one getter for both steps' members ---- */
+
+enum step_member { KEEP_MAX, GAIN_AT, GAIN_BLOCKS, DROP_FROM, DROP_TO,
+		   DROP_BLOCKS };
+
+GETTER(get_step)
+{
+	ROW;
+	const struct occ_step *s = f->arg & 8 ? &r->h.smem : &r->h.regs;
+	int gain = s->has_gain, drop = s->has_drop;
+
+	v->type = VAL_NULL;
+	if (!r->have_headroom)
+		return;
+	switch ((enum step_member)(f->arg & 7)) {
+	case KEEP_MAX: v->u = s->keep_max; break;
+	case GAIN_AT: v->u = s->gain_at; if (!gain) return; break;
+	case GAIN_BLOCKS: v->u = (uint64_t)s->gain_blocks; if (!gain) return; break;
+	case DROP_FROM: v->u = s->drop_from; if (!drop) return; break;
+	case DROP_TO: v->u = s->drop_to; if (!drop) return; break;
+	case DROP_BLOCKS: v->u = (uint64_t)s->drop_blocks; if (!drop) return; break;
+	}
+	v->type = VAL_UINT;
+}
+
+/* ---- On the GPU ---- */
+
+#define G r->gpu
+OPT_GETTER(get_kernel_regs, G, G->kernel_regs)
+OPT_GETTER(get_api_blocks, G, G->api_blocks)
+OPT_GETTER(get_measured_grid, G && G->measured, G->m.grid)
+OPT_GETTER(get_expected, G && G->measured, G->expected)
+OPT_GETTER(get_resident, G && G->measured, G->m.residency.max_blocks_per_sm)
+GETTER(get_achieved)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (G && G->measured)
+		val_pct(v, G->m.residency.warp_cycles,
+			(uint64_t)G->m.residency.max_warps_per_sm *
+			G->m.residency.active_cycles);
+}
+GETTER(get_measure_ms)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (G && G->measured)
+		val_dec(v, 3, G->m.ms);
+}
+GETTER(get_agrees)
+{
+	ROW;
+	v->type = G ? VAL_BOOL : VAL_NULL;
+	v->u = G && G->agrees;
+}
+/* The text table marks a disagreement. */
+GETTER(text_agrees)
+{
+	ROW;
+	set_str(v, G && !G->agrees ? "!" : "");
+}
+OPT_GETTER(get_api_dyn, G && G->have_api_dyn, G->api_dyn)
+GETTER(get_api_dyn_loses)
+{
+	ROW;
+	v->type = G && G->have_api_dyn ? VAL_BOOL : VAL_NULL;
+	v->u = G && G->api_dyn_blocks < r->r.blocks_per_sm;
+}
+#undef G
+
+#define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
+	{ 0 }, 0, offsetof(struct occ_result, member) }
+#define STEP(name, member, desc) { name, FT_INT, desc, get_step, NULL, \
+	{ 0 }, NEED_HEADROOM, member }
+#define PLAIN(name, type, desc, get) { name, type, desc, get, NULL, { 0 }, 0, 0 }
+#define SMEM_STEP 8
+
+static const struct field fields[] = {
+	{ "arch", FT_STR, "the architecture, sm_XY", get_arch, NULL,
+	  { NULL, -7, 0, 0, NULL, 0 }, 0, 0 },
+	{ "block", FT_INT, "threads per block", get_block, NULL,
+	  { NULL, 6, 1, 0, NULL, 0 }, 0, 0 },
+	{ "regs", FT_INT, "registers per thread", get_regs, NULL,
+	  { NULL, 5, 1, 0, NULL, 0 }, 0, 0 },
+	{ "smem", FT_INT, "dynamic shared memory per block, bytes", get_smem,
+	  NULL, { NULL, 9, 1, 0, NULL, 0 }, 0, 0 },
+	{ "static_smem", FT_INT, "static shared memory per block, bytes",
+	  get_static_smem, NULL, { "static", 9, 1, 0, NULL, 0 }, 0, 0 },
+	{ "blocks_per_sm", FT_INT, "active blocks per SM", get_blocks, NULL,
+	  { "blocks", 7, 1, 0, NULL, 0 }, 0, 0 },
+	{ "warps_per_sm", FT_INT, "active warps per SM", get_warps, NULL,
+	  { "warps", 6, 1, 0, NULL, 0 }, 0, 0 },
+	{ "occupancy_pct", FT_DEC, "active warps over the SM's warp slots, "
+	  "percent", get_occupancy, NULL,
+	  { "occupancy", 10, 1, TXT_PCT, NULL, 0 }, 0, 0 },
+	{ "limiter", FT_SET, "the resources that limit blocks_per_sm: warps, "
+	  "registers, shared_memory, blocks, barriers", get_limiter, NULL,
+	  { NULL, 0, 2, 0, text_limiter, 0 }, 0, 0 },
+	PLAIN("max_warps_per_sm", FT_INT, "the SM's warp slots", get_max_warps),
+	PLAIN("warps_per_block", FT_INT, "warps of one block",
+	      get_warps_per_block),
+	LIMIT("limit_warps", limit_warps,
+	      "blocks per SM the warp slots alone allow"),
+	LIMIT("limit_registers", limit_registers, "blocks per SM the "
+	      "registers alone allow (absent: no registers used)"),
+	LIMIT("limit_shared_memory", limit_shared_memory, "blocks per SM the "
+	      "shared memory alone allows (absent: none used)"),
+	LIMIT("limit_blocks", limit_blocks,
+	      "blocks per SM the block slots allow"),
+	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers "
+	      "alone allow (absent: they do not limit)"),
+	PLAIN("regs_per_block", FT_INT, "registers allocated to a block",
+	      get_regs_per_block),
+	PLAIN("smem_per_block", FT_INT, "shared memory allocated to a block, "
+	      "the driver's reserve included, bytes", get_smem_per_block),
+	PLAIN("smem_per_sm", FT_INT, "shared memory the SM runs with (the "
+	      "carveout), bytes", get_smem_per_sm),
+	{ "carveout", FT_INT, "the carveout preference, percent (absent: "
+	  "default; CSV says default)", get_carveout, "default", { 0 }, 0, 0 },
+	PLAIN("optin", FT_BOOL, "whether the kernel may opt in above "
+	      "sharedMemPerBlock", get_optin),
+	PLAIN("needs_optin", FT_BOOL, "whether its shared memory exceeds "
+	      "sharedMemPerBlock", get_needs_optin),
+	PLAIN("barriers", FT_INT, "block barriers the kernel uses",
+	      get_barriers),
+	PLAIN("reason", FT_STR, "why it cannot launch (absent: it launches)",
+	      get_reason),
+	PLAIN("min_grid_size", FT_INT, "blocks that fill the GPU, "
+	      "blocks_per_sm x SMs (absent: no --sms)", get_min_grid),
+	PLAIN("ties", FT_LIST, "the block sizes with the best occupancy, "
+	      "largest first (absent: --block given)", get_ties),
+	PLAIN("grid", FT_INT, "blocks launched (--grid)", get_grid),
+	PLAIN("waves", FT_INT, "waves the grid runs in", get_waves),
+	PLAIN("tail_blocks", FT_INT, "blocks of the last, partial wave",
+	      get_tail),
+	PLAIN("launch_occupancy_pct", FT_DEC, "occupancy averaged over the "
+	      "launch's waves, percent", get_launch_occupancy),
+	{ "kernel", FT_STR, "the kernel's name, demangled (--ptxas)",
+	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
+	PLAIN("mangled", FT_STR, "the kernel's symbol", get_mangled),
+	PLAIN("stack", FT_INT, "its stack frame, bytes", get_stack),
+	PLAIN("spill_stores", FT_INT, "bytes it spills", get_spill_stores),
+	PLAIN("spill_loads", FT_INT, "bytes it loads back", get_spill_loads),
+	{ "max_dynamic_smem_per_block", FT_INT, "the most dynamic shared "
+	  "memory a block can take and keep blocks_per_sm, bytes",
+	  get_max_dyn, NULL, { "max smem", 9, 1, 0, NULL, 0 }, NEED_MAX_DYN, 0 },
+	STEP("regs_keep_max", KEEP_MAX, "the most registers per thread with "
+	     "as many blocks"),
+	STEP("regs_gain_at", GAIN_AT, "the most registers that give more "
+	     "blocks"),
+	STEP("regs_gain_blocks", GAIN_BLOCKS, "blocks per SM at regs_gain_at"),
+	STEP("regs_drop_from", DROP_FROM, "the first register count with "
+	     "fewer blocks"),
+	STEP("regs_drop_to", DROP_TO, "the last register count with "
+	     "regs_drop_blocks"),
+	STEP("regs_drop_blocks", DROP_BLOCKS, "blocks per SM from "
+	     "regs_drop_from"),
+	STEP("smem_keep_max", SMEM_STEP | KEEP_MAX, "the most dynamic shared "
+	     "memory with as many blocks, bytes"),
+	STEP("smem_gain_at", SMEM_STEP | GAIN_AT, "the most dynamic shared "
+	     "memory that gives more blocks"),
+	STEP("smem_gain_blocks", SMEM_STEP | GAIN_BLOCKS,
+	     "blocks per SM at smem_gain_at"),
+	STEP("smem_drop_from", SMEM_STEP | DROP_FROM, "the first dynamic "
+	     "shared memory with fewer blocks"),
+	STEP("smem_drop_to", SMEM_STEP | DROP_TO, "the last with "
+	     "smem_drop_blocks"),
+	STEP("smem_drop_blocks", SMEM_STEP | DROP_BLOCKS,
+	     "blocks per SM from smem_drop_from"),
+	PLAIN("kernel_regs", FT_INT, "the calibrated kernel's registers, per "
+	      "the runtime (--api)", get_kernel_regs),
+	{ "api_blocks_per_sm", FT_INT, "cudaOccupancyMaxActiveBlocksPer"
+	  "Multiprocessor's blocks per SM", get_api_blocks, NULL,
+	  { "api", 5, 1, 0, NULL, 79 }, 0, 0 },
+	PLAIN("measured_grid", FT_INT, "blocks launched to measure (--measure)",
+	      get_measured_grid),
+	PLAIN("expected_blocks_per_sm", FT_INT, "the most blocks per SM the "
+	      "model expects in that launch", get_expected),
+	{ "measured_blocks_per_sm", FT_INT, "the most blocks found resident "
+	  "on an SM at once", get_resident, NULL,
+	  { "resident", 10, 0, TXT_DASH, NULL, 0 }, 0, 0 },
+	{ "achieved_occupancy_pct", FT_DEC, "achieved occupancy measured, "
+	  "percent", get_achieved, NULL,
+	  { "achieved", 10, 0, TXT_PCT | TXT_DASH, NULL, 0 }, 0, 0 },
+	PLAIN("measure_ms", FT_DEC, "how long the measurement took, ms",
+	      get_measure_ms),
+	{ "agrees", FT_BOOL, "whether the API and the measurement agree with "
+	  "the model", get_agrees, NULL, { "", 0, 2, 0, text_agrees, 0 }, 0, 0 },
+	PLAIN("api_max_dynamic_smem_per_block", FT_INT, "cudaOccupancyAvailable"
+	      "DynamicSMemPerBlock for blocks_per_sm, bytes", get_api_dyn),
+	PLAIN("api_max_dynamic_smem_loses_block", FT_BOOL, "whether that much "
+	      "loses a block, per the runtime's own occupancy API",
+	      get_api_dyn_loses),
+};
+
+const struct row_kind kind_occupancy = {
+	"occupancy", fields, sizeof fields / sizeof fields[0]
+};

@@ -1,0 +1,199 @@
+/*
+ * mode_list.c - the listings: the architectures that have a table, the
+ * GPU models --gpu knows, this machine's CUDA devices, and the fields of
+ * every kind of row (what --fields takes, as the man page documents).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define GETTER(fn) static void fn(const void *p, const struct field *f, \
+				  struct val *v)
+#define STR_GETTER(fn, T, expr) GETTER(fn) { const T *r = p; \
+	(void)f; v->type = VAL_STR; v->s = (expr); }
+#define UINT_GETTER(fn, T, expr) GETTER(fn) { const T *r = p; \
+	(void)f; v->type = VAL_UINT; v->u = (uint64_t)(expr); }
+#define COL(label, width, gap) { label, width, gap, 0, NULL, 0 }
+
+/* A row of a listing that has text to show: a tag and a compute
+ * capability written out. */
+struct list_row {
+	const void *item;
+	char tag[16], cc[16];
+};
+
+static void list_all(struct session *s, const struct row_kind *kind,
+		     const char *defaults, const struct list_row *rows,
+		     size_t n)
+{
+	struct fieldsel sel;
+	struct out out;
+	size_t i;
+
+	fieldsel_make(&sel, kind, s->o->fields, defaults);
+	out_open(&out, stdout, s->o->format, &sel);
+	for (i = 0; i < n; i++)
+		out_row(&out, &rows[i]);
+	out_close(&out);
+}
+
+/* ---- --list-archs ---- */
+
+#define ARCH(r) ((const struct occ_arch *)(r)->item)
+STR_GETTER(get_tag, struct list_row, r->tag)
+STR_GETTER(get_cc, struct list_row, r->cc)
+STR_GETTER(get_arch_name, struct list_row, ARCH(r)->name)
+STR_GETTER(get_arch_products, struct list_row, ARCH(r)->products)
+
+static const struct field arch_fields[] = {
+	{ "arch", FT_STR, "the architecture, sm_XY", get_tag, NULL,
+	  COL(NULL, -8, 0), 0, 0 },
+	{ "computeCapability", FT_STR, "its compute capability, X.Y",
+	  get_cc, NULL, COL("cc", -5, 1), 0, 0 },
+	{ "name", FT_STR, "the architecture family", get_arch_name, NULL,
+	  COL(NULL, -13, 1), 0, 0 },
+	{ "products", FT_STR, "chips and boards that have it",
+	  get_arch_products, NULL, COL(NULL, 0, 1), 0, 0 },
+};
+
+const struct row_kind kind_archs = {
+	"list-archs", arch_fields, sizeof arch_fields / sizeof arch_fields[0]
+};
+
+int mode_list_archs(struct session *s)
+{
+	const struct occ_tables *t = session_tables(s);
+	struct list_row rows[256];
+	size_t i, n = occ_tables_count(t);
+
+	for (i = 0; i < n && i < 256; i++) {
+		const struct occ_arch *a = occ_tables_get(t, i);
+
+		rows[i].item = a;
+		arch_tag(rows[i].tag, sizeof rows[i].tag, a);
+		snprintf(rows[i].cc, sizeof rows[i].cc, "%d.%d", a->cc_major,
+			 a->cc_minor);
+	}
+	list_all(s, &kind_archs, "arch,computeCapability,name,products",
+		 rows, i);
+	return 0;
+}
+
+/* ---- --list-devices ---- */
+
+#define DEV(r) ((const struct occ_device *)(r)->item)
+UINT_GETTER(get_dev_index, struct list_row, DEV(r)->index)
+UINT_GETTER(get_dev_sms, struct list_row, DEV(r)->sms)
+UINT_GETTER(get_dev_memory, struct list_row, DEV(r)->total_mem)
+STR_GETTER(get_dev_name, struct list_row, DEV(r)->name)
+
+static const struct field device_fields[] = {
+	{ "device", FT_INT, "the CUDA device's index", get_dev_index, NULL,
+	  COL(NULL, -6, 0), 0, 0 },
+	{ "computeCapability", FT_STR, "its compute capability, X.Y",
+	  get_cc, NULL, COL("cc", -5, 1), 0, 0 },
+	{ "multiProcessorCount", FT_INT, "its SMs", get_dev_sms, NULL,
+	  COL("sms", 5, 1), 0, 0 },
+	{ "totalGlobalMem", FT_INT, "its memory, bytes", get_dev_memory, NULL,
+	  COL("memory", 14, 1), 0, 0 },
+	{ "name", FT_STR, "its name", get_dev_name, NULL, COL(NULL, 0, 2),
+	  0, 0 },
+};
+
+const struct row_kind kind_devices = {
+	"list-devices", device_fields,
+	sizeof device_fields / sizeof device_fields[0]
+};
+
+int mode_list_devices(struct session *s)
+{
+	struct occ_device devs[64];
+	struct list_row rows[64];
+	char err[256] = "";
+	int n, i;
+
+	if (device_count(&n, err, sizeof err) != 0)
+		die("no CUDA device: %s", err);
+	if (n == 0)
+		die("no CUDA device found");
+	for (i = 0; i < n && i < 64; i++) {
+		if (device_query(i, &devs[i], err, sizeof err) != 0)
+			die("device %d: %s", i, err);
+		rows[i].item = &devs[i];
+		snprintf(rows[i].cc, sizeof rows[i].cc, "%d.%d",
+			 devs[i].cc_major, devs[i].cc_minor);
+	}
+	list_all(s, &kind_devices, "device,computeCapability,"
+		 "multiProcessorCount,totalGlobalMem,name", rows, (size_t)i);
+	return 0;
+}
+
+/* ---- --list-gpus: the list beside the tables, as it is written ---- */
+
+int mode_list_gpus(struct session *s)
+{
+	char path[1024], line[1024];
+	FILE *f;
+
+	session_gpus_path(s, path, sizeof path);
+	f = fopen(path, "r");
+	if (!f)
+		die("%s: cannot read: %s", path, strerror(errno));
+	while (fgets(line, sizeof line, f))
+		if (line[0] != '#' && line[0] != '\n')
+			fputs(line, stdout);
+	fclose(f);
+	return 0;
+}
+
+/* ---- --list-fields ---- */
+
+struct field_row {
+	const struct row_kind *kind;
+	const struct field *field;
+};
+
+STR_GETTER(get_kind, struct field_row, r->kind->name)
+STR_GETTER(get_field_name, struct field_row, r->field->name)
+STR_GETTER(get_field_type, struct field_row, field_type_name(r->field->type))
+STR_GETTER(get_field_desc, struct field_row, r->field->desc)
+
+static const struct field meta_fields[] = {
+	{ "kind", FT_STR, "the kind of row: the mode that prints it",
+	  get_kind, NULL, COL(NULL, -12, 0), 0, 0 },
+	{ "field", FT_STR, "the field's name", get_field_name, NULL,
+	  COL(NULL, -32, 1), 0, 0 },
+	{ "type", FT_STR, "integer, decimal, string, boolean, set or list",
+	  get_field_type, NULL, COL(NULL, -8, 1), 0, 0 },
+	{ "description", FT_STR, "what it holds", get_field_desc, NULL,
+	  COL(NULL, 0, 1), 0, 0 },
+};
+
+const struct row_kind kind_fields = {
+	"list-fields", meta_fields, sizeof meta_fields / sizeof meta_fields[0]
+};
+
+int mode_list_fields(struct session *s)
+{
+	static const struct row_kind *const kinds[] = {
+		&kind_occupancy, &kind_access, &kind_persist, &kind_info,
+		&kind_archs, &kind_devices, &kind_fields,
+	};
+	struct fieldsel sel;
+	struct out out;
+	struct field_row row;
+	size_t i, j;
+
+	fieldsel_make(&sel, &kind_fields, s->o->fields,
+		      "kind,field,type,description");
+	out_open(&out, stdout, s->o->format, &sel);
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		for (j = 0; j < kinds[i]->n; j++) {
+			row.kind = kinds[i];
+			row.field = &kinds[i]->fields[j];
+			out_row(&out, &row);
+		}
+	out_close(&out);
+	return 0;
+}

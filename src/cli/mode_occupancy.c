@@ -1,0 +1,78 @@
+/*
+ * mode_occupancy.c - the default mode: the occupancy of every combination
+ * of the swept block sizes, registers, static and dynamic shared memory,
+ * on --arch's table or the GPU's (merged with what it reports).
+ */
+#include "cli.h"
+
+/* The registers the calibrated kernel for regs actually has: ptxas gives
+ * no kernel fewer than its lower bound (24 on every architecture CUDA 13
+ * builds for), so a row asking fewer is computed for what runs. */
+static int calibrated_regs(struct session *s, int regs)
+{
+	char err[256];
+	int got;
+
+	if (gpu_kernel_regs(s->dev.index, regs, &got, err, sizeof err) != 0)
+		session_device_failed(s, err);
+	if (got != regs && !s->warned_regs) {
+		warn("the calibrated kernel for %d registers has %d (the fewest "
+		     "ptxas allocates); its rows are computed for %d", regs, got,
+		     got);
+		s->warned_regs = 1;
+	}
+	return got;
+}
+
+/* Block size outermost, then registers, static and dynamic shared memory
+ * (occ_run_blocks sweeps the block and the dynamic memory). */
+static void sweep(struct occ_run *run, const struct occ_arch *a)
+{
+	const struct options *o = run->s->o;
+	struct seq_iter ib, ir, is;
+	struct seq_range r;
+	struct seq one = { &r, 1, 0 };
+	struct occ_kernel k;
+
+	occ_run_kernel_defaults(o, &k);
+	for (seq_first(&ib, &o->block); ; ) {
+		r.start = r.end = ib.value;
+		r.step = 1;
+		for (seq_first(&ir, &o->regs); ; ) {
+			k.regs_per_thread = o->api
+				? calibrated_regs(run->s, (int)ir.value)
+				: (int)ir.value;
+			for (seq_first(&is, &o->static_smem); ; ) {
+				k.static_smem = is.value;
+				occ_run_blocks(run, a, &one, &k);
+				if (!seq_next(&is))
+					break;
+			}
+			if (!seq_next(&ir))
+				break;
+		}
+		if (!seq_next(&ib))
+			break;
+	}
+}
+
+int mode_occupancy(struct session *s)
+{
+	const struct options *o = s->o;
+	const struct occ_arch *a;
+	struct occ_run run;
+	int is_sweep = o->block.is_sweep || o->regs.is_sweep ||
+		       o->smem.is_sweep || o->static_smem.is_sweep;
+
+	a = o->arch && !o->api ? session_find_arch(s, o->arch)
+			       : session_device_arch(s);
+	occ_run_open(&run, s, is_sweep, 0);
+	sweep(&run, a);
+	occ_run_close(&run);
+	if (s->disagreements)
+		warn("%llu configuration%s where the runtime or the measurement "
+		     "disagrees with the model (see the agrees column)",
+		     (unsigned long long)s->disagreements,
+		     s->disagreements == 1 ? "" : "s");
+	return 0;
+}

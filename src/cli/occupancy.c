@@ -1,0 +1,280 @@
+/*
+ * occupancy.c - occupancy rows, shared by the occupancy mode and the
+ * compiler-report mode: each configuration computed (the model, the best
+ * block size, waves, headroom, and with --api or --measure the GPU), then
+ * printed as a row, or as the report when one configuration is asked for
+ * in text.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Each warp of a measurement works this long: about 50 us at Hopper's
+ * clocks, long beside the few hundred cycles a warp takes to start and
+ * retire, short enough that a configuration measures in milliseconds. */
+#define MEASURE_SPIN_CYCLES 100000
+/* Without --grid a measurement launches this many waves of the larger of
+ * the model's and the API's blocks per SM, so that an SM that could hold
+ * more blocks than predicted would show it. */
+#define MEASURE_WAVES 2
+
+/* The text table's columns, and everything else's fields. */
+#define TEXT_FIELDS "arch,block,regs,smem,static_smem,blocks_per_sm," \
+	"warps_per_sm,occupancy_pct,limiter"
+#define TEXT_GPU_FIELDS ",api_blocks_per_sm,measured_blocks_per_sm," \
+	"achieved_occupancy_pct,agrees"
+#define FIELDS TEXT_FIELDS ",max_warps_per_sm,warps_per_block," \
+	"limit_warps,limit_registers,limit_shared_memory,limit_blocks," \
+	"limit_barriers,regs_per_block,smem_per_block,smem_per_sm,carveout," \
+	"optin,needs_optin,barriers,reason,min_grid_size,ties,grid,waves," \
+	"tail_blocks,launch_occupancy_pct,kernel,mangled,stack,spill_stores," \
+	"spill_loads,max_dynamic_smem_per_block"
+#define HEADROOM_FIELDS ",regs_keep_max,regs_gain_at,regs_gain_blocks," \
+	"regs_drop_from,regs_drop_to,regs_drop_blocks,smem_keep_max," \
+	"smem_gain_at,smem_gain_blocks,smem_drop_from,smem_drop_to," \
+	"smem_drop_blocks"
+#define GPU_FIELDS ",kernel_regs,api_blocks_per_sm,measured_grid," \
+	"expected_blocks_per_sm,measured_blocks_per_sm," \
+	"achieved_occupancy_pct,measure_ms,agrees," \
+	"api_max_dynamic_smem_per_block,api_max_dynamic_smem_loses_block"
+
+void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k)
+{
+	occ_kernel_init(k);
+	k->carveout = o->carveout_default ? OCC_CARVEOUT_DEFAULT
+					  : (int)o->carveout;
+	k->barriers = (int)o->barriers;
+	k->optin = o->optin;
+}
+
+void occ_run_open(struct occ_run *run, struct session *s, int sweep,
+		  int kernels)
+{
+	const struct options *o = s->o;
+	char defaults[1024];
+
+	memset(run, 0, sizeof *run);
+	run->s = s;
+	run->report = o->format == OUT_TEXT && !sweep && !o->fields;
+	if (o->format == OUT_TEXT)
+		snprintf(defaults, sizeof defaults, "%s%s%s", TEXT_FIELDS,
+			 o->api ? TEXT_GPU_FIELDS : "", kernels ? ",kernel" : "");
+	else
+		snprintf(defaults, sizeof defaults, "%s%s%s", FIELDS,
+			 o->headroom ? HEADROOM_FIELDS : "",
+			 o->api ? GPU_FIELDS : "");
+	fieldsel_make(&run->sel, &kind_occupancy, o->fields, defaults);
+	if (run->report)
+		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
+	out_open(&run->out, stdout, o->format, &run->sel);
+	run->out.stream = o->measure;
+	if (o->measure) {
+		s->progress_total = seq_count(&o->block) * seq_count(&o->regs) *
+				    seq_count(&o->static_smem) *
+				    seq_count(&o->smem);
+		s->progress = s->progress_total > 1 && isatty(STDERR_FILENO);
+	}
+}
+
+/* ---- On the GPU: --api and --measure ---- */
+
+static void show_progress(struct session *s)
+{
+	if (!s->progress)
+		return;
+	s->progress_rows++;
+	fprintf(stderr, "\rocccalc: measured %llu of %llu",
+		(unsigned long long)s->progress_rows,
+		(unsigned long long)s->progress_total);
+	if (s->progress_rows == s->progress_total)
+		fputc('\n', stderr);
+}
+
+/* A launch of the calibrated kernel, where both the model and the API
+ * expect it to run: where they differ the row says so. */
+static void measure_row(struct session *s, const struct occ_row *row,
+			struct row_gpu *g)
+{
+	const struct occ_device *d = &s->dev;
+	const struct occ_result *r = &row->r;
+	struct occ_waves w;
+	char err[256];
+	int most = g->api_blocks > r->blocks_per_sm ? g->api_blocks
+						   : r->blocks_per_sm;
+
+	g->m.grid = s->o->grid ? (int64_t)s->o->grid
+			       : (int64_t)MEASURE_WAVES * most * d->sms;
+	g->m.spin_cycles = MEASURE_SPIN_CYCLES;
+	g->expected = occ_waves(r, g->m.grid, d->sms, &w) == OCC_OK
+		      ? w.max_resident_per_sm : r->blocks_per_sm;
+	if (gpu_measure(d->index, &row->k, r->max_warps_per_sm, &g->m, err,
+			sizeof err) != 0)
+		session_device_failed(s, err);
+	g->measured = 1;
+}
+
+/* The runtime's answers for the row's kernel, and with --measure a
+ * launch of it. */
+static void run_on_gpu(struct session *s, const struct occ_row *row,
+		       struct row_gpu *g)
+{
+	const struct occ_device *d = &s->dev;
+	struct occ_kernel at = row->k;
+	char err[256];
+
+	memset(g, 0, sizeof *g);
+	g->kernel_regs = row->k.regs_per_thread;
+	if (gpu_api_blocks(d->index, &row->k, &g->api_blocks, err,
+			   sizeof err) != 0)
+		session_device_failed(s, err);
+	if (row->r.blocks_per_sm > 0) {
+		if (gpu_api_dynamic_smem(d->index, &row->k, row->r.blocks_per_sm,
+					 &g->api_dyn, err, sizeof err) != 0)
+			session_device_failed(s, err);
+		at.dynamic_smem = g->api_dyn;
+		if (gpu_api_blocks(d->index, &at, &g->api_dyn_blocks, err,
+				   sizeof err) != 0)
+			session_device_failed(s, err);
+		g->have_api_dyn = 1;
+	}
+	if (s->o->measure && row->r.blocks_per_sm > 0 && g->api_blocks > 0)
+		measure_row(s, row, g);
+	g->agrees = g->api_blocks == row->r.blocks_per_sm &&
+		    (!g->measured ||
+		     g->m.residency.max_blocks_per_sm == g->expected);
+	if (!g->agrees)
+		s->disagreements++;
+	if (s->o->measure)
+		show_progress(s);
+}
+
+/* ---- Charts ---- */
+
+static void plot(const char *path, const struct occ_row *row,
+		 const struct chart_series s[3])
+{
+	char title[256];
+	FILE *f;
+
+	snprintf(title, sizeof title, "occcalc: %s, %d threads, %d "
+		 "registers, %llu B static + %llu B dynamic shared memory",
+		 row->arch, row->k.block_size, row->k.regs_per_thread,
+		 (unsigned long long)row->k.static_smem,
+		 (unsigned long long)row->k.dynamic_smem);
+	f = fopen(path, "w");
+	if (!f)
+		die("%s: cannot write: %s", path, strerror(errno));
+	if (chart_svg(f, title, s, &row->r) != 0 || fclose(f) != 0)
+		die("%s: write error", path);
+}
+
+static void draw_charts(const struct options *o, const struct occ_row *row)
+{
+	struct chart_series s[3];
+
+	if (!o->chart && !o->plot)
+		return;
+	if (chart_build(row->a, &row->k, s) != 0)
+		die("out of memory");
+	if (o->chart)
+		chart_text(stdout, s, &row->r);
+	if (o->plot)
+		plot(o->plot, row, s);
+	chart_free(s);
+}
+
+/* ---- A row ---- */
+
+/* The model's answers the row's fields need. */
+static void compute_extras(struct occ_run *run, struct occ_row *row)
+{
+	int i;
+
+	if (row->best)
+		for (i = 0; i < row->best->n_ties; i++)
+			row->ties[i] = (uint64_t)row->best->ties[i];
+	row->have_waves = row->grid && row->sms &&
+			  occ_waves(&row->r, row->grid, row->sms, &row->w) == OCC_OK;
+	if (run->sel.needs & NEED_HEADROOM)
+		row->have_headroom = occ_headroom(row->a, &row->k, &row->h) ==
+				     OCC_OK;
+	if (run->sel.needs & NEED_MAX_DYN)
+		row->have_max_dyn = occ_max_dynamic_smem(row->a, &row->k,
+							 &row->max_dyn) == OCC_OK;
+}
+
+/* One configuration: at the given block size, or at the best one. */
+static void run_one(struct occ_run *run, struct occ_kernel *k)
+{
+	const struct options *o = run->s->o;
+	struct occ_smem_growth g = o->growth;
+	struct occ_best best;
+	struct occ_row row;
+	struct row_gpu gpu;
+
+	memset(&row, 0, sizeof row);
+	g.fixed = k->dynamic_smem;
+	row.a = run->a;
+	arch_tag(row.arch, sizeof row.arch, run->a);
+	row.k = *k;
+	if (o->have_block) {
+		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
+		if (occ_compute(run->a, &row.k, &row.r) != OCC_OK)
+			die("internal error: invalid configuration");
+	} else {
+		if (occ_best_block_size(run->a, k, &g, &best) != OCC_OK)
+			die("internal error: invalid configuration");
+		row.k.block_size = best.block_size ? best.block_size
+						   : run->a->warp_size;
+		row.k.dynamic_smem = best.dynamic_smem;
+		row.r = best.result;
+		row.best = &best;
+	}
+	row.sms = (int)o->sms;
+	row.grid = (int64_t)o->grid;
+	row.usage = run->usage;
+	row.kernel = run->kernel;
+	compute_extras(run, &row);
+	if (o->api) {
+		run_on_gpu(run->s, &row, &gpu);
+		row.gpu = &gpu;
+	}
+	if (run->report) {
+		report_occupancy(stdout, &row);
+		if (row.gpu)
+			report_gpu(stdout, &run->s->dev, &row);
+	} else {
+		out_row(&run->out, &row);
+	}
+	draw_charts(o, &row);
+}
+
+/* Every block size and dynamic shared memory for k's other values. */
+void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
+		    const struct seq *blocks, struct occ_kernel *k)
+{
+	const struct options *o = run->s->o;
+	struct seq_iter ib, id;
+
+	run->a = a;
+	for (seq_first(&ib, blocks); ; ) {
+		for (seq_first(&id, &o->smem); ; ) {
+			k->block_size = (int)ib.value;
+			k->dynamic_smem = id.value;
+			run_one(run, k);
+			if (!seq_next(&id))
+				break;
+		}
+		if (!seq_next(&ib))
+			break;
+	}
+}
+
+void occ_run_close(struct occ_run *run)
+{
+	if (!run->report)
+		out_close(&run->out);
+}

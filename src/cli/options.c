@@ -1,0 +1,481 @@
+/*
+ * options.c - every option, defined once in opts[]: its names, its
+ * argument and range, where its value goes, the modes that use it, and
+ * its help. getopt_long's table, --help, the range checks and the checks
+ * against the chosen mode all come from there.
+ */
+#include <getopt.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define SMEM_MAX UINT64_C(0xffffffff)  /* cuLaunchKernel's unsigned int */
+
+enum arg_kind {
+	ARG_FLAG,      /* no argument: stores .set in an int */
+	ARG_SEQ,       /* numbers: a list or range within [min, max] */
+	ARG_NUM,       /* one number within [min, max] */
+	ARG_STR,       /* a name or a file */
+	ARG_FN         /* parsed by .parse */
+};
+
+/* Groups of options, for the messages that refuse them. */
+#define G_OCC 1u       /* describe a kernel's occupancy */
+#define G_GPU 2u       /* --api, --measure */
+#define G_CHART 4u
+#define G_ACCESS 8u    /* describe an access pattern */
+#define G_PERSIST 16u  /* describe a persistence plan */
+
+
+struct opt {
+	const char *name;
+	int key;               /* the short option, or 0 */
+	enum arg_kind kind;
+	const char *metavar;
+	uint64_t min, max;
+	size_t dest;           /* offsetof(struct options, ...) */
+	int set;               /* ARG_FLAG */
+	const char *def;       /* the default, parsed as the user's would be */
+	unsigned modes;        /* the modes that use it */
+	int selects;           /* the mode it selects, or -1 */
+	unsigned groups;
+	arg_parse parse;       /* ARG_FN */
+	const char *section;   /* a heading (and note) --help prints before */
+	const char *help;
+};
+
+#define O(field) offsetof(struct options, field)
+#define OCC M(MODE_OCCUPANCY)
+#define KER M(MODE_KERNELS)
+#define ACC M(MODE_ACCESS)
+#define PER M(MODE_PERSIST)
+#define INF M(MODE_INFO)
+#define CFG (OCC | KER)
+#define ROWS (M_ALL & ~M(MODE_LIST_GPUS))
+#define NUM(lo, hi) .kind = ARG_NUM, .min = lo, .max = hi
+#define SEQ(lo, hi) .kind = ARG_SEQ, .min = lo, .max = hi
+#define FLAG(field, v) .kind = ARG_FLAG, .dest = O(field), .set = v
+#define MODE(m) .selects = m, .modes = M(m)
+
+static const struct opt opts[] = {
+	{ "arch", 'a', ARG_STR, "ARCH", .dest = O(arch),
+	  .modes = CFG | ACC | PER | INF, .selects = -1,
+	  .section = "Kernel:", .help = "architecture: sm_90, 90 or 9.0 (see "
+	  "--list-archs);\nwithout it, the GPU's (--device)" },
+	{ "device", 0, NUM(0, 1023), .metavar = "N", .dest = O(device),
+	  .modes = OCC | ACC | PER | INF, .selects = -1,
+	  .help = "the CUDA device to use without --arch (default 0)" },
+	{ "block", 'b', SEQ(1, INT32_MAX), .metavar = "N", .dest = O(block),
+	  .def = "0", .modes = CFG, .selects = -1, .groups = G_OCC,
+	  .help = "threads per block; without it, the block size\nthat "
+	  "maximises occupancy" },
+	{ "regs", 'r', SEQ(0, OCC_MAX_REGS_ANY_ARCH), .metavar = "N",
+	  .dest = O(regs), .def = "0", .modes = OCC, .selects = -1,
+	  .groups = G_OCC, .help = "registers per thread (default 0)" },
+	{ "smem", 's', SEQ(0, SMEM_MAX), .metavar = "BYTES", .dest = O(smem),
+	  .def = "0", .modes = CFG, .selects = -1, .groups = G_OCC,
+	  .help = "dynamic shared memory per block (default 0);\nsuffixes K "
+	  "and M multiply by 1024 and 1048576" },
+	{ "static-smem", 'S', SEQ(0, SMEM_MAX), .metavar = "BYTES",
+	  .dest = O(static_smem), .def = "0", .modes = OCC, .selects = -1,
+	  .groups = G_OCC, .help = "static shared memory per block (default 0)" },
+	{ "smem-per-thread", 0, NUM(0, SMEM_MAX), .metavar = "BYTES",
+	  .dest = O(growth.per_thread), .modes = CFG, .selects = -1,
+	  .groups = G_OCC, .help = "dynamic shared memory that grows with the "
+	  "block,\nadded to --smem: per thread" },
+	{ "smem-per-warp", 0, NUM(0, SMEM_MAX), .metavar = "BYTES",
+	  .dest = O(growth.per_warp), .modes = CFG, .selects = -1,
+	  .groups = G_OCC, .help = "the same, per warp" },
+	{ "sms", 0, NUM(1, 1 << 20), .metavar = "N", .dest = O(sms),
+	  .modes = CFG, .selects = -1, .help = "SMs of the GPU: the minimum "
+	  "grid that fills it,\nand the waves of --grid" },
+	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu), .modes = CFG | INF,
+	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
+	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given" },
+	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
+	  .modes = CFG, .selects = -1, .groups = G_OCC, .help = "blocks "
+	  "launched: full waves, the last wave, and\nthe occupancy averaged "
+	  "over the launch" },
+	{ "carveout", 'c', ARG_FN, "PCT", .parse = arg_carveout,
+	  .modes = CFG, .selects = -1, .groups = G_OCC,
+	  .help = "shared-memory carveout preference, 0-100 or\n'default'" },
+	{ "barriers", 0, NUM(0, OCC_MAX_BARRIERS_PER_BLOCK), .metavar = "N",
+	  .dest = O(barriers), .def = "1", .modes = CFG, .selects = -1,
+	  .groups = G_OCC, .help = "block barriers the kernel uses, 0-16 "
+	  "(default 1)" },
+	{ "optin", 0, FLAG(optin, 1), .modes = CFG, .selects = -1,
+	  .groups = G_OCC, .help = "allow more than sharedMemPerBlock "
+	  "through\ncudaFuncAttributeMaxDynamicSharedMemorySize\n(the default)" },
+	{ "no-optin", 0, FLAG(optin, 0), .modes = CFG, .selects = -1,
+	  .groups = G_OCC, .help = "the kernel does not raise its dynamic limit" },
+	{ "ptxas", 0, ARG_STR, "FILE", .dest = O(ptxas), MODE(MODE_KERNELS),
+	  .groups = G_OCC, .help = "the kernels of a compiler report, 'nvcc "
+	  "-Xptxas -v'\nor 'cuobjdump --dump-resource-usage' output ('-':\n"
+	  "standard input): one row per kernel, with its\nregisters, static "
+	  "shared memory and barriers" },
+	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
+	  .selects = -1, .section = "\n  --block, --regs, --smem and "
+	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"
+	  " every combination is evaluated, one row each.\n\nOutput:",
+	  .help = "text, csv, json or jsonl (default text)" },
+	{ "fields", 0, ARG_STR, "LIST", .dest = O(fields), .modes = ROWS,
+	  .selects = -1, .help = "the fields to print, in this order, "
+	  "comma-separated\n(--list-fields lists them)" },
+	{ "chart", 0, FLAG(chart, 1), .modes = OCC, .selects = -1,
+	  .groups = G_OCC | G_CHART, .help = "draw occupancy against block "
+	  "size, registers and\nshared memory, this configuration marked" },
+	{ "plot", 0, ARG_STR, "FILE", .dest = O(plot), .modes = OCC,
+	  .selects = -1, .groups = G_OCC | G_CHART,
+	  .help = "the same three charts as SVG, into FILE" },
+	{ "headroom", 0, FLAG(headroom, 1), .modes = CFG, .selects = -1,
+	  .groups = G_OCC, .help = "CSV and JSON: add the register and "
+	  "shared-memory\nheadroom fields (the text report always has it)" },
+	{ "info", 'i', FLAG(mode, MODE_INFO), MODE(MODE_INFO),
+	  .help = "print the architecture's table values" },
+	{ "list-archs", 'l', FLAG(mode, MODE_LIST_ARCHS),
+	  MODE(MODE_LIST_ARCHS), .help = "list the architectures that have a "
+	  "table" },
+	{ "list-gpus", 0, FLAG(mode, MODE_LIST_GPUS), MODE(MODE_LIST_GPUS),
+	  .help = "list the GPUs --gpu knows" },
+	{ "list-devices", 0, FLAG(mode, MODE_LIST_DEVICES),
+	  MODE(MODE_LIST_DEVICES), .help = "list this machine's CUDA devices" },
+	{ "list-fields", 0, FLAG(mode, MODE_LIST_FIELDS), MODE(MODE_LIST_FIELDS),
+	  .help = "list every kind of row's fields, with their\ntype and "
+	  "description" },
+	{ "api", 0, FLAG(api, 1), .modes = OCC, .selects = -1,
+	  .groups = G_OCC | G_GPU, .section = "\nOn the GPU (no --arch, or "
+	  "the device's own):", .help = "also ask the runtime's occupancy API "
+	  "about a\ncalibrated kernel with exactly these resources" },
+	{ "measure", 0, FLAG(measure, 1), .modes = OCC | ACC | PER,
+	  .selects = -1, .groups = G_GPU, .help = "and launch it: blocks "
+	  "resident per SM and\nachieved occupancy, measured (--grid N: N "
+	  "blocks);\nwith --access, each pattern's bandwidth; with\n--persist, "
+	  "re-reads timed without and with the plan" },
+	{ "tables", 't', ARG_STR, "DIR", .dest = O(tables),
+	  .modes = M_ALL & ~M(MODE_LIST_DEVICES) & ~M(MODE_LIST_FIELDS),
+	  .selects = -1, .help = "read architecture tables from DIR\n(default: "
+	  "$OCCCALC_TABLES, else " OCC_TABLES_DIR ")" },
+	{ "access", 0, ARG_FN, "OP", .parse = arg_ops, MODE(MODE_ACCESS),
+	  .section = "\nGlobal memory (instead of occupancy):",
+	  .help = "load, store or load,store: the sectors and lines\none warp "
+	  "instruction touches, and its efficiency" },
+	{ "elem", 0, SEQ(1, 16), .metavar = "BYTES", .dest = O(access.elem),
+	  .def = "4", .modes = ACC, .selects = -1, .groups = G_ACCESS,
+	  .help = "element size: 1, 2, 4, 8 or 16 (default 4)" },
+	{ "stride", 0, SEQ(0, UINT64_MAX), .metavar = "N",
+	  .dest = O(access.stride), .def = "1", .modes = ACC, .selects = -1,
+	  .groups = G_ACCESS, .help = "elements between consecutive threads "
+	  "(default 1;\n0: all threads read one element)" },
+	{ "offset", 0, SEQ(0, UINT64_MAX), .metavar = "N",
+	  .dest = O(access.offset), .def = "0", .modes = ACC, .selects = -1,
+	  .groups = G_ACCESS, .help = "elements from a 128-byte aligned base "
+	  "(default 0)" },
+	{ "threads", 0, SEQ(1, 32), .metavar = "N", .dest = O(access.threads),
+	  .def = "32", .modes = ACC, .selects = -1, .groups = G_ACCESS,
+	  .help = "active threads of the warp, 1-32 (default 32)" },
+	{ "lane-xor", 0, NUM(0, 31), .metavar = "MASK",
+	  .dest = O(access.lane_xor), .modes = ACC, .selects = -1,
+	  .groups = G_ACCESS, .help = "thread i takes thread (i ^ MASK)'s "
+	  "element" },
+	{ "total", 0, FLAG(access.total, 1), .modes = ACC, .selects = -1,
+	  .groups = G_ACCESS, .help = "add a line summing the rows: one "
+	  "kernel's accesses" },
+	{ "persist", 0, SEQ(1, UINT64_C(1) << 48), .metavar = "BYTES",
+	  .dest = O(persist), MODE(MODE_PERSIST), .help = "plan L2 persistence "
+	  "for data re-read by a kernel:\nthe set-aside, the window, the "
+	  "hitRatio, the code" },
+	{ "streams", 0, NUM(1, 1024), .metavar = "N", .dest = O(streams),
+	  .def = "1", .modes = PER, .selects = -1, .groups = G_PERSIST,
+	  .help = "concurrent streams sharing the set-aside (default 1)" },
+	{ "l2", 0, ARG_FN, "SIZE:MAX:WINDOW", .parse = arg_l2, .modes = PER,
+	  .selects = -1, .groups = G_PERSIST, .help = "the L2 figures "
+	  "(l2CacheSize,\npersistingL2CacheMaxSize, accessPolicyMaxWindowSize)"
+	  "\ninstead of the device's" },
+	{ "help", 'h', FLAG(mode, 0), .modes = M_ALL, .selects = -1,
+	  .section = "", .help = "print this help and exit" },
+	{ "version", 'V', FLAG(mode, 0), .modes = M_ALL, .selects = -1,
+	  .help = "print the version and exit" },
+};
+
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+/* The modes, by the option that selects them, for messages. */
+static const char *const mode_names[MODE_COUNT] = {
+	[MODE_OCCUPANCY] = "an occupancy calculation", [MODE_KERNELS] = "--ptxas",
+	[MODE_ACCESS] = "--access", [MODE_PERSIST] = "--persist",
+	[MODE_INFO] = "--info", [MODE_LIST_ARCHS] = "--list-archs",
+	[MODE_LIST_GPUS] = "--list-gpus", [MODE_LIST_DEVICES] = "--list-devices",
+	[MODE_LIST_FIELDS] = "--list-fields",
+};
+
+/* Why an option a mode does not use is refused: the first rule whose
+ * groups and modes match, else the general one. */
+static const struct refusal {
+	unsigned groups, modes;
+	const char *fmt;       /* %1$s: the option, %2$s: the mode */
+} refusals[] = {
+	{ G_GPU, KER, "--api and --measure take a configuration, not a "
+	  "compiler report (--ptxas)" },
+	{ G_CHART, KER, "--chart and --plot draw one configuration, not a "
+	  "sweep or a compiler report" },
+	{ G_OCC, ACC | PER, "%1$s is an occupancy option; %2$s computes memory "
+	  "transactions" },
+	{ G_ACCESS, M_ALL, "%1$s goes with --access" },
+	{ G_PERSIST, M_ALL, "--l2 and --streams go with --persist" },
+	{ 0, M_ALL, "%1$s does not apply to %2$s" },
+};
+
+/* ---- --help, from the table ---- */
+
+static void usage(FILE *f)
+{
+	const char *p, *nl;
+	char left[64];
+	size_t i;
+
+	fputs("Usage: occcalc --arch ARCH [--block N] [OPTION]...\n"
+	      "       occcalc --arch ARCH --info\n"
+	      "       occcalc --list-archs\n"
+	      "Theoretical occupancy of a CUDA kernel on one streaming "
+	      "multiprocessor.\n\n", f);
+	for (i = 0; i < NOPTS; i++) {
+		const struct opt *op = &opts[i];
+
+		if (op->section)
+			fprintf(f, "%s\n", op->section);
+		snprintf(left, sizeof left, "  %c%c%s--%s%s%s",
+			 op->key ? '-' : ' ', op->key ? op->key : ' ',
+			 op->key ? ", " : "  ", op->name,
+			 op->metavar ? " " : "", op->metavar ? op->metavar : "");
+		fprintf(f, "%-27s", left);
+		if (strlen(left) > 26)
+			fprintf(f, "\n%27s", "");
+		for (p = op->help; (nl = strchr(p, '\n')); p = nl + 1)
+			fprintf(f, "%.*s\n%27s", (int)(nl - p), p, "");
+		fprintf(f, "%s\n", p);
+	}
+	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n", f);
+}
+
+/* ---- Parsing ---- */
+
+static void *dest(const struct opt *op, struct options *o)
+{
+	return (char *)o + op->dest;
+}
+
+static void take(const struct opt *op, const char *arg, struct options *o)
+{
+	switch (op->kind) {
+	case ARG_FLAG:
+		*(int *)dest(op, o) = op->set;
+		break;
+	case ARG_SEQ:
+		seq_free(dest(op, o));
+		arg_seq(op->name, arg, op->min, op->max, dest(op, o));
+		break;
+	case ARG_NUM:
+		*(uint64_t *)dest(op, o) = arg_number(op->name, arg, op->min,
+							op->max);
+		break;
+	case ARG_STR:
+		*(const char **)dest(op, o) = arg;
+		break;
+	case ARG_FN:
+		op->parse(op->name, arg, o);
+		break;
+	}
+}
+
+static void defaults(struct options *o)
+{
+	size_t i;
+
+	memset(o, 0, sizeof *o);
+	o->mode = MODE_OCCUPANCY;
+	o->carveout_default = 1;
+	o->optin = 1;
+	o->format = OUT_TEXT;
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].def && opts[i].kind == ARG_SEQ)
+			arg_seq(opts[i].name, opts[i].def, 0, UINT64_MAX,
+				  dest(&opts[i], o));
+		else if (opts[i].def)
+			*(uint64_t *)dest(&opts[i], o) =
+				strtoull(opts[i].def, NULL, 10);
+}
+
+/* getopt_long's tables, from opts[]. */
+static void getopt_tables(struct option *longs, char *shorts)
+{
+	size_t i, n = 0;
+
+	shorts[n++] = ':';
+	for (i = 0; i < NOPTS; i++) {
+		longs[i].name = opts[i].name;
+		longs[i].has_arg = opts[i].kind == ARG_FLAG ? no_argument
+							    : required_argument;
+		longs[i].flag = NULL;
+		longs[i].val = 256 + (int)i;
+		if (opts[i].key) {
+			shorts[n++] = (char)opts[i].key;
+			if (opts[i].kind != ARG_FLAG)
+				shorts[n++] = ':';
+		}
+	}
+	memset(&longs[NOPTS], 0, sizeof longs[NOPTS]);
+	shorts[n] = '\0';
+}
+
+/* The option getopt_long returned: its index in opts[]. */
+static int opt_index(int c)
+{
+	size_t i;
+
+	if (c >= 256 && c < 256 + (int)NOPTS)
+		return c - 256;
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].key && opts[i].key == c)
+			return (int)i;
+	return -1;
+}
+
+static _Noreturn void bad_option(int c, char **argv)
+{
+	int i = opt_index(optopt);
+
+	if (c == ':' && i >= 0)
+		die_usage("option '--%s' needs a value", opts[i].name);
+	if (c == ':')
+		die_usage("option '%s' needs a value", argv[optind - 1]);
+	if (optopt)
+		die_usage("unknown option '-%c' (see --help)", optopt);
+	die_usage("unknown option '%s' (see --help)", argv[optind - 1]);
+}
+
+/* A second option selecting a mode. */
+static void select_mode(const struct opt *op, struct options *o,
+			int *selected)
+{
+	const unsigned mem = ACC | PER;
+	int m = op->selects;
+
+	if (*selected >= 0 && *selected != m)
+		die_usage("%s and %s are separate %s; give one",
+			  mode_names[*selected], mode_names[m],
+			  (M(*selected) | M(m)) == mem ? "calculators" : "modes");
+	*selected = m;
+	o->mode = (enum mode_id)m;
+}
+
+static void record(struct options *o, int i)
+{
+	int j;
+
+	for (j = 0; j < o->n_given; j++)
+		if (o->given[j] == i)
+			return;
+	if (o->n_given < (int)(sizeof o->given / sizeof o->given[0]))
+		o->given[o->n_given++] = i;
+}
+
+/* ---- Checks, once the mode is known ---- */
+
+static _Noreturn void refuse(const struct opt *op, enum mode_id m)
+{
+	char name[40];
+	size_t i;
+
+	snprintf(name, sizeof name, "--%s", op->name);
+	for (i = 0; i < sizeof refusals / sizeof refusals[0]; i++)
+		if ((!refusals[i].groups || (refusals[i].groups & op->groups)) &&
+		    (refusals[i].modes & M(m)))
+			die_usage(refusals[i].fmt, name, mode_names[m]);
+	die_usage("%s does not apply to %s", name, mode_names[m]);
+}
+
+/* Options that go together only in some ways. */
+static void check_pairs(const struct options *o)
+{
+	int sweep = o->block.is_sweep || o->regs.is_sweep ||
+		    o->smem.is_sweep || o->static_smem.is_sweep;
+
+	if ((o->chart || o->plot) && sweep)
+		die_usage("--chart and --plot draw one configuration, not a sweep "
+			  "or a compiler report");
+	if (o->have_l2 && o->measure)
+		die_usage("--persist --measure runs on the device, with its own "
+			  "L2 figures: leave out --l2");
+	if (o->api && o->gpu)
+		die_usage("--api and --measure run on this machine's GPU; --gpu "
+			  "names a model (use --device N)");
+	if (o->chart && o->format != OUT_TEXT)
+		die_usage("--chart draws in the text format only (--plot FILE "
+			  "writes SVG)");
+}
+
+static void check(struct options *o)
+{
+	int i;
+
+	for (i = 0; i < o->n_given; i++)
+		if (!(opts[o->given[i]].modes & M(o->mode)))
+			refuse(&opts[o->given[i]], o->mode);
+	if (o->measure)
+		o->api = 1;
+	o->have_block = option_given(o, "block");
+	o->barriers_given = option_given(o, "barriers");
+	check_pairs(o);
+}
+
+void options_parse(int argc, char **argv, struct options *o)
+{
+	struct option longs[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
+	int c, i, selected = -1;
+
+	defaults(o);
+	getopt_tables(longs, shorts);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		i = opt_index(c);
+		if (i < 0 || c == ':')
+			bad_option(c, argv);
+		if (strcmp(opts[i].name, "help") == 0) {
+			usage(stdout);
+			exit(EXIT_SUCCESS);
+		}
+		if (strcmp(opts[i].name, "version") == 0) {
+			printf("occcalc %s\n", OCC_VERSION);
+			exit(EXIT_SUCCESS);
+		}
+		if (opts[i].selects >= 0)
+			select_mode(&opts[i], o, &selected);
+		take(&opts[i], optarg, o);
+		record(o, i);
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s' (see --help)", argv[optind]);
+	check(o);
+}
+
+int option_given(const struct options *o, const char *name)
+{
+	int i;
+
+	for (i = 0; i < o->n_given; i++)
+		if (strcmp(opts[o->given[i]].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+void options_free(struct options *o)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].kind == ARG_SEQ)
+			seq_free(dest(&opts[i], o));
+}

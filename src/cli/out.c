@@ -1,0 +1,474 @@
+/*
+ * out.c - the writers: a row's selected fields as a text table (or, for
+ * one record, 'key value' lines), CSV (RFC 4180), JSON (an array of
+ * objects) or JSON Lines (an object a line, streamed). One escaper each.
+ *
+ * Rows are written by hand into a buffer: a sweep prints millions of them,
+ * and printf's parsing would cost more than the model.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- Buffer ---- */
+
+static void __attribute__((noinline)) flush(struct out *o)
+{
+	if (o->len) {
+		fwrite(o->buf, 1, o->len, o->f);
+		o->len = 0;
+	}
+}
+
+static inline void put(struct out *o, const char *s, size_t n)
+{
+	if (__builtin_expect(o->len + n > sizeof o->buf, 0)) {
+		flush(o);
+		if (n > sizeof o->buf) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static inline void put_char(struct out *o, char c)
+{
+	if (__builtin_expect(o->len + 1 > sizeof o->buf, 0))
+		flush(o);
+	o->buf[o->len++] = c;
+}
+
+static inline void put_str(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930"
+	"31323334353637383940414243444546474849505152535455565758596061"
+	"62636465666768697071727374757677787980818283848586878889909192"
+	"93949596979899";
+
+/* v in decimal, two digits at a time, ending at end; returns the start. */
+static char *u64_text(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--end = digit_pairs[d + 1];
+		*--end = digit_pairs[d];
+	}
+	if (v >= 10) {
+		*--end = digit_pairs[v * 2 + 1];
+		*--end = digit_pairs[v * 2];
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
+
+static inline void put_u64(struct out *o, uint64_t v)
+{
+	char tmp[24], *s = u64_text(tmp + sizeof tmp, v);
+
+	put(o, s, (size_t)(tmp + sizeof tmp - s));
+}
+
+void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
+{
+	uint64_t hundredths, rem;
+	char tmp[24], *s;
+
+	/* Measured cycle counts can be large; a few low bits do not show in
+	 * two decimals. */
+	while (num > UINT64_MAX / 10000) {
+		num >>= 1;
+		den >>= 1;
+	}
+	hundredths = num * 10000 / den;
+	rem = num * 10000 % den;
+	/* A tie goes to the even digit, as printf("%.2f") rounds the exact
+	 * binary fractions occupancy is made of: what Nsight Compute and
+	 * nvprof print (65.625 % is 65.62, 3.125 % is 3.12). */
+	if (2 * rem > den || (2 * rem == den && hundredths % 2))
+		hundredths++;
+	s = u64_text(tmp + sizeof tmp, hundredths / 100);
+	memcpy(buf, s, (size_t)(tmp + sizeof tmp - s));
+	buf += tmp + sizeof tmp - s;
+	*buf++ = '.';
+	*buf++ = (char)('0' + hundredths % 100 / 10);
+	*buf++ = (char)('0' + hundredths % 10);
+	*buf = '\0';
+}
+
+void arch_tag(char *buf, size_t n, const struct occ_arch *a)
+{
+	snprintf(buf, n, "sm_%d%d", a->cc_major, a->cc_minor);
+}
+
+void flush_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("write error: %s", strerror(errno));
+}
+
+/* ---- Escapers ---- */
+
+/* JSON: quotes, backslashes and every control character escaped. */
+static void put_json_string(struct out *o, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	put_char(o, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			put_char(o, '\\');
+			put_char(o, (char)c);
+		} else if (c < 0x20) {
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4],
+				      hex[c & 15] };
+
+			put(o, e, sizeof e);
+		} else {
+			put_char(o, (char)c);
+		}
+	}
+	put_char(o, '"');
+}
+
+/* CSV (RFC 4180): a cell holding a comma, a quote or a line break is
+ * quoted, its quotes doubled. */
+static void put_csv_string(struct out *o, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		put_str(o, s);
+		return;
+	}
+	put_char(o, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			put_char(o, '"');
+		put_char(o, *s);
+	}
+	put_char(o, '"');
+}
+
+/* ---- Values ---- */
+
+/* A set or a list joined by sep, each member through put_member. */
+static void put_joined(struct out *o, const struct val *v, char sep, int json)
+{
+	size_t i;
+
+	if (json)
+		put_char(o, '[');
+	for (i = 0; i < v->n; i++) {
+		if (i)
+			put_char(o, json ? ',' : sep);
+		if (v->type == VAL_LIST)
+			put_u64(o, v->list[i]);
+		else if (json)
+			put_json_string(o, v->strs[i]);
+		else
+			put_str(o, v->strs[i]);
+	}
+	if (json)
+		put_char(o, ']');
+}
+
+static void put_value(struct out *o, const struct field *f,
+		      const struct val *v, int json)
+{
+	switch (v->type) {
+	case VAL_NULL:
+		put_str(o, json ? "null" : f->none ? f->none : "");
+		break;
+	case VAL_UINT:
+		put_u64(o, v->u);
+		break;
+	case VAL_DEC:
+		put_str(o, v->s);
+		break;
+	case VAL_STR:
+		if (json)
+			put_json_string(o, v->s);
+		else
+			put_csv_string(o, v->s);
+		break;
+	case VAL_BOOL:
+		put_str(o, v->u ? "true" : "false");
+		break;
+	case VAL_SET:
+		put_joined(o, v, '+', json);
+		break;
+	case VAL_LIST:
+		put_joined(o, v, ' ', json);
+		break;
+	}
+}
+
+/* A value as a text table shows it, into buf. */
+static void text_value(char *buf, size_t n, const struct field *f,
+		       const struct val *v)
+{
+	size_t len = 0, i;
+
+	buf[0] = '\0';
+	switch (v->type) {
+	case VAL_NULL:
+		snprintf(buf, n, "%s", f->text.flags & TXT_DASH ? "-"
+			 : f->none ? f->none : "");
+		return;
+	case VAL_UINT:
+		snprintf(buf, n, "%llu", (unsigned long long)v->u);
+		break;
+	case VAL_DEC:
+	case VAL_STR:
+		snprintf(buf, n, "%s", v->s);
+		break;
+	case VAL_BOOL:
+		snprintf(buf, n, "%s", v->u ? "true" : "false");
+		break;
+	case VAL_SET:
+	case VAL_LIST:
+		for (i = 0; i < v->n && len + 24 < n; i++)
+			len += v->type == VAL_SET
+			       ? (size_t)snprintf(buf + len, n - len, "%s%s",
+						  i ? "+" : "", v->strs[i])
+			       : (size_t)snprintf(buf + len, n - len, "%s%llu",
+						  i ? " " : "",
+						  (unsigned long long)v->list[i]);
+		break;
+	}
+	if (f->text.flags & TXT_PCT)
+		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
+}
+
+/* ---- Text ---- */
+
+/* One cell of a text table: the gap, then the text padded to the width. */
+static void text_cell(struct out *o, const struct field *f, const char *s,
+		      size_t start)
+{
+	int w = f->text.width, len = (int)strlen(s), pad;
+	int col = (int)(o->len - start), gap = col ? f->text.gap : 0;
+
+	if (col && f->text.at > col + gap)
+		gap = f->text.at - col;
+	for (pad = 0; pad < gap; pad++)
+		put_char(o, ' ');
+	pad = (w < 0 ? -w : w) - len;
+	if (w > 0)
+		for (; pad > 0; pad--)
+			put_char(o, ' ');
+	put_str(o, s);
+	if (w < 0)
+		for (; pad > 0; pad--)
+			put_char(o, ' ');
+}
+
+/* Ends a text line without the spaces its last cell padded. */
+static void text_end_line(struct out *o, size_t start)
+{
+	while (o->len > start && o->buf[o->len - 1] == ' ')
+		o->len--;
+	put_char(o, '\n');
+}
+
+static void text_begin_line(struct out *o)
+{
+	/* A line is trimmed in the buffer: keep it whole there. */
+	if (o->len + 4096 > sizeof o->buf)
+		flush(o);
+}
+
+static void text_header(struct out *o)
+{
+	size_t i, start;
+
+	text_begin_line(o);
+	start = o->len;
+	for (i = 0; i < o->sel->n; i++) {
+		const struct field *f = o->sel->f[i];
+
+		text_cell(o, f, f->text.label ? f->text.label : f->name, start);
+	}
+	text_end_line(o, start);
+}
+
+static void text_row(struct out *o, const void *row)
+{
+	char buf[2048];
+	struct val v;
+	size_t i, start;
+
+	text_begin_line(o);
+	start = o->len;
+	for (i = 0; i < o->sel->n; i++) {
+		const struct field *f = o->sel->f[i];
+
+		(f->text.get ? f->text.get : f->get)(row, f, &v);
+		text_value(buf, sizeof buf, f, &v);
+		text_cell(o, f, buf, start);
+	}
+	text_end_line(o, start);
+}
+
+/* One record as 'key value' lines (text) or 'key,value' rows (CSV). */
+static void record_row(struct out *o, const void *row)
+{
+	char buf[2048];
+	struct val v;
+	size_t i;
+
+	for (i = 0; i < o->sel->n; i++) {
+		const struct field *f = o->sel->f[i];
+
+		f->get(row, f, &v);
+		if (o->format == OUT_CSV) {
+			put_str(o, f->name);
+			put_char(o, ',');
+			put_value(o, f, &v, 0);
+		} else {
+			text_value(buf, sizeof buf, f, &v);
+			text_begin_line(o);
+			put_str(o, f->name);
+			for (size_t pad = strlen(f->name); pad < 34; pad++)
+				put_char(o, ' ');
+			put_str(o, buf);
+		}
+		put_char(o, '\n');
+	}
+}
+
+/* ---- CSV and JSON ---- */
+
+static void csv_header(struct out *o)
+{
+	size_t i;
+
+	if (o->record) {
+		put_str(o, "key,value\n");
+		return;
+	}
+	for (i = 0; i < o->sel->n; i++) {
+		if (i)
+			put_char(o, ',');
+		put_str(o, o->sel->f[i]->name);
+	}
+	put_char(o, '\n');
+}
+
+static void csv_row(struct out *o, const void *row)
+{
+	struct val v;
+	size_t i;
+
+	for (i = 0; i < o->sel->n; i++) {
+		const struct field *f = o->sel->f[i];
+
+		if (i)
+			put_char(o, ',');
+		f->get(row, f, &v);
+		put_value(o, f, &v, 0);
+	}
+	put_char(o, '\n');
+}
+
+static void json_object(struct out *o, const void *row)
+{
+	struct val v;
+	size_t i;
+
+	put_char(o, '{');
+	for (i = 0; i < o->sel->n; i++) {
+		const struct field *f = o->sel->f[i];
+
+		if (i)
+			put_char(o, ',');
+		put_char(o, '"');
+		put_str(o, f->name);
+		put(o, "\":", 2);
+		f->get(row, f, &v);
+		put_value(o, f, &v, 1);
+	}
+	put_char(o, '}');
+}
+
+/* ---- The writer ---- */
+
+void out_open(struct out *o, FILE *f, enum out_format format,
+	      const struct fieldsel *sel)
+{
+	o->f = f;
+	o->format = format;
+	o->sel = sel;
+	o->record = 0;
+	o->stream = 0;
+	o->rows = 0;
+	o->len = 0;
+}
+
+static void out_header(struct out *o)
+{
+	if (o->format == OUT_CSV)
+		csv_header(o);
+	else if (o->format == OUT_TEXT && !o->record)
+		text_header(o);
+	else if (o->format == OUT_JSON)
+		put_char(o, '[');
+}
+
+void out_row(struct out *o, const void *row)
+{
+	if (o->rows == 0)
+		out_header(o);
+	switch (o->format) {
+	case OUT_TEXT:
+		if (o->record)
+			record_row(o, row);
+		else
+			text_row(o, row);
+		break;
+	case OUT_CSV:
+		if (o->record)
+			record_row(o, row);
+		else
+			csv_row(o, row);
+		break;
+	case OUT_JSON:
+		put_str(o, o->rows ? ",\n" : "\n");
+		json_object(o, row);
+		break;
+	case OUT_JSONL:
+		json_object(o, row);
+		put_char(o, '\n');
+		/* Rows that take long (measured ones) go out as they come. */
+		if (o->stream)
+			flush(o);
+		break;
+	}
+	o->rows++;
+}
+
+void out_text(struct out *o, const char *s)
+{
+	put_str(o, s);
+}
+
+void out_close(struct out *o)
+{
+	if (o->rows == 0)
+		out_header(o);
+	if (o->format == OUT_JSON)
+		put_str(o, "\n]\n");
+	flush(o);
+	if (fflush(o->f) != 0 || ferror(o->f))
+		die("write error: %s", strerror(errno));
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# exports.sh - libocccalc.so exports exactly the functions occcalc.h
+# declares: no internal helper leaks, nothing declared is missing.
+. "$T/lib.sh"
+
+so=$LIBDIR/libocccalc.so
+[ -f "$so" ] || skip_all "no shared library built ($so): configure --enable-shared"
+command -v nm >/dev/null 2>&1 || skip_all "nm not found"
+
+nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBR]$/ { print $3 }' |
+	sort -u >"$tmp/exported"
+grep -oE '\<occ_[a-z0-9_]+ *\(' "$HEADER" | tr -d ' (' | sort -u >"$tmp/declared"
+[ -s "$tmp/declared" ]
+ok $? "occcalc.h declares functions ($(wc -l <"$tmp/declared"))"
+extra=$(comm -23 "$tmp/exported" "$tmp/declared" | tr '\n' ' ')
+[ -z "$extra" ]
+ok $? "the library exports nothing occcalc.h does not declare${extra:+ (extra: $extra)}"
+missing=$(comm -13 "$tmp/exported" "$tmp/declared" | tr '\n' ' ')
+[ -z "$missing" ]
+ok $? "every function occcalc.h declares is exported${missing:+ (missing: $missing)}"
+
+# The command line uses the library's API, not its insides.
+! grep -l '#include "util.h"' "$T"/../src/cli/*.c "$T"/../src/cli/*.h \
+	"$T"/../src/gpu/*.c "$T"/../src/gpu/*.h 2>/dev/null | grep -q .
+ok $? "no file of the command line includes the library's util.h"
+
+done_testing
