@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "occcalc.h"
+#include "util.h"
 
 /* A growable list of unit numbers. */
 struct occ_ids {
@@ -14,10 +15,10 @@ struct occ_ids {
 	size_t n, cap;
 };
 
-int occ_ids_push(struct occ_ids *ids, uint64_t x);
+OCC_INTERNAL int occ_ids_push(struct occ_ids *ids, uint64_t x);
 /* Sorts and drops repeats. */
-void occ_ids_unique(struct occ_ids *ids);
-void occ_ids_free(struct occ_ids *ids);
+OCC_INTERNAL void occ_ids_unique(struct occ_ids *ids);
+OCC_INTERNAL void occ_ids_free(struct occ_ids *ids);
 
 /* A family: the set base (sorted, no repeats) and its copies shifted by
  * shift, 2 x shift, ..., (copies - 1) x shift. */
@@ -31,7 +32,7 @@ struct occ_family {
  * `copies` copies, and the n_extra units of extra. OCC_ERR_UNSUPPORTED
  * when two families have different non-zero shifts and their copies are
  * too many to list. */
-enum occ_status occ_union_count(const struct occ_family *f, size_t nf,
+OCC_INTERNAL enum occ_status occ_union_count(const struct occ_family *f, size_t nf,
 				uint64_t copies, const uint64_t *extra,
 				size_t n_extra, uint64_t *count);
 
