@@ -1,12 +1,14 @@
 /*
- * calib.h - the calibrated kernels (calib.cu) as the C side sees them.
+ * calib.h - the calibrated kernel (calib.cu) as the C side sees it.
  *
- * One kernel per register count from 24 (the fewest ptxas allocates on
- * every architecture CUDA 13 builds for) to 255, each capped with
- * __maxnreg__ and given more live values than the cap, so that ptxas
- * allocates exactly that many. A block uses one barrier and the dynamic shared memory it
- * is launched with; each warp spins for a set number of SM cycles and
- * records when it ran and where.
+ * One kernel, shipped as PTX (occ_calib_ptx, generated from calib.cu at
+ * build time) and compiled by the driver when it is loaded, with the
+ * register count asked as the JIT's cap (CU_JIT_MAX_REGISTERS): the kernel
+ * keeps more values live than any cap allows, so the code loaded has
+ * exactly that many registers, from 24 (the fewest ptxas allocates) to
+ * 255, and is native code for whatever GPU runs it. A block uses one
+ * barrier and the dynamic shared memory it is launched with; each warp
+ * spins for a set number of SM cycles and records when it ran and where.
  */
 #ifndef OCC_CALIB_H
 #define OCC_CALIB_H
@@ -24,9 +26,11 @@ struct calib_args {
 	unsigned *sink;                   /* never written in practice */
 };
 
-/* The kernel capped at regs registers (1-255; below 24, the 24 one), or
- * NULL. */
-const void *occ_calib_kernel(int regs);
+/* The kernel's name in the PTX. */
+#define OCC_CALIB_NAME "occ_calib"
+
+/* calib.cu as PTX, NUL-terminated (kernels/calib-ptx.c, generated). */
+extern const char occ_calib_ptx[];
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,8 @@ PY
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" &&
 		python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/d.svg"
 	ok $? "--plot works beside JSON output"
+else
+	skip 2 "python3 is not installed (./bootstrap installs it)"
 fi
 
 run -a sm_90 -b 64:128:64 --chart

@@ -63,6 +63,8 @@ if command -v python3 >/dev/null 2>&1; then
 	run --list-archs -f json
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) >= 24 and d[0]["arch"] == "sm_30"' <"$tmp/out"
 	ok $? "--list-archs -f json lists every table, oldest first"
+else
+	skip 6 "python3 is not installed (./bootstrap installs it)"
 fi
 
 run -a sm_75 -b 128 -f csv
@@ -131,6 +133,8 @@ if command -v python3 >/dev/null 2>&1; then
 	run -a sm_90 -b 128 -r 40 -f json
 	python3 -c 'import json,sys; assert "regs_keep_max" not in json.load(sys.stdin)[0]' <"$tmp/out"
 	ok $? "without --headroom, JSON has no headroom fields"
+else
+	skip 2 "python3 is not installed (./bootstrap installs it)"
 fi
 
 run --gpu H100-SXM -b 128 -r 40 --grid 2000

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,26 +28,54 @@ static int cuda_fail(char *err, size_t n, const char *what, cudaError_t e)
 	return -1;
 }
 
-/* The calibrated kernel for regs (0: the fewest), or NULL with a message. */
+/* Register counts a thread can have. */
+#define MAX_REGS 255
+
+/* The calibrated kernel compiled with at most regs registers (0: the
+ * fewest), or NULL with a message: the driver compiles its PTX with regs
+ * as the cap, and what it loads is what cudaFuncGetAttributes reports. The
+ * one place the measuring code gets its kernel. Each count is loaded once
+ * and kept for the life of the process, as the runtime keeps its own
+ * modules: compiling takes tens of milliseconds, and a sweep asks the same
+ * counts again and again. */
 static const void *calib_kernel(int regs, char *err, size_t n)
 {
-	const void *fn = occ_calib_kernel(regs < 1 ? 1 : regs);
+	static cudaKernel_t loaded[MAX_REGS + 1];
+	int cap = regs < 1 ? 1 : regs;
+	enum cudaJitOption opt[] = { cudaJitMaxRegisters };
+	void *val[] = { (void *)(uintptr_t)cap };
+	cudaLibrary_t lib;
+	cudaError_t e;
 
-	if (!fn)
+	if (cap > MAX_REGS) {
 		snprintf(err, n, "no calibrated kernel has %d registers", regs);
-	return fn;
+		return NULL;
+	}
+	if (loaded[cap])
+		return (const void *)loaded[cap];
+	e = cudaLibraryLoadData(&lib, occ_calib_ptx, opt, val, 1, NULL, NULL, 0);
+	if (e == cudaSuccess &&
+	    (e = cudaLibraryGetKernel(&loaded[cap], lib, OCC_CALIB_NAME)) !=
+	    cudaSuccess)
+		cudaLibraryUnload(lib);
+	if (e != cudaSuccess) {
+		loaded[cap] = NULL;
+		cuda_fail(err, n, "loading the calibrated kernel", e);
+		return NULL;
+	}
+	return (const void *)loaded[cap];
 }
 
 int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n)
 {
 	struct cudaFuncAttributes fa;
-	const void *fn = calib_kernel(regs, err, n);
+	const void *fn;
 	cudaError_t e;
 
-	if (!fn)
-		return -1;
 	if ((e = cudaSetDevice(device)) != cudaSuccess)
 		return cuda_fail(err, n, "cudaSetDevice", e);
+	if (!(fn = calib_kernel(regs, err, n)))
+		return -1;
 	if ((e = cudaFuncGetAttributes(&fa, fn)) != cudaSuccess)
 		return cuda_fail(err, n, "cudaFuncGetAttributes", e);
 	*got = fa.numRegs;
