@@ -274,8 +274,8 @@ enum occ_status occ_gpu_find(const char *path, const char *name,
 
 /* ---- Thread-block clusters (compute capability 9.0 on) ---- */
 
-/* All CTAs of a cluster run at once on distinct SMs of one GPC. A GPC
- * "layout" lists how many SMs each GPC offers the cluster scheduler. */
+/* A cluster's CTAs run at once on distinct SMs of one GPC; a layout lists
+ * the SMs each GPC offers the cluster scheduler. */
 #define OCC_MAX_GPCS 128
 #define OCC_MAX_SMS_PER_GPC 256
 
@@ -292,19 +292,17 @@ struct occ_gpc_layout {
 enum occ_status occ_layout_parse(const char *s, struct occ_gpc_layout *l,
 				 size_t *pos);
 
-/* Writes the layout back in that syntax, runs of equal GPCs as NxK.
- * Returns what snprintf returns. */
+/* The layout in that syntax, runs of equal GPCs as NxK; as snprintf. */
 int occ_layout_format(const struct occ_gpc_layout *l, char *buf, size_t n);
 
-/* A GPU's layout from the GPU list (lines "layout NAME LAYOUT SOURCE"). */
+/* A GPU's layout from the GPU list ("layout NAME LAYOUT SOURCE"). */
 struct occ_gpu_layout {
 	struct occ_gpc_layout layout;
 	char source[256];
 };
 
-/* OCC_ERR_UNKNOWN_ARCH when the list has no layout for name (case-
- * insensitive); OCC_ERR_SYNTAX (diag: the line) for a malformed layout
- * line; OCC_ERR_IO. */
+/* OCC_ERR_UNKNOWN_ARCH when the list has no layout for name (any case);
+ * OCC_ERR_SYNTAX (diag: the line) for a malformed layout line; OCC_ERR_IO. */
 enum occ_status occ_gpu_layout_find(const char *path, const char *name,
 				    struct occ_gpu_layout *out,
 				    struct occ_diag *diag);
@@ -315,20 +313,18 @@ struct occ_cluster_shape {
 	int size;
 };
 
-/* Parses "N", "AxB" or "AxBxC" (each 1-1024). OCC_ERR_INVALID_INPUT with
- * *pos as occ_layout_parse. Whether the size is allowed is the
- * architecture's to say (occ_cluster_compute). */
+/* Parses "N", "AxB" or "AxBxC" (each 1-1024); errors as occ_layout_parse.
+ * Whether the size is allowed is occ_cluster_compute's to say. */
 enum occ_status occ_cluster_parse(const char *s, struct occ_cluster_shape *c,
 				  size_t *pos);
 
-/* What limits the clusters resident at once, as bits. */
+/* What limits the clusters resident at once, as bits: the SM's resources
+ * (occ_result.limiters say which), the most blocks an SM holds in a
+ * cluster launch, and GPCs (a cluster stays in one: slots are left over in
+ * a GPC, or a GPC has fewer SMs than the cluster has CTAs). */
 enum occ_cluster_limit {
-	/* the SM's resources: occ_result.limiters say which */
 	OCC_CLUSTER_LIMIT_SM = 1 << 0,
-	/* the most blocks an SM holds in a cluster launch */
 	OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS = 1 << 1,
-	/* a cluster's CTAs stay in one GPC: block slots are left over in a
-	 * GPC, or a GPC has fewer SMs than the cluster has CTAs */
 	OCC_CLUSTER_LIMIT_GPC = 1 << 2
 };
 
@@ -340,30 +336,26 @@ enum occ_cluster_reason {
 };
 
 struct occ_cluster_result {
-	int size;                  /* CTAs per cluster */
-	int portable;              /* size <= clusterSizePortable */
+	int size, portable;        /* CTAs; size <= clusterSizePortable */
 	int blocks_per_sm;         /* an SM's blocks in a cluster launch */
 	int max_active_clusters;   /* resident on the GPU at once */
 	int64_t active_blocks;     /* max_active_clusters x size */
 	unsigned limiters;         /* enum occ_cluster_limit bits */
 	enum occ_cluster_reason reason;
-	int gpcs_used;             /* GPCs holding at least one cluster */
-	int gpcs_too_small;        /* GPCs with fewer SMs than size */
+	int gpcs_used, gpcs_too_small;  /* holding a cluster; below size */
 	int64_t idle_slots;        /* cluster-launch block slots left empty */
 	int largest_gpc;           /* SMs */
 	int64_t active_warps;      /* active_blocks x warps per block */
 	int64_t warp_slots;        /* the GPU's: SMs x max warps per SM */
 };
 
-/* Clusters of `size` CTAs of a kernel whose plain occupancy is r (from
- * occ_compute) on a GPU of that layout: in each GPC of n SMs with at least
- * size SMs, floor(n x b / size) clusters, b being r's blocks per SM capped
- * at clusterBlocksPerMultiprocessor (the rule the runtime's
- * cudaOccupancyMaxActiveClusters follows and the hardware achieved on an
- * H200: docs/cluster-validation.md). OCC_ERR_UNSUPPORTED when the
- * architecture has no clusters (compute capability below 9.0) or its table
- * no cluster figures; OCC_ERR_INVALID_INPUT for a size outside
- * 1..clusterSizeMax or an empty layout. */
+/* Clusters of `size` CTAs of a kernel whose plain occupancy is r, on a GPU
+ * of that layout: each GPC of n >= size SMs holds floor(n x b / size), b
+ * being r's blocks per SM capped at clusterBlocksPerMultiprocessor (the
+ * runtime's rule, which an H200 reaches: docs/cluster-research.md).
+ * OCC_ERR_UNSUPPORTED below compute capability 9.0 or for a table without
+ * cluster figures; OCC_ERR_INVALID_INPUT for a size outside
+ * 1..clusterSizeMax or a bad layout. */
 enum occ_status occ_cluster_compute(const struct occ_arch *arch,
 				    const struct occ_result *r,
 				    const struct occ_gpc_layout *layout,
@@ -372,13 +364,14 @@ enum occ_status occ_cluster_compute(const struct occ_arch *arch,
 /* Occupancy over the whole GPU, percent: active warps over warp slots. */
 double occ_cluster_percent(const struct occ_cluster_result *c);
 
+/* potential: what cudaOccupancyMaxPotentialClusterSize answers, the
+ * largest size (up to clusterSizePortable, or clusterSizeMax when
+ * non-portable sizes are allowed) with a cluster resident (0: none);
+ * most_blocks: the size with the most CTAs resident (of equals, the
+ * largest). */
 struct occ_cluster_best {
-	/* What cudaOccupancyMaxPotentialClusterSize answers: the largest size
-	 * (up to clusterSizePortable, or clusterSizeMax when non-portable
-	 * sizes are allowed) with at least one cluster resident; 0: none. */
 	int potential;
 	struct occ_cluster_result potential_result;
-	/* The size with the most CTAs resident (of equals, the largest). */
 	int most_blocks;
 	struct occ_cluster_result most_blocks_result;
 };
@@ -388,8 +381,8 @@ enum occ_status occ_cluster_best(const struct occ_arch *arch,
 				 const struct occ_gpc_layout *layout,
 				 int nonportable, struct occ_cluster_best *b);
 
-/* One CTA of a measured cluster launch: its SM, its cluster, and a clock
- * common to all SMs (%globaltimer, ns) when it started and ended. */
+/* A CTA of a measured cluster launch: SM, cluster, and when it started and
+ * ended by a clock common to all SMs (%globaltimer, ns). */
 struct occ_cta_sample {
 	uint64_t start, end;
 	uint32_t sm, cluster;
@@ -404,8 +397,8 @@ struct occ_cluster_residency {
 	int shared_sm;             /* clusters with two CTAs on one SM */
 };
 
-/* OCC_ERR_INVALID_INPUT for n == 0 or a sample that ends before it
- * starts; OCC_ERR_NOMEM. Reorders s. */
+/* Reorders s. OCC_ERR_INVALID_INPUT for n == 0 or a sample ending before
+ * it starts; OCC_ERR_NOMEM. */
 enum occ_status occ_cluster_residency(struct occ_cta_sample *s, size_t n,
 				      struct occ_cluster_residency *out);
 
