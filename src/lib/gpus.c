@@ -2,6 +2,7 @@
  * gpus.c - the list of common GPUs (gpus.txt beside the tables): a model
  * name gives a compute capability and an SM count.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,9 @@ enum occ_status occ_gpu_find(const char *path, const char *name,
 		lineno++;
 		occ_strip_comment(line);
 		s = occ_trim(line);
-		if (*s == '\0')
+		/* Layout lines are layout.c's (occ_gpu_layout_find). */
+		if (*s == '\0' || (strncmp(s, "layout", 6) == 0 &&
+				    isspace((unsigned char)s[6])))
 			continue;
 		if (parse_gpu_line(s, &g) != 0) {
 			occ_diag_set(diag, path, lineno, "");

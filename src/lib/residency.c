@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "occcalc.h"
+#include "util.h"
 
 static int by_sm_block(const void *pa, const void *pb)
 {
@@ -28,7 +29,7 @@ static int by_value(const void *pa, const void *pb)
 /* The most intervals open at once. An interval is [start, end): one that
  * starts when another ends follows it, as a block scheduled onto the
  * resources another just released does. Sorts both arrays. */
-static int max_overlap(uint64_t *starts, uint64_t *ends, size_t n)
+int occ_max_overlap(uint64_t *starts, uint64_t *ends, size_t n)
 {
 	size_t i = 0, j = 0;
 	int open = 0, most = 0;
@@ -132,7 +133,7 @@ enum occ_status occ_residency(struct occ_warp_sample *w, size_t n,
 			;
 		blocks = sm_blocks(w + first, i - first, starts, ends,
 				   &out->warp_cycles);
-		most = max_overlap(starts, ends, blocks);
+		most = occ_max_overlap(starts, ends, blocks);
 		if (most > out->max_blocks_per_sm)
 			out->max_blocks_per_sm = most;
 		out->active_cycles += covered(starts, ends, blocks);

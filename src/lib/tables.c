@@ -64,6 +64,10 @@ static const struct key_desc keys[] = {
 	INT_KEY("globalMemoryLineSize", line_size, 0, 1, 4096),
 	INT_KEY("l1CachedLoadTransactionSize", l1_load_transaction, 0, 1, 4096),
 	INT_KEY("l2PersistingAccesses", l2_persisting, 0, 0, 1),
+	INT_KEY("clusterSizePortable", cluster_size_portable, 0, 1, 1024),
+	INT_KEY("clusterSizeMax", cluster_size_max, 0, 1, 1024),
+	INT_KEY("clusterBlocksPerMultiprocessor", cluster_blocks_per_sm, 0, 1,
+		1024),
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -301,6 +305,15 @@ static enum occ_status check_consistency(struct parse *p)
 	      a->l1_load_transaction == a->sector_size ||
 	      a->l1_load_transaction == a->line_size,
 	      "l1CachedLoadTransactionSize");
+	/* Cluster figures come together, or not at all. */
+	CHECK(!a->cluster_size_portable == !a->cluster_size_max &&
+	      !a->cluster_size_max == !a->cluster_blocks_per_sm,
+	      a->cluster_size_portable ? "clusterSizeMax"
+				       : "clusterSizePortable");
+	CHECK(a->cluster_size_portable <= a->cluster_size_max,
+	      "clusterSizePortable");
+	CHECK(a->cluster_blocks_per_sm <= a->max_blocks_per_sm,
+	      "clusterBlocksPerMultiprocessor");
 	return OCC_OK;
 }
 

@@ -2,6 +2,7 @@
 #ifndef OCC_UTIL_H
 #define OCC_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "occcalc.h"
@@ -15,6 +16,10 @@ OCC_INTERNAL void occ_strip_comment(char *s);
 OCC_INTERNAL void occ_copy_string(char *dst, size_t size, const char *src);
 OCC_INTERNAL void occ_diag_set(struct occ_diag *d, const char *file, int line,
 			       const char *key);
+
+/* The most half-open intervals [starts[i], ends[i]) open at once; each
+ * must be non-empty. Sorts both arrays (residency.c). */
+int occ_max_overlap(uint64_t *starts, uint64_t *ends, size_t n);
 
 static inline uint64_t occ_round_up(uint64_t x, uint64_t unit)
 {
