@@ -19,7 +19,7 @@ OCC_INTERNAL void occ_diag_set(struct occ_diag *d, const char *file, int line,
 
 /* The most half-open intervals [starts[i], ends[i]) open at once; each
  * must be non-empty. Sorts both arrays (residency.c). */
-int occ_max_overlap(uint64_t *starts, uint64_t *ends, size_t n);
+OCC_INTERNAL int occ_max_overlap(uint64_t *starts, uint64_t *ends, size_t n);
 
 static inline uint64_t occ_round_up(uint64_t x, uint64_t unit)
 {
