@@ -178,7 +178,7 @@ int mode_list_fields(struct session *s)
 {
 	static const struct row_kind *const kinds[] = {
 		&kind_occupancy, &kind_access, &kind_persist, &kind_info,
-		&kind_archs, &kind_devices, &kind_fields,
+		&kind_archs, &kind_devices, &kind_fields, &kind_traffic,
 	};
 	struct fieldsel sel;
 	struct out out;
