@@ -353,9 +353,11 @@ static void parse_text(struct traffic_run *run, const char *text)
 	size_t at;
 	enum occ_status st = occ_kernel_parse(text, &run->k, &at);
 
+	if (st == OCC_ERR_SYNTAX && run->k.n == 0 && at == 0)
+		die_usage("--traffic: '%s': no access NAME[INDEX]", text);
 	if (st == OCC_ERR_SYNTAX && !text[at])
-		die_usage("--traffic: '%s': no NAME[INDEX] access, or one that "
-			  "ends too soon", text);
+		die_usage("--traffic: '%s': ends at character %zu, inside an "
+			  "access", text, at);
 	if (st == OCC_ERR_SYNTAX)
 		die_usage("--traffic: '%s': not understood at character %zu "
 			  "('%s')", text, at + 1, text + at);

@@ -384,7 +384,7 @@ static void select_mode(const struct opt *op, struct options *o,
 	if (*selected >= 0 && *selected != m)
 		die_usage("%s and %s are separate %s; give one",
 			  mode_names[*selected], mode_names[m],
-			  (M(*selected) | M(m)) == mem ? "calculators" : "modes");
+			  !((M(*selected) | M(m)) & ~mem) ? "calculators" : "modes");
 	*selected = m;
 	o->mode = (enum mode_id)m;
 }
