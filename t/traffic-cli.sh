@@ -108,6 +108,15 @@ grep -q '^L1/TEX ' "$tmp/out" && grep -q '^L1 to L2 ' "$tmp/out" &&
 	grep -q '^Device memory ' "$tmp/out" && grep -q '^read ' "$tmp/out"
 ok $? "text, one launch: a table per level, as the Memory Tables"
 
+# The README's sample is what occcalc prints.
+readme="$T/../README.md"
+cmd=$(grep '^\$ occcalc .*--traffic' "$readme" | head -1 | sed 's/^\$ occcalc //')
+eval "set -- $cmd"
+run "$@"
+sed -n "/^\\$ occcalc .*--traffic/,/^\`\`\`\$/p" "$readme" | sed '1d;$d' >"$tmp/readme"
+[ -n "$cmd" ] && [ -s "$tmp/out" ] && diff "$tmp/readme" "$tmp/out" >/dev/null
+ok $? "README: the --traffic sample is what occcalc prints"
+
 # Bad input: one line, the right exit status.
 expect 2 "--traffic: 'z[j] = x[i]': not understood at character 10 ('i]')" -a 90 --traffic 'z[j] = x[i]' --count 10
 expect 2 "--traffic: 'z[i] = x[i': ends at character 10, inside an access" -a 90 --traffic 'z[i] = x[i' --count 10
