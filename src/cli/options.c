@@ -186,9 +186,9 @@ static const struct opt opts[] = {
 	  .groups = G_ACCESS, .help = "add a line summing the rows: one "
 	  "kernel's accesses" },
 	{ "traffic", 0, ARG_STR, "TEXT", .dest = O(traffic.text),
-	  MODE(MODE_TRAFFIC), .help = "a kernel's global accesses as C, "
-	  "'z[i] = x[i] + y[i]':\nthe launch's instructions, requests, sectors"
-	  "\nand bytes, level by level (--grid and --block,\nor --count)" },
+	  MODE(MODE_TRAFFIC), .help = "a kernel's accesses as C, 'z[i] = x[i] "
+	  "+ y[i]':\nthe launch's instructions, requests, sectors\nand bytes, "
+	  "level by level (--grid and --block,\nor --count)" },
 	{ "count", 0, SEQ(1, UINT64_MAX), .metavar = "N",
 	  .dest = O(traffic.count), .modes = TRF, .selects = -1,
 	  .groups = G_TRAFFIC, .help = "threads launched, instead of --grid "
