@@ -235,8 +235,14 @@ static void text(void)
 	       16 && k.acc[0].access.elem_size == 4 &&
 	       !occ_kernel_set_elem(&k, "w", 8),
 	       "text: element sizes are set per array by name");
+	tap_ok(occ_kernel_parse("C[x] = A[3] + B[x]", &k, &at) == OCC_OK &&
+	       k.n == 3 && k.acc[0].access.op == OCC_ACCESS_STORE &&
+	       k.acc[1].access.stride == 0 && k.acc[1].access.offset == 3 &&
+	       k.acc[2].access.stride == 1,
+	       "text: the thread index may have any name (x)");
 	tap_ok(occ_kernel_parse("z[j] = x[i]", &k, &at) == OCC_ERR_SYNTAX &&
-	       at == 2, "text: an index in anything but i is refused where it is");
+	       at == 9, "text: a second name for the thread index is refused "
+	       "where it is");
 	tap_ok(occ_kernel_parse("z[4*i/32]", &k, &at) == OCC_ERR_SYNTAX,
 	       "text: K*i/G (C divides the product) is refused");
 	tap_ok(occ_kernel_parse("z[i^1 + 2]", &k, &at) == OCC_ERR_SYNTAX,

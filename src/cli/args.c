@@ -146,3 +146,24 @@ void arg_l2(const char *opt, const char *arg, struct options *o)
 	o->have_l2 = 1;
 }
 
+
+/* --elem BYTES (a list, as --access sweeps it), or for --traffic
+ * NAME=BYTES,... per array, a plain BYTES among them for the others. */
+void arg_elem(const char *opt, const char *arg, struct options *o)
+{
+	seq_free(&o->access.elem);
+	o->traffic.elems = strchr(arg, '=') ? arg : NULL;
+	arg_seq(opt, o->traffic.elems ? "4" : arg, 1, 16, &o->access.elem);
+}
+
+/* --dlcm ca|cg, as -Xptxas -dlcm= compiles loads. */
+void arg_dlcm(const char *opt, const char *arg, struct options *o)
+{
+	if (strcmp(arg, "ca") == 0)
+		o->traffic.l1 = OCC_L1_CACHE;
+	else if (strcmp(arg, "cg") == 0)
+		o->traffic.l1 = OCC_L1_BYPASS;
+	else
+		die_usage("--%s: '%s': ca (cached in L1) or cg (L2 only)", opt,
+			  arg);
+}

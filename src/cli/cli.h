@@ -64,6 +64,7 @@ int seq_next(struct seq_iter *it);
 enum mode_id {
 	MODE_OCCUPANCY, MODE_KERNELS, MODE_ACCESS, MODE_PERSIST, MODE_INFO,
 	MODE_LIST_ARCHS, MODE_LIST_GPUS, MODE_LIST_DEVICES, MODE_LIST_FIELDS,
+	MODE_TRAFFIC,
 	MODE_COUNT
 };
 
@@ -82,6 +83,15 @@ struct access_request {
 	int total;                     /* a row summing the others */
 };
 
+/* --traffic: a kernel's accesses as text, over a launch (--grid and
+ * --block, or --count); --elem and --threads sweep with access's seqs. */
+struct traffic_request {
+	const char *text;
+	const char *elems;             /* --elem NAME=BYTES,...; or NULL */
+	struct seq count;
+	enum occ_l1_policy l1;         /* --dlcm */
+};
+
 /* Where every option's value lands. Numbers are kept wide, as parsed
  * within the option's range, and narrowed where they are used. */
 struct options {
@@ -96,6 +106,7 @@ struct options {
 	int chart, api, measure, headroom, optin;
 	enum out_format format;
 	struct access_request access;
+	struct traffic_request traffic;
 	struct seq persist;
 	int have_l2;
 	struct occ_l2 l2;
@@ -115,6 +126,8 @@ void arg_carveout(const char *opt, const char *arg, struct options *o);
 void arg_format(const char *opt, const char *arg, struct options *o);
 void arg_ops(const char *opt, const char *arg, struct options *o);
 void arg_l2(const char *opt, const char *arg, struct options *o);
+void arg_elem(const char *opt, const char *arg, struct options *o);
+void arg_dlcm(const char *opt, const char *arg, struct options *o);
 
 /* Parses argv; exits with a usage error (or after --help) as it must. */
 void options_parse(int argc, char **argv, struct options *o);
@@ -197,7 +210,7 @@ struct row_kind {
 };
 
 extern const struct row_kind kind_occupancy, kind_access, kind_persist,
-	kind_info, kind_archs, kind_devices, kind_fields;
+	kind_info, kind_archs, kind_devices, kind_fields, kind_traffic;
 
 const char *field_type_name(enum field_type t);
 /* A decimal value: a percentage (two decimals, ties to even), or x. */
@@ -282,6 +295,7 @@ int mode_occupancy(struct session *s);
 int mode_kernels(struct session *s);
 int mode_access(struct session *s);
 int mode_persist(struct session *s);
+int mode_traffic(struct session *s);
 int mode_info(struct session *s);
 int mode_list_archs(struct session *s);
 int mode_list_gpus(struct session *s);

@@ -26,6 +26,7 @@ static const struct mode {
 	{ MODE_LIST_GPUS, mode_list_gpus, 0 },
 	{ MODE_LIST_DEVICES, mode_list_devices, 0 },
 	{ MODE_LIST_FIELDS, mode_list_fields, 0 },
+	{ MODE_TRAFFIC, mode_traffic, 1 },
 };
 
 /* Every message to the user: one line on stderr, then exit. */
@@ -68,7 +69,8 @@ void warn(const char *fmt, ...)
 /* Without --arch the device gives the SM count; with it, something must. */
 static void check_grid(const struct options *o)
 {
-	if (o->grid && !o->sms && (o->arch || o->ptxas) && !o->api)
+	if (o->grid && !o->sms && (o->arch || o->ptxas) && !o->api &&
+	    o->mode != MODE_TRAFFIC)
 		die_usage("--grid needs the GPU's SM count: --sms N or --gpu "
 			  "NAME");
 }

@@ -303,6 +303,9 @@ int mode_access(struct session *s)
 	struct occ_access acc;
 	int op;
 
+	if (o->traffic.elems)
+		die_usage("--elem: '%s': NAME=BYTES names the arrays of "
+			  "--traffic", o->traffic.elems);
 	memset(&run, 0, sizeof run);
 	run.s = s;
 	/* The device's architecture finds the device, for --measure. */

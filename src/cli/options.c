@@ -27,6 +27,7 @@ enum arg_kind {
 #define G_CHART 4u
 #define G_ACCESS 8u    /* describe an access pattern */
 #define G_PERSIST 16u  /* describe a persistence plan */
+#define G_TRAFFIC 32u  /* describe a launch's traffic */
 
 
 struct opt {
@@ -52,6 +53,7 @@ struct opt {
 #define ACC M(MODE_ACCESS)
 #define PER M(MODE_PERSIST)
 #define INF M(MODE_INFO)
+#define TRF M(MODE_TRAFFIC)
 #define CFG (OCC | KER)
 #define ROWS (M_ALL & ~M(MODE_LIST_GPUS))
 #define NUM(lo, hi) .kind = ARG_NUM, .min = lo, .max = hi
@@ -61,14 +63,14 @@ struct opt {
 
 static const struct opt opts[] = {
 	{ "arch", 'a', ARG_STR, "ARCH", .dest = O(arch),
-	  .modes = CFG | ACC | PER | INF, .selects = -1,
+	  .modes = CFG | ACC | PER | INF | TRF, .selects = -1,
 	  .section = "Kernel:", .help = "architecture: sm_90, 90 or 9.0 (see "
 	  "--list-archs);\nwithout it, the GPU's (--device)" },
 	{ "device", 0, NUM(0, 1023), .metavar = "N", .dest = O(device),
-	  .modes = OCC | ACC | PER | INF, .selects = -1,
+	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "the CUDA device to use without --arch (default 0)" },
 	{ "block", 'b', SEQ(1, INT32_MAX), .metavar = "N", .dest = O(block),
-	  .def = "0", .modes = CFG, .selects = -1, .groups = G_OCC,
+	  .def = "0", .modes = CFG | TRF, .selects = -1, .groups = G_OCC,
 	  .help = "threads per block; without it, the block size\nthat "
 	  "maximises occupancy" },
 	{ "regs", 'r', SEQ(0, OCC_MAX_REGS_ANY_ARCH), .metavar = "N",
@@ -95,7 +97,7 @@ static const struct opt opts[] = {
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
 	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given" },
 	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
-	  .modes = CFG, .selects = -1, .groups = G_OCC, .help = "blocks "
+	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "
 	  "launched: full waves, the last wave, and\nthe occupancy averaged "
 	  "over the launch" },
 	{ "carveout", 'c', ARG_FN, "PCT", .parse = arg_carveout,
@@ -161,9 +163,10 @@ static const struct opt opts[] = {
 	  .section = "\nGlobal memory (instead of occupancy):",
 	  .help = "load, store or load,store: the sectors and lines\none warp "
 	  "instruction touches, and its efficiency" },
-	{ "elem", 0, SEQ(1, 16), .metavar = "BYTES", .dest = O(access.elem),
-	  .def = "4", .modes = ACC, .selects = -1, .groups = G_ACCESS,
-	  .help = "element size: 1, 2, 4, 8 or 16 (default 4)" },
+	{ "elem", 0, ARG_FN, "BYTES", .parse = arg_elem, .def = "4",
+	  .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
+	  .help = "element size: 1, 2, 4, 8 or 16 (default 4);\n--traffic "
+	  "also NAME=BYTES,... per array" },
 	{ "stride", 0, SEQ(0, UINT64_MAX), .metavar = "N",
 	  .dest = O(access.stride), .def = "1", .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "elements between consecutive threads "
@@ -173,7 +176,7 @@ static const struct opt opts[] = {
 	  .groups = G_ACCESS, .help = "elements from a 128-byte aligned base "
 	  "(default 0)" },
 	{ "threads", 0, SEQ(1, 32), .metavar = "N", .dest = O(access.threads),
-	  .def = "32", .modes = ACC, .selects = -1, .groups = G_ACCESS,
+	  .def = "32", .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
 	  .help = "active threads of the warp, 1-32 (default 32)" },
 	{ "lane-xor", 0, NUM(0, 31), .metavar = "MASK",
 	  .dest = O(access.lane_xor), .modes = ACC, .selects = -1,
@@ -182,6 +185,18 @@ static const struct opt opts[] = {
 	{ "total", 0, FLAG(access.total, 1), .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "add a line summing the rows: one "
 	  "kernel's accesses" },
+	{ "traffic", 0, ARG_STR, "TEXT", .dest = O(traffic.text),
+	  MODE(MODE_TRAFFIC), .help = "a kernel's accesses as C, 'z[i] = x[i] "
+	  "+ y[i]':\nthe launch's instructions, requests, sectors\nand bytes, "
+	  "level by level (--grid and --block,\nor --count)" },
+	{ "count", 0, SEQ(1, UINT64_MAX), .metavar = "N",
+	  .dest = O(traffic.count), .modes = TRF, .selects = -1,
+	  .groups = G_TRAFFIC, .help = "threads launched, instead of --grid "
+	  "and --block\n(if (i < N) in blocks of a multiple of 32)" },
+	{ "dlcm", 0, ARG_FN, "ca|cg", .parse = arg_dlcm, .modes = TRF,
+	  .selects = -1, .groups = G_TRAFFIC, .help = "loads as compiled with "
+	  "-Xptxas -dlcm=ca (cached in\nL1) or cg (L2 only); default: the "
+	  "architecture's" },
 	{ "persist", 0, SEQ(1, UINT64_C(1) << 48), .metavar = "BYTES",
 	  .dest = O(persist), MODE(MODE_PERSIST), .help = "plan L2 persistence "
 	  "for data re-read by a kernel:\nthe set-aside, the window, the "
@@ -207,7 +222,7 @@ static const char *const mode_names[MODE_COUNT] = {
 	[MODE_ACCESS] = "--access", [MODE_PERSIST] = "--persist",
 	[MODE_INFO] = "--info", [MODE_LIST_ARCHS] = "--list-archs",
 	[MODE_LIST_GPUS] = "--list-gpus", [MODE_LIST_DEVICES] = "--list-devices",
-	[MODE_LIST_FIELDS] = "--list-fields",
+	[MODE_LIST_FIELDS] = "--list-fields", [MODE_TRAFFIC] = "--traffic",
 };
 
 /* Why an option a mode does not use is refused: the first rule whose
@@ -220,8 +235,9 @@ static const struct refusal {
 	  "compiler report (--ptxas)" },
 	{ G_CHART, KER, "--chart and --plot draw one configuration, not a "
 	  "sweep or a compiler report" },
-	{ G_OCC, ACC | PER, "%1$s is an occupancy option; %2$s computes memory "
+	{ G_OCC, ACC | PER | TRF, "%1$s is an occupancy option; %2$s computes memory "
 	  "transactions" },
+	{ G_TRAFFIC, M_ALL, "%1$s goes with --traffic" },
 	{ G_ACCESS, M_ALL, "%1$s goes with --access" },
 	{ G_PERSIST, M_ALL, "--l2 and --streams go with --persist" },
 	{ 0, M_ALL, "%1$s does not apply to %2$s" },
@@ -236,6 +252,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("Usage: occcalc --arch ARCH [--block N] [OPTION]...\n"
+	      "       occcalc --arch ARCH --traffic TEXT --grid N --block N\n"
 	      "       occcalc --arch ARCH --info\n"
 	      "       occcalc --list-archs\n"
 	      "Theoretical occupancy of a CUDA kernel on one streaming "
@@ -302,6 +319,8 @@ static void defaults(struct options *o)
 		if (opts[i].def && opts[i].kind == ARG_SEQ)
 			arg_seq(opts[i].name, opts[i].def, 0, UINT64_MAX,
 				  dest(&opts[i], o));
+		else if (opts[i].def && opts[i].kind == ARG_FN)
+			opts[i].parse(opts[i].name, opts[i].def, o);
 		else if (opts[i].def)
 			*(uint64_t *)dest(&opts[i], o) =
 				strtoull(opts[i].def, NULL, 10);
@@ -359,13 +378,13 @@ static _Noreturn void bad_option(int c, char **argv)
 static void select_mode(const struct opt *op, struct options *o,
 			int *selected)
 {
-	const unsigned mem = ACC | PER;
+	const unsigned mem = ACC | PER | TRF;
 	int m = op->selects;
 
 	if (*selected >= 0 && *selected != m)
 		die_usage("%s and %s are separate %s; give one",
 			  mode_names[*selected], mode_names[m],
-			  (M(*selected) | M(m)) == mem ? "calculators" : "modes");
+			  !((M(*selected) | M(m)) & ~mem) ? "calculators" : "modes");
 	*selected = m;
 	o->mode = (enum mode_id)m;
 }

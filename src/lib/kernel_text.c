@@ -12,6 +12,7 @@ struct cursor {
 	size_t at;
 	size_t bad;              /* where the text stopped making sense */
 	enum occ_status st;
+	size_t index, index_len; /* the thread index's name, once seen */
 };
 
 static void skip_space(struct cursor *c)
@@ -83,6 +84,30 @@ static int divisor(struct cursor *c, struct term *t)
 	return 1;
 }
 
+/* The thread index's name: any identifier (i, x, tid), the same in every
+ * access, as the first one names it. */
+static int index_name(struct cursor *c)
+{
+	size_t from, len;
+
+	skip_space(c);
+	from = c->at;
+	if (!isalpha((unsigned char)c->s[from]) && c->s[from] != '_')
+		return fail(c, OCC_ERR_SYNTAX);
+	while (isalnum((unsigned char)c->s[c->at]) || c->s[c->at] == '_')
+		c->at++;
+	len = c->at - from;
+	if (!c->index_len) {
+		c->index = from;
+		c->index_len = len;
+	} else if (len != c->index_len ||
+		   memcmp(c->s + from, c->s + c->index, len) != 0) {
+		c->at = from;
+		return fail(c, OCC_ERR_SYNTAX);
+	}
+	return 1;
+}
+
 /* i, (i ^ X), (i / G), (i ^ X) / G; i ^ X alone only as the whole index,
  * where C's precedence cannot change what it means. */
 static int thread_index(struct cursor *c, struct term *t)
@@ -91,12 +116,12 @@ static int thread_index(struct cursor *c, struct term *t)
 		return fail(c, OCC_ERR_SYNTAX);
 	t->has_i = 1;
 	if (accept(c, '(')) {
-		if (!expect(c, 'i') || (accept(c, '^') && !lane_xor(c, t)) ||
+		if (!index_name(c) || (accept(c, '^') && !lane_xor(c, t)) ||
 		    (accept(c, '/') && !divisor(c, t)))
 			return 0;
 		return expect(c, ')');
 	}
-	if (!expect(c, 'i'))
+	if (!index_name(c))
 		return 0;
 	if (accept(c, '^')) {
 		if (!lane_xor(c, t))
@@ -277,7 +302,7 @@ static int statement_char(struct cursor *c, struct occ_kernel_text *k,
 enum occ_status occ_kernel_parse(const char *text, struct occ_kernel_text *k,
 				 size_t *where)
 {
-	struct cursor c = { text, 0, 0, OCC_OK };
+	struct cursor c = { text, 0, 0, OCC_OK, 0, 0 };
 	struct last last = { (size_t)-1, 0 };
 
 	k->n = 0;

@@ -712,7 +712,8 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
  * "z[i] = x[i] + y[i]" is add1, "C[i] = A[3] + B[i]" two loads and a
  * store. INDEX is a sum of constants and at most one term in the thread's
  * index: i, (i ^ X), with a factor K (K * i, i * K) and a divisor G
- * (i / G); so "4*i", "i + 1", "(i^1)", "i/32", "3". Each distinct NAME is
+ * (i / G); so "4*i", "i + 1", "(i^1)", "i/32", "3". The index may have
+ * any name (i, x, tid), the same in every access. Each distinct NAME is
  * an array. Accesses get 4-byte elements and 32 active lanes; the caller
  * sets other element sizes per array (elem_size), or lanes. */
 #define OCC_MAX_KERNEL_ACCESSES 64

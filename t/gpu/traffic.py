@@ -6,14 +6,14 @@ reads) and a launch. The coalescing study's add1-add5 (t/gpu/seed003.cu)
 and the cases below (t/gpu/traffic.cu, one generic kernel launched as
 each case says) run under `ncu --clock-control none` with its default
 cache control (caches flushed before each kernel). Beside each measured
-figure goes the prediction, from PREDICT: a command that takes occcalc's
-proposed options (--arch, --traffic, --grid/--block or --threads, --elem,
---active) and prints one CSV row (t/traffic-predict now; occcalc later).
-Instructions, requests and L1 sectors must be equal; L2 sectors and
-device-memory bytes are checked against the predicted range, and when
-outside, the case says which way. Fails if an exact figure differs.
+figure goes the prediction, from occcalc: `occcalc --arch ARCH --traffic
+TEXT (--grid G --block B | --count N) --elem E --threads LANES -f csv`,
+its load and store rows. Instructions, requests and L1 sectors must be
+equal; L2 sectors and device-memory bytes are checked against the
+predicted range, and when outside, the case says which way. Fails if an
+exact figure differs.
 
-Usage: traffic.py PREDICT REPORT.md [REPORT.csv]
+Usage: traffic.py OCCCALC REPORT.md [REPORT.csv]
 """
 import csv
 import io
@@ -148,17 +148,39 @@ def spec(elem, launch, active, loads, store):
     return " ".join(str(f) for f in fields)
 
 
+# The prediction's figures: occcalc's field, its row (load or store).
+PREDICTED = [
+    ("threads", "launch_threads", "load"), ("warps", "warps", "load"),
+    ("ld_instructions", "instructions", "load"),
+    ("st_instructions", "instructions", "store"),
+    ("ld_requests", "requests", "load"), ("st_requests", "requests", "store"),
+    ("ld_sectors", "sectors", "load"), ("st_sectors", "sectors", "store"),
+    ("ld_lines", "lines", "load"), ("st_lines", "lines", "store"),
+    ("ld_requested_bytes", "requested_bytes", "load"),
+    ("st_requested_bytes", "requested_bytes", "store"),
+    ("l2_read_sectors_min", "l2_sectors_min", "load"),
+    ("l2_read_sectors_max", "l2_sectors_max", "load"),
+    ("l2_write_sectors_min", "l2_sectors_min", "store"),
+    ("l2_write_sectors_max", "l2_sectors_max", "store"),
+    ("dram_read_bytes_min", "dram_bytes_min", "load"),
+    ("dram_read_bytes_max", "dram_bytes_max", "load"),
+    ("dram_write_bytes_min", "dram_bytes_min", "store"),
+    ("dram_write_bytes_max", "dram_bytes_max", "store"),
+    ("footprint_bytes", "footprint_bytes", "load"),
+]
+
+
 def predict(cmd, arch, elem, launch, active, loads, store):
     args = cmd + ["--arch", arch, "--traffic", text(loads, store),
-                  "--elem", str(elem), "--active", str(active)]
+                  "--elem", str(elem), "--threads", str(active), "-f", "csv"]
     if launch[0] == "grid":
         args += ["--grid", str(launch[1]), "--block", str(launch[2])]
     else:
-        args += ["--threads", str(launch[1])]
+        args += ["--count", str(launch[1])]
     out = subprocess.run(args, check=True, stdout=subprocess.PIPE,
                          text=True).stdout
-    return {k: int(v) for k, v in next(csv.DictReader(io.StringIO(out)))
-            .items() if k != "arch"}
+    rows = {r["op"]: r for r in csv.DictReader(io.StringIO(out))}
+    return {k: int(rows[op][field]) for k, field, op in PREDICTED}
 
 
 def measure(ncu, exe, stdin=None):

@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'z[i] = x[i] + y[i]' --grid 131072 --block 64

@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'z[(i^1)] = x[(i^1)] + y[(i^1)]' --grid 131072 --block 64

@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'z[i/32] = x[i/32] + y[i/32]' --grid 131072 --block 64

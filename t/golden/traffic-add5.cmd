@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'z[4*i] = x[4*i] + y[4*i]' --grid 131072 --block 64

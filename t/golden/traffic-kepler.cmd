@@ -1,0 +1,1 @@
+--arch sm_37 --traffic 'C[x] = A[3] + B[x]' --count 32 --dlcm cg

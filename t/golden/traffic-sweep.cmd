@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'z[i] = x[i] + y[i]' --grid 1000 --block 96,100 --elem 4,8
