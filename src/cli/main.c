@@ -593,7 +593,13 @@ static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 {
 	if (st == OCC_ERR_IO && d->line == 0)
 		die("%s: %s: %s", d->file, occ_strerror(st), strerror(err));
-	if (st == OCC_ERR_NO_TABLES)
+	if (st == OCC_ERR_LINE_TOO_LONG)
+		die("%s:%d: line too long (at most %llu characters)", d->file,
+		    d->line, (unsigned long long)d->limit);
+	if (st == OCC_ERR_RANGE)
+		die("%s:%d: %s: above the limit of %llu", d->file, d->line,
+		    d->key, (unsigned long long)d->limit);
+	if (st == OCC_ERR_NO_TABLES || st == OCC_ERR_NOT_REGULAR)
 		die("%s: %s", d->file, occ_strerror(st));
 	if (d->line > 0 && d->key[0])
 		die("%s:%d: %s: %s", d->file, d->line, d->key,
@@ -708,10 +714,10 @@ static void apply_gpu(struct options *o, char *arch_buf, size_t n)
 	if (st == OCC_ERR_UNKNOWN_ARCH)
 		die_usage("--gpu: '%s': not in %s (--list-gpus lists them; "
 			  "--sms N gives any SM count)", o->gpu, path);
-	if (st == OCC_ERR_IO)
-		die("%s: cannot read: %s", path, strerror(errno));
-	if (st != OCC_OK)
+	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'NAME CC SMS SOURCE'", d.file, d.line);
+	if (st != OCC_OK)
+		die_tables(st, &d, errno);
 	if (o->arch && (occ_arch_parse_name(o->arch, &major, &minor) != OCC_OK ||
 			major != g.cc_major || minor != g.cc_minor))
 		die_usage("--gpu %s is compute capability %d.%d, not --arch %s",
@@ -1024,10 +1030,7 @@ static void evaluate_report(const struct occ_tables *t,
 	struct occ_diag d;
 	enum occ_status st;
 	int fn_status;
-	FILE *f = from_stdin ? stdin : fopen(o->ptxas, "r");
 
-	if (!f)
-		die("%s: cannot read: %s", o->ptxas, strerror(errno));
 	if (o->arch && occ_arch_parse_name(o->arch, &rep.filter_major,
 					   &rep.filter_minor) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
@@ -1035,9 +1038,11 @@ static void evaluate_report(const struct occ_tables *t,
 	out.kernels = 1;
 	out_begin(&out, stdout, o->format, 1);
 	out.headroom = o->headroom;
-	st = occ_usage_parse(f, rep.input, report_kernel, &rep, &fn_status, &d);
-	if (!from_stdin)
-		fclose(f);
+	errno = 0;
+	st = from_stdin ? occ_usage_parse(stdin, rep.input, report_kernel, &rep,
+					  &fn_status, &d)
+			: occ_usage_parse_file(o->ptxas, report_kernel, &rep,
+					       &fn_status, &d);
 	if (st == OCC_ERR_SYNTAX && d.line == 0)
 		die("%s: no kernel resource usage found (expected 'nvcc -Xptxas "
 		    "-v' or 'cuobjdump --dump-resource-usage' output)", d.file);
@@ -1045,7 +1050,7 @@ static void evaluate_report(const struct occ_tables *t,
 		die("%s:%d: malformed or truncated resource usage", d.file,
 		    d.line);
 	if (st != OCC_OK)
-		die("%s: cannot read: %s", d.file, strerror(errno));
+		die_tables(st, &d, errno);
 	if (rep.rows == 0)
 		die("%s: no kernel compiled for --arch %s", rep.input, o->arch);
 	end_output(&out);
