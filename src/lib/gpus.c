@@ -23,6 +23,9 @@ static int parse_gpu_line(char *line, struct occ_gpu *g)
 	rest = strtok_r(NULL, "", &save);
 	if (!name || !cc || !sms || !rest || strlen(name) >= sizeof g->name)
 		return -1;
+	rest = occ_trim(rest);
+	if (strlen(rest) >= sizeof g->source)
+		return -1;  /* refused, not cut short */
 	if (occ_arch_parse_name(cc, &g->cc_major, &g->cc_minor) != OCC_OK ||
 	    !strchr(cc, '.'))
 		return -1;
@@ -31,7 +34,7 @@ static int parse_gpu_line(char *line, struct occ_gpu *g)
 		return -1;
 	g->sms = (int)n;
 	strcpy(g->name, name);
-	occ_copy_string(g->source, sizeof g->source, occ_trim(rest));
+	strcpy(g->source, rest);
 	return 0;
 }
 

@@ -57,7 +57,9 @@ static const struct key_desc keys[] = {
 	BYTES_KEY("sharedMemAllocationUnitSize", smem_alloc_unit, 1, 1, 64 * KIB),
 	{ { "sharedMemCarveoutSizes", OCC_KEY_BYTES_LIST, 0 },
 	  offsetof(struct occ_arch, smem_carveouts), 0, 0, 64 * MIB },
-	INT_KEY("maxBarriersPerMultiprocessor", max_barriers_per_sm, 0, 1, 4096),
+	/* At least what one block may use, or some blocks could never run. */
+	INT_KEY("maxBarriersPerMultiprocessor", max_barriers_per_sm, 0,
+		OCC_MAX_BARRIERS_PER_BLOCK, 4096),
 	INT_KEY("cubinSharedIncludesReserved", cubin_smem_includes_reserved, 0,
 		0, 1),
 	INT_KEY("globalMemorySectorSize", sector_size, 0, 1, 4096),

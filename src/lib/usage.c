@@ -221,7 +221,8 @@ static int cuobjdump_function(struct parser *p, const char *line)
 		return 0;
 	s += 9;
 	len = strlen(s);
-	if (len < 2 || s[len - 1] != ':')
+	/* A kernel before any "arch =" is compiled for nothing known. */
+	if (len < 2 || s[len - 1] != ':' || p->u.cc_major == 0)
 		return SYNTAX;
 	return start_kernel(p, s, len - 1);
 }

@@ -42,14 +42,18 @@ enum occ_parse_status occ_parse_u64(const char *s, uint64_t *out,
 enum occ_parse_status occ_parse_size(const char *s, uint64_t *out)
 {
 	enum occ_parse_status st;
+	const char *end = s;
 	uint64_t v, mult;
 
-	st = occ_parse_u64(s, &v, &s);
+	/* Not a size at all is told before too large a one. */
+	while (*end >= '0' && *end <= '9')
+		end++;
+	mult = suffix_multiplier(end);
+	if (end == s || mult == 0)
+		return OCC_PARSE_SYNTAX;
+	st = occ_parse_u64(s, &v, NULL);
 	if (st != OCC_PARSE_OK)
 		return st;
-	mult = suffix_multiplier(s);
-	if (mult == 0)
-		return OCC_PARSE_SYNTAX;
 	if (v > UINT64_MAX / mult)
 		return OCC_PARSE_RANGE;
 	*out = v * mult;
