@@ -1,5 +1,5 @@
 /*
- * fuzz.h - shared by the libFuzzer harnesses (fuzz/*.c). Each harness
+ * fuzz.h - shared by the libFuzzer harnesses (fuzz/NAME.c). Each harness
  * feeds one reader or parser, and then checks what no sanitizer sees: that
  * what it accepted is within its domain and reads back the same when
  * written out again. A failed check aborts, which libFuzzer reports as a

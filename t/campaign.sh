@@ -92,7 +92,7 @@ values=(0 1 -1 +1 31 32 33 64 255 256 257 1023 1024 1025 65536 2147483647
 	0:10:0 1:1024:1 32:1024:32 0:4294967295 0:18446744073709551615 1,2,,3
 	, : 100 101 50 json csv text H100-SXM RTX4090 h100 "$long"
 	"$(printf '12\n3')" "$(printf 'a\tb')" 24M 50M:32768000:128M 0:0:0
-	1M:2M:1M load store)
+	1M:2M:1M 300000000000000:1M:1M 50M:32M:18446744073709551615 load store)
 
 splices=("," ":" "-" "K" $'\n' "0" "9" "%" $'\t' " ")
 
@@ -110,8 +110,9 @@ mutate() {
 		0|1) cmd[i]=${values[$(pick ${#values[@]})]} ;;
 		2) unset 'cmd[i]'; cmd=("${cmd[@]}") ;;
 		3) cmd=("${cmd[@]:0:i}" "${cmd[i]:-}" "${cmd[@]:i}") ;;
-		4) cmd+=("${options[$(pick ${#options[@]})]}"
-			 "${values[$(pick ${#values[@]})]}") ;;
+		4) cmd+=("${options[$(pick ${#options[@]})]}")
+		   # A value, or none: the option may be a flag.
+		   [ $(pick 2) -eq 0 ] || cmd+=("${values[$(pick ${#values[@]})]}") ;;
 		5) j=$(pick ${#cmd[@]}); w=${cmd[i]:-}
 		   cmd[i]=${cmd[j]:-}; cmd[j]=$w ;;
 		6) w=${cmd[i]:-}; j=$(pick $(( ${#w} + 1 )))

@@ -12,6 +12,7 @@
 
 #include "tap.h"
 #include "occcalc.h"
+#include "util.h"
 
 static int kernels_seen, last_regs, last_barriers;
 static uint64_t last_smem;
@@ -146,6 +147,10 @@ static void test_report_signs(void)
 		    "spill loads\nptxas info    : Used 40 registers\n", &d);
 	tap_ok(syntax_at(st, &d, 3), "ptxas: a negative stack frame is "
 	       "refused");
+	st = report(" Function _Z1kPf:\n  REG:40 STACK:0 SHARED:0 LOCAL:0\n",
+		    &d);
+	tap_ok(syntax_at(st, &d, 1), "cuobjdump: a kernel before any 'arch =' "
+	       "line is refused, not compiled for 0.0");
 }
 
 static void test_report_lines(void)
@@ -243,6 +248,37 @@ static void test_not_regular(void)
 	       "a missing report: OCC_ERR_IO, errno ENOENT");
 }
 
+/* The shipped sm_120 table with fewer barriers per SM than a block may
+ * use: such a block could never run, and the model could not say why. */
+static void test_barrier_floor(const char *path)
+{
+	char src[512], line[1100];
+	const char *tables = getenv("OCCCALC_TABLES");
+	FILE *in, *out;
+	struct occ_arch a;
+	struct occ_diag d;
+	enum occ_status st;
+
+	snprintf(src, sizeof src, "%s/sm_120.arch", tables ? tables : ".");
+	in = fopen(src, "r");
+	out = fopen(path, "w");
+	if (!in || !out) {
+		printf("Bail out! cannot copy %s\n", src);
+		exit(1);
+	}
+	while (fgets(line, sizeof line, in))
+		fputs(strncmp(line, "maxBarriersPerMultiprocessor", 28) == 0
+		      ? "maxBarriersPerMultiprocessor = 12\n" : line, out);
+	fclose(in);
+	fclose(out);
+	st = occ_arch_load(path, &a, &d);
+	tap_ok(st == OCC_ERR_BAD_VALUE &&
+	       strcmp(d.key, "maxBarriersPerMultiprocessor") == 0,
+	       "a table with 12 barriers per SM (below the 16 a block may use) "
+	       "is refused");
+	unlink(path);
+}
+
 static void test_data_lines(void)
 {
 	char path[256], *text = malloc(4096);
@@ -274,6 +310,13 @@ static void test_data_lines(void)
 	st = occ_gpu_find(path, "H100", &g, &d);
 	tap_ok(st == OCC_ERR_SYNTAX && d.line == 1,
 	       "gpus.txt: a signed SM count is refused");
+	memcpy(text, "H100 9.0 132 ", 13);
+	memset(text + 13, 's', 300);
+	strcpy(text + 313, "\n");
+	write_file("gpus.txt", text);
+	st = occ_gpu_find(path, "H100", &g, &d);
+	tap_ok(st == OCC_ERR_SYNTAX && d.line == 1,
+	       "gpus.txt: a source of 300 characters is refused, not cut short");
 	memcpy(text, "warpSize = 32 #", 15);
 	memset(text + 15, 'x', 1100);
 	strcpy(text + 1115, "\n");
@@ -283,9 +326,23 @@ static void test_data_lines(void)
 	tap_ok(st == OCC_ERR_LINE_TOO_LONG && d.line == 1 && d.limit == 1023,
 	       "a table line of 1115 characters is refused, even in a comment");
 	unlink(path);
+	test_barrier_floor(path);
 	snprintf(path, sizeof path, "%s/gpus.txt", dir);
 	unlink(path);
 	free(text);
+}
+
+static void test_size_junk(void)
+{
+	uint64_t v;
+
+	tap_ok(occ_parse_size("18446744073709551616x", &v) == OCC_PARSE_SYNTAX &&
+	       occ_parse_size("18446744073709551616", &v) == OCC_PARSE_RANGE &&
+	       occ_parse_size("17592186044416M", &v) == OCC_PARSE_RANGE &&
+	       occ_parse_size("17592186044415M", &v) == OCC_PARSE_OK &&
+	       v == UINT64_C(17592186044415) << 20,
+	       "sizes: no size is told before too large a one; 2^64 and 2^44 "
+	       "MiB are too large, one MiB less is not");
 }
 
 int main(void)
@@ -294,12 +351,13 @@ int main(void)
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
-	tap_plan(31);
+	tap_plan(35);
 	test_report_ranges();
 	test_report_signs();
 	test_report_lines();
 	test_not_regular();
 	test_data_lines();
+	test_size_junk();
 	rmdir(dir);
 	return tap_done();
 }
