@@ -29,7 +29,7 @@ if ! "$occcalc" --help >/dev/null 2>&1; then
 fi
 runs=${RUNS:-2000} seed=${SEED:-1} timeout=${TIMEOUT:-10}
 max_seconds=${MAX_SECONDS:-0}
-export OCCCALC_TABLES=${OCCCALC_TABLES:-$top/data/arch-tables}
+tables=${OCCCALC_TABLES:-$top/data/arch-tables}
 # Sanitizers report and stop at the first problem; leaks count too.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -62,10 +62,14 @@ mapfile -t options < <("$occcalc" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' |
 
 # ---- Hostile inputs ----
 
-f=$top/t/fixtures
+# Copies only: a mutated command may write (--plot) to any path it names.
+f=$work/fixtures
+cp -R "$top/t/fixtures" "$f"
+cp -R "$tables" "$work/tables"
+export OCCCALC_TABLES=$work/tables
 mkfifo "$work/fifo.arch" "$work/fifo"
 mkdir "$work/dir" "$work/fifo-tables"
-cp "$OCCCALC_TABLES"/* "$work/fifo-tables/"
+cp "$tables"/* "$work/fifo-tables/"
 mkfifo "$work/fifo-tables/sm_99.arch"
 long=$(head -c 5000 /dev/zero | tr '\0' 7)
 sed 's/Used 22 registers/Used 4294967336 registers/' "$f/ptxas-sm90.txt" \
@@ -98,29 +102,49 @@ splices=("," ":" "-" "K" $'\n' "0" "9" "%" $'\t' " ")
 
 # ---- Mutation, from one seeded generator ----
 
-RANDOM=$seed
-pick() { echo $(( $1 > 0 ? RANDOM % $1 : 0 )); }
+# pick N: sets r to a number below N. A generator of its own, called
+# without a subshell: bash reseeds RANDOM in every subshell.
+rng=$seed
+pick() {
+	rng=$(( (rng * 1103515245 + 12345) % 2147483648 ))
+	r=$(( $1 > 0 ? (rng >> 8) % $1 : 0 ))
+}
+
+# one_of ARRAY: sets w to one of its elements.
+one_of() {
+	local -n arr=$1
+	pick ${#arr[@]}
+	w=${arr[r]}
+}
 
 # mutate: one to three changes to the words in cmd[].
 mutate() {
-	local k i j w
-	for k in $(seq 0 $(pick 2)); do
-		i=$(pick $(( ${#cmd[@]} > 0 ? ${#cmd[@]} : 1 )))
-		case $(pick 8) in
-		0|1) cmd[i]=${values[$(pick ${#values[@]})]} ;;
+	local k n i j w
+	pick 3
+	n=$r
+	for k in $(seq 0 "$n"); do
+		pick ${#cmd[@]}
+		i=$r
+		pick 8
+		case $r in
+		0|1) one_of values; cmd[i]=$w ;;
 		2) unset 'cmd[i]'; cmd=("${cmd[@]}") ;;
 		3) cmd=("${cmd[@]:0:i}" "${cmd[i]:-}" "${cmd[@]:i}") ;;
-		4) cmd+=("${options[$(pick ${#options[@]})]}")
+		4) one_of options; cmd+=("$w")
 		   # A value, or none: the option may be a flag.
-		   [ $(pick 2) -eq 0 ] || cmd+=("${values[$(pick ${#values[@]})]}") ;;
-		5) j=$(pick ${#cmd[@]}); w=${cmd[i]:-}
+		   pick 2
+		   [ "$r" -eq 0 ] || { one_of values; cmd+=("$w"); } ;;
+		5) pick ${#cmd[@]}; j=$r; w=${cmd[i]:-}
 		   cmd[i]=${cmd[j]:-}; cmd[j]=$w ;;
-		6) w=${cmd[i]:-}; j=$(pick $(( ${#w} + 1 )))
-		   cmd[i]=${w:0:j}${splices[$(pick ${#splices[@]})]}${w:j} ;;
-		7) case $(pick 3) in
-		   0) cmd+=(--ptxas "${files[$(pick ${#files[@]})]}") ;;
-		   1) cmd+=(--tables "${dirs[$(pick ${#dirs[@]})]}") ;;
-		   2) cmd+=(--plot "${files[$(pick ${#files[@]})]}") ;;
+		6) w=${cmd[i]:-}; pick $(( ${#w} + 1 )); j=$r
+		   local word=$w
+		   one_of splices
+		   cmd[i]=${word:0:j}$w${word:j} ;;
+		7) pick 3
+		   case $r in
+		   0) one_of files; cmd+=(--ptxas "$w") ;;
+		   1) one_of dirs; cmd+=(--tables "$w") ;;
+		   2) one_of files; cmd+=(--plot "$w") ;;
 		   esac ;;
 		esac
 	done
