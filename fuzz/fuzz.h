@@ -3,7 +3,7 @@
  * feeds one reader or parser, and then checks what no sanitizer sees: that
  * what it accepted is within its domain and reads back the same when
  * written out again. A failed check aborts, which libFuzzer reports as a
- * finding, and which fails the replay of t/fuzz-regress/ in make check.
+ * finding, and which fails the replay of t/fuzz-repro/ in make check.
  */
 #ifndef OCC_FUZZ_H
 #define OCC_FUZZ_H

@@ -1,7 +1,7 @@
 /*
  * replay.c - runs a harness without libFuzzer, on the files given and the
  * files in the directories given: how make check replays the seed corpora
- * and the kept reproducers (t/fuzz-regress/) in the ordinary build.
+ * and the kept reproducers (t/fuzz-repro/) in the ordinary build.
  */
 #include <dirent.h>
 #include <errno.h>

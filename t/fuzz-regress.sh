@@ -1,6 +1,6 @@
 #!/bin/sh
 # fuzz-regress.sh - every fuzz harness, built without libFuzzer, replays its
-# seeds and the reproducers kept in t/fuzz-regress/ without a finding: a
+# seeds and the reproducers kept in t/fuzz-repro/ without a finding: a
 # crash, a sanitizer report (in the sanitizer build) or a failed check.
 . "$T/lib.sh"
 . "$T/../fuzz/corpora.sh"
