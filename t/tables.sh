@@ -87,7 +87,7 @@ refused "$file: computeCapability: required key missing" \
 table sm_90.arch
 head -c 3000 /dev/zero | tr '\0' x >>"$file"
 line=$(wc -l <"$file")
-refused "$file:$((line + 1)): expected 'key = value'" \
+refused "$file:$((line + 1)): line too long (at most 1023 characters)" \
 	"an overlong line is refused, not truncated"
 
 table README

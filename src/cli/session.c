@@ -15,7 +15,13 @@ static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 {
 	if (st == OCC_ERR_IO && d->line == 0)
 		die("%s: %s: %s", d->file, occ_strerror(st), strerror(err));
-	if (st == OCC_ERR_NO_TABLES)
+	if (st == OCC_ERR_LINE_TOO_LONG)
+		die("%s:%d: line too long (at most %llu characters)", d->file,
+		    d->line, (unsigned long long)d->limit);
+	if (st == OCC_ERR_RANGE)
+		die("%s:%d: %s: above the limit of %llu", d->file, d->line,
+		    d->key, (unsigned long long)d->limit);
+	if (st == OCC_ERR_NO_TABLES || st == OCC_ERR_NOT_REGULAR)
 		die("%s: %s", d->file, occ_strerror(st));
 	if (d->line > 0 && d->key[0])
 		die("%s:%d: %s: %s", d->file, d->line, d->key,

@@ -131,10 +131,12 @@ uint64_t seq_count(const struct seq *s)
 	size_t i;
 
 	for (i = 0; i < s->n; i++) {
+		/* Values after the first: the whole 64-bit range has 2^64. */
 		uint64_t n = (s->ranges[i].end - s->ranges[i].start) /
-			     s->ranges[i].step + 1;
+			     s->ranges[i].step;
 
-		total = total + n < total ? UINT64_MAX : total + n;
+		total = total + n < total || total + n == UINT64_MAX
+			? UINT64_MAX : total + n + 1;
 	}
 	return total;
 }

@@ -14,8 +14,9 @@
 /* "NAME CC SMS SOURCE..." into *g; 0 on success. */
 static int parse_gpu_line(char *line, struct occ_gpu *g)
 {
-	char *save = NULL, *name, *cc, *sms, *end, *rest;
-	long n;
+	char *save = NULL, *name, *cc, *sms, *rest;
+	const char *end;
+	uint64_t n;
 
 	name = strtok_r(line, " \t", &save);
 	cc = strtok_r(NULL, " \t", &save);
@@ -23,34 +24,36 @@ static int parse_gpu_line(char *line, struct occ_gpu *g)
 	rest = strtok_r(NULL, "", &save);
 	if (!name || !cc || !sms || !rest || strlen(name) >= sizeof g->name)
 		return -1;
+	rest = occ_trim(rest);
+	if (strlen(rest) >= sizeof g->source)
+		return -1;  /* refused, not cut short */
 	if (occ_arch_parse_name(cc, &g->cc_major, &g->cc_minor) != OCC_OK ||
 	    !strchr(cc, '.'))
 		return -1;
-	n = strtol(sms, &end, 10);
-	if (*end || n < 1 || n > 1 << 20)
+	if (occ_parse_u64(sms, &n, &end) != OCC_PARSE_OK || *end ||
+	    n < 1 || n > 1 << 20)
 		return -1;
 	g->sms = (int)n;
 	strcpy(g->name, name);
-	occ_copy_string(g->source, sizeof g->source, occ_trim(rest));
+	strcpy(g->source, rest);
 	return 0;
 }
 
-enum occ_status occ_gpu_find(const char *path, const char *name,
+#define GPU_LINE_CHARS 1024
+
+enum occ_status occ_gpu_read(FILE *f, const char *path, const char *name,
 			     struct occ_gpu *gpu, struct occ_diag *diag)
 {
-	char line[1024];
-	int lineno = 0;
-	enum occ_status st = OCC_ERR_UNKNOWN_ARCH;
-	FILE *f = fopen(path, "r");
+	struct occ_lines in;
+	char buf[GPU_LINE_CHARS], *line;
+	enum occ_status st;
 
 	occ_diag_set(diag, path, 0, "");
-	if (!f)
-		return OCC_ERR_IO;
-	while (fgets(line, sizeof line, f)) {
+	occ_lines_init(&in, f, buf, sizeof buf);
+	while ((st = occ_lines_next(&in, &line)) == OCC_OK && line) {
 		struct occ_gpu g;
 		char *s;
 
-		lineno++;
 		occ_strip_comment(line);
 		s = occ_trim(line);
 		/* Layout lines are layout.c's (occ_gpu_layout_find). */
@@ -58,16 +61,32 @@ enum occ_status occ_gpu_find(const char *path, const char *name,
 				    isspace((unsigned char)s[6])))
 			continue;
 		if (parse_gpu_line(s, &g) != 0) {
-			occ_diag_set(diag, path, lineno, "");
 			st = OCC_ERR_SYNTAX;
 			break;
 		}
 		if (strcasecmp(g.name, name) == 0) {
 			*gpu = g;
-			st = OCC_OK;
-			break;
+			return OCC_OK;
 		}
 	}
+	if (st == OCC_OK)
+		return OCC_ERR_UNKNOWN_ARCH;
+	occ_diag_set(diag, path, in.lineno, "");
+	if (diag && st == OCC_ERR_LINE_TOO_LONG)
+		diag->limit = sizeof buf - 1;
+	return st;
+}
+
+enum occ_status occ_gpu_find(const char *path, const char *name,
+			     struct occ_gpu *gpu, struct occ_diag *diag)
+{
+	FILE *f;
+	enum occ_status st = occ_open_regular(path, &f);
+
+	occ_diag_set(diag, path, 0, "");
+	if (st != OCC_OK)
+		return st;
+	st = occ_gpu_read(f, path, name, gpu, diag);
 	fclose(f);
 	return st;
 }

@@ -5,8 +5,6 @@
 #include "occcalc.h"
 
 #define MAX_STREAMS 1024
-/* Far beyond any L2, and small enough that the arithmetic cannot wrap. */
-#define MAX_BYTES (UINT64_C(1) << 48)
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
@@ -20,7 +18,7 @@ enum occ_status occ_l2_plan(const struct occ_l2 *l2, uint64_t data,
 
 	if (data == 0 || streams < 1 || streams > MAX_STREAMS ||
 	    l2->persisting_max > l2->size || l2->window_max == 0 ||
-	    l2->size > MAX_BYTES || l2->window_max > MAX_BYTES)
+	    l2->size > OCC_BYTES_MAX || l2->window_max > OCC_BYTES_MAX)
 		return OCC_ERR_INVALID_INPUT;
 	if (l2->persisting_max == 0)
 		return OCC_ERR_UNSUPPORTED;

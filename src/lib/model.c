@@ -10,9 +10,6 @@
 #include "occcalc.h"
 #include "util.h"
 
-/* Sizes beyond this are not shared memory, they are mistakes. */
-#define SMEM_INPUT_MAX (UINT64_C(1) << 48)
-
 void occ_kernel_init(struct occ_kernel *k)
 {
 	k->block_size = 0;
@@ -186,8 +183,8 @@ static int valid_kernel(const struct occ_kernel *k)
 	return k->block_size >= 1 && k->regs_per_thread >= 0 &&
 	       k->barriers >= 0 && k->barriers <= OCC_MAX_BARRIERS_PER_BLOCK &&
 	       k->carveout >= OCC_CARVEOUT_DEFAULT && k->carveout <= 100 &&
-	       k->static_smem < SMEM_INPUT_MAX &&
-	       k->dynamic_smem < SMEM_INPUT_MAX;
+	       k->static_smem <= OCC_BYTES_MAX &&
+	       k->dynamic_smem <= OCC_BYTES_MAX;
 }
 
 static int min_int(int a, int b)

@@ -52,15 +52,25 @@ enum occ_status {
 	OCC_ERR_INVALID_INPUT,  /* kernel parameters out of their domain */
 	OCC_ERR_UNSUPPORTED,    /* the device or architecture lacks it */
 	OCC_ERR_CORRUPT,        /* a binary is truncated or malformed */
-	OCC_ERR_NOT_BINARY      /* no cubin, fatbin or ELF file */
+	OCC_ERR_NOT_BINARY,     /* no cubin, fatbin or ELF file */
+	OCC_ERR_NOT_REGULAR,    /* a data file that is not a regular file */
+	OCC_ERR_LINE_TOO_LONG,  /* a data file's line longer than diag.limit */
+	OCC_ERR_RANGE           /* a report's figure above diag.limit */
 };
 
-/* Where a table problem was found: file, line (0: the whole file) and key. */
+/* Where a problem in a file was found: file, line (0: the whole file), key
+ * (for a compiler report: the figure, e.g. "registers") and, for
+ * OCC_ERR_RANGE and OCC_ERR_LINE_TOO_LONG, the most that is allowed. */
 struct occ_diag {
 	char file[512];
 	int line;
 	char key[64];
+	uint64_t limit;
 };
+
+/* The largest byte count (shared memory, L2 sizes) the library takes:
+ * far beyond any GPU, and small enough that its arithmetic cannot wrap. */
+#define OCC_BYTES_MAX ((UINT64_C(1) << 48) - 1)
 
 #define OCC_MAX_CARVEOUTS 16
 
@@ -450,10 +460,21 @@ typedef int (*occ_usage_fn)(const struct occ_usage *u, void *ctx);
  * calls fn for each kernel as soon as its report is complete. Returns
  * OCC_ERR_SYNTAX (diag: the line) for a malformed report, a truncated one
  * (a kernel without its usage line), or input holding no kernel report at
- * all; OCC_ERR_IO when reading fails. */
+ * all; OCC_ERR_RANGE (diag: the line, the figure as key, the limit) for a
+ * figure above what any GPU allows (registers above 1024, barriers above
+ * OCC_MAX_BARRIERS_PER_BLOCK, shared memory above OCC_BYTES_MAX, a kernel
+ * name longer than occ_usage.mangled holds); OCC_ERR_LINE_TOO_LONG for a
+ * line of 8192 characters or more; OCC_ERR_IO when reading fails. */
 enum occ_status occ_usage_parse(FILE *f, const char *name, occ_usage_fn fn,
 				void *ctx, int *fn_status,
 				struct occ_diag *diag);
+
+/* occ_usage_parse on the file at path, which must be a regular file
+ * (OCC_ERR_NOT_REGULAR otherwise, never blocking on a FIFO); OCC_ERR_IO
+ * with errno set when it cannot be opened. */
+enum occ_status occ_usage_parse_file(const char *path, occ_usage_fn fn,
+				     void *ctx, int *fn_status,
+				     struct occ_diag *diag);
 
 /* ---- Kernels from binaries: cubins, fatbins and host ELF files ---- */
 
@@ -813,7 +834,9 @@ const char *occ_reason_name(enum occ_reason reason);
 
 /* ---- Architecture tables ---- */
 
-/* Reads one table file. */
+/* Reads one table file. Data files (tables, the GPU list) must be regular
+ * files (OCC_ERR_NOT_REGULAR) with lines shorter than 1024 characters
+ * (OCC_ERR_LINE_TOO_LONG). */
 enum occ_status occ_arch_load(const char *path, struct occ_arch *arch,
 			      struct occ_diag *diag);
 

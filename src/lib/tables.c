@@ -57,7 +57,9 @@ static const struct key_desc keys[] = {
 	BYTES_KEY("sharedMemAllocationUnitSize", smem_alloc_unit, 1, 1, 64 * KIB),
 	{ { "sharedMemCarveoutSizes", OCC_KEY_BYTES_LIST, 0 },
 	  offsetof(struct occ_arch, smem_carveouts), 0, 0, 64 * MIB },
-	INT_KEY("maxBarriersPerMultiprocessor", max_barriers_per_sm, 0, 1, 4096),
+	/* At least what one block may use, or some blocks could never run. */
+	INT_KEY("maxBarriersPerMultiprocessor", max_barriers_per_sm, 0,
+		OCC_MAX_BARRIERS_PER_BLOCK, 4096),
 	INT_KEY("cubinSharedIncludesReserved", cubin_smem_includes_reserved, 0,
 		0, 1),
 	INT_KEY("globalMemorySectorSize", sector_size, 0, 1, 4096),
@@ -327,39 +329,54 @@ static enum occ_status check_required(struct parse *p)
 	return OCC_OK;
 }
 
-enum occ_status occ_arch_load(const char *path, struct occ_arch *arch,
-			      struct occ_diag *diag)
+#define TABLE_LINE_CHARS 1024
+
+enum occ_status occ_arch_read(FILE *f, const char *path,
+			      struct occ_arch *arch, struct occ_diag *diag)
 {
 	struct parse p;
-	char line[1024];
-	int lineno = 0;
-	enum occ_status st = OCC_OK;
-	FILE *f;
+	struct occ_lines in;
+	char buf[TABLE_LINE_CHARS], *line;
+	enum occ_status st;
 
 	memset(&p, 0, sizeof p);
 	memset(arch, 0, sizeof *arch);
 	p.path = path;
 	p.arch = arch;
 	p.diag = diag;
-	f = fopen(path, "r");
-	if (!f)
-		return fail(&p, OCC_ERR_IO, 0, "");
-	while (st == OCC_OK && fgets(line, sizeof line, f)) {
-		lineno++;
-		if (!strchr(line, '\n') && !feof(f))
-			st = fail(&p, OCC_ERR_SYNTAX, lineno, "");
-		else
-			st = parse_line(&p, line, lineno);
+	occ_lines_init(&in, f, buf, sizeof buf);
+	while ((st = occ_lines_next(&in, &line)) == OCC_OK && line) {
+		st = parse_line(&p, line, in.lineno);
+		if (st != OCC_OK)
+			return st;
 	}
-	if (st == OCC_OK && ferror(f))
-		st = fail(&p, OCC_ERR_IO, lineno, "");
-	fclose(f);
-	if (st == OCC_OK)
-		st = check_required(&p);
+	if (st != OCC_OK) {
+		fail(&p, st, in.lineno, "");
+		if (diag && st == OCC_ERR_LINE_TOO_LONG)
+			diag->limit = sizeof buf - 1;
+		return st;
+	}
+	st = check_required(&p);
 	if (st == OCC_OK)
 		st = check_consistency(&p);
 	if (st == OCC_OK)
 		occ_copy_string(arch->source, sizeof arch->source, path);
+	return st;
+}
+
+enum occ_status occ_arch_load(const char *path, struct occ_arch *arch,
+			      struct occ_diag *diag)
+{
+	FILE *f;
+	enum occ_status st = occ_open_regular(path, &f);
+
+	if (st != OCC_OK) {
+		memset(arch, 0, sizeof *arch);
+		occ_diag_set(diag, path, 0, "");
+		return st;
+	}
+	st = occ_arch_read(f, path, arch, diag);
+	fclose(f);
 	return st;
 }
 
@@ -558,6 +575,9 @@ const char *occ_strerror(enum occ_status st)
 	case OCC_ERR_UNSUPPORTED: return "not supported";
 	case OCC_ERR_CORRUPT: return "truncated or malformed binary";
 	case OCC_ERR_NOT_BINARY: return "not a cubin, fatbin or ELF file";
+	case OCC_ERR_NOT_REGULAR: return "not a regular file";
+	case OCC_ERR_LINE_TOO_LONG: return "line too long";
+	case OCC_ERR_RANGE: return "value out of range";
 	}
 	return "unknown error";
 }

@@ -61,14 +61,23 @@ enum occ_status occ_best_block_size(const struct occ_arch *a,
 	return OCC_OK;
 }
 
-/* One input of the model, varied over [0, max] in pieces on which the
- * block count cannot change (an allocation unit of shared memory, one
- * register). */
+/*
+ * One input of the model (registers per thread, or dynamic shared memory)
+ * varied over [0, max] with the others fixed. The axis falls into
+ * stretches on each of which the block count never rises as the value
+ * grows, so the value where it changes is found by bisection: shared
+ * memory near 4 GiB takes a few hundred evaluations, not one per
+ * allocation unit.
+ */
+#define MAX_BREAKS (OCC_MAX_CARVEOUTS + 3)
+
 struct axis {
 	const struct occ_arch *a;
 	struct occ_kernel k;
 	uint64_t max;
 	int is_smem;
+	uint64_t breaks[MAX_BREAKS];  /* where stretches start, ascending */
+	int n_breaks;
 };
 
 static int axis_blocks(struct axis *x, uint64_t v)
@@ -84,64 +93,141 @@ static int axis_blocks(struct axis *x, uint64_t v)
 	return r.blocks_per_sm;
 }
 
-/* The last value allocated like v. */
-static uint64_t piece_end(const struct axis *x, uint64_t v)
+static void add_break(struct axis *x, uint64_t v)
 {
-	uint64_t fixed, unit = x->a->smem_alloc_unit, end;
+	int i = x->n_breaks;
 
-	if (!x->is_smem)
-		return v;
-	fixed = x->k.static_smem + x->a->smem_reserved_per_block;
-	end = occ_round_up(fixed + v, unit);
-	end = end > fixed ? end - fixed : 0;
-	return end < v ? v : (end > x->max ? x->max : end);
+	while (i > 0 && x->breaks[i - 1] > v) {
+		x->breaks[i] = x->breaks[i - 1];
+		i--;
+	}
+	if (i > 0 && x->breaks[i - 1] == v) {  /* have it: undo the shift */
+		for (; i < x->n_breaks; i++)
+			x->breaks[i] = x->breaks[i + 1];
+		return;
+	}
+	x->breaks[i] = v;
+	x->n_breaks++;
 }
 
-/* The first value allocated like v. */
-static uint64_t piece_start(const struct axis *x, uint64_t v)
+/* The first value whose allocation exceeds c bytes. */
+static uint64_t first_above(const struct axis *x, uint64_t c)
 {
-	uint64_t fixed, unit = x->a->smem_alloc_unit, total;
+	uint64_t unit = x->a->smem_alloc_unit;
+	uint64_t fixed = x->k.static_smem + x->a->smem_reserved_per_block;
+	uint64_t last = c / unit * unit;  /* allocations are whole units */
 
-	if (!x->is_smem || v == 0)
-		return v;
-	fixed = x->k.static_smem + x->a->smem_reserved_per_block;
-	total = occ_round_up(fixed + v, unit);
-	return total - unit < fixed ? 0 : total - unit - fixed + 1;
+	return last + 1 > fixed ? last + 1 - fixed : 0;
+}
+
+/* Registers only ever cost more. Shared memory may give more blocks
+ * where the SM's capacity steps up to hold a larger block (a carveout),
+ * and where the per-block limit rises to the opt-in one. */
+static void find_breaks(struct axis *x)
+{
+	const struct occ_arch *a = x->a;
+	int i;
+
+	x->n_breaks = 0;
+	add_break(x, 0);
+	if (!x->is_smem)
+		return;
+	for (i = 0; i < a->n_smem_carveouts; i++)
+		add_break(x, first_above(x, a->smem_carveouts[i]));
+	add_break(x, first_above(x, a->smem_per_sm));
+	if (x->k.static_smem <= a->smem_per_block)
+		add_break(x, a->smem_per_block - x->k.static_smem + 1);
+}
+
+/* The last value of v's stretch, no further than max. */
+static uint64_t stretch_end(const struct axis *x, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < x->n_breaks; i++)
+		if (x->breaks[i] > v)
+			return x->breaks[i] - 1 < x->max ? x->breaks[i] - 1
+							 : x->max;
+	return x->max;
+}
+
+static uint64_t stretch_start(const struct axis *x, uint64_t v)
+{
+	int i = x->n_breaks - 1;
+
+	while (i > 0 && x->breaks[i] > v)
+		i--;
+	return x->breaks[i];
+}
+
+/* The first value above `from` whose block count is not b; max + 1 if
+ * none. */
+static uint64_t next_change(struct axis *x, uint64_t from, int b)
+{
+	uint64_t lo = from + 1, hi, mid;
+
+	for (; lo <= x->max; lo = hi + 1) {
+		hi = stretch_end(x, lo);
+		if (axis_blocks(x, lo) != b)
+			return lo;
+		if (axis_blocks(x, hi) == b)
+			continue;
+		/* b at lo, fewer at hi: the first fewer lies between. */
+		while (hi - lo > 1) {
+			mid = lo + (hi - lo) / 2;
+			if (axis_blocks(x, mid) == b)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		return hi;
+	}
+	return x->max + 1;
+}
+
+/* The last value below `below` with more blocks than b, if any. */
+static int last_above(struct axis *x, uint64_t below, int b, uint64_t *at)
+{
+	uint64_t lo, top, mid;
+
+	for (; below > 0; below = lo) {
+		top = below - 1;
+		lo = stretch_start(x, top);
+		if (axis_blocks(x, lo) <= b)
+			continue;  /* the stretch's most is at its start */
+		/* More than b at lo: the last such lies between lo and top. */
+		while (top > lo && axis_blocks(x, top) <= b) {
+			mid = lo + (top - lo + 1) / 2;
+			if (axis_blocks(x, mid) > b)
+				lo = mid;
+			else
+				top = mid - 1;
+		}
+		*at = top;
+		return 1;
+	}
+	return 0;
 }
 
 static void scan_step(struct axis *x, uint64_t value, struct occ_step *s)
 {
 	uint64_t v;
-	int b;
 
 	memset(s, 0, sizeof *s);
+	find_breaks(x);
 	s->value = value;
 	s->blocks = axis_blocks(x, value);
-	/* Up: the same count, then the next, lower one. */
-	for (v = piece_end(x, value); v < x->max &&
-	     axis_blocks(x, v + 1) == s->blocks; v = piece_end(x, v + 1))
-		;
-	s->keep_max = v;
-	if (v < x->max) {
+	v = next_change(x, value, s->blocks);
+	s->keep_max = v - 1;
+	if (v <= x->max) {
 		s->has_drop = 1;
-		s->drop_from = v + 1;
-		s->drop_blocks = axis_blocks(x, v + 1);
-		for (v = piece_end(x, v + 1); v < x->max &&
-		     axis_blocks(x, v + 1) == s->drop_blocks;
-		     v = piece_end(x, v + 1))
-			;
-		s->drop_to = v;
+		s->drop_from = v;
+		s->drop_blocks = axis_blocks(x, v);
+		s->drop_to = next_change(x, v, s->drop_blocks) - 1;
 	}
-	/* Down: the first value with more blocks. */
-	for (v = piece_start(x, value); v > 0; v = piece_start(x, v - 1)) {
-		b = axis_blocks(x, v - 1);
-		if (b > s->blocks) {
-			s->has_gain = 1;
-			s->gain_at = v - 1;
-			s->gain_blocks = b;
-			break;
-		}
-	}
+	s->has_gain = last_above(x, value, s->blocks, &s->gain_at);
+	if (s->has_gain)
+		s->gain_blocks = axis_blocks(x, s->gain_at);
 }
 
 enum occ_status occ_headroom(const struct occ_arch *a,

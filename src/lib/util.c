@@ -19,37 +19,60 @@ static uint64_t suffix_multiplier(const char *s)
 	return 0;
 }
 
-enum occ_parse_status occ_parse_size(const char *s, uint64_t *out)
+enum occ_parse_status occ_parse_u64(const char *s, uint64_t *out,
+				    const char **end)
 {
-	uint64_t v = 0, mult;
+	uint64_t v = 0;
 
-	if (!isdigit((unsigned char)*s))
+	if (*s < '0' || *s > '9')
 		return OCC_PARSE_SYNTAX;
-	for (; isdigit((unsigned char)*s); s++) {
+	for (; *s >= '0' && *s <= '9'; s++) {
 		unsigned d = (unsigned)(*s - '0');
 
 		if (v > (UINT64_MAX - d) / 10)
 			return OCC_PARSE_RANGE;
 		v = v * 10 + d;
 	}
-	mult = suffix_multiplier(s);
-	if (mult == 0)
+	*out = v;
+	if (end)
+		*end = s;
+	return OCC_PARSE_OK;
+}
+
+enum occ_parse_status occ_parse_size(const char *s, uint64_t *out)
+{
+	enum occ_parse_status st;
+	const char *end = s;
+	uint64_t v, mult;
+
+	/* Not a size at all is told before too large a one. */
+	while (*end >= '0' && *end <= '9')
+		end++;
+	mult = suffix_multiplier(end);
+	if (end == s || mult == 0)
 		return OCC_PARSE_SYNTAX;
+	st = occ_parse_u64(s, &v, NULL);
+	if (st != OCC_PARSE_OK)
+		return st;
 	if (v > UINT64_MAX / mult)
 		return OCC_PARSE_RANGE;
 	*out = v * mult;
 	return OCC_PARSE_OK;
 }
 
-char *occ_trim(char *s)
+void occ_trim_end(char *s)
 {
-	char *end;
+	char *end = s + strlen(s);
 
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
 	while (end > s && isspace((unsigned char)end[-1]))
 		*--end = '\0';
+}
+
+char *occ_trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	occ_trim_end(s);
 	return s;
 }
 
@@ -79,4 +102,5 @@ void occ_diag_set(struct occ_diag *d, const char *file, int line,
 	occ_copy_string(d->file, sizeof d->file, file);
 	d->line = line;
 	occ_copy_string(d->key, sizeof d->key, key);
+	d->limit = 0;
 }

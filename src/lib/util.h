@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "occcalc.h"
 
@@ -20,6 +21,41 @@ OCC_INTERNAL void occ_diag_set(struct occ_diag *d, const char *file, int line,
 /* The most half-open intervals [starts[i], ends[i]) open at once; each
  * must be non-empty. Sorts both arrays (residency.c). */
 OCC_INTERNAL int occ_max_overlap(uint64_t *starts, uint64_t *ends, size_t n);
+
+/* The decimal digits s starts with (no sign, no space), into *out; *end
+ * (if not NULL) points past them. OCC_PARSE_SYNTAX when s starts with no
+ * digit, OCC_PARSE_RANGE when the number does not fit 64 bits. */
+OCC_INTERNAL enum occ_parse_status occ_parse_u64(const char *s, uint64_t *out,
+				    const char **end);
+
+/* Opens path for reading if it is a regular file, without blocking on a
+ * FIFO or a device: OCC_ERR_NOT_REGULAR if it is something else,
+ * OCC_ERR_IO (errno says why) if it cannot be opened. */
+OCC_INTERNAL enum occ_status occ_open_regular(const char *path, FILE **f);
+
+/* Lines of a data file, read into a caller's buffer. */
+struct occ_lines {
+	FILE *f;
+	char *buf;
+	size_t size;
+	int lineno;      /* of the line last read (or refused) */
+};
+
+OCC_INTERNAL void occ_lines_init(struct occ_lines *r, FILE *f, char *buf, size_t size);
+/* The next line, without its newline, in *line; *line is NULL at the end.
+ * OCC_ERR_LINE_TOO_LONG for a line of size characters or more,
+ * OCC_ERR_SYNTAX for one holding a NUL byte, OCC_ERR_IO when reading
+ * fails; r->lineno then names the line. */
+OCC_INTERNAL enum occ_status occ_lines_next(struct occ_lines *r, char **line);
+
+OCC_INTERNAL void occ_trim_end(char *s);
+
+/* The readers behind occ_arch_load and occ_gpu_find, on an open stream
+ * named path (for the fuzzers, which feed them memory). */
+OCC_INTERNAL enum occ_status occ_arch_read(FILE *f, const char *path,
+			      struct occ_arch *arch, struct occ_diag *diag);
+OCC_INTERNAL enum occ_status occ_gpu_read(FILE *f, const char *path, const char *name,
+			     struct occ_gpu *gpu, struct occ_diag *diag);
 
 static inline uint64_t occ_round_up(uint64_t x, uint64_t unit)
 {

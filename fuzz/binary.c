@@ -1,0 +1,39 @@
+/* binary.c - the binary reader (occ_bin_read): any bytes either read as
+ * kernels whose fields are sane or are refused with a status and a message
+ * saying why; never a crash, a hang or a read outside the buffer. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "occcalc.h"
+#include "fuzz.h"
+
+static int sane(const struct occ_bin_kernel *k, void *ctx)
+{
+	(void)ctx;
+	FUZZ_CHECK(k->mangled && k->mangled[0], "a kernel without a name");
+	FUZZ_CHECK(memchr(k->arch, '\0', sizeof k->arch), "arch unterminated");
+	FUZZ_CHECK(k->cc_major >= 1 && k->cc_minor >= 0 && k->cc_minor <= 9,
+		   "compute capability %d.%d", k->cc_major, k->cc_minor);
+	if (k->ptx_only)
+		FUZZ_CHECK(k->regs == -1 && k->shared_section == -1,
+			   "a PTX entry with resources");
+	else
+		FUZZ_CHECK(k->regs >= 0 && k->regs <= OCC_MAX_REGS_ANY_ARCH &&
+			   k->barriers >= 0 && k->shared_section >= 0,
+			   "regs %d, barriers %d, shared %lld", k->regs,
+			   k->barriers, (long long)k->shared_section);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct occ_bin_diag d;
+	int fs;
+	enum occ_status st = occ_bin_read(data, size, "fuzz", sane, NULL, &fs,
+					  &d);
+
+	FUZZ_CHECK(memchr(d.what, '\0', sizeof d.what), "diag unterminated");
+	FUZZ_CHECK(st == OCC_OK || d.what[0], "a refusal that says not why");
+	return 0;
+}

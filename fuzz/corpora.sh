@@ -1,0 +1,15 @@
+# corpora.sh - where each fuzz harness's inputs come from, relative to the
+# source tree: the real fixtures as seeds, a few hand seeds, and the kept
+# reproducers (t/fuzz-repro/HARNESS), which make check replays.
+# Sourced by fuzz/run.sh and t/fuzz-regress.sh.
+corpora() {
+	case $1 in
+	tables) echo "data/arch-tables t/fuzz-repro/tables" ;;
+	usage) echo "t/fixtures t/fuzz-repro/usage" ;;
+	gpus) echo "data/arch-tables t/fuzz-repro/gpus" ;;
+	size) echo "fuzz/seeds/size t/fuzz-repro/size" ;;
+	seq) echo "fuzz/seeds/seq t/fuzz-repro/seq" ;;
+	binary) echo "t/fixtures/bin t/fuzz-repro/binary" ;;
+	*) return 1 ;;
+	esac
+}
