@@ -197,7 +197,7 @@ struct row_kind {
 };
 
 extern const struct row_kind kind_occupancy, kind_access, kind_persist,
-	kind_info, kind_archs, kind_devices, kind_fields;
+	kind_info, kind_archs, kind_gpus, kind_devices, kind_fields;
 
 const char *field_type_name(enum field_type t);
 /* A decimal value: a percentage (two decimals, ties to even), or x. */
@@ -272,8 +272,9 @@ const struct occ_arch *session_find_arch(struct session *s, const char *name);
 const struct occ_arch *session_device_arch(struct session *s);
 /* --gpu: the SM count, and the architecture unless --arch names one. */
 void session_apply_gpu(struct session *s);
-/* gpus.txt beside the tables. */
+/* gpus.txt beside the tables, and the list it holds (or exit 1). */
 void session_gpus_path(struct session *s, char *buf, size_t n);
+struct occ_gpus *session_gpus(struct session *s);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));

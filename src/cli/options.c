@@ -53,7 +53,7 @@ struct opt {
 #define PER M(MODE_PERSIST)
 #define INF M(MODE_INFO)
 #define CFG (OCC | KER)
-#define ROWS (M_ALL & ~M(MODE_LIST_GPUS))
+#define ROWS M_ALL
 #define NUM(lo, hi) .kind = ARG_NUM, .min = lo, .max = hi
 #define SEQ(lo, hi) .kind = ARG_SEQ, .min = lo, .max = hi
 #define FLAG(field, v) .kind = ARG_FLAG, .dest = O(field), .set = v

@@ -179,27 +179,75 @@ void session_gpus_path(struct session *s, char *buf, size_t n)
 	snprintf(buf, n, "%s/gpus.txt", tables_dir(s));
 }
 
+struct occ_gpus *session_gpus(struct session *s)
+{
+	struct occ_gpus *l;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+
+	session_gpus_path(s, path, sizeof path);
+	errno = 0;
+	st = occ_gpus_load(path, &l, &d);
+	if (st == OCC_ERR_IO)
+		die("%s: cannot read: %s", path, strerror(errno));
+	if (st == OCC_ERR_SYNTAX)
+		die("%s:%d: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE "
+		    "NAME', each name unlike the others", d.file, d.line);
+	if (st != OCC_OK)
+		die("%s: %s", path, occ_strerror(st));
+	return l;
+}
+
+/* "H100-SXM, H100-PCIe" (and how many more) */
+static void match_names(char *buf, size_t n, const struct occ_gpu_match *m)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->n && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					i ? ", " : "", m->gpu[i]->name);
+	if (m->more && len < n)
+		snprintf(buf + len, n - len, " and %zu more", m->more);
+}
+
+/* --gpu NAME: one GPU of the list, or a usage error naming the closest. */
+static void find_gpu(struct session *s, struct occ_gpu *g)
+{
+	struct occ_gpus *l = session_gpus(s);
+	struct occ_gpu_match m;
+	char names[512], path[1024];
+	const char *name = s->o->gpu;
+
+	if (occ_gpus_match(l, name, &m) == OCC_OK) {
+		*g = *m.gpu[0];
+		occ_gpus_free(l);
+		return;
+	}
+	occ_gpus_free(l);
+	match_names(names, sizeof names, &m);
+	session_gpus_path(s, path, sizeof path);
+	if (m.ambiguous)
+		die_usage("--gpu: '%s' is ambiguous: did you mean %s?", name,
+			  names);
+	if (m.n)
+		die_usage("--gpu: '%s': not in %s: did you mean %s? "
+			  "(--list-gpus lists them; --sms N gives any SM count)",
+			  name, path, names);
+	die_usage("--gpu: '%s': not in %s (--list-gpus lists them; --sms N "
+		  "gives any SM count)", name, path);
+}
+
 void session_apply_gpu(struct session *s)
 {
 	struct options *o = s->o;
 	struct occ_gpu g;
-	struct occ_diag d;
-	char path[1024];
-	enum occ_status st;
 	int major, minor;
 
 	if (!o->gpu)
 		return;
-	session_gpus_path(s, path, sizeof path);
-	errno = 0;
-	st = occ_gpu_find(path, o->gpu, &g, &d);
-	if (st == OCC_ERR_UNKNOWN_ARCH)
-		die_usage("--gpu: '%s': not in %s (--list-gpus lists them; "
-			  "--sms N gives any SM count)", o->gpu, path);
-	if (st == OCC_ERR_IO)
-		die("%s: cannot read: %s", path, strerror(errno));
-	if (st != OCC_OK)
-		die("%s:%d: expected 'NAME CC SMS SOURCE'", d.file, d.line);
+	find_gpu(s, &g);
 	if (o->arch && (occ_arch_parse_name(o->arch, &major, &minor) != OCC_OK ||
 			major != g.cc_major || minor != g.cc_minor))
 		die_usage("--gpu %s is compute capability %d.%d, not --arch %s",
