@@ -16,6 +16,7 @@
 enum arg_kind {
 	ARG_FLAG,      /* no argument: stores .set in an int */
 	ARG_SEQ,       /* numbers: a list or range within [min, max] */
+	ARG_SHAPES,    /* the same, or block shapes: 16x16, 8x8x4 */
 	ARG_NUM,       /* one number within [min, max] */
 	ARG_STR,       /* a name or a file */
 	ARG_FN         /* parsed by .parse */
@@ -56,6 +57,7 @@ struct opt {
 #define ROWS M_ALL
 #define NUM(lo, hi) .kind = ARG_NUM, .min = lo, .max = hi
 #define SEQ(lo, hi) .kind = ARG_SEQ, .min = lo, .max = hi
+#define SHAPES(lo, hi) .kind = ARG_SHAPES, .min = lo, .max = hi
 #define FLAG(field, v) .kind = ARG_FLAG, .dest = O(field), .set = v
 #define MODE(m) .selects = m, .modes = M(m)
 
@@ -67,10 +69,10 @@ static const struct opt opts[] = {
 	{ "device", 0, NUM(0, 1023), .metavar = "N", .dest = O(device),
 	  .modes = OCC | ACC | PER | INF, .selects = -1,
 	  .help = "the CUDA device to use without --arch (default 0)" },
-	{ "block", 'b', SEQ(1, INT32_MAX), .metavar = "N", .dest = O(block),
+	{ "block", 'b', SHAPES(1, INT32_MAX), .metavar = "N", .dest = O(block),
 	  .def = "0", .modes = CFG, .selects = -1, .groups = G_OCC,
-	  .help = "threads per block; without it, the block size\nthat "
-	  "maximises occupancy" },
+	  .help = "threads per block, or its shape (16x16, "
+	  "8x8x4);\nwithout it, the block size that maximises\noccupancy" },
 	{ "regs", 'r', SEQ(0, OCC_MAX_REGS_ANY_ARCH), .metavar = "N",
 	  .dest = O(regs), .def = "0", .modes = OCC, .selects = -1,
 	  .groups = G_OCC, .help = "registers per thread (default 0)" },
@@ -276,6 +278,10 @@ static void take(const struct opt *op, const char *arg, struct options *o)
 		seq_free(dest(op, o));
 		arg_seq(op->name, arg, op->min, op->max, dest(op, o));
 		break;
+	case ARG_SHAPES:
+		seq_free(dest(op, o));
+		arg_shapes(op->name, arg, op->min, op->max, dest(op, o));
+		break;
 	case ARG_NUM:
 		*(uint64_t *)dest(op, o) = arg_number(op->name, arg, op->min,
 							op->max);
@@ -299,7 +305,8 @@ static void defaults(struct options *o)
 	o->optin = 1;
 	o->format = OUT_TEXT;
 	for (i = 0; i < NOPTS; i++)
-		if (opts[i].def && opts[i].kind == ARG_SEQ)
+		if (opts[i].def && (opts[i].kind == ARG_SEQ ||
+				    opts[i].kind == ARG_SHAPES))
 			arg_seq(opts[i].name, opts[i].def, 0, UINT64_MAX,
 				  dest(&opts[i], o));
 		else if (opts[i].def)
@@ -476,6 +483,6 @@ void options_free(struct options *o)
 	size_t i;
 
 	for (i = 0; i < NOPTS; i++)
-		if (opts[i].kind == ARG_SEQ)
+		if (opts[i].kind == ARG_SEQ || opts[i].kind == ARG_SHAPES)
 			seq_free(dest(&opts[i], o));
 }
