@@ -261,6 +261,19 @@ good=$OCCCALC_TABLES
 OCCCALC_TABLES=/nonexistent run --tables "$good" -a sm_90 -b 128
 [ "$status" -eq 0 ]
 ok $? "--tables overrides OCCCALC_TABLES"
+# From its build tree occcalc reads its source tree's tables; a copy
+# elsewhere reads the installed ones, or says what to set.
+src=$(cd "$T/.." && pwd -P)
+got=$(unset OCCCALC_TABLES; "$OCCCALC" -a 90 -i -f csv --fields source |
+	sed -n 's/^source,//p')
+[ -n "$got" ] && [ "$(cd "$(dirname "$got")" && pwd -P)" = "$src/data/arch-tables" ]
+ok $? "run from the build tree without OCCCALC_TABLES: the source tree's tables"
+cp "$OCCCALC" "$tmp/occcalc-copy"
+(unset OCCCALC_TABLES; "$tmp/occcalc-copy" -a 90 -i -f csv --fields source) >"$tmp/out" 2>"$tmp/err"
+status=$?
+{ [ "$status" -eq 0 ] && ! grep -q "^$src/" "$tmp/out"; } ||
+	{ [ "$status" -eq 1 ] && one_error_line "; set OCCCALC_TABLES (or --tables DIR) to the directory of sm_XY.arch files"; }
+ok $? "a copy outside the build tree reads the installed tables, or says what to set"
 run -t "$good" -i -a 90
 grep -q '^maxBarriersPerMultiprocessor *64$' "$tmp/out"
 ok $? "-t and -i are --tables and --info"

@@ -7,16 +7,22 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+
+/* Where the tables were looked for and not found: what to set. */
+#define TABLES_HINT "; set OCCCALC_TABLES (or --tables DIR) to the " \
+	"directory of sm_XY.arch files, data/arch-tables in the source tree"
 
 static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 				 int err)
 {
 	if (st == OCC_ERR_IO && d->line == 0)
-		die("%s: %s: %s", d->file, occ_strerror(st), strerror(err));
+		die("%s: %s: %s" TABLES_HINT, d->file, occ_strerror(st),
+		    strerror(err));
 	if (st == OCC_ERR_NO_TABLES)
-		die("%s: %s", d->file, occ_strerror(st));
+		die("%s: %s" TABLES_HINT, d->file, occ_strerror(st));
 	if (d->line > 0 && d->key[0])
 		die("%s:%d: %s: %s", d->file, d->line, d->key,
 		    occ_strerror(st));
@@ -25,6 +31,23 @@ static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 	die("%s: %s: %s", d->file, d->key, occ_strerror(st));
 }
 
+/* Run from its build tree, occcalc reads its source tree's tables (those
+ * it was built and tested with), not whatever an older install left. */
+static const char *build_tree_tables(void)
+{
+#if defined(OCC_BUILD_DIR) && defined(OCC_SOURCE_TABLES)
+	struct stat self, built;
+
+	if (stat("/proc/self/exe", &self) == 0 &&
+	    stat(OCC_BUILD_DIR "/occcalc", &built) == 0 &&
+	    self.st_dev == built.st_dev && self.st_ino == built.st_ino)
+		return OCC_SOURCE_TABLES;
+#endif
+	return NULL;
+}
+
+/* --tables, else $OCCCALC_TABLES, else the build tree's, else the
+ * installed ones. */
 static const char *tables_dir(const struct session *s)
 {
 	const char *dir = s->o->tables;
@@ -32,7 +55,9 @@ static const char *tables_dir(const struct session *s)
 	if (!dir)
 		dir = getenv("OCCCALC_TABLES");
 	if (!dir || !*dir)
-		dir = OCC_TABLES_DIR;
+		dir = build_tree_tables();
+	if (!dir)
+		dir = occ_tables_dir();
 	return dir;
 }
 

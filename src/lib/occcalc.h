@@ -708,6 +708,12 @@ struct occ_tables;
 
 enum occ_status occ_tables_load(const char *dir, struct occ_tables **out,
 				struct occ_diag *diag);
+/* Where 'make install' put the tables (and gpus.txt): the library's
+ * $(datadir)/occcalc/arch-tables, which 'pkg-config --variable=
+ * archtablesdir occcalc' also prints. occ_tables_load(occ_tables_dir(),
+ * ...) reads them without a path written into the program; occcalc lets
+ * $OCCCALC_TABLES override it, and a program may do the same. */
+const char *occ_tables_dir(void);
 void occ_tables_free(struct occ_tables *t);
 size_t occ_tables_count(const struct occ_tables *t);
 /* Tables in ascending compute capability. */
