@@ -95,7 +95,9 @@ static const struct opt opts[] = {
 	  "grid that fills it,\nand the waves of --grid" },
 	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu), .modes = CFG | INF,
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
-	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given" },
+	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
+	  "\nalso its device name ('NVIDIA H100 80GB HBM3')\nor a part of "
+	  "its name ('4090')" },
 	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
 	  .modes = CFG, .selects = -1, .groups = G_OCC, .help = "blocks "
 	  "launched: full waves, the last wave, and\nthe occupancy averaged "
@@ -140,7 +142,7 @@ static const struct opt opts[] = {
 	  MODE(MODE_LIST_ARCHS), .help = "list the architectures that have a "
 	  "table" },
 	{ "list-gpus", 0, FLAG(mode, MODE_LIST_GPUS), MODE(MODE_LIST_GPUS),
-	  .help = "list the GPUs --gpu knows" },
+	  .help = "list the GPUs --gpu knows, in any --format" },
 	{ "list-devices", 0, FLAG(mode, MODE_LIST_DEVICES),
 	  MODE(MODE_LIST_DEVICES), .help = "list this machine's CUDA devices" },
 	{ "list-fields", 0, FLAG(mode, MODE_LIST_FIELDS), MODE(MODE_LIST_FIELDS),
@@ -158,7 +160,8 @@ static const struct opt opts[] = {
 	{ "tables", 't', ARG_STR, "DIR", .dest = O(tables),
 	  .modes = M_ALL & ~M(MODE_LIST_DEVICES) & ~M(MODE_LIST_FIELDS),
 	  .selects = -1, .help = "read architecture tables from DIR\n(default: "
-	  "$OCCCALC_TABLES, else " OCC_TABLES_DIR ")" },
+	  "$OCCCALC_TABLES; from the build tree, the\nsource tree's; else "
+	  OCC_TABLES_DIR ")" },
 	{ "access", 0, ARG_FN, "OP", .parse = arg_ops, MODE(MODE_ACCESS),
 	  .section = "\nGlobal memory (instead of occupancy):",
 	  .help = "load, store or load,store: the sectors and lines\none warp "
