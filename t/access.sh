@@ -1,6 +1,6 @@
 #!/bin/sh
 # access.sh - the global-memory calculators from the command line: the
-# seeds' cases in every format, sweeps, and bad input.
+# published worked cases in every format, sweeps, and bad input.
 . "$T/lib.sh"
 
 # cell CSV-ROW COLUMN: one column of CSV output's row (2 = the first row).
@@ -13,35 +13,35 @@ cell() {
 run --arch sm_90 --access load --stride 1 --offset 0,1 --lane-xor 0 --format csv
 [ "$(cell 2 sectors)" = 4 ] && [ "$(cell 3 sectors)" = 5 ] &&
 	[ "$(cell 3 efficiency_pct)" = 80.00 ]
-ok $? "seed 003 add1, add2: 4 and 5 sectors per request, 100 % and 80 %"
+ok $? "coalescing study add1, add2: 4 and 5 sectors per request, 100 % and 80 %"
 
 run --arch sm_90 --access load --lane-xor 1 --format csv
 [ "$(cell 2 sectors)" = 4 ] && [ "$(cell 2 efficiency_pct)" = 100.00 ]
-ok $? "seed 003 add3: lanes permuted, still 4 sectors, 100 %"
+ok $? "coalescing study add3: lanes permuted, still 4 sectors, 100 %"
 
 run --arch sm_90 --access load --stride 0 --format json
 grep -q '"sectors":1,' "$tmp/out" && grep -q '"efficiency_pct":12.50,' "$tmp/out"
-ok $? "seed 003 add4: a broadcast is 1 sector, 12.5 % (JSON)"
+ok $? "coalescing study add4: a broadcast is 1 sector, 12.5 % (JSON)"
 
 run --arch sm_90 --access load --stride 4
 [ "$status" -eq 0 ] && grep -q '16 per request: 512 B moved, efficiency 25.00 %' "$tmp/out"
-ok $? "seed 003 add5: stride 4 is 16 sectors per request, 25 % (text)"
+ok $? "coalescing study add5: stride 4 is 16 sectors per request, 25 % (text)"
 
 run --arch sm_37 --access load --threads 1,9,17,25 --format csv
 [ "$(cell 2 l1_efficiency_pct)" = 3.12 ] && [ "$(cell 2 efficiency_pct)" = 12.50 ] &&
 	[ "$(cell 3 efficiency_pct)" = 56.25 ] && [ "$(cell 4 efficiency_pct)" = 70.83 ] &&
 	[ "$(cell 5 efficiency_pct)" = 78.12 ]
-ok $? "seed 000: 3.12 % L1-cached; 12.5, 56.25, 70.83, 78.12 % L2-only"
+ok $? "Kepler L1 example: 3.12 % L1-cached; 12.5, 56.25, 70.83, 78.12 % L2-only"
 
 run --arch sm_37 --access load,store --offset 1 --format csv
 [ "$(cell 2 efficiency_pct)" = 80.00 ] && [ "$(cell 2 lines)" = 2 ] &&
 	[ "$(cell 3 op)" = store ] && [ "$(cell 3 efficiency_pct)" = 80.00 ] &&
 	[ "$(cell 3 l1_efficiency_pct)" = 80.00 ]
-ok $? "seed 000: offset 1, loads and stores: 2 transactions, 80 %; stores skip L1"
+ok $? "Kepler L1 example: offset 1, loads and stores: 2 transactions, 80 %; stores skip L1"
 
 run --arch sm_37 --access load --stride 0,1 --total --format csv
 [ "$(cell 4 op)" = total ] && [ "$(cell 4 efficiency_pct)" = 82.50 ]
-ok $? "seed 000: C[x] = A[3] + B[x] totals 82.5 %"
+ok $? "Kepler L1 example: C[x] = A[3] + B[x] totals 82.5 %"
 
 run --arch sm_90 --access store --elem 1,2,4,8,16 --format csv
 [ "$(wc -l <"$tmp/out")" -eq 6 ] && [ "$(cell 6 sectors)" = 16 ] &&

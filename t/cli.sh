@@ -150,6 +150,61 @@ ok $? "an explicit --sms overrides the GPU's, a matching --arch is accepted"
 run --list-gpus
 grep -q '^H100-SXM  *9.0  *132 ' "$tmp/out" && ! grep -q '^#' "$tmp/out"
 ok $? "--list-gpus lists names, compute capabilities and SM counts"
+[ "$(head -1 "$tmp/out")" = "name              cc  sms  source" ] &&
+	grep -q '^Jetson-AGX-Orin  8.7   16  NVIDIA' "$tmp/out" &&
+	grep -q '^B200            10.0  148  NVIDIA' "$tmp/out"
+ok $? "--list-gpus text: a header and aligned columns"
+run --list-gpus -f csv
+[ "$(head -1 "$tmp/out")" = "name,computeCapability,multiProcessorCount,source" ] &&
+	grep -q '^H100-PCIe,9.0,114,"NVIDIA H100 Tensor Core GPU Architecture whitepaper (PCIe, 114 SMs)"$' "$tmp/out"
+ok $? "--list-gpus -f csv: the text's fields, under cudaDeviceProp names"
+[ "$("$OCCCALC" --list-gpus -f jsonl | wc -l)" -eq "$(tail -n +2 "$tmp/out" | wc -l)" ]
+ok $? "--list-gpus -f jsonl: one object per GPU"
+run --list-gpus -f json --fields name,aliases
+grep -q '^{"name":"H100-SXM","aliases":\["NVIDIA H100 80GB HBM3"\]},$' "$tmp/out"
+ok $? "--list-gpus -f json --fields name,aliases: the device names --gpu takes"
+
+# --gpu takes the runtime's device names and casual forms; exact wins.
+gpu_sms() { csv_row --gpu "$1" -b 128 --fields arch,min_grid_size; }
+for g in "NVIDIA H100 80GB HBM3:sm_90,2112" "NVIDIA H200:sm_90,2112" \
+	"NVIDIA GeForce RTX 4090:sm_89,1536" "RTX 4090:sm_89,1536" \
+	"rtx4090:sm_89,1536" "4090:sm_89,1536" "h100 pcie:sm_90,1824" \
+	"Tesla V100-SXM2-32GB:sm_70,1280" "NVIDIA A100 80GB PCIe:sm_80,1728"; do
+	[ "$(gpu_sms "${g%%:*}")" = "${g#*:}" ]
+	ok $? "--gpu '${g%%:*}' is the GPU with ${g#*:} (arch, 16 blocks/SM x its SMs)"
+done
+[ "$(gpu_sms A10)" = "sm_86,864" ]
+ok $? "--gpu A10 is the A10, not the A100 that contains it: exact beats partial"
+[ "$(gpu_sms H200)" = "sm_90,2112" ] && [ "$(gpu_sms 1080)" = "sm_61,320" ]
+ok $? "--gpu H200 is not GH200; 1080 is GTX-1080 (ends with it), not GTX-1080-Ti"
+
+# --block takes shapes: threads are the product, the shape is echoed.
+run -a sm_90 -b 16x16 -r 32
+grep -q '^Kernel: 256 threads/block (16x16), 32 registers/thread' "$tmp/out" &&
+	grep -q '^Occupancy  *100.00 %$' "$tmp/out"
+ok $? "--block 16x16 is 256 threads, the report names the shape"
+[ "$(csv_row -a sm_90 -b 8x8x4 -r 32 --fields block,block_shape)" = "256,8x8x4" ]
+ok $? "--block 8x8x4 in CSV: block 256, block_shape 8x8x4"
+run -a sm_90 -b 16x16,32x8,64:128:64 -r 32 -f jsonl --fields block,block_shape
+[ "$(cat "$tmp/out")" = '{"block":256,"block_shape":"16x16"}
+{"block":256,"block_shape":"32x8"}
+{"block":64,"block_shape":null}
+{"block":128,"block_shape":null}' ]
+ok $? "--block lists mix shapes and ranges; a thread count has no shape (null)"
+run -a sm_90 -b 16x16,128 -r 32
+[ "$(sed -n 1p "$tmp/out" | cut -c1-27)" = "arch     block  shape     r" ] &&
+	grep -q '^sm_90      128  -  ' "$tmp/out"
+ok $? "a text table of shapes has a shape column after block"
+[ "$(csv_row -a sm_90 -b 128 -r 32 | cut -d, -f2,3)" = "128,32" ]
+ok $? "without shapes the CSV columns are unchanged (no block_shape)"
+
+# Without --regs the report says what it assumed.
+run -a sm_90 -b 256
+grep -q '^Note: no --regs: registers per thread taken as 0; ' "$tmp/out"
+ok $? "without --regs the report notes that registers were taken as 0"
+run -a sm_90 -b 256 -r 0
+! grep -q 'no --regs' "$tmp/out"
+ok $? "--regs 0 given: no note"
 
 run -a sm_90 -b 128 -r 40 -f csv --fields occupancy_pct,block,limiter
 [ "$(cat "$tmp/out")" = "occupancy_pct,block,limiter
@@ -183,7 +238,6 @@ ok $? "a configuration that cannot launch has no max_dynamic_smem_per_block"
 # Options the mode does not use are refused, naming both.
 expect 2 "--block does not apply to --info" -a sm_90 --info -b 128
 expect 2 "--regs does not apply to --ptxas" --ptxas "$T/fixtures/ptxas-sm90.txt" -r 32
-expect 2 "--format does not apply to --list-gpus" --list-gpus -f json
 expect 2 "--info and --list-archs are separate modes; give one" --info --list-archs
 
 run --list-fields -f csv
@@ -211,6 +265,19 @@ good=$OCCCALC_TABLES
 OCCCALC_TABLES=/nonexistent run --tables "$good" -a sm_90 -b 128
 [ "$status" -eq 0 ]
 ok $? "--tables overrides OCCCALC_TABLES"
+# From its build tree occcalc reads its source tree's tables; a copy
+# elsewhere reads the installed ones, or says what to set.
+src=$(cd "$T/.." && pwd -P)
+got=$(unset OCCCALC_TABLES; "$OCCCALC" -a 90 -i -f csv --fields source |
+	sed -n 's/^source,//p')
+[ -n "$got" ] && [ "$(cd "$(dirname "$got")" && pwd -P)" = "$src/data/arch-tables" ]
+ok $? "run from the build tree without OCCCALC_TABLES: the source tree's tables"
+cp "$OCCCALC" "$tmp/occcalc-copy"
+(unset OCCCALC_TABLES; "$tmp/occcalc-copy" -a 90 -i -f csv --fields source) >"$tmp/out" 2>"$tmp/err"
+status=$?
+{ [ "$status" -eq 0 ] && ! grep -q "^$src/" "$tmp/out"; } ||
+	{ [ "$status" -eq 1 ] && one_error_line "; set OCCCALC_TABLES (or --tables DIR) to the directory of sm_XY.arch files"; }
+ok $? "a copy outside the build tree reads the installed tables, or says what to set"
 run -t "$good" -i -a 90
 grep -q '^maxBarriersPerMultiprocessor *64$' "$tmp/out"
 ok $? "-t and -i are --tables and --info"

@@ -7,7 +7,13 @@ expect 2 "--block: '0': below the minimum of 1" -a sm_90 -b 0
 expect 2 "--block: '-5': must not be negative" -a sm_90 -b -5
 expect 2 "--block: '2147483648': above the maximum of 2147483647" -a sm_90 -b 2147483648
 expect 2 "--block: 'abc': not a number" -a sm_90 -b abc
-expect 2 "--block: '12x': not a number" -a sm_90 -b 12x
+expect 2 "--block: '12x': a block shape is XxY or XxYxZ" -a sm_90 -b 12x
+expect 2 "--block: '0x16': a block dimension must be at least 1" -a sm_90 -b 0x16
+expect 2 "--block: '16x16x16x2': a block shape is XxY or XxYxZ" -a sm_90 -b 16x16x16x2
+expect 2 "--block: '32x64': beyond CUDA's block limits (1024 threads" -a sm_90 -b 32x64
+expect 2 "--block: '1x1x128': beyond CUDA's block limits (1024 threads; x and y up to 1024, z up to 64)" -a sm_90 -b 1x1x128
+expect 2 "--block: '16x16:32': a block shape is XxY or XxYxZ, whole numbers (16x16, 8x8x4; not a range)" -a sm_90 -b 16x16:32
+expect 2 "--block: '32,16xq': a block shape is XxY or XxYxZ" -a sm_90 -b 32,16xq
 expect 2 "--regs: '-1': must not be negative" -a sm_90 -b 128 -r -1
 expect 2 "--regs: '256': above the maximum of 255" -a sm_90 -b 128 -r 256
 expect 2 "--smem: '-1': must not be negative" -a sm_90 -b 128 -s -1
@@ -31,6 +37,9 @@ expect 2 "--grid: '0': below the minimum of 1" -a sm_90 -b 128 --sms 132 --grid 
 expect 2 "--grid: '2147483648': above the maximum of 2147483647" -a sm_90 -b 128 --sms 132 --grid 2147483648
 expect 2 "--grid needs the GPU's SM count: --sms N or --gpu NAME" -a sm_90 -b 128 --grid 1000
 expect 2 "--gpu: 'Voodoo5': not in" --gpu Voodoo5 -b 128
+expect 2 "--gpu: 'H100' is ambiguous: did you mean H100-SXM, H100-PCIe?" --gpu H100 -b 128
+expect 2 "--gpu: 'RTX 4080': not in $OCCCALC_TABLES/gpus.txt: did you mean RTX-4090?" --gpu "RTX 4080" -b 128
+expect 2 "--gpu: 'NVIDIA': not in" --gpu NVIDIA -b 128
 expect 2 "--gpu A100 is compute capability 8.0, not --arch sm_90" --gpu A100 -a sm_90 -b 128
 expect 2 "--format: 'xml': unknown format" -a sm_90 -b 128 -f xml
 expect 2 "--arch: 'sm_99': no table for compute capability 9.9" -a sm_99 -b 128
@@ -47,6 +56,13 @@ expect 2 "--api and --measure run on this machine's GPU" --api --gpu H100-SXM -b
 expect 1 "/nonexistent: cannot read" --tables /nonexistent -a sm_90 -b 128
 mkdir "$tmp/empty"
 expect 1 "no architecture tables (*.arch) found" --tables "$tmp/empty" -a sm_90 -b 128
+
+# A GPU list that does not read: the file and line.
+cp "$OCCCALC_TABLES"/*.arch "$tmp/empty/"
+printf 'H100-SXM 9.0 132 a source\nalias H100-SXM NVIDIA H100-SXM\n' >"$tmp/empty/gpus.txt"
+expect 1 "gpus.txt:2: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE NAME'" --tables "$tmp/empty" --list-gpus
+printf 'alias H100-SXM NVIDIA H100 80GB HBM3\n' >"$tmp/empty/gpus.txt"
+expect 1 "gpus.txt:1: expected" --tables "$tmp/empty" --gpu H100-SXM -b 128
 
 # A full device: the error is reported, not lost.
 if [ -w /dev/full ]; then

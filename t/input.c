@@ -304,8 +304,9 @@ static void test_data_lines(void)
 	       "gpus.txt: a 2000-character line is refused at line 3 (limit "
 	       "1023), its tail not read as a GPU");
 	st = occ_gpu_find(path, "H100", &g, &d);
-	tap_ok(st == OCC_OK && g.sms == 132, "gpus.txt: the lines before it "
-	       "still read");
+	tap_ok(st == OCC_ERR_LINE_TOO_LONG && d.line == 3,
+	       "gpus.txt: a list with a bad line is refused whole, even for a "
+	       "GPU listed before it");
 	write_file("gpus.txt", "H100 9.0 +132 datasheet\n");
 	st = occ_gpu_find(path, "H100", &g, &d);
 	tap_ok(st == OCC_ERR_SYNTAX && d.line == 1,

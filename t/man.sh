@@ -64,4 +64,22 @@ done
 [ -s "$tmp/keys" ] && [ -z "$missing" ]
 ok $? "every table key is in the man page${missing:+ (missing:$missing)}"
 
+# Quotes pair up as mandoc and groff render them: an enclosure nested in
+# another on one line ('.Pq Ql a , Ql b') renders as (‘a, ‘b’’).
+for fmt in "$MANDOC -Tutf8" "groff -mandoc -Tutf8"; do
+	if ! command -v "${fmt%% *}" >/dev/null 2>&1; then
+		n=$((n + 1))
+		echo "ok $n # SKIP ${fmt%% *} not found"
+		continue
+	fi
+	# Each quote as one byte (\001, \002), the pairs taken out.
+	$fmt "$MAN" 2>/dev/null | LC_ALL=C sed 's/.\x08//g' | tr '\n' ' ' |
+		LC_ALL=C sed 's/‘/\x01/g; s/’/\x02/g; s/\x01[^\x01\x02]*\x02//g' |
+		LC_ALL=C sed -n 's/.*\(.\{24\}[\x01\x02].\{0,12\}\).*/\1/p' |
+		tr '\001\002' '<>' | sed '$a\' >"$tmp/quotes"
+	[ ! -s "$tmp/quotes" ]
+	ok $? "${fmt%% *} renders every quote of the man page paired"
+	sed 's/^/# unpaired (< >): /' "$tmp/quotes"
+done
+
 done_testing

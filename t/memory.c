@@ -1,7 +1,7 @@
 /*
- * memory.c - the global-memory calculators, on the cases the seeds work
- * through: seed 000 (Kepler, L1-cached and L2-only loads, stores) and
- * seed 003 (add1-add5 on a recent GPU), and seed 002's L2 persistence.
+ * memory.c - the global-memory calculators, on the published worked
+ * cases: the Kepler L1 example (L1-cached and L2-only loads, stores), the
+ * coalescing study (add1-add5 on a recent GPU), and L2 persistence.
  */
 #include <stdlib.h>
 
@@ -23,7 +23,7 @@ static struct occ_access_result access(int major, int minor,
 	return r;
 }
 
-/* Efficiency in hundredths of a percent, as the seeds print it. */
+/* Efficiency in hundredths of a percent, as the examples print it. */
 static long pct100(uint64_t requested, uint64_t moved)
 {
 	return (long)((requested * 20000 / moved + 1) / 2);
@@ -32,7 +32,7 @@ static long pct100(uint64_t requested, uint64_t moved)
 #define LD OCC_ACCESS_LOAD
 #define ST OCC_ACCESS_STORE
 
-static void seed000_kepler(void)
+static void kepler_l1_example(void)
 {
 	struct occ_access_result r;
 
@@ -72,7 +72,7 @@ static void seed000_kepler(void)
 	       "000: 24 threads store 96 aligned bytes: 1 transaction, 100 %%");
 }
 
-static void seed000_two_accesses(void)
+static void kepler_two_accesses(void)
 {
 	struct occ_access_result a = access(3, 7, LD, 4, 0, 3, 32, 0);
 	struct occ_access_result b = access(3, 7, LD, 4, 1, 0, 32, 0);
@@ -83,7 +83,7 @@ static void seed000_two_accesses(void)
 	       "bytes, 82.5 %%");
 }
 
-static void seed003_hopper(void)
+static void coalescing_study_hopper(void)
 {
 	struct occ_access_result r;
 
@@ -188,9 +188,9 @@ static void l2_plans(void)
 int main(void)
 {
 	load_tables();
-	seed000_kepler();
-	seed000_two_accesses();
-	seed003_hopper();
+	kepler_l1_example();
+	kepler_two_accesses();
+	coalescing_study_hopper();
 	wide_and_narrow();
 	bad_access();
 	l2_plans();

@@ -1,6 +1,7 @@
 /*
  * model.c - the occupancy model, behaviour by behaviour, on worked cases
- * (seed 001 section 6.3.2, the CUDA Programming Guide's rules).
+ * (the occupancy study of "CUDA Programming: Basics and Practice",
+ * section 6.3.2, and the CUDA Programming Guide's rules).
  */
 #include <stdlib.h>
 
@@ -66,7 +67,7 @@ static void test_register_granularity(void)
 	       "a kernel using no registers is not limited by them");
 }
 
-/* Seed 001, 6.3.2 (1): block size alone. */
+/* The occupancy study, 6.3.2 (1): block size alone. */
 static void test_block_size_alone(void)
 {
 	struct occ_result r = run(7, 0, 64, 0, 0, 0);
@@ -84,7 +85,7 @@ static void test_block_size_alone(void)
 	       "a 100-thread block occupies 4 warps, the last one partial");
 }
 
-/* Seed 001, 6.3.2 (2): registers. */
+/* The occupancy study, 6.3.2 (2): registers. */
 static void test_register_limits(void)
 {
 	struct occ_result r = run(7, 0, 128, 32, 0, 0);
@@ -108,7 +109,8 @@ static void test_register_limits(void)
 	       "sm_75 (1024 threads per SM): 64 registers still give 100 %%");
 }
 
-/* Seed 001, 6.3.2 (3): shared memory on compute capability 3.5. */
+/* The occupancy study, 6.3.2 (3): shared memory on compute
+ * capability 3.5. */
 static void test_kepler_shared_memory(void)
 {
 	struct occ_result r = run(3, 5, 128, 0, 0, 3 * 1024);

@@ -22,21 +22,40 @@ static const char *seq_error_text(enum seq_error e)
 		[SEQ_STEP_ZERO] = "a range's step must not be 0",
 		[SEQ_REVERSED] = "range reversed: START must not exceed END",
 		[SEQ_NOMEM] = "out of memory",
+		[SEQ_SHAPE] = "a block shape is XxY or XxYxZ, whole numbers "
+		"(16x16, 8x8x4; not a range)",
+		[SEQ_SHAPE_ZERO] = "a block dimension must be at least 1",
+		[SEQ_SHAPE_LARGE] = "beyond CUDA's block limits",
 	};
 
 	return text[e];
 }
 
-void arg_seq(const char *opt, const char *arg, uint64_t min,
-		      uint64_t max, struct seq *out)
+static void seq_failed(const char *opt, const char *arg, uint64_t min,
+		       uint64_t max, enum seq_error e)
 {
-	enum seq_error e = seq_parse(arg, min, max, out);
-
+	if (e == SEQ_SHAPE_LARGE)
+		die_usage("--%s: '%s': %s (%d threads; x and y up to %d, z up "
+			  "to %d)", opt, arg, seq_error_text(e), BLOCK_MAX_THREADS,
+			  BLOCK_MAX_XY, BLOCK_MAX_Z);
 	if (e == SEQ_TOO_LARGE || e == SEQ_TOO_SMALL)
 		die_usage("--%s: '%s': %s %llu", opt, arg, seq_error_text(e),
 			  (unsigned long long)(e == SEQ_TOO_LARGE ? max : min));
 	if (e != SEQ_OK)
 		die_usage("--%s: '%s': %s", opt, arg, seq_error_text(e));
+}
+
+void arg_seq(const char *opt, const char *arg, uint64_t min,
+		      uint64_t max, struct seq *out)
+{
+	seq_failed(opt, arg, min, max, seq_parse(arg, min, max, out));
+}
+
+/* Numbers, ranges and block shapes (--block 16x16,32x8). */
+void arg_shapes(const char *opt, const char *arg, uint64_t min,
+		uint64_t max, struct seq *out)
+{
+	seq_failed(opt, arg, min, max, seq_parse_shapes(arg, min, max, out));
 }
 
 /* An option that takes one number, not a sweep. */

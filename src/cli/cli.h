@@ -19,6 +19,7 @@ extern "C" {
 
 struct seq_range {
 	uint64_t start, end, step;
+	uint16_t dim[3];   /* a block shape (16x16: 16, 16, 0), else 0 */
 };
 
 struct seq {
@@ -43,12 +44,29 @@ enum seq_error {
 	SEQ_TOO_SMALL,     /* below the option's minimum */
 	SEQ_STEP_ZERO,
 	SEQ_REVERSED,      /* START > END */
-	SEQ_NOMEM
+	SEQ_NOMEM,
+	SEQ_SHAPE,         /* not XxY or XxYxZ */
+	SEQ_SHAPE_ZERO,    /* a dimension of 0 */
+	SEQ_SHAPE_LARGE    /* beyond CUDA's block limits */
 };
+
+/* CUDA's limits on a block's shape, the same on every compute
+ * capability from 2.0 (the CUDA C++ Programming Guide, "Technical
+ * Specifications per Compute Capability": maximum x- or y-dimension of a
+ * block 1024, z-dimension 64, threads per block 1024). */
+#define BLOCK_MAX_XY 1024
+#define BLOCK_MAX_Z 64
+#define BLOCK_MAX_THREADS 1024
 
 /* Parses s into *out, every value within [min, max]. */
 enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
 			 struct seq *out);
+/* The same, where an item may also be a block shape (16x16, 8x8x4): its
+ * threads, the product, with the shape in its range's dim. */
+enum seq_error seq_parse_shapes(const char *s, uint64_t min, uint64_t max,
+				struct seq *out);
+/* "16x16" for a shape (dim[0] != 0) into buf. */
+void seq_shape_text(char *buf, size_t n, const uint16_t dim[3]);
 void seq_free(struct seq *s);
 int seq_first(struct seq_iter *it, const struct seq *s);
 /* How many values s holds (saturating). */
@@ -119,6 +137,8 @@ struct options {
  * argument is wrong. */
 void arg_seq(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	     struct seq *out);
+void arg_shapes(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		struct seq *out);
 uint64_t arg_number(const char *opt, const char *arg, uint64_t min,
 		    uint64_t max);
 typedef void (*arg_parse)(const char *opt, const char *arg, struct options *o);
@@ -210,7 +230,7 @@ struct row_kind {
 };
 
 extern const struct row_kind kind_occupancy, kind_access, kind_persist,
-	kind_info, kind_archs, kind_devices, kind_fields, kind_traffic;
+	kind_info, kind_archs, kind_gpus, kind_devices, kind_fields, kind_traffic;
 
 const char *field_type_name(enum field_type t);
 /* A decimal value: a percentage (two decimals, ties to even), or x. */
@@ -285,8 +305,9 @@ const struct occ_arch *session_find_arch(struct session *s, const char *name);
 const struct occ_arch *session_device_arch(struct session *s);
 /* --gpu: the SM count, and the architecture unless --arch names one. */
 void session_apply_gpu(struct session *s);
-/* gpus.txt beside the tables. */
+/* gpus.txt beside the tables, and the list it holds (or exit 1). */
 void session_gpus_path(struct session *s, char *buf, size_t n);
+struct occ_gpus *session_gpus(struct session *s);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));
@@ -332,6 +353,8 @@ struct occ_row {
 	struct occ_headroom h;
 	int have_max_dyn;
 	uint64_t max_dyn;
+	char block_shape[24];          /* --block's shape, or "" */
+	int regs_assumed;              /* no --regs: taken as 0 */
 	const struct occ_usage *usage; /* the compiler's report, or NULL */
 	const char *kernel;            /* its name, demangled if C++ */
 	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
@@ -347,6 +370,7 @@ struct occ_run {
 	int report;                    /* text, one configuration: the report */
 	const struct occ_usage *usage;
 	const char *kernel;
+	const uint16_t *shape;         /* the block's, from --block */
 };
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,

@@ -29,6 +29,14 @@ static void set_str(struct val *v, const char *s)
 
 GETTER(get_arch) { ROW; set_str(v, r->arch); }
 UINT_GETTER(get_block, r->k.block_size)
+GETTER(get_block_shape)
+{
+	ROW;
+	if (r->block_shape[0])
+		set_str(v, r->block_shape);
+	else
+		v->type = VAL_NULL;
+}
 UINT_GETTER(get_regs, r->k.regs_per_thread)
 UINT_GETTER(get_smem, r->k.dynamic_smem)
 UINT_GETTER(get_static_smem, r->k.static_smem)
@@ -215,6 +223,9 @@ static const struct field fields[] = {
 	  { NULL, -7, 0, 0, NULL, 0 }, 0, 0 },
 	{ "block", FT_INT, "threads per block", get_block, NULL,
 	  { NULL, 6, 1, 0, NULL, 0 }, 0, 0 },
+	{ "block_shape", FT_STR, "the block's shape as --block gave it, "
+	  "16x16 or 8x8x4 (absent: a thread count)", get_block_shape, NULL,
+	  { "shape", -8, 2, TXT_DASH, NULL, 0 }, 0, 0 },
 	{ "regs", FT_INT, "registers per thread", get_regs, NULL,
 	  { NULL, 5, 1, 0, NULL, 0 }, 0, 0 },
 	{ "smem", FT_INT, "dynamic shared memory per block, bytes", get_smem,

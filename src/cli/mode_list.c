@@ -3,7 +3,6 @@
  * GPU models --gpu knows, this machine's CUDA devices, and the fields of
  * every kind of row (what --fields takes, as the man page documents).
  */
-#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -129,21 +128,59 @@ int mode_list_devices(struct session *s)
 	return 0;
 }
 
-/* ---- --list-gpus: the list beside the tables, as it is written ---- */
+/* ---- --list-gpus: the GPU models beside the tables ---- */
+
+#define GPU(r) ((const struct occ_gpu *)(r)->item)
+STR_GETTER(get_gpu_name, struct list_row, GPU(r)->name)
+UINT_GETTER(get_gpu_sms, struct list_row, GPU(r)->sms)
+STR_GETTER(get_gpu_source, struct list_row, GPU(r)->source)
+GETTER(get_gpu_aliases)
+{
+	const struct list_row *r = p;
+	int i;
+
+	(void)f;
+	v->type = VAL_SET;
+	v->n = 0;
+	for (i = 0; i < GPU(r)->n_aliases && v->n < 8; i++)
+		v->strs[v->n++] = GPU(r)->aliases[i];
+}
+
+/* A column for the list's every field: gpus.txt's, in its order. */
+static const struct field gpu_fields[] = {
+	{ "name", FT_STR, "the GPU's name, as --gpu takes it", get_gpu_name,
+	  NULL, COL(NULL, -15, 0), 0, 0 },
+	{ "computeCapability", FT_STR, "its compute capability, X.Y",
+	  get_cc, NULL, COL("cc", 4, 1), 0, 0 },
+	{ "multiProcessorCount", FT_INT, "its SMs", get_gpu_sms, NULL,
+	  COL("sms", 4, 1), 0, 0 },
+	{ "source", FT_STR, "where the SM count comes from", get_gpu_source,
+	  NULL, COL(NULL, 0, 2), 0, 0 },
+	{ "aliases", FT_SET, "the other names --gpu takes for it: the device "
+	  "name the CUDA runtime prints", get_gpu_aliases, NULL,
+	  COL(NULL, 0, 2), 0, 0 },
+};
+
+const struct row_kind kind_gpus = {
+	"list-gpus", gpu_fields, sizeof gpu_fields / sizeof gpu_fields[0]
+};
 
 int mode_list_gpus(struct session *s)
 {
-	char path[1024], line[1024];
-	FILE *f;
+	struct occ_gpus *l = session_gpus(s);
+	struct list_row rows[256];
+	size_t i;
 
-	session_gpus_path(s, path, sizeof path);
-	f = fopen(path, "r");
-	if (!f)
-		die("%s: cannot read: %s", path, strerror(errno));
-	while (fgets(line, sizeof line, f))
-		if (line[0] != '#' && line[0] != '\n')
-			fputs(line, stdout);
-	fclose(f);
+	for (i = 0; i < occ_gpus_count(l) && i < 256; i++) {
+		const struct occ_gpu *g = occ_gpus_get(l, i);
+
+		rows[i].item = g;
+		snprintf(rows[i].cc, sizeof rows[i].cc, "%d.%d", g->cc_major,
+			 g->cc_minor);
+	}
+	list_all(s, &kind_gpus, "name,computeCapability,multiProcessorCount,"
+		 "source", rows, i);
+	occ_gpus_free(l);
 	return 0;
 }
 
@@ -179,7 +216,7 @@ int mode_list_fields(struct session *s)
 	static const struct row_kind *const kinds[] = {
 		&kind_occupancy, &kind_access, &kind_traffic, &kind_persist,
 		&kind_info,
-		&kind_archs, &kind_devices, &kind_fields,
+		&kind_archs, &kind_gpus, &kind_devices, &kind_fields,
 	};
 	struct fieldsel sel;
 	struct out out;

@@ -36,6 +36,7 @@ static void sweep(struct occ_run *run, const struct occ_arch *a)
 
 	occ_run_kernel_defaults(o, &k);
 	for (seq_first(&ib, &o->block); ; ) {
+		r = o->block.ranges[ib.range];
 		r.start = r.end = ib.value;
 		r.step = 1;
 		for (seq_first(&ir, &o->regs); ; ) {

@@ -24,6 +24,8 @@
 /* The text table's columns, and everything else's fields. */
 #define TEXT_FIELDS "arch,block,regs,smem,static_smem,blocks_per_sm," \
 	"warps_per_sm,occupancy_pct,limiter"
+/* Where --block gives shapes, their field follows block's. */
+#define SHAPE_FIELD "block_shape"
 #define TEXT_GPU_FIELDS ",api_blocks_per_sm,measured_blocks_per_sm," \
 	"achieved_occupancy_pct,agrees"
 #define FIELDS TEXT_FIELDS ",max_warps_per_sm,warps_per_block," \
@@ -50,6 +52,33 @@ void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k)
 	k->optin = o->optin;
 }
 
+static int block_shapes(const struct seq *block)
+{
+	size_t i;
+
+	for (i = 0; i < block->n; i++)
+		if (block->ranges[i].dim[0])
+			return 1;
+	return 0;
+}
+
+/* name inserted after the field after in list (comma-separated). */
+static void insert_after(char *list, size_t n, const char *after,
+			 const char *name)
+{
+	size_t len = strlen(list), at = strlen(after), add = strlen(name) + 1;
+	char *p = list;
+
+	while ((p = strstr(p, after)) &&
+	       ((p > list && p[-1] != ',') || (p[at] && p[at] != ',')))
+		p += at;
+	if (!p || len + add >= n)
+		return;
+	memmove(p + at + add, p + at, len - (size_t)(p + at - list) + 1);
+	p[at] = ',';
+	memcpy(p + at + 1, name, add - 1);
+}
+
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 		  int kernels)
 {
@@ -66,6 +95,8 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 		snprintf(defaults, sizeof defaults, "%s%s%s", FIELDS,
 			 o->headroom ? HEADROOM_FIELDS : "",
 			 o->api ? GPU_FIELDS : "");
+	if (block_shapes(&o->block))
+		insert_after(defaults, sizeof defaults, "block", SHAPE_FIELD);
 	fieldsel_make(&run->sel, &kind_occupancy, o->fields, defaults);
 	if (run->report)
 		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
@@ -237,6 +268,10 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	row.grid = (int64_t)o->grid;
 	row.usage = run->usage;
 	row.kernel = run->kernel;
+	if (run->shape && run->shape[0])
+		seq_shape_text(row.block_shape, sizeof row.block_shape,
+			       run->shape);
+	row.regs_assumed = !run->usage && !option_given(o, "regs");
 	compute_extras(run, &row);
 	if (o->api) {
 		run_on_gpu(run->s, &row, &gpu);
@@ -264,6 +299,7 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 		for (seq_first(&id, &o->smem); ; ) {
 			k->block_size = (int)ib.value;
 			k->dynamic_smem = id.value;
+			run->shape = blocks->ranges[ib.range].dim;
 			run_one(run, k);
 			if (!seq_next(&id))
 				break;

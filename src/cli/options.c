@@ -16,6 +16,7 @@
 enum arg_kind {
 	ARG_FLAG,      /* no argument: stores .set in an int */
 	ARG_SEQ,       /* numbers: a list or range within [min, max] */
+	ARG_SHAPES,    /* the same, or block shapes: 16x16, 8x8x4 */
 	ARG_NUM,       /* one number within [min, max] */
 	ARG_STR,       /* a name or a file */
 	ARG_FN         /* parsed by .parse */
@@ -55,9 +56,10 @@ struct opt {
 #define INF M(MODE_INFO)
 #define TRF M(MODE_TRAFFIC)
 #define CFG (OCC | KER)
-#define ROWS (M_ALL & ~M(MODE_LIST_GPUS))
+#define ROWS M_ALL
 #define NUM(lo, hi) .kind = ARG_NUM, .min = lo, .max = hi
 #define SEQ(lo, hi) .kind = ARG_SEQ, .min = lo, .max = hi
+#define SHAPES(lo, hi) .kind = ARG_SHAPES, .min = lo, .max = hi
 #define FLAG(field, v) .kind = ARG_FLAG, .dest = O(field), .set = v
 #define MODE(m) .selects = m, .modes = M(m)
 
@@ -69,10 +71,10 @@ static const struct opt opts[] = {
 	{ "device", 0, NUM(0, 1023), .metavar = "N", .dest = O(device),
 	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "the CUDA device to use without --arch (default 0)" },
-	{ "block", 'b', SEQ(1, INT32_MAX), .metavar = "N", .dest = O(block),
+	{ "block", 'b', SHAPES(1, INT32_MAX), .metavar = "N", .dest = O(block),
 	  .def = "0", .modes = CFG | TRF, .selects = -1, .groups = G_OCC,
-	  .help = "threads per block; without it, the block size\nthat "
-	  "maximises occupancy" },
+	  .help = "threads per block, or its shape (16x16, "
+	  "8x8x4);\nwithout it, the block size that maximises\noccupancy" },
 	{ "regs", 'r', SEQ(0, OCC_MAX_REGS_ANY_ARCH), .metavar = "N",
 	  .dest = O(regs), .def = "0", .modes = OCC, .selects = -1,
 	  .groups = G_OCC, .help = "registers per thread (default 0)" },
@@ -95,7 +97,9 @@ static const struct opt opts[] = {
 	  "grid that fills it,\nand the waves of --grid" },
 	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu), .modes = CFG | INF,
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
-	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given" },
+	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
+	  "\nalso its device name ('NVIDIA H100 80GB HBM3')\nor a part of "
+	  "its name ('4090')" },
 	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
 	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "
 	  "launched: full waves, the last wave, and\nthe occupancy averaged "
@@ -140,7 +144,7 @@ static const struct opt opts[] = {
 	  MODE(MODE_LIST_ARCHS), .help = "list the architectures that have a "
 	  "table" },
 	{ "list-gpus", 0, FLAG(mode, MODE_LIST_GPUS), MODE(MODE_LIST_GPUS),
-	  .help = "list the GPUs --gpu knows" },
+	  .help = "list the GPUs --gpu knows, in any --format" },
 	{ "list-devices", 0, FLAG(mode, MODE_LIST_DEVICES),
 	  MODE(MODE_LIST_DEVICES), .help = "list this machine's CUDA devices" },
 	{ "list-fields", 0, FLAG(mode, MODE_LIST_FIELDS), MODE(MODE_LIST_FIELDS),
@@ -158,7 +162,8 @@ static const struct opt opts[] = {
 	{ "tables", 't', ARG_STR, "DIR", .dest = O(tables),
 	  .modes = M_ALL & ~M(MODE_LIST_DEVICES) & ~M(MODE_LIST_FIELDS),
 	  .selects = -1, .help = "read architecture tables from DIR\n(default: "
-	  "$OCCCALC_TABLES, else " OCC_TABLES_DIR ")" },
+	  "$OCCCALC_TABLES; from the build tree, the\nsource tree's; else "
+	  OCC_TABLES_DIR ")" },
 	{ "access", 0, ARG_FN, "OP", .parse = arg_ops, MODE(MODE_ACCESS),
 	  .section = "\nGlobal memory (instead of occupancy):",
 	  .help = "load, store or load,store: the sectors and lines\none warp "
@@ -293,6 +298,10 @@ static void take(const struct opt *op, const char *arg, struct options *o)
 		seq_free(dest(op, o));
 		arg_seq(op->name, arg, op->min, op->max, dest(op, o));
 		break;
+	case ARG_SHAPES:
+		seq_free(dest(op, o));
+		arg_shapes(op->name, arg, op->min, op->max, dest(op, o));
+		break;
 	case ARG_NUM:
 		*(uint64_t *)dest(op, o) = arg_number(op->name, arg, op->min,
 							op->max);
@@ -316,7 +325,8 @@ static void defaults(struct options *o)
 	o->optin = 1;
 	o->format = OUT_TEXT;
 	for (i = 0; i < NOPTS; i++)
-		if (opts[i].def && opts[i].kind == ARG_SEQ)
+		if (opts[i].def && (opts[i].kind == ARG_SEQ ||
+				    opts[i].kind == ARG_SHAPES))
 			arg_seq(opts[i].name, opts[i].def, 0, UINT64_MAX,
 				  dest(&opts[i], o));
 		else if (opts[i].def && opts[i].kind == ARG_FN)
@@ -495,6 +505,6 @@ void options_free(struct options *o)
 	size_t i;
 
 	for (i = 0; i < NOPTS; i++)
-		if (opts[i].kind == ARG_SEQ)
+		if (opts[i].kind == ARG_SEQ || opts[i].kind == ARG_SHAPES)
 			seq_free(dest(&opts[i], o));
 }

@@ -185,7 +185,7 @@ static void report_notes(FILE *f, const struct occ_arch *a,
 }
 
 static void out_report(FILE *f, const struct occ_arch *a, const struct occ_kernel *k,
-		const struct occ_result *r)
+		const struct occ_result *r, const char *shape)
 {
 	char tag[16], pct[32], lim[64], carve[32];
 
@@ -198,9 +198,10 @@ static void out_report(FILE *f, const struct occ_arch *a, const struct occ_kerne
 		snprintf(carve, sizeof carve, "%d %%", k->carveout);
 	fprintf(f, "%s (%s), compute capability %d.%d\n", tag, a->name,
 		a->cc_major, a->cc_minor);
-	fprintf(f, "Kernel: %d threads/block, %d registers/thread, "
+	fprintf(f, "Kernel: %d threads/block%s%s%s, %d registers/thread, "
 		"%llu B static + %llu B dynamic shared memory/block, "
-		"carveout %s\n\n", k->block_size, k->regs_per_thread,
+		"carveout %s\n\n", k->block_size, *shape ? " (" : "", shape,
+		*shape ? ")" : "", k->regs_per_thread,
 		(unsigned long long)k->static_smem,
 		(unsigned long long)k->dynamic_smem, carve);
 	report_resources(f, a, k, r);
@@ -397,7 +398,12 @@ void report_occupancy(FILE *f, const struct occ_row *row)
 {
 	if (row->best)
 		out_best(f, row->a, row->best, row->sms);
-	out_report(f, row->a, &row->k, &row->r);
+	out_report(f, row->a, &row->k, &row->r, row->block_shape);
+	/* A bare 100 % must not pass for the kernel's answer. */
+	if (row->regs_assumed)
+		fprintf(f, "Note: no --regs: registers per thread taken as %d; "
+			"the kernel's own count (nvcc -Xptxas -v, --ptxas) may "
+			"lower the occupancy.\n", row->k.regs_per_thread);
 	if (row->grid)
 		out_waves(f, row);
 	if (row->have_headroom)

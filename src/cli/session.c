@@ -7,22 +7,30 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+
+/* Where the tables were looked for and not found: what to set. */
+#define TABLES_HINT "; set OCCCALC_TABLES (or --tables DIR) to the " \
+	"directory of sm_XY.arch files, data/arch-tables in the source tree"
 
 static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 				 int err)
 {
 	if (st == OCC_ERR_IO && d->line == 0)
-		die("%s: %s: %s", d->file, occ_strerror(st), strerror(err));
+		die("%s: %s: %s" TABLES_HINT, d->file, occ_strerror(st),
+		    strerror(err));
 	if (st == OCC_ERR_LINE_TOO_LONG)
 		die("%s:%d: line too long (at most %llu characters)", d->file,
 		    d->line, (unsigned long long)d->limit);
 	if (st == OCC_ERR_RANGE)
 		die("%s:%d: %s: above the limit of %llu", d->file, d->line,
 		    d->key, (unsigned long long)d->limit);
-	if (st == OCC_ERR_NO_TABLES || st == OCC_ERR_NOT_REGULAR)
+	if (st == OCC_ERR_NOT_REGULAR)
 		die("%s: %s", d->file, occ_strerror(st));
+	if (st == OCC_ERR_NO_TABLES)
+		die("%s: %s" TABLES_HINT, d->file, occ_strerror(st));
 	if (d->line > 0 && d->key[0])
 		die("%s:%d: %s: %s", d->file, d->line, d->key,
 		    occ_strerror(st));
@@ -31,6 +39,23 @@ static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
 	die("%s: %s: %s", d->file, d->key, occ_strerror(st));
 }
 
+/* Run from its build tree, occcalc reads its source tree's tables (those
+ * it was built and tested with), not whatever an older install left. */
+static const char *build_tree_tables(void)
+{
+#if defined(OCC_BUILD_DIR) && defined(OCC_SOURCE_TABLES)
+	struct stat self, built;
+
+	if (stat("/proc/self/exe", &self) == 0 &&
+	    stat(OCC_BUILD_DIR "/occcalc", &built) == 0 &&
+	    self.st_dev == built.st_dev && self.st_ino == built.st_ino)
+		return OCC_SOURCE_TABLES;
+#endif
+	return NULL;
+}
+
+/* --tables, else $OCCCALC_TABLES, else the build tree's, else the
+ * installed ones. */
 static const char *tables_dir(const struct session *s)
 {
 	const char *dir = s->o->tables;
@@ -38,7 +63,9 @@ static const char *tables_dir(const struct session *s)
 	if (!dir)
 		dir = getenv("OCCCALC_TABLES");
 	if (!dir || !*dir)
-		dir = OCC_TABLES_DIR;
+		dir = build_tree_tables();
+	if (!dir)
+		dir = occ_tables_dir();
 	return dir;
 }
 
@@ -185,27 +212,75 @@ void session_gpus_path(struct session *s, char *buf, size_t n)
 	snprintf(buf, n, "%s/gpus.txt", tables_dir(s));
 }
 
+struct occ_gpus *session_gpus(struct session *s)
+{
+	struct occ_gpus *l;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+
+	session_gpus_path(s, path, sizeof path);
+	errno = 0;
+	st = occ_gpus_load(path, &l, &d);
+	if (st == OCC_ERR_IO)
+		die("%s: cannot read: %s", path, strerror(errno));
+	if (st == OCC_ERR_SYNTAX)
+		die("%s:%d: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE "
+		    "NAME', each name unlike the others", d.file, d.line);
+	if (st != OCC_OK)
+		die("%s: %s", path, occ_strerror(st));
+	return l;
+}
+
+/* "H100-SXM, H100-PCIe" (and how many more) */
+static void match_names(char *buf, size_t n, const struct occ_gpu_match *m)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->n && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					i ? ", " : "", m->gpu[i]->name);
+	if (m->more && len < n)
+		snprintf(buf + len, n - len, " and %zu more", m->more);
+}
+
+/* --gpu NAME: one GPU of the list, or a usage error naming the closest. */
+static void find_gpu(struct session *s, struct occ_gpu *g)
+{
+	struct occ_gpus *l = session_gpus(s);
+	struct occ_gpu_match m;
+	char names[512], path[1024];
+	const char *name = s->o->gpu;
+
+	if (occ_gpus_match(l, name, &m) == OCC_OK) {
+		*g = *m.gpu[0];
+		occ_gpus_free(l);
+		return;
+	}
+	occ_gpus_free(l);
+	match_names(names, sizeof names, &m);
+	session_gpus_path(s, path, sizeof path);
+	if (m.ambiguous)
+		die_usage("--gpu: '%s' is ambiguous: did you mean %s?", name,
+			  names);
+	if (m.n)
+		die_usage("--gpu: '%s': not in %s: did you mean %s? "
+			  "(--list-gpus lists them; --sms N gives any SM count)",
+			  name, path, names);
+	die_usage("--gpu: '%s': not in %s (--list-gpus lists them; --sms N "
+		  "gives any SM count)", name, path);
+}
+
 void session_apply_gpu(struct session *s)
 {
 	struct options *o = s->o;
 	struct occ_gpu g;
-	struct occ_diag d;
-	char path[1024];
-	enum occ_status st;
 	int major, minor;
 
 	if (!o->gpu)
 		return;
-	session_gpus_path(s, path, sizeof path);
-	errno = 0;
-	st = occ_gpu_find(path, o->gpu, &g, &d);
-	if (st == OCC_ERR_UNKNOWN_ARCH)
-		die_usage("--gpu: '%s': not in %s (--list-gpus lists them; "
-			  "--sms N gives any SM count)", o->gpu, path);
-	if (st == OCC_ERR_IO)
-		die("%s: cannot read: %s", path, strerror(errno));
-	if (st != OCC_OK)
-		die("%s:%d: expected 'NAME CC SMS SOURCE'", d.file, d.line);
+	find_gpu(s, &g);
 	if (o->arch && (occ_arch_parse_name(o->arch, &major, &minor) != OCC_OK ||
 			major != g.cc_major || minor != g.cc_minor))
 		die_usage("--gpu %s is compute capability %d.%d, not --arch %s",

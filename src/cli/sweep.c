@@ -2,6 +2,7 @@
  * sweep.c - the values of one swept option, generated one at a time, so a
  * sweep of any length runs in constant memory.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,48 @@ static enum seq_error parse_value(const char *s, uint64_t min, uint64_t max,
 	if (*v < min)
 		return SEQ_TOO_SMALL;
 	return SEQ_OK;
+}
+
+/* XxY or XxYxZ: the threads, the product, within [min, max]. */
+static enum seq_error parse_shape(char *item, uint64_t min, uint64_t max,
+				  struct seq_range *r)
+{
+	static const uint64_t most[3] = { BLOCK_MAX_XY, BLOCK_MAX_XY,
+					  BLOCK_MAX_Z };
+	uint64_t v, threads = 1;
+	char *save = NULL, *d;
+	int n = 0;
+	enum seq_error e;
+
+	if (strchr(item, ':') || *item == 'x' || strstr(item, "xx") ||
+	    item[strlen(item) - 1] == 'x')
+		return SEQ_SHAPE;
+	for (d = strtok_r(item, "x", &save); d; d = strtok_r(NULL, "x", &save)) {
+		if (n == 3)
+			return SEQ_SHAPE;
+		e = parse_value(d, 0, UINT64_MAX, &v);
+		if (e != SEQ_OK)
+			return e == SEQ_NOT_NUMBER ? SEQ_SHAPE : e;
+		if (v == 0)
+			return SEQ_SHAPE_ZERO;
+		if (v > most[n])
+			return SEQ_SHAPE_LARGE;
+		r->dim[n++] = (uint16_t)v;
+		threads *= v;
+	}
+	if (threads > BLOCK_MAX_THREADS || threads > max)
+		return SEQ_SHAPE_LARGE;
+	if (threads < min)
+		return SEQ_TOO_SMALL;
+	r->start = r->end = threads;
+	r->step = 1;
+	return SEQ_OK;
+}
+
+void seq_shape_text(char *buf, size_t n, const uint16_t dim[3])
+{
+	snprintf(buf, n, dim[2] ? "%ux%ux%u" : dim[1] ? "%ux%u" : "%u",
+		 dim[0], dim[1], dim[2]);
 }
 
 /* START[:END[:STEP]] */
@@ -65,8 +108,8 @@ static enum seq_error parse_item(char *item, uint64_t min, uint64_t max,
 	return SEQ_OK;
 }
 
-enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
-			 struct seq *out)
+static enum seq_error parse(const char *s, uint64_t min, uint64_t max,
+			    int shapes, struct seq *out)
 {
 	size_t len = strlen(s), items = 1, i;
 	char *copy, *item, *next;
@@ -87,13 +130,27 @@ enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
 		next = strchr(item, ',');
 		if (next)
 			*next++ = '\0';
-		e = parse_item(item, min, max, &out->ranges[out->n]);
+		e = shapes && strchr(item, 'x')
+			? parse_shape(item, min, max, &out->ranges[out->n])
+			: parse_item(item, min, max, &out->ranges[out->n]);
 		out->n++;
 	}
 	free(copy);
 	if (e != SEQ_OK)
 		seq_free(out);
 	return e;
+}
+
+enum seq_error seq_parse(const char *s, uint64_t min, uint64_t max,
+			 struct seq *out)
+{
+	return parse(s, min, max, 0, out);
+}
+
+enum seq_error seq_parse_shapes(const char *s, uint64_t min, uint64_t max,
+				struct seq *out)
+{
+	return parse(s, min, max, 1, out);
 }
 
 void seq_free(struct seq *s)

@@ -1,6 +1,8 @@
 /*
  * gpus.c - the list of common GPUs (gpus.txt beside the tables): a model
- * name gives a compute capability and an SM count.
+ * name gives a compute capability and an SM count. Names match loosely
+ * (occ_gpus_match), so that the device name the runtime prints and the
+ * short forms people type find the same entry.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -10,6 +12,11 @@
 
 #include "occcalc.h"
 #include "util.h"
+
+struct occ_gpus {
+	struct occ_gpu *gpu;
+	size_t n, cap;
+};
 
 /* "NAME CC SMS SOURCE..." into *g; 0 on success. */
 static int parse_gpu_line(char *line, struct occ_gpu *g)
@@ -39,54 +46,251 @@ static int parse_gpu_line(char *line, struct occ_gpu *g)
 	return 0;
 }
 
+/* The words dropped from names: vendor and brand, not the model. */
+static const char *const noise_words[] = { "nvidia", "geforce", "tesla" };
+
+/* s normalised into buf: its words' letters and digits, lower case,
+ * without the noise words. */
+static void normalise(const char *s, char *buf, size_t n)
+{
+	size_t len = 0, wl, i;
+	const char *w;
+
+	while (*s) {
+		while (*s && !isalnum((unsigned char)*s))
+			s++;
+		for (w = s; isalnum((unsigned char)*s); s++)
+			;
+		wl = (size_t)(s - w);
+		for (i = 0; i < sizeof noise_words / sizeof noise_words[0]; i++)
+			if (wl == strlen(noise_words[i]) &&
+			    strncasecmp(w, noise_words[i], wl) == 0)
+				break;
+		if (i < sizeof noise_words / sizeof noise_words[0])
+			continue;
+		for (; w < s && len + 1 < n; w++)
+			buf[len++] = (char)tolower((unsigned char)*w);
+	}
+	buf[len] = '\0';
+}
+
+/* How a GPU's names (its name, then its aliases) compare with q. */
+enum name_test { NAME_EQUAL, NAME_ENDS, NAME_CONTAINS, NAME_PREFIX };
+
+static size_t name_test(const struct occ_gpu *g, const char *q,
+			enum name_test t)
+{
+	char norm[64];
+	size_t best = 0, p, nl, ql = strlen(q);
+	int i;
+
+	for (i = -1; i < g->n_aliases; i++) {
+		normalise(i < 0 ? g->name : g->aliases[i], norm, sizeof norm);
+		if (t == NAME_EQUAL && strcmp(norm, q) == 0)
+			return 1;
+		nl = strlen(norm);
+		if (t == NAME_ENDS && nl >= ql && strcmp(norm + nl - ql, q) == 0)
+			return 1;
+		if (t == NAME_CONTAINS && strstr(norm, q))
+			return 1;
+		for (p = 0; t == NAME_PREFIX && norm[p] && norm[p] == q[p]; p++)
+			;
+		if (t == NAME_PREFIX && p > best)
+			best = p;
+	}
+	return best;
+}
+
+/* A name or alias that reads like one already listed, or like nothing. */
+static int name_taken(const struct occ_gpus *l, const char *name)
+{
+	char q[64];
+	size_t i;
+
+	normalise(name, q, sizeof q);
+	for (i = 0; q[0] && i < l->n; i++)
+		if (name_test(&l->gpu[i], q, NAME_EQUAL))
+			return 1;
+	return q[0] == '\0';
+}
+
+/* "alias NAME DEVICE NAME": another name for the GPU NAME, listed above. */
+static int parse_alias(char *line, struct occ_gpus *l)
+{
+	char *save = NULL, *target, *alias;
+	struct occ_gpu *g = NULL;
+	size_t i;
+
+	strtok_r(line, " \t", &save);
+	target = strtok_r(NULL, " \t", &save);
+	alias = strtok_r(NULL, "", &save);
+	if (!target || !alias)
+		return -1;
+	alias = occ_trim(alias);
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->gpu[i].name, target) == 0)
+			g = &l->gpu[i];
+	if (!g || g->n_aliases == OCC_GPU_MAX_ALIASES ||
+	    strlen(alias) >= sizeof g->aliases[0] || name_taken(l, alias))
+		return -1;
+	strcpy(g->aliases[g->n_aliases++], alias);
+	return 0;
+}
+
+static int add_line(char *s, struct occ_gpus *l)
+{
+	struct occ_gpu g, *grown;
+
+	if (strncmp(s, "alias", 5) == 0 && isspace((unsigned char)s[5]))
+		return parse_alias(s, l);
+	memset(&g, 0, sizeof g);
+	if (parse_gpu_line(s, &g) != 0 || name_taken(l, g.name))
+		return -1;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 32;
+		grown = realloc(l->gpu, l->cap * sizeof *grown);
+		if (!grown)
+			return -2;
+		l->gpu = grown;
+	}
+	l->gpu[l->n++] = g;
+	return 0;
+}
+
 #define GPU_LINE_CHARS 1024
 
-enum occ_status occ_gpu_read(FILE *f, const char *path, const char *name,
-			     struct occ_gpu *gpu, struct occ_diag *diag)
+/* Lines that are not GPUs: blank, and GPC layouts (layout.c's). */
+static int skipped_line(const char *s)
+{
+	return *s == '\0' ||
+	       (strncmp(s, "layout", 6) == 0 && isspace((unsigned char)s[6]));
+}
+
+enum occ_status occ_gpus_read(FILE *f, const char *path,
+			      struct occ_gpus **out, struct occ_diag *diag)
 {
 	struct occ_lines in;
 	char buf[GPU_LINE_CHARS], *line;
-	enum occ_status st;
+	struct occ_gpus *l = calloc(1, sizeof *l);
+	enum occ_status st = OCC_OK;
+	int bad = 0;
 
+	*out = NULL;
 	occ_diag_set(diag, path, 0, "");
+	if (!l)
+		return OCC_ERR_NOMEM;
 	occ_lines_init(&in, f, buf, sizeof buf);
-	while ((st = occ_lines_next(&in, &line)) == OCC_OK && line) {
-		struct occ_gpu g;
+	while (!bad && (st = occ_lines_next(&in, &line)) == OCC_OK && line) {
 		char *s;
 
 		occ_strip_comment(line);
 		s = occ_trim(line);
-		/* Layout lines are layout.c's (occ_gpu_layout_find). */
-		if (*s == '\0' || (strncmp(s, "layout", 6) == 0 &&
-				    isspace((unsigned char)s[6])))
-			continue;
-		if (parse_gpu_line(s, &g) != 0) {
-			st = OCC_ERR_SYNTAX;
-			break;
-		}
-		if (strcasecmp(g.name, name) == 0) {
-			*gpu = g;
-			return OCC_OK;
-		}
+		if (!skipped_line(s))
+			bad = add_line(s, l);
 	}
-	if (st == OCC_OK)
-		return OCC_ERR_UNKNOWN_ARCH;
-	occ_diag_set(diag, path, in.lineno, "");
-	if (diag && st == OCC_ERR_LINE_TOO_LONG)
-		diag->limit = sizeof buf - 1;
+	if (bad)
+		st = bad == -2 ? OCC_ERR_NOMEM : OCC_ERR_SYNTAX;
+	if (st != OCC_OK) {
+		occ_diag_set(diag, path, in.lineno, "");
+		if (diag && st == OCC_ERR_LINE_TOO_LONG)
+			diag->limit = sizeof buf - 1;
+		occ_gpus_free(l);
+		return st;
+	}
+	*out = l;
+	return OCC_OK;
+}
+
+enum occ_status occ_gpus_load(const char *path, struct occ_gpus **out,
+			      struct occ_diag *diag)
+{
+	FILE *f;
+	enum occ_status st = occ_open_regular(path, &f);
+
+	*out = NULL;
+	occ_diag_set(diag, path, 0, "");
+	if (st != OCC_OK)
+		return st;
+	st = occ_gpus_read(f, path, out, diag);
+	fclose(f);
 	return st;
+}
+
+void occ_gpus_free(struct occ_gpus *l)
+{
+	if (l)
+		free(l->gpu);
+	free(l);
+}
+
+size_t occ_gpus_count(const struct occ_gpus *l)
+{
+	return l->n;
+}
+
+const struct occ_gpu *occ_gpus_get(const struct occ_gpus *l, size_t i)
+{
+	return i < l->n ? &l->gpu[i] : NULL;
+}
+
+static void match_add(struct occ_gpu_match *m, const struct occ_gpu *g)
+{
+	if (m->n < OCC_GPU_MAX_MATCHES)
+		m->gpu[m->n++] = g;
+	else
+		m->more++;
+}
+
+/* The GPUs whose names pass test t: OCC_OK if exactly one. */
+static enum occ_status match_all(const struct occ_gpus *l, const char *q,
+				 enum name_test t, struct occ_gpu_match *m)
+{
+	size_t i;
+
+	memset(m, 0, sizeof *m);
+	for (i = 0; q[0] && i < l->n; i++)
+		if (name_test(&l->gpu[i], q, t))
+			match_add(m, &l->gpu[i]);
+	m->ambiguous = m->n > 1;
+	return m->n == 1 ? OCC_OK : OCC_ERR_UNKNOWN_ARCH;
+}
+
+/* Exact beats partial: the GPU named q, else the one whose name ends with
+ * it ("1080": GTX-1080, not GTX-1080-Ti), else those containing it, else
+ * (no match) the closest, by the longest beginning shared with q. */
+enum occ_status occ_gpus_match(const struct occ_gpus *l, const char *name,
+			       struct occ_gpu_match *m)
+{
+	static const enum name_test tests[] = { NAME_EQUAL, NAME_ENDS,
+						NAME_CONTAINS };
+	char q[64];
+	size_t i, p, best = 1;
+
+	normalise(name, q, sizeof q);
+	for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
+		if (match_all(l, q, tests[i], m) == OCC_OK || m->ambiguous)
+			return m->ambiguous ? OCC_ERR_UNKNOWN_ARCH : OCC_OK;
+	for (i = 0; q[0] && i < l->n; i++)
+		if ((p = name_test(&l->gpu[i], q, NAME_PREFIX)) > best)
+			best = p;
+	for (i = 0; best > 1 && i < l->n; i++)
+		if (name_test(&l->gpu[i], q, NAME_PREFIX) == best)
+			match_add(m, &l->gpu[i]);
+	return OCC_ERR_UNKNOWN_ARCH;
 }
 
 enum occ_status occ_gpu_find(const char *path, const char *name,
 			     struct occ_gpu *gpu, struct occ_diag *diag)
 {
-	FILE *f;
-	enum occ_status st = occ_open_regular(path, &f);
+	struct occ_gpus *l;
+	struct occ_gpu_match m;
+	enum occ_status st = occ_gpus_load(path, &l, diag);
 
-	occ_diag_set(diag, path, 0, "");
 	if (st != OCC_OK)
 		return st;
-	st = occ_gpu_read(f, path, name, gpu, diag);
-	fclose(f);
+	st = occ_gpus_match(l, name, &m);
+	if (st == OCC_OK)
+		*gpu = *m.gpu[0];
+	occ_gpus_free(l);
 	return st;
 }

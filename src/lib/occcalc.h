@@ -284,17 +284,53 @@ enum occ_status occ_waves(const struct occ_result *r, int64_t grid, int sms,
 			  struct occ_waves *w);
 
 /* A GPU model from the list beside the tables (gpus.txt). */
+#define OCC_GPU_MAX_ALIASES 6
 struct occ_gpu {
 	char name[48];
 	int cc_major, cc_minor;
 	int sms;
 	char source[256];
+	/* Other names it goes by: the device name cudaGetDeviceProperties
+	 * and nvidia-smi print ("NVIDIA H100 80GB HBM3"). */
+	char aliases[OCC_GPU_MAX_ALIASES][64];
+	int n_aliases;
 };
 
-/* Finds name (case-insensitive) in the GPU list at path. Returns
- * OCC_ERR_UNKNOWN_ARCH if it is not there; table errors as occ_arch_load. */
+/* Finds name in the GPU list at path, as occ_gpus_match does. Returns
+ * OCC_ERR_UNKNOWN_ARCH unless exactly one GPU matches; list errors as
+ * occ_gpus_load. */
 enum occ_status occ_gpu_find(const char *path, const char *name,
 			     struct occ_gpu *gpu, struct occ_diag *diag);
+
+/* The whole GPU list, in its order. OCC_ERR_SYNTAX (diag: the line) for a
+ * line that is not 'NAME CC SMS SOURCE' or 'alias NAME DEVICE NAME', an
+ * alias before its GPU, or a name or alias that reads like another's. */
+struct occ_gpus;
+enum occ_status occ_gpus_load(const char *path, struct occ_gpus **out,
+			      struct occ_diag *diag);
+void occ_gpus_free(struct occ_gpus *g);
+size_t occ_gpus_count(const struct occ_gpus *g);
+const struct occ_gpu *occ_gpus_get(const struct occ_gpus *g, size_t i);
+
+/* What a name matches. Names compare normalised: case ignored, the words
+ * NVIDIA, GeForce and Tesla dropped, and everything but letters and
+ * digits ("H100 PCIe", "h100-pcie" and "NVIDIA H100 PCIe" are one name).
+ * A GPU whose name or alias equals it matches alone; else one whose name
+ * or alias ends with it ("1080" is GTX-1080, not GTX-1080-Ti); else every
+ * GPU whose name or alias contains it ("4090"; "H100" is two). */
+#define OCC_GPU_MAX_MATCHES 8
+struct occ_gpu_match {
+	size_t n;             /* GPUs in gpu[]: the matches, or suggestions */
+	size_t more;          /* matches beyond those */
+	int ambiguous;        /* n > 1 matches; else n are the closest names */
+	const struct occ_gpu *gpu[OCC_GPU_MAX_MATCHES];
+};
+
+/* OCC_OK with m->gpu[0] when exactly one GPU matches. Else
+ * OCC_ERR_UNKNOWN_ARCH, and m holds the matches (m->ambiguous) or the
+ * GPUs whose names begin most like it (at least two characters). */
+enum occ_status occ_gpus_match(const struct occ_gpus *g, const char *name,
+			       struct occ_gpu_match *m);
 
 /* ---- Thread-block clusters (compute capability 9.0 on) ---- */
 
@@ -845,6 +881,12 @@ struct occ_tables;
 
 enum occ_status occ_tables_load(const char *dir, struct occ_tables **out,
 				struct occ_diag *diag);
+/* Where 'make install' put the tables (and gpus.txt): the library's
+ * $(datadir)/occcalc/arch-tables, which 'pkg-config --variable=
+ * archtablesdir occcalc' also prints. occ_tables_load(occ_tables_dir(),
+ * ...) reads them without a path written into the program; occcalc lets
+ * $OCCCALC_TABLES override it, and a program may do the same. */
+const char *occ_tables_dir(void);
 void occ_tables_free(struct occ_tables *t);
 size_t occ_tables_count(const struct occ_tables *t);
 /* Tables in ascending compute capability. */

@@ -433,6 +433,15 @@ static enum occ_status tables_add(struct occ_tables *t, const char *path,
 	return OCC_OK;
 }
 
+#ifndef OCC_TABLES_DIR
+#define OCC_TABLES_DIR "/usr/local/share/occcalc/arch-tables"
+#endif
+
+const char *occ_tables_dir(void)
+{
+	return OCC_TABLES_DIR;
+}
+
 enum occ_status occ_tables_load(const char *dir, struct occ_tables **out,
 				struct occ_diag *diag)
 {

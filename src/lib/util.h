@@ -50,12 +50,13 @@ OCC_INTERNAL enum occ_status occ_lines_next(struct occ_lines *r, char **line);
 
 OCC_INTERNAL void occ_trim_end(char *s);
 
-/* The readers behind occ_arch_load and occ_gpu_find, on an open stream
+/* The readers behind occ_arch_load and occ_gpus_load, on an open stream
  * named path (for the fuzzers, which feed them memory). */
 OCC_INTERNAL enum occ_status occ_arch_read(FILE *f, const char *path,
 			      struct occ_arch *arch, struct occ_diag *diag);
-OCC_INTERNAL enum occ_status occ_gpu_read(FILE *f, const char *path, const char *name,
-			     struct occ_gpu *gpu, struct occ_diag *diag);
+OCC_INTERNAL enum occ_status occ_gpus_read(FILE *f, const char *path,
+					   struct occ_gpus **out,
+					   struct occ_diag *diag);
 
 static inline uint64_t occ_round_up(uint64_t x, uint64_t unit)
 {

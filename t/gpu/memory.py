@@ -30,13 +30,13 @@ METRICS = [
     "lts__t_sectors_srcunit_tex_op_write.sum",
 ]
 
-# Seed 003's add1-add5, seed 000's cases, then every element size and a
+# The coalescing study's add1-add5, the Kepler L1 example's cases, then every element size and a
 # spread of strides, offsets, partial warps and permutations.
 GROUPS = [
     ["--stride", "1", "--offset", "0,1"],              # add1, add2
     ["--lane-xor", "1"],                               # add3
     ["--stride", "0,4"],                               # add4, add5
-    ["--threads", "1,9,17,24,25"],                     # seed 000
+    ["--threads", "1,9,17,24,25"],                     # Kepler L1 example
     ["--stride", "0,1,2,3,8,32,1024"],
     ["--elem", "1,2,8,16", "--stride", "1,2", "--offset", "0,3"],
     ["--elem", "8,16", "--stride", "0,5", "--threads", "7,32"],
@@ -86,14 +86,14 @@ def header(f, title, occcalc):
             "\n\n- Device: %s\n- Driver: %s\n" % (title, now, dev, driver))
 
 
-# Seed 003's kernels as occcalc describes their accesses.
+# The coalescing study's kernels as occcalc describes their accesses.
 SEED003 = [("add1", ["--stride", "1"]), ("add2", ["--offset", "1"]),
            ("add3", ["--lane-xor", "1"]), ("add4", ["--stride", "0"]),
            ("add5", ["--stride", "4"])]
 
 
 def seed003(occcalc, ncu):
-    """Seed 003's own kernels under ncu, beside occcalc's prediction."""
+    """The coalescing study's own kernels under ncu, beside occcalc's prediction."""
     here = os.path.dirname(os.path.abspath(__file__))
     nvcc = os.environ.get("NVCC") or "nvcc"
     exe = "seed003-%d" % os.getpid()
@@ -147,10 +147,11 @@ def access_report(occcalc, path, ncu):
                         r["ncu_spr"], r["ncu_l2_per_req"], r["lines"],
                         r["efficiency_pct"], r["requested_gbps"],
                         r["moved_gbps"], "yes" if r["ok"] else "**NO**"))
-        f.write("\n## Seed 003's own kernels\n\nadd1-add5 as the seed "
+        f.write("\n## The coalescing study's own kernels\n\nadd1-add5 as "
+                "the coalescing study "
                 "describes them (t/gpu/seed003.cu: `z[i] = x[i] + y[i]`, "
                 "64-thread blocks), compiled for this GPU and profiled whole:"
-                " two loads and a store per thread. The seed reports 4.6 "
+                " two loads and a store per thread. The study reports 4.6 "
                 "sectors per load request for add2 on its GPU where 5 are "
                 "expected.\n\n")
         f.write("| kernel | occcalc | predicted sectors/req | ncu load "

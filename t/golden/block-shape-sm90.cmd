@@ -1,0 +1,1 @@
+--arch sm_90 --block 16x16 --regs 32

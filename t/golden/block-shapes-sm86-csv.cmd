@@ -1,0 +1,1 @@
+--arch sm_86 --block 16x16,8x8x4,32x8,96 --regs 40 --format csv

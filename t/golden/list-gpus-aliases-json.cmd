@@ -1,0 +1,1 @@
+--list-gpus --format json --fields name,aliases
