@@ -3,18 +3,11 @@
  * transactions: the sectors and cache lines its active lanes touch, the
  * bytes they ask for against the bytes the memory system moves.
  */
-#include <stdlib.h>
 
 #include "occcalc.h"
+#include "util.h"
 
 #define WARP_LANES 32
-
-static int by_value(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
 
 static int valid(const struct occ_access *acc)
 {
@@ -48,50 +41,11 @@ static int lane_addresses(const struct occ_access *acc, uint64_t *addr)
 	return 1;
 }
 
-/* Distinct units of `unit` bytes that [addr[i], addr[i] + size) touch. */
-static int distinct_units(const uint64_t *addr, int n, uint64_t size,
-			  uint64_t unit)
-{
-	uint64_t ids[WARP_LANES * 2];
-	int i, k = 0, count = 0;
-
-	/* An element is at most 16 bytes and a unit at least that, so it
-	 * spans one unit or two. */
-	for (i = 0; i < n; i++) {
-		ids[k++] = addr[i] / unit;
-		if ((addr[i] + size - 1) / unit != addr[i] / unit)
-			ids[k++] = (addr[i] + size - 1) / unit;
-	}
-	qsort(ids, (size_t)k, sizeof ids[0], by_value);
-	for (i = 0; i < k; i++)
-		if (i == 0 || ids[i] != ids[i - 1])
-			count++;
-	return count;
-}
-
-/* Bytes covered by the union of [addr[i], addr[i] + size). Sorts addr. */
-static uint64_t distinct_bytes(uint64_t *addr, int n, uint64_t size)
-{
-	uint64_t total = 0, end = 0;
-	int i;
-
-	qsort(addr, (size_t)n, sizeof addr[0], by_value);
-	for (i = 0; i < n; i++) {
-		uint64_t from = i && addr[i] < end ? end : addr[i];
-
-		if (addr[i] + size > from)
-			total += addr[i] + size - from;
-		if (addr[i] + size > end)
-			end = addr[i] + size;
-	}
-	return total;
-}
-
 enum occ_status occ_access_compute(const struct occ_arch *a,
 				   const struct occ_access *acc,
 				   struct occ_access_result *r)
 {
-	uint64_t addr[WARP_LANES];
+	uint64_t addr[WARP_LANES], units[2 * WARP_LANES];
 	uint64_t e;
 
 	if (!valid(acc) || !lane_addresses(acc, addr))
@@ -100,11 +54,11 @@ enum occ_status occ_access_compute(const struct occ_arch *a,
 		return OCC_ERR_UNKNOWN_ARCH;
 	e = (uint64_t)acc->elem_size;
 	r->thread_bytes = (uint64_t)acc->threads * e;
-	r->sectors = distinct_units(addr, acc->threads, e,
-				    (uint64_t)a->sector_size);
-	r->lines = distinct_units(addr, acc->threads, e,
-				  (uint64_t)a->line_size);
-	r->requested = distinct_bytes(addr, acc->threads, e);
+	r->sectors = occ_lane_units(addr, acc->threads, e,
+				    (uint64_t)a->sector_size, units);
+	r->lines = occ_lane_units(addr, acc->threads, e,
+				  (uint64_t)a->line_size, units);
+	r->requested = occ_lane_bytes(addr, acc->threads, e);
 	r->moved = (uint64_t)r->sectors * (uint64_t)a->sector_size;
 	/* Only loads are cached in L1; stores go to L2 in sectors. */
 	r->l1_lines = acc->op == OCC_ACCESS_LOAD &&

@@ -195,52 +195,18 @@ struct warp_cost {
 	uint64_t sectors, lines, requested, thread_bytes;
 };
 
-static int by_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-/* Distinct units of `unit` bytes that [addr[i], addr[i] + size) touch,
- * added to ids. An element (16 bytes at most) spans one unit or two. */
+/* Distinct units of `unit` bytes the lanes touch, added to ids. */
 static int warp_units(const uint64_t *addr, int n, uint64_t size,
 		      uint64_t unit, struct occ_ids *ids, uint64_t *count)
 {
 	uint64_t u[2 * WARP];
-	int i, k = 0;
+	int i, k = occ_lane_units(addr, n, size, unit, u);
 
-	for (i = 0; i < n; i++) {
-		u[k++] = addr[i] / unit;
-		if ((addr[i] + size - 1) / unit != addr[i] / unit)
-			u[k++] = (addr[i] + size - 1) / unit;
-	}
-	qsort(u, (size_t)k, sizeof u[0], by_u64);
-	*count = 0;
+	*count = (uint64_t)k;
 	for (i = 0; i < k; i++)
-		if (i == 0 || u[i] != u[i - 1]) {
-			++*count;
-			if (!occ_ids_push(ids, u[i]))
-				return 0;
-		}
+		if (!occ_ids_push(ids, u[i]))
+			return 0;
 	return 1;
-}
-
-/* Bytes the union of [addr[i], addr[i] + size) covers; addr sorted. */
-static uint64_t covered(const uint64_t *addr, int n, uint64_t size)
-{
-	uint64_t total = 0, end = 0;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t from = i && addr[i] < end ? end : addr[i];
-
-		if (addr[i] + size > from)
-			total += addr[i] + size - from;
-		if (addr[i] + size > end)
-			end = addr[i] + size;
-	}
-	return total;
 }
 
 /* One warp: lanes 32 w to 32 w + 31 of the unit at first_thread, of n
@@ -262,8 +228,7 @@ static int warp(const struct ctx *c, const struct occ_kernel_access *k,
 	    !warp_units(addr, lanes, size, (uint64_t)c->arch->line_size,
 			lines, &cost->lines))
 		return 0;
-	qsort(addr, (size_t)lanes, sizeof addr[0], by_u64);
-	cost->requested = covered(addr, lanes, size);
+	cost->requested = occ_lane_bytes(addr, lanes, size);
 	cost->thread_bytes = (uint64_t)lanes * size;
 	return 1;
 }

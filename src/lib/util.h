@@ -58,6 +58,15 @@ OCC_INTERNAL enum occ_status occ_gpus_read(FILE *f, const char *path,
 					   struct occ_gpus **out,
 					   struct occ_diag *diag);
 
+/* A warp's lanes, lane i touching [addr[i], addr[i] + size), size at most
+ * unit (lanes.c). occ_lane_units: the distinct units of `unit` bytes they
+ * touch, ascending, into ids (room for 2 n); their count.
+ * occ_lane_bytes: the distinct bytes they touch; sorts addr. */
+OCC_INTERNAL int occ_u64_cmp(const void *a, const void *b);
+OCC_INTERNAL int occ_lane_units(const uint64_t *addr, int n, uint64_t size,
+				uint64_t unit, uint64_t *ids);
+OCC_INTERNAL uint64_t occ_lane_bytes(uint64_t *addr, int n, uint64_t size);
+
 static inline uint64_t occ_round_up(uint64_t x, uint64_t unit)
 {
 	return (x + unit - 1) / unit * unit;
