@@ -362,6 +362,9 @@ struct occ_bin_kernel {
 	enum occ_bin_container container;
 	int64_t fatbin_offset;
 	enum occ_bin_compression compression;
+	/* The file it was read from (occ_bin_read's name; in a walk, the
+	 * path): valid during the callback only. */
+	const char *file;
 };
 
 /* What is wrong with a binary: the file, the byte offset (in the file) of
