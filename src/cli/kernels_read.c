@@ -138,7 +138,7 @@ static int from_report(const struct occ_usage *u, void *ctx)
 
 	names(k, u->mangled);
 	k->file = file_name(r->l, r->input);
-	snprintf(k->arch, sizeof k->arch, "sm_%d%d", u->cc_major, u->cc_minor);
+	snprintf(k->arch, sizeof k->arch, "%s", u->arch);
 	k->cc_major = u->cc_major;
 	k->cc_minor = u->cc_minor;
 	k->source = u->from_cuobjdump ? KSRC_CUOBJDUMP : KSRC_PTXAS;

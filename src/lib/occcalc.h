@@ -296,6 +296,7 @@ struct occ_usage {
 	uint64_t spill_stores, spill_loads;  /* bytes; ptxas only */
 	int line;               /* where the kernel's report ends */
 	int from_cuobjdump;     /* else from ptxas */
+	char arch[16];          /* the target as written: "sm_90a" */
 };
 
 /* Called for each kernel; a nonzero return stops the parse and is

@@ -24,10 +24,13 @@ struct parser {
 static void start_kernel(struct parser *p, const char *name, size_t len)
 {
 	int major = p->u.cc_major, minor = p->u.cc_minor;
+	char arch[sizeof p->u.arch];
 
+	memcpy(arch, p->u.arch, sizeof arch);
 	memset(&p->u, 0, sizeof p->u);
 	p->u.cc_major = major;
 	p->u.cc_minor = minor;
+	memcpy(p->u.arch, arch, sizeof arch);
 	p->u.barriers = -1;
 	if (len >= sizeof p->u.mangled)
 		len = sizeof p->u.mangled - 1;
@@ -35,6 +38,16 @@ static void start_kernel(struct parser *p, const char *name, size_t len)
 	p->u.mangled[len] = '\0';
 	p->pending = 1;
 	p->pending_line = p->lineno;
+}
+
+/* The target's name, suffix kept; "sm_90" for "90" or "9.0". */
+static void target(struct parser *p, const char *arch)
+{
+	if (strncmp(arch, "sm_", 3) == 0 && strlen(arch) < sizeof p->u.arch)
+		memcpy(p->u.arch, arch, strlen(arch) + 1);
+	else
+		snprintf(p->u.arch, sizeof p->u.arch, "sm_%d%d", p->u.cc_major,
+			 p->u.cc_minor);
 }
 
 /* The decimal number s starts with; 0 if it starts with none. */
@@ -65,6 +78,7 @@ static int ptxas_entry(struct parser *p, const char *line)
 		return -1;
 	p->u.cc_major = major;
 	p->u.cc_minor = minor;
+	target(p, arch);
 	start_kernel(p, name, (size_t)(q - name));
 	return 1;
 }
@@ -126,6 +140,7 @@ static int cuobjdump_arch(struct parser *p, const char *line)
 		return 0;
 	if (occ_arch_parse_name(arch, &p->u.cc_major, &p->u.cc_minor) != OCC_OK)
 		return -1;
+	target(p, arch);
 	return 1;
 }
 
