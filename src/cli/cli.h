@@ -316,6 +316,7 @@ struct kernel_info {
 	int max_regs;            /* the register cap ptxas honoured; 0: none */
 	int req_threads[3], cluster[3];
 	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
+	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
 	int line;                /* in a compiler report */
 };
 

@@ -270,6 +270,7 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	memcpy(k->req_threads, b->req_threads, sizeof k->req_threads);
 	memcpy(k->cluster, b->cluster, sizeof k->cluster);
 	k->fatbin_offset = b->fatbin_offset;
+	k->relocatable = b->relocatable;
 	keep_or_drop(r, k);
 	return 0;
 }

@@ -36,6 +36,7 @@ struct api {
 	size_t len;
 	const unsigned char *fixed;  /* standard input's bytes */
 	size_t fixed_len;
+	const void *refused;         /* the last image the driver refused */
 };
 
 struct report {
@@ -163,6 +164,8 @@ static void api_load_file(struct api *a, const char *file)
 	ssize_t got;
 	size_t n = 0;
 
+	gpu_loader_forget(a->loader);
+	a->refused = NULL;
 	free(a->buf);
 	a->buf = NULL;
 	a->file = file;
@@ -222,8 +225,13 @@ static int func_agrees(const struct occ_row *row, const struct gpu_func *f)
 {
 	const struct kernel_info *k = row->ki;
 
+	/* Above the bound the occupancy APIs answer as if there were none,
+	 * but a launch fails (docs/kernels-api-validation.md): 0 stands. */
+	int blocks = row->r.reason == OCC_ABOVE_LAUNCH_BOUNDS ||
+		     f->blocks == row->r.blocks_per_sm;
+
 	return f->regs == k->regs && f->static_smem == k->static_smem &&
-	       f->local == k->stack && f->blocks == row->r.blocks_per_sm &&
+	       f->local == k->stack && blocks &&
 	       f->max_threads == model_max_threads(row->a, &row->k);
 }
 
@@ -246,10 +254,14 @@ static void api_row(struct report *rep, struct occ_row *row,
 			      err, sizeof err);
 	if (st < 0)
 		session_device_failed(s, err);
-	if (st > 0) {
+	if (st == 2 && rep->api.refused != image)
+		warn("%s: the driver does not load its code: %s", k->file, err);
+	if (st == 2)
+		rep->api.refused = image;
+	if (st == 1)
 		warn("%s: %s: %s", k->file, k->name ? k->name : k->mangled, err);
+	if (st > 0)
 		return;
-	}
 	g->have_func = 1;
 	g->api_blocks = g->func.blocks;
 	g->agrees = k->ptx_only || func_agrees(row, &g->func);
@@ -280,10 +292,11 @@ static unsigned char *api_targets(const struct kernel_list *l,
 			const struct kernel_info *k = &l->k[j];
 			int cc = k->cc_major * 10 + k->cc_minor;
 
-			ok[j] = k->ptx_only ? !cubin && cc <= d->cc_major * 10 +
-					      d->cc_minor
-					    : k->cc_major == d->cc_major &&
-					      k->cc_minor == d->cc_minor;
+			ok[j] = k->relocatable ? 0
+				: k->ptx_only ? !cubin && cc <= d->cc_major * 10 +
+						d->cc_minor
+				: k->cc_major == d->cc_major &&
+				  k->cc_minor == d->cc_minor;
 		}
 	}
 	return ok;
@@ -292,6 +305,7 @@ static unsigned char *api_targets(const struct kernel_list *l,
 static void api_open(struct report *rep, struct session *s)
 {
 	char err[512];
+	size_t i, relocatable = 0;
 
 	if (rep->l.text)
 		die("--api loads the kernels' code: give a binary (a compiler "
@@ -303,6 +317,12 @@ static void api_open(struct report *rep, struct session *s)
 	rep->api.fixed = rep->l.stdin_buf;
 	rep->api.fixed_len = rep->l.stdin_len;
 	rep->api_ok = api_targets(&rep->l, &s->dev);
+	for (i = 0; i < rep->l.n; i++)
+		relocatable += rep->l.k[i].relocatable;
+	if (relocatable)
+		warn("%zu kernel%s of relocatable device code (nvcc -rdc) not "
+		     "given to the driver: it loads linked code", relocatable,
+		     relocatable == 1 ? "" : "s");
 }
 
 /* ---- Rows ---- */

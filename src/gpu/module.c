@@ -143,7 +143,7 @@ int gpu_loader_query(struct gpu_loader *l, const void *image,
 	CUresult r;
 
 	if (load(l, image, err, n))
-		return 1;
+		return 2;
 	r = d->get_function(&f, l->mod, mangled);
 	if (r != CUDA_SUCCESS) {
 		driver_error(d, r, "cuModuleGetFunction", err, n);
@@ -170,10 +170,17 @@ int gpu_loader_query(struct gpu_loader *l, const void *image,
 	return 0;
 }
 
+void gpu_loader_forget(struct gpu_loader *l)
+{
+	if (l->image && !l->load_failed)
+		l->d.unload(l->mod);
+	l->image = NULL;
+}
+
 void gpu_loader_close(struct gpu_loader *l)
 {
-	if (l && l->image && !l->load_failed)
-		l->d.unload(l->mod);
+	if (l)
+		gpu_loader_forget(l);
 	free(l);
 }
 
@@ -198,6 +205,11 @@ int gpu_loader_query(struct gpu_loader *l, const void *image,
 	(void)out;
 	snprintf(err, n, "this occcalc was built without the CUDA runtime");
 	return -1;
+}
+
+void gpu_loader_forget(struct gpu_loader *l)
+{
+	(void)l;
 }
 
 void gpu_loader_close(struct gpu_loader *l)
