@@ -341,6 +341,7 @@ static int same_kernel(const struct occ_bin_kernel *a,
 	x.compression = y.compression = OCC_BIN_STORED;
 	x.container = y.container = OCC_BIN_FATBIN;
 	x.fatbin_offset = y.fatbin_offset = 0;
+	x.file = y.file = NULL;
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 

@@ -237,7 +237,7 @@ ok $? "a configuration that cannot launch has no max_dynamic_smem_per_block"
 
 # Options the mode does not use are refused, naming both.
 expect 2 "--block does not apply to --info" -a sm_90 --info -b 128
-expect 2 "--regs does not apply to --ptxas" --ptxas "$T/fixtures/ptxas-sm90.txt" -r 32
+expect 2 "--regs does not apply to --kernels" --ptxas "$T/fixtures/ptxas-sm90.txt" -r 32
 expect 2 "--info and --list-archs are separate modes; give one" --info --list-archs
 
 run --list-fields -f csv

@@ -33,7 +33,7 @@ static inline void reference_setup(const struct occ_arch *a, const struct occ_ke
 	prop->sharedMemPerBlockOptin = a->smem_per_block_optin;
 	prop->reservedSharedMemPerBlock = a->smem_reserved_per_block;
 
-	attr->maxThreadsPerBlock = INT_MAX;
+	attr->maxThreadsPerBlock = k->max_threads > 0 ? k->max_threads : INT_MAX;
 	attr->numRegs = k->regs_per_thread;
 	attr->sharedSizeBytes = k->static_smem;
 	attr->partitionedGCConfig = PARTITIONED_GC_OFF;

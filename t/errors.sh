@@ -51,7 +51,7 @@ expect 2 "unknown option '-x'" -a sm_90 -b 128 -x
 expect 2 "option '--arch' needs a value" --arch
 expect 2 "option '--block' needs a value" -a sm_90 --block
 expect 2 "unexpected argument 'extra'" -a sm_90 -b 128 extra
-expect 2 "--api and --measure take a configuration, not a compiler report" --measure --ptxas "$T/fixtures/ptxas-sm90.txt"
+expect 2 "--measure launches a calibrated kernel, not the ones of --kernels" --measure --ptxas "$T/fixtures/ptxas-sm90.txt"
 expect 2 "--api and --measure run on this machine's GPU" --api --gpu H100-SXM -b 128
 expect 1 "/nonexistent: cannot read" --tables /nonexistent -a sm_90 -b 128
 mkdir "$tmp/empty"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # golden.sh - what users see, byte for byte: each t/golden/NAME.cmd holds
 # the arguments of one occcalc call, NAME.out its expected standard output.
-# The table directory prints as TABLES.
+# The table directory prints as TABLES, the test directory as $T.
 . "$T/lib.sh"
 
 for cmd in "$T"/golden/*.cmd; do
@@ -10,7 +10,7 @@ for cmd in "$T"/golden/*.cmd; do
 	# shellcheck disable=SC2086
 	eval "set -- $args"
 	run "$@"
-	sed "s|$OCCCALC_TABLES|TABLES|g" "$tmp/out" >"$tmp/got"
+	sed "s|$OCCCALC_TABLES|TABLES|g; s|$T/|\$T/|g" "$tmp/out" >"$tmp/got"
 	diff -u "$T/golden/$name.out" "$tmp/got" >"$tmp/diff"
 	[ $? -eq 0 ] && [ "$status" -eq 0 ] && [ ! -s "$tmp/err" ]
 	ok $? "$name: occcalc $args"

@@ -4,6 +4,7 @@
  * section 6.3.2, and the CUDA Programming Guide's rules).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "occcalc.h"
 #include "arch.h"
@@ -227,6 +228,41 @@ static void test_cannot_launch(void)
 	tap_ok(r.blocks_per_sm == 0, "sm_61 refuses the same block itself");
 }
 
+static void test_launch_bounds(void)
+{
+	struct occ_kernel k = kernel(512, 32, 0, 0);
+	struct occ_smem_growth none = { 0, 0, 0 };
+	struct occ_best best;
+	struct occ_result r;
+
+	k.max_threads = 256;
+	r = run_k(9, 0, &k);
+	tap_ok(r.blocks_per_sm == 0 && r.reason == OCC_ABOVE_LAUNCH_BOUNDS &&
+	       r.limiters == 0 && strcmp(occ_reason_name(r.reason),
+					 "launch_bounds") == 0,
+	       "a block above __launch_bounds__(256) cannot launch: 0 blocks, "
+	       "reason launch_bounds");
+	k.block_size = 256;
+	r = run_k(9, 0, &k);
+	tap_ok(r.blocks_per_sm == 8, "at the bound it launches as without one "
+	       "(256 threads x 32 registers: 8 blocks on sm_90)");
+	k.regs_per_thread = 16;
+	tap_ok(occ_best_block_size(arch(9, 0), &k, &none, &best) == OCC_OK &&
+	       best.block_size == 256 && best.ties[0] == 256,
+	       "the best block size stays within the bound (256, not 1024)");
+	k.max_threads = 100;
+	k.static_smem = 48 * 1024;
+	tap_ok(occ_best_block_size(arch(9, 0), &k, &none, &best) == OCC_OK &&
+	       best.block_size == 100 && best.result.blocks_per_sm == 4,
+	       "a bound that is no multiple of the warp is itself tried: 100 "
+	       "threads, when shared memory allows 4 blocks of any size");
+	k.static_smem = 0;
+	k.max_threads = 16;
+	tap_ok(occ_best_block_size(arch(9, 0), &k, &none, &best) == OCC_OK &&
+	       best.block_size == 16 && best.result.blocks_per_sm == 32,
+	       "a bound below the warp size: 16 threads, 32 blocks per SM");
+}
+
 static void test_barriers(void)
 {
 	struct occ_kernel k;
@@ -405,6 +441,7 @@ int main(void)
 	test_carveout();
 	test_optin();
 	test_cannot_launch();
+	test_launch_bounds();
 	test_barriers();
 	test_invalid_input();
 	test_arch_names();

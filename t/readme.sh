@@ -54,6 +54,8 @@ match() {
 		}' "$1" "$2"
 }
 
+# Samples name files as the source tree has them.
+cd "$T/.." || exit 1
 for cmd in "$tmp"/sample.*.cmd; do
 	[ -e "$cmd" ] || break
 	base=${cmd%.cmd}

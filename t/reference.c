@@ -295,6 +295,10 @@ static int compare_best(const struct occ_arch *a, int n, int *launchable)
 		int min_grid = -1, block = -1;
 
 		random_kernel(a, &k, 0);
+		/* Some with __launch_bounds__, multiples of the warp or not. */
+		if (chance(30))
+			k.max_threads = 1 + (int)rng_upto(a->max_threads_per_block +
+							  a->warp_size);
 		growth.fixed = chance(50) ? 0 : rng_upto(16384);
 		growth.per_thread = chance(50) ? 0 : rng_upto(256);
 		growth.per_warp = chance(70) ? 0 : rng_upto(4096);
@@ -361,7 +365,7 @@ int main(void)
 		tap_ok(bad == 0 && launchable > n / 50,
 		       "sm_%d%d: %d best block sizes (%d launchable) agree with "
 		       "cudaOccMaxPotentialOccupancyBlockSize, shared memory "
-		       "growing with the block", a->cc_major, a->cc_minor,
+		       "growing with the block, some under __launch_bounds__", a->cc_major, a->cc_minor,
 		       n / 5, launchable);
 		bad = compare_max_dyn(a, n / 5, &launchable, &loses);
 		tap_ok(bad == 0 && launchable > n / 50, "sm_%d%d: %d most dynamic "

@@ -115,6 +115,7 @@ struct traffic_request {
 struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
+	const char *kernel_re;          /* --kernel REGEX */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
@@ -164,6 +165,8 @@ void die(const char *fmt, ...)
 void die_usage(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line of a failure's several (die ends them): "occcalc: ...". */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
@@ -185,6 +188,7 @@ struct val {
 	const uint64_t *list;
 	size_t n;
 	char buf[48];          /* room for a getter's text */
+	uint64_t nums[4];      /* and for its list */
 };
 
 struct field;
@@ -323,6 +327,52 @@ int mode_list_gpus(struct session *s);
 int mode_list_devices(struct session *s);
 int mode_list_fields(struct session *s);
 
+/* ---- Kernels of a compiler report or a binary (kernels_read.c) ---- */
+
+enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
+		     KSRC_ELF };
+
+/* One kernel of one architecture, as read; -1: not recorded there. */
+struct kernel_info {
+	char *mangled;
+	char *name;              /* demangled, or NULL: not C++ */
+	const char *file;        /* the kernel_list's copy */
+	char arch[16];           /* as compiled: sm_90a, sm_120f, compute_90 */
+	int cc_major, cc_minor;
+	enum kernel_source source;
+	int ptx_only;            /* resources decided by the driver's JIT */
+	int regs;
+	int64_t static_smem;     /* as cudaFuncGetAttributes' sharedSizeBytes */
+	int barriers;
+	int64_t stack, spill_stores, spill_loads;
+	int bounds_known;        /* the input records __launch_bounds__ */
+	int max_threads;         /* 0: no bound */
+	int min_blocks;          /* 0: none */
+	int max_regs;            /* the register cap ptxas honoured; 0: none */
+	int req_threads[3], cluster[3];
+	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
+	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
+	int line;                /* in a compiler report */
+};
+
+struct kernel_list {
+	struct kernel_info *k;
+	size_t n, cap;
+	char **files;            /* the files read, for kernel_info.file */
+	size_t nfiles;
+	unsigned char *stdin_buf;   /* a binary read from standard input */
+	size_t stdin_len;
+	int text;                /* read from a compiler report */
+	int files_bad;           /* in a directory, warned about */
+};
+
+/* The kernels of path (a report, a binary, a directory, or "-"), those
+ * --arch and --kernel keep; dies on what cannot be read. */
+void kernels_read(struct session *s, const char *path, struct kernel_list *l);
+void kernels_free(struct kernel_list *l);
+/* The target, with a binary's suffix: whether --arch keeps it. */
+int kernel_arch_matches(const char *want, const struct kernel_info *k);
+
 /* ---- Occupancy rows (occupancy.c, fields_occupancy.c) ---- */
 
 /* What a row shows beside the model, with --api or --measure. */
@@ -336,6 +386,8 @@ struct row_gpu {
 	uint64_t api_dyn;      /*   cudaOccupancyAvailableDynamicSMemPerBlock */
 	int api_dyn_blocks;    /*   and the runtime's blocks with that much */
 	int agrees;            /* the API and the measurement agree */
+	int have_func;         /* --kernels --api: the driver on the kernel */
+	struct gpu_func func;
 };
 
 struct occ_row {
@@ -355,9 +407,10 @@ struct occ_row {
 	uint64_t max_dyn;
 	char block_shape[24];          /* --block's shape, or "" */
 	int regs_assumed;              /* no --regs: taken as 0 */
-	const struct occ_usage *usage; /* the compiler's report, or NULL */
+	const struct kernel_info *ki;  /* --kernels: the kernel, or NULL */
 	const char *kernel;            /* its name, demangled if C++ */
 	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
+	int no_model;                  /* PTX only: nothing to compute */
 };
 
 /* The occupancy of every combination the options sweep, for kernel k
@@ -368,9 +421,13 @@ struct occ_run {
 	struct fieldsel sel;
 	struct out out;
 	int report;                    /* text, one configuration: the report */
-	const struct occ_usage *usage;
+	const struct kernel_info *ki;
 	const char *kernel;
 	const uint16_t *shape;         /* the block's, from --block */
+	/* --kernels: the driver on the row's kernel, and the row counted. */
+	void (*hook)(struct occ_run *run, struct occ_row *row,
+		     struct row_gpu *g);
+	void *hook_ctx;
 };
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,

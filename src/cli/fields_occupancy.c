@@ -5,20 +5,23 @@
  * CSV, JSON, JSON Lines and the text table all print from here.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
 #define ROW const struct occ_row *r = p; (void)f
+/* The model's values: absent from a row without one (PTX only). */
+#define MODEL_ROW ROW; if (r->no_model) { v->type = VAL_NULL; return; }
 #define GETTER(fn) static void fn(const void *p, const struct field *f, \
 				  struct val *v)
 /* A number of the row, always there. */
-#define UINT_GETTER(fn, expr) GETTER(fn) { ROW; v->type = VAL_UINT; \
+#define UINT_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = VAL_UINT; \
 	v->u = (uint64_t)(expr); }
 /* A number there when cond holds, else absent. */
-#define OPT_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
+#define OPT_GETTER(fn, cond, expr) GETTER(fn) { MODEL_ROW; \
 	v->type = (cond) ? VAL_UINT : VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
-#define BOOL_GETTER(fn, expr) GETTER(fn) { ROW; v->type = VAL_BOOL; \
+#define BOOL_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = VAL_BOOL; \
 	v->u = (expr) != 0; }
 
 static void set_str(struct val *v, const char *s)
@@ -44,7 +47,7 @@ UINT_GETTER(get_blocks, r->r.blocks_per_sm)
 UINT_GETTER(get_warps, r->r.warps_per_sm)
 GETTER(get_occupancy)
 {
-	ROW;
+	MODEL_ROW;
 	val_pct(v, (uint64_t)r->r.warps_per_sm, (uint64_t)r->r.max_warps_per_sm);
 }
 
@@ -56,7 +59,7 @@ GETTER(get_limiter)
 		OCC_RESOURCE_BARRIERS
 	};
 	size_t i;
-	ROW;
+	MODEL_ROW;
 
 	v->type = VAL_SET;
 	v->n = 0;
@@ -69,10 +72,15 @@ GETTER(get_limiter)
 GETTER(text_limiter)
 {
 	ROW;
-	if (r->r.blocks_per_sm)
+	if (r->r.blocks_per_sm) {
 		get_limiter(p, f, v);
-	else
+	} else if (r->r.reason == OCC_ABOVE_LAUNCH_BOUNDS) {
+		snprintf(v->buf, sizeof v->buf, "cannot launch: "
+			 "__launch_bounds__(%d)", r->k.max_threads);
+		set_str(v, v->buf);
+	} else {
 		set_str(v, occ_reason_name(r->r.reason));
+	}
 }
 
 UINT_GETTER(get_max_warps, r->r.max_warps_per_sm)
@@ -80,7 +88,7 @@ UINT_GETTER(get_warps_per_block, r->r.warps_per_block)
 /* A per-resource limit: absent where the resource does not limit. */
 GETTER(get_limit)
 {
-	ROW;
+	MODEL_ROW;
 	int n = *(const int *)((const char *)&r->r + f->arg);
 
 	v->type = n == OCC_UNLIMITED ? VAL_NULL : VAL_UINT;
@@ -95,7 +103,7 @@ BOOL_GETTER(get_needs_optin, r->r.needs_optin)
 UINT_GETTER(get_barriers, r->k.barriers)
 GETTER(get_reason)
 {
-	ROW;
+	MODEL_ROW;
 	if (r->r.reason == OCC_LAUNCHES)
 		v->type = VAL_NULL;
 	else
@@ -105,7 +113,7 @@ OPT_GETTER(get_min_grid, r->sms,
 	   (uint64_t)r->r.blocks_per_sm * (uint64_t)r->sms)
 GETTER(get_ties)
 {
-	ROW;
+	MODEL_ROW;
 	v->type = r->best ? VAL_LIST : VAL_NULL;
 	v->list = r->ties;
 	v->n = r->best ? (size_t)r->best->n_ties : 0;
@@ -133,13 +141,113 @@ GETTER(get_mangled)
 {
 	ROW;
 	v->type = VAL_NULL;
-	if (r->usage)
-		set_str(v, r->usage->mangled);
+	if (r->ki)
+		set_str(v, r->ki->mangled);
 }
-OPT_GETTER(get_stack, r->usage, r->usage->stack)
-OPT_GETTER(get_spill_stores, r->usage, r->usage->spill_stores)
-OPT_GETTER(get_spill_loads, r->usage, r->usage->spill_loads)
 OPT_GETTER(get_max_dyn, r->have_max_dyn, r->max_dyn)
+
+/* ---- The kernel as read (--kernels), whether the model ran or not ---- */
+
+#define K r->ki
+/* A value of the kernel there when cond holds. */
+#define KOPT_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
+	v->type = (cond) ? VAL_UINT : VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
+#define KBOOL_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
+	v->type = (cond) ? VAL_BOOL : VAL_NULL; v->u = (cond) && (expr); }
+
+KOPT_GETTER(get_stack, K && K->stack >= 0, K->stack)
+KOPT_GETTER(get_spill_stores, K && K->spill_stores >= 0, K->spill_stores)
+KOPT_GETTER(get_spill_loads, K && K->spill_loads >= 0, K->spill_loads)
+/* The text table: stored/loaded bytes in one column. */
+GETTER(text_spills)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (!K || K->spill_stores < 0)
+		return;
+	snprintf(v->buf, sizeof v->buf, "%lld/%lld",
+		 (long long)K->spill_stores, (long long)K->spill_loads);
+	set_str(v, v->buf);
+}
+GETTER(get_file) { ROW; v->type = VAL_NULL; if (K) set_str(v, K->file); }
+GETTER(get_container)
+{
+	static const char *const names[] = {
+		[KSRC_PTXAS] = "ptxas", [KSRC_CUOBJDUMP] = "cuobjdump",
+		[KSRC_CUBIN] = "cubin", [KSRC_FATBIN] = "fatbin",
+		[KSRC_ELF] = "elf"
+	};
+	ROW;
+	v->type = VAL_NULL;
+	if (K)
+		set_str(v, names[K->source]);
+}
+KBOOL_GETTER(get_ptx_only, K, K->ptx_only)
+KBOOL_GETTER(get_bounds_known, K, K->bounds_known)
+KOPT_GETTER(get_max_threads, K && K->max_threads > 0, K->max_threads)
+/* The text table: '?' where the input cannot say (a compiler report). */
+GETTER(text_max_threads)
+{
+	ROW;
+	get_max_threads(p, f, v);
+	if (K && !K->bounds_known)
+		set_str(v, "?");
+}
+KOPT_GETTER(get_min_blocks, K && K->min_blocks > 0, K->min_blocks)
+KBOOL_GETTER(get_reaches_min, K && K->min_blocks > 0 && !r->no_model,
+	     r->r.blocks_per_sm >= K->min_blocks)
+/* The text table: the minimum, '!' after it when the prediction falls
+ * short; where a cubin keeps only the register cap, the cap: r64. */
+GETTER(text_min_blocks)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (K && K->min_blocks > 0)
+		snprintf(v->buf, sizeof v->buf, "%d%s", K->min_blocks,
+			 r->r.blocks_per_sm < K->min_blocks ? "!" : "");
+	else if (K && K->max_regs > 0 && r->a &&
+		 K->max_regs < r->a->max_regs_per_thread)
+		snprintf(v->buf, sizeof v->buf, "r%d", K->max_regs);
+	else if (K && !K->bounds_known)
+		snprintf(v->buf, sizeof v->buf, "?");
+	else
+		return;
+	set_str(v, v->buf);
+}
+KOPT_GETTER(get_max_regs, K && K->max_regs > 0, K->max_regs)
+/* x y z, or absent when x is 0. */
+static void dims(struct val *v, const int d[3])
+{
+	uint64_t *l = v->nums;
+	int i;
+
+	v->type = d[0] > 0 ? VAL_LIST : VAL_NULL;
+	for (i = 0; i < 3; i++)
+		l[i] = d[i] > 0 ? (uint64_t)d[i] : 1;
+	v->list = l;
+	v->n = 3;
+}
+GETTER(get_required_block)
+{
+	static const int none[3];
+	ROW;
+	dims(v, K ? K->req_threads : none);
+}
+GETTER(get_cluster)
+{
+	static const int none[3];
+	ROW;
+	dims(v, K ? K->cluster : none);
+}
+#define FN r->gpu->func
+#define HAVE_FN (r->gpu && r->gpu->have_func)
+KOPT_GETTER(get_api_regs, HAVE_FN, FN.regs)
+KOPT_GETTER(get_api_static_smem, HAVE_FN, FN.static_smem)
+KOPT_GETTER(get_api_stack, HAVE_FN, FN.local)
+KOPT_GETTER(get_api_max_threads, HAVE_FN, FN.max_threads)
+#undef FN
+#undef HAVE_FN
+#undef K
 
 /* ---- Headroom: one getter for both steps' members ---- */
 
@@ -170,7 +278,7 @@ GETTER(get_step)
 
 #define G r->gpu
 OPT_GETTER(get_kernel_regs, G, G->kernel_regs)
-OPT_GETTER(get_api_blocks, G, G->api_blocks)
+KOPT_GETTER(get_api_blocks, G && (G->have_func || !r->ki), G->api_blocks)
 OPT_GETTER(get_measured_grid, G && G->measured, G->m.grid)
 OPT_GETTER(get_expected, G && G->measured, G->expected)
 OPT_GETTER(get_resident, G && G->measured, G->m.residency.max_blocks_per_sm)
@@ -192,8 +300,8 @@ GETTER(get_measure_ms)
 }
 GETTER(get_agrees)
 {
-	ROW;
-	v->type = G ? VAL_BOOL : VAL_NULL;
+	MODEL_ROW;
+	v->type = G && (G->have_func || !r->ki) ? VAL_BOOL : VAL_NULL;
 	v->u = G && G->agrees;
 }
 /* The text table marks a disagreement. */
@@ -284,8 +392,11 @@ static const struct field fields[] = {
 	{ "kernel", FT_STR, "the kernel's name, demangled (--ptxas)",
 	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("mangled", FT_STR, "the kernel's symbol", get_mangled),
-	PLAIN("stack", FT_INT, "its stack frame, bytes", get_stack),
-	PLAIN("spill_stores", FT_INT, "bytes it spills", get_spill_stores),
+	{ "stack", FT_INT, "its stack frame (local memory per thread), bytes",
+	  get_stack, NULL, { NULL, 6, 1, TXT_DASH, NULL, 0 }, 0, 0 },
+	{ "spill_stores", FT_INT, "bytes it spills (a ptxas report only)",
+	  get_spill_stores, NULL, { "spills", 8, 1, TXT_DASH, text_spills, 0 },
+	  0, 0 },
 	PLAIN("spill_loads", FT_INT, "bytes it loads back", get_spill_loads),
 	{ "max_dynamic_smem_per_block", FT_INT, "the most dynamic shared "
 	  "memory a block can take and keep blocks_per_sm, bytes",
@@ -313,10 +424,43 @@ static const struct field fields[] = {
 	     "smem_drop_blocks"),
 	STEP("smem_drop_blocks", SMEM_STEP | DROP_BLOCKS,
 	     "blocks per SM from smem_drop_from"),
+	PLAIN("file", FT_STR, "the file the kernel was read from", get_file),
+	PLAIN("container", FT_STR, "what it was read from: ptxas, cuobjdump, "
+	      "cubin, fatbin or elf (an object, executable or library)",
+	      get_container),
+	PLAIN("ptx_only", FT_BOOL, "PTX only: the driver compiles it when "
+	      "loaded, its resources unknown until then", get_ptx_only),
+	PLAIN("bounds_known", FT_BOOL, "whether the input records "
+	      "__launch_bounds__ (a binary does, a compiler report does not)",
+	      get_bounds_known),
+	{ "max_threads", FT_INT, "__launch_bounds__' maximum threads per block "
+	  "(absent: none, or not recorded)", get_max_threads, NULL,
+	  { "bound", 6, 1, TXT_DASH, text_max_threads, 0 }, 0, 0 },
+	{ "min_blocks_per_sm", FT_INT, "__launch_bounds__' minimum blocks per "
+	  "SM (absent: none, or not recorded: a cubin keeps only max_regs)",
+	  get_min_blocks, NULL, { "min", 5, 1, TXT_DASH, text_min_blocks, 0 },
+	  0, 0 },
+	PLAIN("reaches_min_blocks", FT_BOOL, "whether blocks_per_sm reaches "
+	      "min_blocks_per_sm", get_reaches_min),
+	PLAIN("max_regs", FT_INT, "the register cap ptxas honoured "
+	      "(__maxnreg__, -maxrregcount, or the minimum blocks)", get_max_regs),
+	PLAIN("required_block", FT_LIST, "the block shape the kernel requires, "
+	      "x y z", get_required_block),
+	PLAIN("cluster", FT_LIST, "its cluster shape (__cluster_dims__), x y z",
+	      get_cluster),
+	{ "api_regs", FT_INT, "registers per thread, per the driver "
+	  "(cuFuncGetAttribute, --kernels --api)", get_api_regs, NULL,
+	  { "api regs", 9, 1, TXT_DASH, NULL, 0 }, 0, 0 },
+	PLAIN("api_static_smem", FT_INT, "static shared memory, per the driver",
+	      get_api_static_smem),
+	PLAIN("api_stack", FT_INT, "local memory per thread, per the driver",
+	      get_api_stack),
+	PLAIN("api_max_threads", FT_INT, "the most threads per block it "
+	      "launches with, per the driver", get_api_max_threads),
 	PLAIN("kernel_regs", FT_INT, "the calibrated kernel's registers, per "
 	      "the runtime (--api)", get_kernel_regs),
 	{ "api_blocks_per_sm", FT_INT, "cudaOccupancyMaxActiveBlocksPer"
-	  "Multiprocessor's blocks per SM", get_api_blocks, NULL,
+	  "Multiprocessor's blocks per SM (--kernels: the driver's)", get_api_blocks, NULL,
 	  { "api", 5, 1, 0, NULL, 79 }, 0, 0 },
 	PLAIN("measured_grid", FT_INT, "blocks launched to measure (--measure)",
 	      get_measured_grid),

@@ -66,6 +66,17 @@ void warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("occcalc: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /* Without --arch the device gives the SM count; with it, something must. */
 static void check_grid(const struct options *o)
 {

@@ -1,94 +1,468 @@
 /*
- * mode_kernels.c - --ptxas FILE: the occupancy of each kernel of a
- * compiler report ('nvcc -Xptxas -v' or 'cuobjdump --dump-resource-usage'
- * output), with its registers, static shared memory and barriers.
+ * mode_kernels.c - --kernels PATH (--ptxas): the occupancy of each kernel
+ * of a compiler report or a binary, one row per kernel and architecture,
+ * within its __launch_bounds__; with --api, the driver's reading of the
+ * same code beside it. A text table ends with a summary of the limiters.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-struct report {
-	struct occ_run run;
-	const char *input;
-	int filter_major, filter_minor;  /* --arch, or -1 */
-	int rows;
+#define LOWEST 3       /* the summary's lowest-occupancy rows */
+
+struct worst {
+	uint64_t warps, max_warps;   /* occupancy, as a fraction */
+	const struct kernel_info *ki;
+	int block;
 };
 
-static int report_kernel(const struct occ_usage *u, void *ctx)
-{
-	struct report *rep = ctx;
-	struct session *s = rep->run.s;
-	const struct occ_arch *a = occ_tables_find(session_tables(s),
-						    u->cc_major, u->cc_minor);
-	struct occ_kernel k;
-	char *name;
+struct summary {
+	uint64_t rows, ptx, cannot, below_min, by[5];
+	struct worst low[LOWEST];
+	size_t n_low;
+};
 
-	if (rep->filter_major >= 0 && (u->cc_major != rep->filter_major ||
-				       u->cc_minor != rep->filter_minor))
-		return 0;
-	if (!a)
-		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
-		    "which has no table", rep->input, u->line, u->mangled,
-		    u->cc_major, u->cc_minor);
-	occ_run_kernel_defaults(s->o, &k);
-	k.regs_per_thread = u->regs;
-	k.static_smem = u->static_smem;
-	/* From 9.0 the cubin counts the driver's reserve as the kernel's own;
-	 * the model adds it, so take it out (cudaFuncGetAttributes does too). */
-	if (u->from_cuobjdump && a->cubin_smem_includes_reserved &&
-	    k.static_smem >= a->smem_reserved_per_block)
-		k.static_smem -= a->smem_reserved_per_block;
-	/* The report's barrier count is the kernel's; cuobjdump gives none. */
-	if (u->barriers >= 0 && !s->o->barriers_given)
-		k.barriers = u->barriers > OCC_MAX_BARRIERS_PER_BLOCK
-			     ? OCC_MAX_BARRIERS_PER_BLOCK : u->barriers;
-	name = demangle(u->mangled);
-	rep->run.usage = u;
-	rep->run.kernel = name ? name : u->mangled;
-	occ_run_blocks(&rep->run, a, &s->o->block, &k);
-	free(name);
-	rep->rows++;
-	return 0;
+/* --api: the driver, and the file whose code it loads. */
+struct api {
+	struct gpu_loader *loader;
+	const struct occ_arch *dev_arch;
+	const char *file;
+	unsigned char *buf;
+	size_t len;
+	const unsigned char *fixed;  /* standard input's bytes */
+	size_t fixed_len;
+	const void *refused;         /* the last image the driver refused */
+};
+
+struct report {
+	struct occ_run run;
+	struct kernel_list l;
+	struct summary sum;
+	struct api api;
+	const unsigned char *api_ok; /* per kernel: the driver can say */
+};
+
+/* ---- The summary ---- */
+
+static int lower(const struct worst *a, const struct worst *b)
+{
+	return a->warps * b->max_warps < b->warps * a->max_warps;
 }
 
-static void read_failed(enum occ_status st, const struct occ_diag *d)
+static void worst_add(struct summary *s, const struct occ_row *row)
 {
-	if (st == OCC_ERR_SYNTAX && d->line == 0)
-		die("%s: no kernel resource usage found (expected 'nvcc -Xptxas "
-		    "-v' or 'cuobjdump --dump-resource-usage' output)", d->file);
-	if (st == OCC_ERR_SYNTAX)
-		die("%s:%d: malformed or truncated resource usage", d->file,
-		    d->line);
-	die("%s: cannot read: %s", d->file, strerror(errno));
+	struct worst w = { (uint64_t)row->r.warps_per_sm,
+			   (uint64_t)row->r.max_warps_per_sm, row->ki,
+			   row->k.block_size };
+	size_t i;
+
+	if (s->n_low == LOWEST && !lower(&w, &s->low[LOWEST - 1]))
+		return;
+	if (s->n_low < LOWEST)
+		s->n_low++;
+	for (i = s->n_low - 1; i > 0 && lower(&w, &s->low[i - 1]); i--)
+		s->low[i] = s->low[i - 1];
+	s->low[i] = w;
+}
+
+static void count(struct summary *s, const struct occ_row *row)
+{
+	int i;
+
+	s->rows++;
+	if (row->r.blocks_per_sm == 0)
+		s->cannot++;
+	for (i = 0; i < 5; i++)
+		if (row->r.blocks_per_sm && (row->r.limiters & (1u << i)))
+			s->by[i]++;
+	if (row->ki && row->ki->min_blocks > 0 &&
+	    row->r.blocks_per_sm < row->ki->min_blocks)
+		s->below_min++;
+	if (row->r.blocks_per_sm &&
+	    row->r.warps_per_sm < row->r.max_warps_per_sm)
+		worst_add(s, row);
+}
+
+static void print_summary(struct out *o, const struct summary *s)
+{
+	char line[4096], pct[32];
+	size_t i, n;
+
+	n = (size_t)snprintf(line, sizeof line, "\nLimited by:");
+	for (i = 0; i < 5; i++)
+		n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %llu",
+				      i ? "," : "", occ_resource_name(1u << i),
+				      (unsigned long long)s->by[i]);
+	snprintf(line + n, sizeof line - n, "; cannot launch %llu; below "
+		 "__launch_bounds__' minimum blocks %llu (of %llu rows)\n",
+		 (unsigned long long)s->cannot,
+		 (unsigned long long)s->below_min, (unsigned long long)s->rows);
+	out_text(o, line);
+	if (s->n_low == 0 && s->cannot == 0)
+		out_text(o, "Lowest occupancy  100.00% in every row\n");
+	for (i = 0; i < s->n_low; i++) {
+		const struct worst *w = &s->low[i];
+
+		format_ratio_percent(pct, w->warps, w->max_warps);
+		snprintf(line, sizeof line, "%s%s%% %s, %d threads: %s\n",
+			 i ? "                  " : "Lowest occupancy  ", pct,
+			 w->ki->arch, w->block,
+			 w->ki->name ? w->ki->name : w->ki->mangled);
+		out_text(o, line);
+	}
+}
+
+/* The notes under a text table. */
+static void print_notes(struct report *rep)
+{
+	const struct options *o = rep->run.s->o;
+	struct out *out = &rep->run.out;
+	size_t i;
+
+	if (rep->sum.rows)
+		print_summary(out, &rep->sum);
+	if (rep->l.text && !o->have_block)
+		out_text(out, "\nA compiler report does not carry "
+			 "__launch_bounds__: the block sizes above assume\n"
+			 "none, and a kernel compiled with a lower bound cannot "
+			 "launch with them\n(give occcalc the binary instead).\n");
+	if (!rep->l.text)
+		out_text(out, "\nbound, min: __launch_bounds__' maximum threads "
+			 "and minimum blocks per SM\n('!': the prediction falls "
+			 "short of it; r64: a cubin without its PTX keeps only\n"
+			 "the register cap ptxas applied for it, or for "
+			 "__maxnreg__).\n");
+	for (i = 0; i < rep->l.n; i++)
+		if (rep->l.k[i].ptx_only) {
+			out_text(out, "\nPTX only (compiled by the driver when "
+				 "loaded, resources unknown until then):\n");
+			break;
+		}
+	for (; i < rep->l.n; i++) {
+		const struct kernel_info *k = &rep->l.k[i];
+		char line[4096];
+
+		if (!k->ptx_only)
+			continue;
+		snprintf(line, sizeof line, "%-12s %s\n", k->arch,
+			 k->name ? k->name : k->mangled);
+		out_text(out, line);
+	}
+}
+
+/* ---- --api: the driver on the kernel's own code ---- */
+
+static void api_load_file(struct api *a, const char *file)
+{
+	int fd;
+	struct stat sb;
+	ssize_t got;
+	size_t n = 0;
+
+	gpu_loader_forget(a->loader);
+	a->refused = NULL;
+	free(a->buf);
+	a->buf = NULL;
+	a->file = file;
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    !(a->buf = malloc((size_t)sb.st_size + 1)))
+		die("%s: cannot read: %s", file, strerror(errno));
+	while (n < (size_t)sb.st_size &&
+	       (got = read(fd, a->buf + n, (size_t)sb.st_size - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	a->len = n;
+}
+
+/* Where cuModuleLoadData finds the kernel's code: the cubin, or the
+ * fatbin holding it; NULL if the file changed since it was read. */
+static const void *api_image(struct api *a, const struct kernel_info *k)
+{
+	const unsigned char *buf;
+	size_t len;
+
+	if (a->fixed && strcmp(k->file, "<stdin>") == 0) {
+		buf = a->fixed;
+		len = a->fixed_len;
+	} else {
+		if (a->file != k->file)
+			api_load_file(a, k->file);
+		buf = a->buf;
+		len = a->len;
+	}
+	if (k->fatbin_offset < 0)
+		return buf;
+	return (uint64_t)k->fatbin_offset + 16 <= len
+	       ? buf + k->fatbin_offset : NULL;
+}
+
+/* The model's most threads per block for k's registers and bound: what
+ * the driver reports as CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK. */
+static int model_max_threads(const struct occ_arch *a, const struct occ_kernel *k)
+{
+	struct occ_kernel t = *k;
+	struct occ_result r;
+	int size = k->max_threads > 0 && k->max_threads < a->max_threads_per_block
+		   ? k->max_threads : a->max_threads_per_block;
+
+	t.dynamic_smem = t.static_smem = 0;
+	for (; size > 0; size -= size % a->warp_size ? size % a->warp_size
+						     : a->warp_size) {
+		t.block_size = size;
+		if (occ_compute(a, &t, &r) == OCC_OK && r.blocks_per_sm > 0)
+			break;
+	}
+	return size;
+}
+
+static int func_agrees(const struct occ_row *row, const struct gpu_func *f)
+{
+	const struct kernel_info *k = row->ki;
+
+	/* Above the bound the occupancy APIs answer as if there were none,
+	 * but a launch fails (docs/kernels-api-validation.md): 0 stands. */
+	int blocks = row->r.reason == OCC_ABOVE_LAUNCH_BOUNDS ||
+		     f->blocks == row->r.blocks_per_sm;
+
+	return f->regs == k->regs && f->static_smem == k->static_smem &&
+	       f->local == k->stack && blocks &&
+	       f->max_threads == model_max_threads(row->a, &row->k);
+}
+
+static void api_row(struct report *rep, struct occ_row *row,
+		    struct row_gpu *g)
+{
+	struct session *s = rep->run.s;
+	const struct kernel_info *k = row->ki;
+	const void *image;
+	char err[512];
+	int st;
+
+	if (!rep->api_ok[k - rep->l.k])
+		return;
+	image = api_image(&rep->api, k);
+	if (!image)
+		die("%s: changed while occcalc read it", k->file);
+	st = gpu_loader_query(rep->api.loader, image, k->mangled,
+			      row->k.block_size, row->k.dynamic_smem, &g->func,
+			      err, sizeof err);
+	if (st < 0)
+		session_device_failed(s, err);
+	if (st == 2 && rep->api.refused != image)
+		warn("%s: the driver does not load its code: %s", k->file, err);
+	if (st == 2)
+		rep->api.refused = image;
+	if (st == 1)
+		warn("%s: %s: %s", k->file, k->name ? k->name : k->mangled, err);
+	if (st > 0)
+		return;
+	g->have_func = 1;
+	g->api_blocks = g->func.blocks;
+	g->agrees = k->ptx_only || func_agrees(row, &g->func);
+	if (!g->agrees)
+		s->disagreements++;
+	row->gpu = g;
+}
+
+/* Which kernels the driver can say something of: the device's own cubins,
+ * and PTX where the fatbin holding it has no cubin for the device. */
+static unsigned char *api_targets(const struct kernel_list *l,
+				  const struct occ_device *d)
+{
+	unsigned char *ok = calloc(l->n + 1, 1);
+	size_t i, j, start;
+	int cubin;
+
+	if (!ok)
+		die("out of memory");
+	for (start = 0; start < l->n; start = i) {
+		cubin = 0;
+		for (i = start; i < l->n && l->k[i].file == l->k[start].file &&
+		     l->k[i].fatbin_offset == l->k[start].fatbin_offset; i++)
+			cubin |= !l->k[i].ptx_only &&
+				 l->k[i].cc_major == d->cc_major &&
+				 l->k[i].cc_minor == d->cc_minor;
+		for (j = start; j < i; j++) {
+			const struct kernel_info *k = &l->k[j];
+			int cc = k->cc_major * 10 + k->cc_minor;
+
+			ok[j] = k->relocatable ? 0
+				: k->ptx_only ? !cubin && cc <= d->cc_major * 10 +
+						d->cc_minor
+				: k->cc_major == d->cc_major &&
+				  k->cc_minor == d->cc_minor;
+		}
+	}
+	return ok;
+}
+
+static void api_open(struct report *rep, struct session *s)
+{
+	char err[512];
+	size_t i, relocatable = 0;
+
+	if (rep->l.text)
+		die("--api loads the kernels' code: give a binary (a compiler "
+		    "report holds none)");
+	rep->api.dev_arch = session_device_arch(s);
+	rep->api.loader = gpu_loader_open(s->dev.index, err, sizeof err);
+	if (!rep->api.loader)
+		session_device_failed(s, err);
+	rep->api.fixed = rep->l.stdin_buf;
+	rep->api.fixed_len = rep->l.stdin_len;
+	rep->api_ok = api_targets(&rep->l, &s->dev);
+	for (i = 0; i < rep->l.n; i++)
+		relocatable += rep->l.k[i].relocatable;
+	if (relocatable)
+		warn("%zu kernel%s of relocatable device code (nvcc -rdc) not "
+		     "given to the driver: it loads linked code", relocatable,
+		     relocatable == 1 ? "" : "s");
+}
+
+/* ---- Rows ---- */
+
+/* Each computed row: the driver's reading (--api), then the summary. */
+static void kernel_row(struct occ_run *run, struct occ_row *row,
+		       struct row_gpu *g)
+{
+	struct report *rep = run->hook_ctx;
+
+	memset(g, 0, sizeof *g);
+	if (rep->api.loader)
+		api_row(rep, row, g);
+	count(&rep->sum, row);
+}
+
+static const struct occ_arch *kernel_arch(struct report *rep,
+					  const struct kernel_info *k)
+{
+	struct session *s = rep->run.s;
+	const struct occ_arch *a;
+
+	if (rep->api.dev_arch && k->cc_major == s->dev.cc_major &&
+	    k->cc_minor == s->dev.cc_minor)
+		return rep->api.dev_arch;
+	a = occ_tables_find(session_tables(s), k->cc_major, k->cc_minor);
+	if (!a && k->line)
+		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
+		    "which has no table", k->file, k->line, k->mangled,
+		    k->cc_major, k->cc_minor);
+	if (!a)
+		die("%s: kernel %s is compiled for compute capability %d.%d, "
+		    "which has no table (--arch keeps one architecture)",
+		    k->file, k->mangled, k->cc_major, k->cc_minor);
+	return a;
+}
+
+/* PTX: a row of what the binary says, the model's fields absent (in a
+ * text table, listed under it). */
+static void ptx_row(struct report *rep, const struct kernel_info *k)
+{
+	struct occ_row row;
+	struct row_gpu g;
+
+	if (rep->run.out.format == OUT_TEXT)
+		return;
+	memset(&row, 0, sizeof row);
+	memset(&g, 0, sizeof g);
+	row.ki = k;
+	row.kernel = k->name ? k->name : k->mangled;
+	row.no_model = 1;
+	snprintf(row.arch, sizeof row.arch, "%s", k->arch);
+	row.k.block_size = rep->run.s->o->have_block
+			   ? (int)rep->run.s->o->block.ranges[0].start : 0;
+	if (rep->api.loader)
+		api_row(rep, &row, &g);
+	out_row(&rep->run.out, &row);
+}
+
+static void kernel_rows(struct report *rep, const struct kernel_info *ki)
+{
+	struct session *s = rep->run.s;
+	struct occ_kernel k;
+
+	rep->sum.ptx += ki->ptx_only;
+	if (ki->ptx_only) {
+		ptx_row(rep, ki);
+		return;
+	}
+	occ_run_kernel_defaults(s->o, &k);
+	k.regs_per_thread = ki->regs;
+	k.static_smem = ki->static_smem > 0 ? (uint64_t)ki->static_smem : 0;
+	k.max_threads = ki->max_threads;
+	/* The kernel's barrier count where recorded (cuobjdump has none). */
+	if (ki->barriers >= 0 && !s->o->barriers_given)
+		k.barriers = ki->barriers > OCC_MAX_BARRIERS_PER_BLOCK
+			     ? OCC_MAX_BARRIERS_PER_BLOCK : ki->barriers;
+	rep->run.ki = ki;
+	rep->run.kernel = ki->name ? ki->name : ki->mangled;
+	occ_run_blocks(&rep->run, kernel_arch(rep, ki), &s->o->block, &k);
+}
+
+/* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
+ * the same kernel beside it in the fatbin does (.minnctapersm). */
+static void min_blocks_from_ptx(struct kernel_list *l)
+{
+	size_t start, end, i, j;
+
+	for (start = 0; start < l->n; start = end) {
+		for (end = start; end < l->n && l->k[end].file == l->k[start].file
+		     && l->k[end].fatbin_offset == l->k[start].fatbin_offset;
+		     end++)
+			;
+		for (i = start; i < end; i++) {
+			if (!l->k[i].ptx_only || l->k[i].min_blocks <= 0)
+				continue;
+			for (j = start; j < end; j++)
+				if (!l->k[j].ptx_only && l->k[j].min_blocks < 0 &&
+				    strcmp(l->k[j].mangled, l->k[i].mangled) == 0)
+					l->k[j].min_blocks = l->k[i].min_blocks;
+		}
+	}
 }
 
 int mode_kernels(struct session *s)
 {
 	const struct options *o = s->o;
-	int from_stdin = strcmp(o->ptxas, "-") == 0;
-	struct report rep = { .input = from_stdin ? "<stdin>" : o->ptxas,
-			      .filter_major = -1, .filter_minor = -1 };
-	struct occ_diag d;
-	enum occ_status st;
-	int fn_status;
-	FILE *f = from_stdin ? stdin : fopen(o->ptxas, "r");
+	struct report rep;
+	size_t i;
 
-	if (!f)
-		die("%s: cannot read: %s", o->ptxas, strerror(errno));
-	if (o->arch && occ_arch_parse_name(o->arch, &rep.filter_major,
-					   &rep.filter_minor) != OCC_OK)
+	memset(&rep, 0, sizeof rep);
+	if (o->arch && occ_arch_parse_name(o->arch, &(int){ 0 },
+					   &(int){ 0 }) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
+	kernels_read(s, o->ptxas, &rep.l);
+	if (rep.l.n == 0)
+		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
+		    "--arch " : "", o->arch ? o->arch : "",
+		    o->kernel_re ? " matching --kernel " : "",
+		    o->kernel_re ? o->kernel_re : "");
+	min_blocks_from_ptx(&rep.l);
+	if (o->api)
+		api_open(&rep, s);
 	occ_run_open(&rep.run, s, 1, 1);
-	st = occ_usage_parse(f, rep.input, report_kernel, &rep, &fn_status, &d);
-	if (!from_stdin)
-		fclose(f);
-	if (st != OCC_OK)
-		read_failed(st, &d);
-	if (rep.rows == 0)
-		die("%s: no kernel compiled for --arch %s", rep.input, o->arch);
+	rep.run.hook = kernel_row;
+	rep.run.hook_ctx = &rep;
+	for (i = 0; i < rep.l.n; i++)
+		kernel_rows(&rep, &rep.l.k[i]);
+	if (o->format == OUT_TEXT && !o->fields)
+		print_notes(&rep);
 	occ_run_close(&rep.run);
+	if (s->disagreements)
+		warn("%llu kernel%s where the driver disagrees with occcalc's "
+		     "reading or model (see the agrees column)",
+		     (unsigned long long)s->disagreements,
+		     s->disagreements == 1 ? "" : "s");
+	gpu_loader_close(rep.api.loader);
+	free(rep.api.buf);
+	free((void *)rep.api_ok);
+	kernels_free(&rep.l);
 	return 0;
 }

@@ -43,6 +43,16 @@
 	"achieved_occupancy_pct,measure_ms,agrees," \
 	"api_max_dynamic_smem_per_block,api_max_dynamic_smem_loses_block"
 
+/* --kernels: each kernel's resources, bounds and (--api) the driver's. */
+#define KERNEL_TEXT_FIELDS "arch,block,max_threads,regs,smem,static_smem," \
+	"stack,spill_stores,blocks_per_sm,min_blocks_per_sm,warps_per_sm," \
+	"occupancy_pct,limiter"
+#define KERNEL_TEXT_API ",api_regs,api_blocks_per_sm,agrees"
+#define KERNEL_FIELDS ",file,container,ptx_only,bounds_known,max_threads," \
+	"min_blocks_per_sm,reaches_min_blocks,max_regs,required_block,cluster"
+#define KERNEL_API_FIELDS ",api_regs,api_static_smem,api_stack," \
+	"api_max_threads,api_blocks_per_sm,agrees"
+
 void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k)
 {
 	occ_kernel_init(k);
@@ -88,9 +98,16 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 	memset(run, 0, sizeof *run);
 	run->s = s;
 	run->report = o->format == OUT_TEXT && !sweep && !o->fields;
-	if (o->format == OUT_TEXT)
-		snprintf(defaults, sizeof defaults, "%s%s%s", TEXT_FIELDS,
-			 o->api ? TEXT_GPU_FIELDS : "", kernels ? ",kernel" : "");
+	if (o->format == OUT_TEXT && kernels)
+		snprintf(defaults, sizeof defaults, "%s%s,kernel",
+			 KERNEL_TEXT_FIELDS, o->api ? KERNEL_TEXT_API : "");
+	else if (kernels)
+		snprintf(defaults, sizeof defaults, "%s%s%s", FIELDS
+			 KERNEL_FIELDS, o->headroom ? HEADROOM_FIELDS : "",
+			 o->api ? KERNEL_API_FIELDS : "");
+	else if (o->format == OUT_TEXT)
+		snprintf(defaults, sizeof defaults, "%s%s", TEXT_FIELDS,
+			 o->api ? TEXT_GPU_FIELDS : "");
 	else
 		snprintf(defaults, sizeof defaults, "%s%s%s", FIELDS,
 			 o->headroom ? HEADROOM_FIELDS : "",
@@ -266,14 +283,18 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	}
 	row.sms = (int)o->sms;
 	row.grid = (int64_t)o->grid;
-	row.usage = run->usage;
+	row.ki = run->ki;
 	row.kernel = run->kernel;
 	if (run->shape && run->shape[0])
 		seq_shape_text(row.block_shape, sizeof row.block_shape,
 			       run->shape);
-	row.regs_assumed = !run->usage && !option_given(o, "regs");
+	row.regs_assumed = !run->ki && !option_given(o, "regs");
+	if (run->ki)
+		snprintf(row.arch, sizeof row.arch, "%s", run->ki->arch);
 	compute_extras(run, &row);
-	if (o->api) {
+	if (run->hook) {
+		run->hook(run, &row, &gpu);
+	} else if (o->api) {
 		run_on_gpu(run->s, &row, &gpu);
 		row.gpu = &gpu;
 	}

@@ -116,11 +116,17 @@ static const struct opt opts[] = {
 	  "through\ncudaFuncAttributeMaxDynamicSharedMemorySize\n(the default)" },
 	{ "no-optin", 0, FLAG(optin, 0), .modes = CFG, .selects = -1,
 	  .groups = G_OCC, .help = "the kernel does not raise its dynamic limit" },
+	{ "kernels", 0, ARG_STR, "PATH", .dest = O(ptxas), MODE(MODE_KERNELS),
+	  .groups = G_OCC, .help = "the kernels of a binary (cubin, fatbin, "
+	  "object,\nexecutable, shared library), a directory of them,\nor a "
+	  "compiler report ('nvcc -Xptxas -v',\n'cuobjdump "
+	  "--dump-resource-usage'); '-': standard\ninput. One row per kernel "
+	  "and architecture" },
 	{ "ptxas", 0, ARG_STR, "FILE", .dest = O(ptxas), MODE(MODE_KERNELS),
-	  .groups = G_OCC, .help = "the kernels of a compiler report, 'nvcc "
-	  "-Xptxas -v'\nor 'cuobjdump --dump-resource-usage' output ('-':\n"
-	  "standard input): one row per kernel, with its\nregisters, static "
-	  "shared memory and barriers" },
+	  .groups = G_OCC, .help = "the same as --kernels" },
+	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re), .modes = KER,
+	  .selects = -1, .help = "--kernels: only kernels whose name, "
+	  "demangled\nor not, matches REGEX (extended)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .selects = -1, .section = "\n  --block, --regs, --smem and "
 	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"
@@ -150,10 +156,11 @@ static const struct opt opts[] = {
 	{ "list-fields", 0, FLAG(mode, MODE_LIST_FIELDS), MODE(MODE_LIST_FIELDS),
 	  .help = "list every kind of row's fields, with their\ntype and "
 	  "description" },
-	{ "api", 0, FLAG(api, 1), .modes = OCC, .selects = -1,
+	{ "api", 0, FLAG(api, 1), .modes = CFG, .selects = -1,
 	  .groups = G_OCC | G_GPU, .section = "\nOn the GPU (no --arch, or "
 	  "the device's own):", .help = "also ask the runtime's occupancy API "
-	  "about a\ncalibrated kernel with exactly these resources" },
+	  "about a\ncalibrated kernel with exactly these resources;\nwith "
+	  "--kernels, the driver about the kernels' own\ncode" },
 	{ "measure", 0, FLAG(measure, 1), .modes = OCC | ACC | PER,
 	  .selects = -1, .groups = G_GPU, .help = "and launch it: blocks "
 	  "resident per SM and\nachieved occupancy, measured (--grid N: N "
@@ -223,7 +230,7 @@ static const struct opt opts[] = {
 
 /* The modes, by the option that selects them, for messages. */
 static const char *const mode_names[MODE_COUNT] = {
-	[MODE_OCCUPANCY] = "an occupancy calculation", [MODE_KERNELS] = "--ptxas",
+	[MODE_OCCUPANCY] = "an occupancy calculation", [MODE_KERNELS] = "--kernels",
 	[MODE_ACCESS] = "--access", [MODE_PERSIST] = "--persist",
 	[MODE_INFO] = "--info", [MODE_LIST_ARCHS] = "--list-archs",
 	[MODE_LIST_GPUS] = "--list-gpus", [MODE_LIST_DEVICES] = "--list-devices",
@@ -236,8 +243,8 @@ static const struct refusal {
 	unsigned groups, modes;
 	const char *fmt;       /* %1$s: the option, %2$s: the mode */
 } refusals[] = {
-	{ G_GPU, KER, "--api and --measure take a configuration, not a "
-	  "compiler report (--ptxas)" },
+	{ G_GPU, KER, "--measure launches a calibrated kernel, not the ones "
+	  "of --kernels (--api asks the driver about them)" },
 	{ G_CHART, KER, "--chart and --plot draw one configuration, not a "
 	  "sweep or a compiler report" },
 	{ G_OCC, ACC | PER | TRF, "%1$s is an occupancy option; %2$s computes memory "

@@ -163,6 +163,10 @@ static void report_cannot_launch(FILE *f, const struct occ_arch *a,
 			(unsigned long long)(k->static_smem + k->dynamic_smem),
 			(unsigned long long)a->smem_per_block_optin);
 		break;
+	case OCC_ABOVE_LAUNCH_BOUNDS:
+		fprintf(f, "%d threads per block exceed the kernel's "
+			"__launch_bounds__(%d).\n", k->block_size, k->max_threads);
+		break;
 	}
 }
 

@@ -82,6 +82,33 @@ int gpu_persist_measure(int device, const struct occ_l2 *l2,
 			const struct occ_l2_plan *p, uint64_t data, int sms,
 			struct persist_measured *m, char *err, size_t n);
 
+/* ---- Code the user built, through the driver API (module.c) ---- */
+
+/* What the driver says of one function: cuFuncGetAttribute, and
+ * cuOccupancyMaxActiveBlocksPerMultiprocessor at a block size. */
+struct gpu_func {
+	int regs, static_smem, local, max_threads;
+	int blocks;
+};
+
+struct gpu_loader;
+
+/* The driver, reached through cudaGetDriverEntryPointByVersion (the
+ * runtime is linked statically, libcuda is not), on device `device`:
+ * NULL with a message in err. */
+struct gpu_loader *gpu_loader_open(int device, char *err, size_t n);
+/* Loads image (a cubin or a fatbin, as cuModuleLoadData takes them;
+ * the last one stays loaded) and asks about function `mangled` at
+ * `block` threads (and `dyn` bytes of dynamic shared memory, allowed
+ * with the opt-in). 0; 2 when the image does not load, 1 when it lacks
+ * the function (err says why); -1 when the driver fails otherwise. */
+int gpu_loader_query(struct gpu_loader *l, const void *image,
+		     const char *mangled, int block, uint64_t dyn,
+		     struct gpu_func *out, char *err, size_t n);
+/* Unloads the last image: its memory is about to be reused. */
+void gpu_loader_forget(struct gpu_loader *l);
+void gpu_loader_close(struct gpu_loader *l);
+
 #ifdef __cplusplus
 }
 #endif

@@ -66,6 +66,7 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->container = c->container;
 	k->fatbin_offset = c->container == OCC_BIN_CUBIN ? -1 : c->fatbin_offset;
 	k->compression = c->compression;
+	k->file = c->diag->file;
 	r = c->fn ? c->fn(k, c->ctx) : 0;
 	if (r) {
 		/* Unwinds every reader; occ_bin_read then returns OCC_OK. */

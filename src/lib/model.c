@@ -19,6 +19,7 @@ void occ_kernel_init(struct occ_kernel *k)
 	k->barriers = 1;
 	k->carveout = OCC_CARVEOUT_DEFAULT;
 	k->optin = 1;
+	k->max_threads = 0;
 }
 
 static int clamp_int(int64_t v)
@@ -182,6 +183,7 @@ static int valid_kernel(const struct occ_kernel *k)
 {
 	return k->block_size >= 1 && k->regs_per_thread >= 0 &&
 	       k->barriers >= 0 && k->barriers <= OCC_MAX_BARRIERS_PER_BLOCK &&
+	       k->max_threads >= 0 &&
 	       k->carveout >= OCC_CARVEOUT_DEFAULT && k->carveout <= 100 &&
 	       k->static_smem <= OCC_BYTES_MAX &&
 	       k->dynamic_smem <= OCC_BYTES_MAX;
@@ -230,11 +232,17 @@ enum occ_status occ_compute(const struct occ_arch *a,
 	blocks = min_int(min_int(r->limit_warps, r->limit_registers),
 			 min_int(min_int(r->limit_shared_memory,
 					 r->limit_blocks), r->limit_barriers));
+	/* The driver refuses a block above the kernel's bound (the occupancy
+	 * API answers 0), whatever the SM could hold. */
+	if (k->max_threads > 0 && k->block_size > k->max_threads)
+		blocks = 0;
 	r->blocks_per_sm = blocks;
 	r->warps_per_sm = blocks * r->warps_per_block;
 	r->limiters = limiters_at(r, blocks);
 	if (blocks > 0)
 		r->reason = OCC_LAUNCHES;
+	else if (k->max_threads > 0 && k->block_size > k->max_threads)
+		r->reason = OCC_ABOVE_LAUNCH_BOUNDS;
 	else if (r->limit_warps == 0)
 		r->reason = OCC_BLOCK_TOO_LARGE;
 	else if (r->limit_registers == 0)
@@ -272,6 +280,7 @@ const char *occ_reason_name(enum occ_reason reason)
 	case OCC_STATIC_SMEM_TOO_LARGE: return "static_shared_memory";
 	case OCC_SMEM_NEEDS_OPTIN: return "shared_memory_needs_optin";
 	case OCC_SMEM_TOO_LARGE: return "shared_memory_per_block";
+	case OCC_ABOVE_LAUNCH_BOUNDS: return "launch_bounds";
 	}
 	return "?";
 }

@@ -135,6 +135,9 @@ struct occ_kernel {
 	int optin;               /* nonzero: the kernel raises
 	                            cudaFuncAttributeMaxDynamicSharedMemorySize
 	                            when it needs more than sharedMemPerBlock */
+	int max_threads;         /* __launch_bounds__' maximum threads per
+	                            block (cudaFuncAttributes'
+	                            maxThreadsPerBlock); 0: no bound */
 };
 
 #define OCC_CARVEOUT_DEFAULT (-1)
@@ -157,7 +160,8 @@ enum occ_reason {
 	OCC_REGS_DO_NOT_FIT_SM,     /* one block's warps do not fit the file */
 	OCC_STATIC_SMEM_TOO_LARGE,  /* static shared memory > sharedMemPerBlock */
 	OCC_SMEM_NEEDS_OPTIN,       /* over sharedMemPerBlock, opt-in refused */
-	OCC_SMEM_TOO_LARGE          /* over sharedMemPerBlockOptin */
+	OCC_SMEM_TOO_LARGE,         /* over sharedMemPerBlockOptin */
+	OCC_ABOVE_LAUNCH_BOUNDS     /* block_size > the kernel's max_threads */
 };
 
 struct occ_result {
@@ -214,7 +218,8 @@ struct occ_best {
 	int ties[OCC_MAX_TIES];     /* descending, block_size first */
 };
 
-/* Tries every multiple of the warp size up to maxThreadsPerBlock, as
+/* Tries every multiple of the warp size up to maxThreadsPerBlock (or the
+ * kernel's max_threads, itself tried when it is no multiple), as
  * cudaOccupancyMaxPotentialBlockSize does, and keeps the one with the most
  * resident threads; of equals, the largest, which is what that runtime
  * call returns. k's block size and dynamic shared memory are ignored. */
@@ -486,6 +491,7 @@ struct occ_usage {
 	uint64_t spill_stores, spill_loads;  /* bytes; ptxas only */
 	int line;               /* where the kernel's report ends */
 	int from_cuobjdump;     /* else from ptxas */
+	char arch[16];          /* the target as written: "sm_90a" */
 };
 
 /* Called for each kernel; a nonzero return stops the parse and is
@@ -563,6 +569,9 @@ struct occ_bin_kernel {
 	enum occ_bin_container container;
 	int64_t fatbin_offset;
 	enum occ_bin_compression compression;
+	/* The file it was read from (occ_bin_read's name; in a walk, the
+	 * path): valid during the callback only. */
+	const char *file;
 };
 
 /* What is wrong with a binary: the file, the byte offset (in the file) of

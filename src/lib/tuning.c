@@ -17,6 +17,16 @@ uint64_t occ_smem_growth_at(const struct occ_smem_growth *g,
 	       g->per_warp * warps;
 }
 
+/* The largest block to try: maxThreadsPerBlock, or the kernel's bound
+ * below it, even when that is no multiple of the warp size (the runtime's
+ * cudaOccupancyMaxPotentialBlockSize tries it too). */
+static int first_size(const struct occ_arch *a, const struct occ_kernel *k)
+{
+	if (k->max_threads > 0 && k->max_threads < a->max_threads_per_block)
+		return k->max_threads;
+	return a->max_threads_per_block;
+}
+
 enum occ_status occ_best_block_size(const struct occ_arch *a,
 				    const struct occ_kernel *kernel,
 				    const struct occ_smem_growth *g,
@@ -28,8 +38,9 @@ enum occ_status occ_best_block_size(const struct occ_arch *a,
 
 	best->block_size = 0;
 	best->n_ties = 0;
-	for (size = a->max_threads_per_block; size >= a->warp_size;
-	     size -= a->warp_size) {
+	for (size = first_size(a, kernel); size > 0;
+	     size = size % a->warp_size ? size - size % a->warp_size
+					: size - a->warp_size) {
 		struct occ_result r;
 		enum occ_status st;
 		int64_t threads;
@@ -53,8 +64,9 @@ enum occ_status occ_best_block_size(const struct occ_arch *a,
 	}
 	if (best->block_size == 0) {
 		/* Report why the smallest block cannot launch. */
-		k.block_size = a->warp_size;
-		k.dynamic_smem = occ_smem_growth_at(g, a, a->warp_size);
+		size = first_size(a, kernel);
+		k.block_size = size < a->warp_size ? size : a->warp_size;
+		k.dynamic_smem = occ_smem_growth_at(g, a, k.block_size);
 		best->dynamic_smem = k.dynamic_smem;
 		return occ_compute(a, &k, &best->result);
 	}

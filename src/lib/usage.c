@@ -67,18 +67,31 @@ static int literal(const char **s, const char *lit)
 static int start_kernel(struct parser *p, const char *name, size_t len)
 {
 	int major = p->u.cc_major, minor = p->u.cc_minor;
+	char arch[sizeof p->u.arch];
 
 	if (len >= sizeof p->u.mangled)
 		return range(p, "kernel name length", sizeof p->u.mangled - 1);
+	memcpy(arch, p->u.arch, sizeof arch);
 	memset(&p->u, 0, sizeof p->u);
 	p->u.cc_major = major;
 	p->u.cc_minor = minor;
+	memcpy(p->u.arch, arch, sizeof arch);
 	p->u.barriers = -1;
 	memcpy(p->u.mangled, name, len);
 	p->u.mangled[len] = '\0';
 	p->pending = 1;
 	p->pending_line = p->lineno;
 	return 1;
+}
+
+/* The target's name, suffix kept; "sm_90" for "90" or "9.0". */
+static void target(struct parser *p, const char *arch)
+{
+	if (strncmp(arch, "sm_", 3) == 0 && strlen(arch) < sizeof p->u.arch)
+		memcpy(p->u.arch, arch, strlen(arch) + 1);
+	else
+		snprintf(p->u.arch, sizeof p->u.arch, "sm_%d%d", p->u.cc_major,
+			 p->u.cc_minor);
 }
 
 /* ptxas: "Compiling entry function 'NAME' for 'sm_90'" */
@@ -100,6 +113,7 @@ static int ptxas_entry(struct parser *p, const char *line)
 		return -1;
 	p->u.cc_major = major;
 	p->u.cc_minor = minor;
+	target(p, arch);
 	return start_kernel(p, name, (size_t)(q - name));
 }
 
@@ -206,6 +220,7 @@ static int cuobjdump_arch(struct parser *p, const char *line)
 		return 0;
 	if (occ_arch_parse_name(arch, &p->u.cc_major, &p->u.cc_minor) != OCC_OK)
 		return -1;
+	target(p, arch);
 	return 1;
 }
 

@@ -1,0 +1,428 @@
+/*
+ * kernels_read.c - --kernels PATH: the kernels of a compiler report
+ * ('nvcc -Xptxas -v', 'cuobjdump --dump-resource-usage'), a binary (cubin,
+ * fatbin, host object, executable, shared library) or a directory of
+ * binaries, recognised by content, kept if --arch and --kernel say so.
+ * Every kernel's resources in one shape (struct kernel_info) whatever it
+ * was read from.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Compiler reports are text: more than this is no report. */
+#define TEXT_MAX (UINT64_C(256) << 20)
+
+struct reader {
+	struct session *s;
+	struct kernel_list *l;
+	const char *input;       /* as the user named it */
+	regex_t re;
+	int have_re;
+};
+
+/* ---- The list ---- */
+
+static struct kernel_info *add(struct kernel_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct kernel_info *k = realloc(l->k, cap * sizeof *k);
+
+		if (!k)
+			die("out of memory");
+		l->k = k;
+		l->cap = cap;
+	}
+	memset(&l->k[l->n], 0, sizeof l->k[l->n]);
+	return &l->k[l->n++];
+}
+
+/* The list's copy of the file name, shared by its kernels. */
+static const char *file_name(struct kernel_list *l, const char *file)
+{
+	char **f;
+
+	if (l->nfiles && strcmp(l->files[l->nfiles - 1], file) == 0)
+		return l->files[l->nfiles - 1];
+	f = realloc(l->files, (l->nfiles + 1) * sizeof *f);
+	if (!f || !(f[l->nfiles] = strdup(file)))
+		die("out of memory");
+	l->files = f;
+	return l->files[l->nfiles++];
+}
+
+void kernels_free(struct kernel_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->k[i].mangled);
+		free(l->k[i].name);
+	}
+	for (i = 0; i < l->nfiles; i++)
+		free(l->files[i]);
+	free(l->k);
+	free(l->files);
+	free(l->stdin_buf);
+	memset(l, 0, sizeof *l);
+}
+
+/* ---- What --arch and --kernel keep ---- */
+
+int kernel_arch_matches(const char *want, const struct kernel_info *k)
+{
+	size_t n = strlen(want);
+	char last = n ? want[n - 1] : 0;
+	int major, minor;
+
+	if (occ_arch_parse_name(want, &major, &minor) != OCC_OK)
+		return 0;
+	if (major != k->cc_major || minor != k->cc_minor)
+		return 0;
+	/* sm_90a keeps only sm_90a code; sm_90, 90 and 9.0 keep all of 9.0. */
+	if (last == 'a' || last == 'f')
+		return k->arch[strlen(k->arch) - 1] == last;
+	return 1;
+}
+
+/* Keeps k (the last added) or takes it back. */
+static void keep_or_drop(struct reader *r, struct kernel_info *k)
+{
+	const struct options *o = r->s->o;
+	int keep = !o->arch || kernel_arch_matches(o->arch, k);
+
+	if (keep && r->have_re)
+		keep = regexec(&r->re, k->mangled, 0, NULL, 0) == 0 ||
+		       (k->name && regexec(&r->re, k->name, 0, NULL, 0) == 0);
+	if (!keep) {
+		free(k->mangled);
+		free(k->name);
+		r->l->n--;
+	}
+}
+
+static void names(struct kernel_info *k, const char *mangled)
+{
+	if (!(k->mangled = strdup(mangled)))
+		die("out of memory");
+	k->name = demangle(mangled);
+}
+
+/* ---- Compiler reports ---- */
+
+/* The static shared memory cudaFuncGetAttributes reports, from what the
+ * report says. */
+static int64_t report_smem(struct session *s, const struct occ_usage *u)
+{
+	const struct occ_arch *a = occ_tables_find(session_tables(s),
+						    u->cc_major, u->cc_minor);
+
+	/* From 9.0 cuobjdump counts the driver's reserve as the kernel's. */
+	if (a && u->from_cuobjdump && a->cubin_smem_includes_reserved &&
+	    u->static_smem >= a->smem_reserved_per_block)
+		return (int64_t)(u->static_smem - a->smem_reserved_per_block);
+	return (int64_t)u->static_smem;
+}
+
+static int from_report(const struct occ_usage *u, void *ctx)
+{
+	struct reader *r = ctx;
+	struct kernel_info *k = add(r->l);
+
+	names(k, u->mangled);
+	k->file = file_name(r->l, r->input);
+	snprintf(k->arch, sizeof k->arch, "%s", u->arch);
+	k->cc_major = u->cc_major;
+	k->cc_minor = u->cc_minor;
+	k->source = u->from_cuobjdump ? KSRC_CUOBJDUMP : KSRC_PTXAS;
+	k->regs = u->regs;
+	k->static_smem = report_smem(r->s, u);
+	k->barriers = u->barriers;
+	k->stack = (int64_t)u->stack;
+	k->spill_stores = u->from_cuobjdump ? -1 : (int64_t)u->spill_stores;
+	k->spill_loads = u->from_cuobjdump ? -1 : (int64_t)u->spill_loads;
+	k->min_blocks = -1;
+	k->fatbin_offset = -1;
+	k->line = u->line;
+	keep_or_drop(r, k);
+	return 0;
+}
+
+/* Lines that say the compile failed: nvcc's front end ("k.cu(12): error:
+ * ..."), the host compiler ("k.cpp:3:1: error: ..."), and the tools'
+ * "ptxas fatal   : ..." and friends. */
+static int compiler_error(const char *line)
+{
+	static const char *const marks[] = {
+		"): error", ": error:", ": fatal error:", "ptxas fatal",
+		"ptxas error", "nvcc fatal", "nvcc error", "nvlink fatal",
+		"nvlink error", "fatbinary fatal", "error detected in the "
+		"compilation of"
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (strstr(line, marks[i]))
+			return 1;
+	return 0;
+}
+
+/* A failed compile's report: its errors, not made-up rows. */
+static void check_compiler_errors(const char *input, char *text, size_t len)
+{
+	char *p = text, *end = text + len, *nl;
+	int n = 0, line = 0;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		line++;
+		*nl = '\0';
+		if (compiler_error(p) && ++n)
+			say("%s:%d: %s", input, line, p);
+		if (nl < end)
+			*nl = '\n';
+	}
+	if (n)
+		die("%s: the compiler reported %d error%s (above): no kernel to "
+		    "read", input, n, n == 1 ? "" : "s");
+}
+
+static void read_report(struct reader *r, unsigned char *text, size_t len)
+{
+	struct occ_diag d;
+	enum occ_status st;
+	int fs;
+	FILE *f;
+
+	check_compiler_errors(r->input, (char *)text, len);
+	f = len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
+	if (!f)
+		die("%s: cannot read: %s", r->input, strerror(errno));
+	st = occ_usage_parse(f, r->input, from_report, r, &fs, &d);
+	fclose(f);
+	r->l->text = 1;
+	if (st == OCC_ERR_SYNTAX && d.line == 0)
+		die("%s: no kernel resource usage found (expected 'nvcc -Xptxas "
+		    "-v' or 'cuobjdump --dump-resource-usage' output, or a "
+		    "binary)", r->input);
+	if (st == OCC_ERR_SYNTAX)
+		die("%s:%d: malformed or truncated resource usage", r->input,
+		    d.line);
+	if (st != OCC_OK)
+		die("%s: cannot read: %s", r->input, occ_strerror(st));
+}
+
+/* ---- Binaries ---- */
+
+static enum kernel_source bin_source(const struct occ_bin_kernel *b)
+{
+	return b->container == OCC_BIN_CUBIN ? KSRC_CUBIN
+	       : b->container == OCC_BIN_FATBIN ? KSRC_FATBIN : KSRC_ELF;
+}
+
+/* The maximum threads of __launch_bounds__ (x, y, z as .maxntid). */
+static int bound(const int t[3])
+{
+	int64_t n = t[0];
+
+	if (n <= 0)
+		return 0;
+	n *= t[1] > 0 ? t[1] : 1;
+	n *= t[2] > 0 ? t[2] : 1;
+	return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+static int from_binary(const struct occ_bin_kernel *b, void *ctx)
+{
+	struct reader *r = ctx;
+	struct kernel_info *k = add(r->l);
+	const struct occ_arch *a;
+
+	names(k, b->mangled);
+	k->file = file_name(r->l, b->file && *b->file ? b->file : r->input);
+	memcpy(k->arch, b->arch, sizeof k->arch);
+	k->arch[sizeof k->arch - 1] = '\0';
+	k->cc_major = b->cc_major;
+	k->cc_minor = b->cc_minor;
+	k->source = bin_source(b);
+	k->ptx_only = b->ptx_only;
+	k->regs = b->regs;
+	a = occ_tables_find(session_tables(r->s), b->cc_major, b->cc_minor);
+	k->static_smem = b->ptx_only || b->shared_section < 0 ? -1
+			 : a ? (int64_t)occ_bin_static_smem(a, b)
+			 : b->shared_section;
+	k->barriers = b->barriers;
+	k->stack = b->frame;
+	k->spill_stores = k->spill_loads = -1;
+	k->bounds_known = 1;
+	k->max_threads = bound(b->max_threads);
+	k->min_blocks = b->min_blocks;
+	k->max_regs = b->max_regs;
+	memcpy(k->req_threads, b->req_threads, sizeof k->req_threads);
+	memcpy(k->cluster, b->cluster, sizeof k->cluster);
+	k->fatbin_offset = b->fatbin_offset;
+	k->relocatable = b->relocatable;
+	keep_or_drop(r, k);
+	return 0;
+}
+
+static _Noreturn void bin_failed(enum occ_status st,
+				 const struct occ_bin_diag *d)
+{
+	if (st == OCC_ERR_IO)
+		die("%s: %s", d->file, d->what);
+	die("%s: %s at byte %llu", d->file, d->what,
+	    (unsigned long long)d->offset);
+}
+
+static int bad_file(enum occ_status st, const struct occ_bin_diag *d,
+		    void *ctx)
+{
+	struct reader *r = ctx;
+
+	r->l->files_bad++;
+	if (st == OCC_ERR_IO || st == OCC_ERR_UNSUPPORTED)
+		warn("%s: %s; skipped", d->file, d->what);
+	else
+		warn("%s: %s at byte %llu; skipped", d->file, d->what,
+		     (unsigned long long)d->offset);
+	return 0;
+}
+
+static void read_dir(struct reader *r, const char *path)
+{
+	struct occ_bin_walk_stats stats;
+	struct occ_bin_diag d;
+	enum occ_status st;
+	int fs;
+
+	st = occ_bin_walk(path, from_binary, bad_file, r, &fs, &stats, &d);
+	if (st != OCC_OK)
+		bin_failed(st, &d);
+	if (stats.files_read == 0)
+		die("%s: no cubin, fatbin or ELF file with CUDA code found%s",
+		    path, stats.files_bad ? " (the files above could not be "
+		    "read)" : "");
+}
+
+/* ---- Reading, by content ---- */
+
+static unsigned char *slurp(int fd, const char *input, size_t *len)
+{
+	unsigned char *buf = NULL, *nb;
+	size_t cap = 0, n = 0;
+	ssize_t got;
+
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			if ((uint64_t)cap > TEXT_MAX * 16 ||
+			    !(nb = realloc(buf, cap + 1)))
+				die("%s: too large to read into memory", input);
+			buf = nb;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			die("%s: cannot read: %s", input, strerror(errno));
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void read_stdin(struct reader *r)
+{
+	struct occ_bin_diag d;
+	enum occ_status st;
+	size_t len;
+	unsigned char *buf = slurp(STDIN_FILENO, r->input, &len);
+	int fs;
+
+	if (!occ_bin_sniff(buf, len)) {
+		read_report(r, buf, len);
+		free(buf);
+		return;
+	}
+	st = occ_bin_read(buf, len, r->input, from_binary, r, &fs, &d);
+	/* Kept for --api, which loads the code from it. */
+	r->l->stdin_buf = buf;
+	r->l->stdin_len = len;
+	if (st != OCC_OK)
+		bin_failed(st, &d);
+}
+
+static void read_file(struct reader *r, const char *path)
+{
+	unsigned char head[64], *text;
+	struct occ_bin_diag d;
+	enum occ_status st;
+	ssize_t got;
+	size_t len;
+	int fs, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		die("%s: cannot read: %s", path, strerror(errno));
+	got = read(fd, head, sizeof head);
+	if (got < 0)
+		die("%s: cannot read: %s", path, strerror(errno));
+	if (occ_bin_sniff(head, (size_t)got)) {
+		close(fd);
+		st = occ_bin_read_file(path, from_binary, r, &fs, &d);
+		if (st != OCC_OK)
+			bin_failed(st, &d);
+		return;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		die("%s: cannot read: %s", path, strerror(errno));
+	text = slurp(fd, path, &len);
+	close(fd);
+	read_report(r, text, len);
+	free(text);
+}
+
+void kernels_read(struct session *s, const char *path, struct kernel_list *l)
+{
+	struct reader r = { s, l, path, { 0 }, 0 };
+	struct stat sb;
+	int e;
+	char msg[256];
+
+	memset(l, 0, sizeof *l);
+	if (s->o->kernel_re) {
+		e = regcomp(&r.re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
+		if (e) {
+			regerror(e, &r.re, msg, sizeof msg);
+			die_usage("--kernel: '%s': %s", s->o->kernel_re, msg);
+		}
+		r.have_re = 1;
+	}
+	if (strcmp(path, "-") == 0) {
+		r.input = "<stdin>";
+		read_stdin(&r);
+	} else if (stat(path, &sb) != 0) {
+		die("%s: cannot read: %s", path, strerror(errno));
+	} else if (S_ISDIR(sb.st_mode)) {
+		read_dir(&r, path);
+	} else if (!S_ISREG(sb.st_mode)) {
+		die("%s: not a regular file (a pipe or device: give '-' and "
+		    "redirect it)", path);
+	} else {
+		read_file(&r, path);
+	}
+	if (r.have_re)
+		regfree(&r.re);
+}

@@ -1,0 +1,1 @@
+--kernels $T/fixtures/bin/sm_90a.cubin --kernel 'bound|scale'
