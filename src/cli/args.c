@@ -146,3 +146,11 @@ void arg_l2(const char *opt, const char *arg, struct options *o)
 	o->have_l2 = 1;
 }
 
+
+/* --device N, or 'all' */
+void arg_device(const char *opt, const char *arg, struct options *o)
+{
+	o->device_all = strcmp(arg, "all") == 0;
+	if (!o->device_all)
+		o->device = arg_number(opt, arg, 0, 1023);
+}
