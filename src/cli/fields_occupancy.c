@@ -331,7 +331,7 @@ GETTER(text_cluster_agrees)
 
 static const struct field fields[] = {
 	{ "arch", FT_STR, "the architecture, sm_XY", get_arch, NULL,
-	  { NULL, -7, 0, 0, NULL, 0 }, 0, 0 },
+	  { NULL, -7, 2, 0, NULL, 0 }, 0, 0 },
 	{ "block", FT_INT, "threads per block", get_block, NULL,
 	  { NULL, 6, 1, 0, NULL, 0 }, 0, 0 },
 	{ "regs", FT_INT, "registers per thread", get_regs, NULL,
@@ -470,7 +470,7 @@ static const struct field fields[] = {
 	{ "cluster_limiter", FT_SET, "what limits max_active_clusters: sm (the "
 	  "SM's resources), cluster_blocks_per_sm, gpc (slots a GPC leaves "
 	  "empty)", get_cluster_limiter, NULL,
-	  { "cluster limiter", 0, 2, 0, text_cluster_limiter, 0 }, 0, 0 },
+	  { "cluster limiter", -28, 2, 0, text_cluster_limiter, 0 }, 0, 0 },
 	PLAIN("cluster_reason", FT_STR, "why no cluster is resident (absent: "
 	      "one is): kernel_does_not_launch, cluster_larger_than_gpcs",
 	      get_cluster_reason),

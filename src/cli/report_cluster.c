@@ -58,7 +58,7 @@ static void layout_lines(FILE *f, const struct session_layout *L)
 
 	fprintf(f, "  GPC layout            %s (%d GPCs, %d SMs)\n", L->text,
 		L->l.n_gpcs, L->l.sms);
-	snprintf(from, sizeof from, "from %s", L->source);
+	snprintf(from, sizeof from, "source: %s", L->source);
 	wrapped(f, from);
 	if (L->from_list)
 		wrapped(f, "Chips of one product have different SMs disabled: "
