@@ -38,7 +38,7 @@ else
 	ok $? "a shared library (Zstandard): 176 rows, container elf"
 fi
 
-run --kernels "$B/none.fatbin" --kernel '^cluster_2x2x1' --arch sm_90a -f csv --fields cluster,max_threads,max_regs
+run --kernels "$B/none.fatbin" --kernel '^cluster_2x2x1' --arch sm_90a -f csv --fields cluster_dims,max_threads,max_regs
 [ "$(tail -n 1 "$tmp/out")" = "2 2 1,512,128" ]
 ok $? "cluster shape, launch bound and the register cap of __cluster_dims__(2,2,1) __launch_bounds__(512)"
 
@@ -124,7 +124,7 @@ assert len(d) == 8, len(d)
 ptx = [r for r in d if r["ptx_only"]]
 assert len(ptx) == 1 and ptx[0]["arch"] == "compute_90" and ptx[0]["blocks_per_sm"] is None and ptx[0]["regs"] is None
 sm90 = [r for r in d if r["arch"] == "sm_90a"][0]
-assert sm90["cluster"] == [2, 2, 1] and sm90["max_threads"] == 512 and sm90["container"] == "fatbin"
+assert sm90["cluster_dims"] == [2, 2, 1] and sm90["max_threads"] == 512 and sm90["container"] == "fatbin"
 assert sm90["required_block"] is None and isinstance(sm90["blocks_per_sm"], int)
 ' <"$tmp/out"
 	ok $? "JSON: one object per kernel and architecture, the PTX entry with the model's fields null, cluster as an array"

@@ -285,4 +285,42 @@ run -l
 grep -q '^sm_121 ' "$tmp/out"
 ok $? "-l is --list-archs"
 
+# Clusters (--cluster): added to the occupancy row, nothing else changed.
+plain=$("$OCCCALC" --gpu H200 -b 128 -r 40 -f csv)
+with=$("$OCCCALC" --gpu H200 -b 128 -r 40 --cluster 4 -f csv)
+ncol=$(echo "$plain" | head -1 | tr ',' '\n' | wc -l)
+[ "$(echo "$with" | cut -d, -f1-"$ncol")" = "$plain" ]
+ok $? "--cluster adds fields after the occupancy row's, which stay as they are"
+cl_row() { # ARGS: the first row's FIELDS of a --cluster run
+	f=$1
+	shift
+	"$OCCCALC" "$@" -f csv --fields "$f" | sed -n 2p
+}
+[ "$(cl_row max_active_clusters,cluster_blocks_per_sm --gpu H200 -b 128 -r 40 --cluster 4)" = "248,8" ]
+ok $? "H200, 12 blocks per SM plainly: 8 in a cluster launch, 248 clusters of 4 (16+5x32+2x36)"
+[ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 2x2)" = "248" ] &&
+	[ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 1x2x2)" = "248" ]
+ok $? "a shape counts by its CTAs: 2x2 and 1x2x2 hold as many as 4"
+[ "$(cl_row max_active_clusters,cluster_limiter --arch 90 --layout 16,18 -b 1024 -r 32 --cluster 3)" = "22,sm+gpc" ]
+ok $? "--layout 16,18 at 2 blocks per SM: floor(32/3) + floor(36/3) = 22 clusters of 3"
+[ "$(cl_row max_active_clusters,cluster_reason --arch 90 --layout 8x4 -b 128 --cluster 9)" = "0,cluster_larger_than_gpcs" ]
+ok $? "a cluster larger than every GPC holds 0 clusters, and says why"
+[ "$(cl_row max_active_clusters,cluster_reason --arch 90 --layout 16 -b 2048 --cluster 2)" = "0,kernel_does_not_launch" ]
+ok $? "a kernel that cannot launch holds 0 clusters, and says why"
+[ "$(cl_row cluster_portable --gpu H200 -b 128 --cluster 8)" = "true" ] &&
+	[ "$(cl_row cluster_portable --gpu H200 -b 128 --cluster 9)" = "false" ]
+ok $? "sizes above 8 are not portable"
+[ "$(cl_row cluster_potential_size,cluster_potential_size_nonportable,cluster_best_size --gpu H200 -b 128 -r 32 --cluster 4)" = "8,16,2" ]
+ok $? "H200: the runtime's potential size is 8 (16 non-portable); most CTAs at 2"
+[ "$(cl_row cluster,cluster_size --gpu H200 -b 128 -r 32 --cluster best)" = "2,2" ]
+ok $? "--cluster best takes the size with the most CTAs"
+[ "$("$OCCCALC" --gpu H200 -b 128 --cluster 1:4,2x2,best -f csv | wc -l)" -eq 7 ]
+ok $? "--cluster takes a list of sizes, ranges, shapes and best: one row each"
+[ "$(cl_row layout,layout_source --arch 90 --layout 16,16,8 -b 128 --cluster 2)" = "\"16x2,8\",--layout" ]
+ok $? "the layout prints in its short form, and says where it comes from"
+run --gpu H200 -b 128 --cluster 4
+grep -q "Chips of one product have different SMs disabled" "$tmp/out" &&
+	grep -q "source: the GPU list (H200): measured on four NVIDIA" "$tmp/out"
+ok $? "a layout from the GPU list says whose it is, and that chips differ"
+
 done_testing

@@ -64,6 +64,38 @@ expect 1 "gpus.txt:2: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE NAME'"
 printf 'alias H100-SXM NVIDIA H100 80GB HBM3\n' >"$tmp/empty/gpus.txt"
 expect 1 "gpus.txt:1: expected" --tables "$tmp/empty" --gpu H100-SXM -b 128
 
+# Clusters: sizes, shapes, layouts, architectures, and a layout to use.
+L="--layout 16"
+expect 2 "--cluster: '0': below the minimum of 1" -a sm_90 -b 128 --cluster 0 $L
+expect 2 "--cluster: '17': 17 CTAs, more than the 16 a cluster may have on sm_90" -a sm_90 -b 128 --cluster 17 $L
+expect 2 "--cluster: '4x8': 32 CTAs, more than the 16" -a sm_90 -b 128 --cluster 4x8 $L
+expect 2 "--cluster: '2x2x5': 20 CTAs, more than the 16" -a sm_90 -b 128 --cluster 1,2x2x5 $L
+expect 2 "--cluster: '2x0': not a cluster shape at column 3" -a sm_90 -b 128 --cluster 2x0 $L
+expect 2 "--cluster: '2,4x': not a cluster shape at column 5" -a sm_90 -b 128 --cluster 2,4x $L
+expect 2 "--cluster: '2,,4': empty value" -a sm_90 -b 128 --cluster 2,,4 $L
+expect 2 "--cluster: 'big': not a number" -a sm_90 -b 128 --cluster big $L
+expect 2 "--cluster: '1:100': more than 64 cluster shapes" -a sm_90 -b 128 --cluster 1:100 $L
+expect 2 "--layout: '8,16x': not a GPC layout at column 6" -a sm_90 -b 128 --cluster 4 --layout 8,16x
+expect 2 "--layout: '8,,16': not a GPC layout at column 3" -a sm_90 -b 128 --cluster 4 --layout 8,,16
+expect 2 "--layout: '8;16': not a GPC layout at column 2" -a sm_90 -b 128 --cluster 4 --layout '8;16'
+expect 2 "--layout: '0': not a GPC layout at column 1" -a sm_90 -b 128 --cluster 4 --layout 0
+expect 2 "--layout: '257': not a GPC layout at column 1" -a sm_90 -b 128 --cluster 4 --layout 257
+expect 2 "--layout: '2x129': not a GPC layout at column 3" -a sm_90 -b 128 --cluster 4 --layout 2x129
+expect 2 "--layout: '': not a GPC layout at column 1" -a sm_90 -b 128 --cluster 4 --layout ''
+expect 2 "--cluster: sm_80 has no thread-block clusters (compute capability 9.0 on)" -a sm_80 -b 128 --cluster 2 $L
+expect 2 "--cluster: sm_86 has no thread-block clusters" --gpu A10 -b 128 --cluster 2
+expect 2 "--cluster: the sm_100 table has no cluster figures" -a sm_100 -b 128 --cluster 2 $L
+expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" -a sm_90 -b 128 --cluster 2
+expect 2 "the GPU list has none for H100-SXM: give it with --layout" --gpu H100-SXM -b 128 --cluster 2
+expect 2 "--layout 8,8 has 16 SMs, the GPU 132" --gpu H200 -b 128 --cluster 2 --layout 8,8
+expect 2 "--sms 100: the GPU list's layout of H200 has 132 SMs" --gpu H200 --sms 100 -b 128 --cluster 2
+expect 2 "--layout goes with --cluster" -a sm_90 -b 128 $L
+expect 2 "--cluster does not apply to --kernels" --ptxas "$T/fixtures/ptxas-sm90.txt" --cluster 2
+expect 2 "--device all runs on each GPU of this machine" -a sm_90 -b 128 --device all
+expect 2 "--device all runs on each GPU of this machine" --gpu H200 -b 128 --device all
+expect 2 "--device all goes with an occupancy calculation" --device all --access load
+expect 2 "--device: 'every': not a number" --device every -b 128
+
 # A full device: the error is reported, not lost.
 if [ -w /dev/full ]; then
 	"$OCCCALC" -a sm_90 -b 1:1024 -f csv >/dev/full 2>"$tmp/err"

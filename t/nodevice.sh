@@ -18,4 +18,9 @@ expect 2 "no architecture: no CUDA device" --block 128
 expect 2 "name one with --arch (e.g. --arch sm_90" --block 128
 expect 2 "no architecture: no CUDA device" --info
 expect 2 "no architecture: no CUDA device" --device 1 --block 128
+expect 1 "--api needs a CUDA device: " --api --block 128 --cluster 2
+expect 1 "--measure needs a CUDA device: " --measure --block 128 --cluster 2 --layout 16
+expect 2 "no architecture: no CUDA device" --block 128 --cluster 2
+expect 1 "--device all: no CUDA device" --device all --block 128
+expect 1 "--device all: no CUDA device" --device all --block 128 --cluster 2,4 --format csv
 done_testing

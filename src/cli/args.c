@@ -186,3 +186,11 @@ void arg_dlcm(const char *opt, const char *arg, struct options *o)
 		die_usage("--%s: '%s': ca (cached in L1) or cg (L2 only)", opt,
 			  arg);
 }
+
+/* --device N, or 'all' */
+void arg_device(const char *opt, const char *arg, struct options *o)
+{
+	o->device_all = strcmp(arg, "all") == 0;
+	if (!o->device_all)
+		o->device = arg_number(opt, arg, 0, 1023);
+}

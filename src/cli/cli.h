@@ -10,6 +10,7 @@
 
 #include "occcalc.h"
 #include "gpu.h"
+#include "gpu_cluster.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +111,20 @@ struct traffic_request {
 	enum occ_l1_policy l1;         /* --dlcm */
 };
 
+/* --cluster: the shapes asked for, in order (cluster.c). */
+#define MAX_CLUSTER_ITEMS 64
+
+struct cluster_item {
+	struct occ_cluster_shape shape;
+	int best;                      /* 'best': the size is the model's */
+	char name[24];                 /* as given: "4", "2x2", "best" */
+};
+
+struct cluster_request {
+	struct cluster_item items[MAX_CLUSTER_ITEMS];
+	int n;
+};
+
 /* Where every option's value lands. Numbers are kept wide, as parsed
  * within the option's range, and narrowed where they are used. */
 struct options {
@@ -129,6 +144,10 @@ struct options {
 	struct seq persist;
 	int have_l2;
 	struct occ_l2 l2;
+	struct cluster_request cluster;
+	const char *layout_text;        /* --layout, parsed into layout */
+	struct occ_gpc_layout layout;
+	int device_all;                 /* --device all */
 	/* The options given, in order: for the checks against the mode. */
 	int given[64];
 	int n_given;
@@ -149,6 +168,9 @@ void arg_ops(const char *opt, const char *arg, struct options *o);
 void arg_l2(const char *opt, const char *arg, struct options *o);
 void arg_elem(const char *opt, const char *arg, struct options *o);
 void arg_dlcm(const char *opt, const char *arg, struct options *o);
+void arg_device(const char *opt, const char *arg, struct options *o);
+void arg_cluster(const char *opt, const char *arg, struct options *o);
+void arg_layout(const char *opt, const char *arg, struct options *o);
 
 /* Parses argv; exits with a usage error (or after --help) as it must. */
 void options_parse(int argc, char **argv, struct options *o);
@@ -287,6 +309,14 @@ void flush_stdout(void);
 
 /* ---- The session: what a run has found, passed to every mode ---- */
 
+/* The GPC layout --cluster computes with, and where it comes from. */
+struct session_layout {
+	struct occ_gpc_layout l;
+	char text[512];                /* 8,16x5,18x2,2x4 */
+	char source[320];
+	int from_list;                 /* the GPU list's: one chip's */
+};
+
 struct session {
 	struct options *o;
 	struct occ_tables *tables;        /* loaded by session_tables() */
@@ -300,6 +330,8 @@ struct session {
 	int progress;
 	uint64_t disagreements;
 	int warned_regs;
+	struct session_layout layout;     /* with --cluster */
+	uint64_t sms_given;               /* --sms, --gpu's: for --device all */
 };
 
 const struct occ_tables *session_tables(struct session *s);
@@ -312,6 +344,8 @@ void session_apply_gpu(struct session *s);
 /* gpus.txt beside the tables, and the list it holds (or exit 1). */
 void session_gpus_path(struct session *s, char *buf, size_t n);
 struct occ_gpus *session_gpus(struct session *s);
+/* --device all: uses device index next, found afresh. */
+void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));
@@ -411,7 +445,37 @@ struct occ_row {
 	const char *kernel;            /* its name, demangled if C++ */
 	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
 	int no_model;                  /* PTX only: nothing to compute */
+	const struct occ_device *dev;  /* the GPU it was computed for */
+	const struct row_cluster *cl;  /* with --cluster, or NULL */
 };
+
+/* A cluster launch of the row's configuration (cluster.c). */
+struct row_cluster {
+	struct occ_cluster_shape shape;
+	char name[24];                     /* "2x2", "4" */
+	int best;                          /* chosen by --cluster best */
+	struct occ_cluster_result c;
+	struct occ_cluster_best portable, nonportable;
+	const struct session_layout *layout;
+	int have_api;                      /* --api: */
+	struct gpu_cluster_api api;
+	int measured;                      /* --measure, where one fits: */
+	struct gpu_cluster_measured m;
+	int agrees;
+};
+
+/* --cluster: refuses an architecture without clusters and sizes beyond
+ * its table, and finds the layout (--layout, the device's measured, or
+ * --gpu's in the GPU list), before any row is printed. */
+void cluster_prepare(struct session *s, const struct occ_arch *a);
+/* The cluster launch of row for item: the model, and the GPU's answers
+ * with --api and --measure. */
+void cluster_compute(struct session *s, const struct occ_row *row,
+		     const struct cluster_item *item, struct row_cluster *cl);
+/* The report's section on it (report_cluster.c). */
+void report_cluster(FILE *f, const struct occ_row *row, int recommend);
+void report_cluster_gpu(FILE *f, const struct occ_device *d,
+			const struct occ_row *row);
 
 /* The occupancy of every combination the options sweep, for kernel k
  * (its registers, static memory and barriers set), printed as rows of o. */

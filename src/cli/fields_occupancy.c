@@ -233,7 +233,7 @@ GETTER(get_required_block)
 	ROW;
 	dims(v, K ? K->req_threads : none);
 }
-GETTER(get_cluster)
+GETTER(get_cluster_dims)
 {
 	static const int none[3];
 	ROW;
@@ -319,6 +319,125 @@ GETTER(get_api_dyn_loses)
 }
 #undef G
 
+/* ---- The device, and a cluster launch (--cluster) ---- */
+
+OPT_GETTER(get_device, r->dev, r->dev->index)
+GETTER(get_device_name)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (r->dev)
+		set_str(v, r->dev->name);
+}
+
+#define C r->cl
+GETTER(get_cluster)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C)
+		set_str(v, C->name);
+}
+OPT_GETTER(get_cluster_size, C, C->c.size)
+GETTER(get_cluster_portable)
+{
+	ROW;
+	v->type = C ? VAL_BOOL : VAL_NULL;
+	v->u = C && C->c.portable;
+}
+OPT_GETTER(get_cluster_blocks, C, C->c.blocks_per_sm)
+OPT_GETTER(get_max_active_clusters, C, C->c.max_active_clusters)
+OPT_GETTER(get_cluster_active_blocks, C, C->c.active_blocks)
+GETTER(get_cluster_occupancy)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C && C->c.warp_slots > 0)
+		val_pct(v, (uint64_t)C->c.active_warps,
+			(uint64_t)C->c.warp_slots);
+}
+GETTER(get_cluster_limiter)
+{
+	static const enum occ_cluster_limit order[] = {
+		OCC_CLUSTER_LIMIT_SM, OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS,
+		OCC_CLUSTER_LIMIT_GPC
+	};
+	size_t i;
+	ROW;
+
+	v->type = C ? VAL_SET : VAL_NULL;
+	v->n = 0;
+	for (i = 0; C && i < sizeof order / sizeof order[0]; i++)
+		if (C->c.limiters & order[i])
+			v->strs[v->n++] = occ_cluster_limit_name(order[i]);
+}
+GETTER(get_cluster_reason)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C && C->c.reason != OCC_CLUSTER_FITS)
+		set_str(v, occ_cluster_reason_name(C->c.reason));
+}
+/* In a text table, no cluster resident shows why. */
+GETTER(text_cluster_limiter)
+{
+	ROW;
+	if (C && C->c.reason != OCC_CLUSTER_FITS)
+		get_cluster_reason(p, f, v);
+	else
+		get_cluster_limiter(p, f, v);
+}
+OPT_GETTER(get_cluster_gpcs_used, C, C->c.gpcs_used)
+OPT_GETTER(get_cluster_idle_slots, C, C->c.idle_slots)
+OPT_GETTER(get_potential, C, C->portable.potential)
+OPT_GETTER(get_potential_np, C, C->nonportable.potential)
+OPT_GETTER(get_best_size, C, C->portable.most_blocks)
+OPT_GETTER(get_best_blocks, C, C->portable.most_blocks_result.active_blocks)
+GETTER(get_layout)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C)
+		set_str(v, C->layout->text);
+}
+GETTER(get_layout_source)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C)
+		set_str(v, C->layout->source);
+}
+OPT_GETTER(get_cluster_kernel_regs, C && C->have_api, C->api.kernel_regs)
+OPT_GETTER(get_api_clusters, C && C->have_api, C->api.clusters)
+OPT_GETTER(get_api_potential, C && C->have_api, C->api.potential)
+OPT_GETTER(get_api_potential_np, C && C->have_api,
+	   C->api.potential_nonportable)
+OPT_GETTER(get_clusters_launched, C && C->measured, C->m.clusters)
+OPT_GETTER(get_measured_clusters, C && C->measured, C->m.cres.max_clusters)
+OPT_GETTER(get_measured_cluster_blocks, C && C->measured,
+	   C->m.residency.max_blocks_per_sm)
+GETTER(get_cluster_achieved)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C && C->measured)
+		val_pct(v, C->m.residency.warp_cycles,
+			(uint64_t)C->m.residency.max_warps_per_sm *
+			C->m.residency.active_cycles);
+}
+GETTER(get_cluster_agrees)
+{
+	ROW;
+	v->type = C && C->have_api ? VAL_BOOL : VAL_NULL;
+	v->u = C && C->agrees;
+}
+GETTER(text_cluster_agrees)
+{
+	ROW;
+	set_str(v, C && C->have_api && !C->agrees ? "!" : "");
+}
+#undef C
+
 #define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
 	{ 0 }, 0, offsetof(struct occ_result, member) }
 #define STEP(name, member, desc) { name, FT_INT, desc, get_step, NULL, \
@@ -328,7 +447,7 @@ GETTER(get_api_dyn_loses)
 
 static const struct field fields[] = {
 	{ "arch", FT_STR, "the architecture, sm_XY", get_arch, NULL,
-	  { NULL, -7, 0, 0, NULL, 0 }, 0, 0 },
+	  { NULL, -7, 2, 0, NULL, 0 }, 0, 0 },
 	{ "block", FT_INT, "threads per block", get_block, NULL,
 	  { NULL, 6, 1, 0, NULL, 0 }, 0, 0 },
 	{ "block_shape", FT_STR, "the block's shape as --block gave it, "
@@ -446,8 +565,8 @@ static const struct field fields[] = {
 	      "(__maxnreg__, -maxrregcount, or the minimum blocks)", get_max_regs),
 	PLAIN("required_block", FT_LIST, "the block shape the kernel requires, "
 	      "x y z", get_required_block),
-	PLAIN("cluster", FT_LIST, "its cluster shape (__cluster_dims__), x y z",
-	      get_cluster),
+	PLAIN("cluster_dims", FT_LIST, "its cluster shape (__cluster_dims__), "
+	      "x y z", get_cluster_dims),
 	{ "api_regs", FT_INT, "registers per thread, per the driver "
 	  "(cuFuncGetAttribute, --kernels --api)", get_api_regs, NULL,
 	  { "api regs", 9, 1, TXT_DASH, NULL, 0 }, 0, 0 },
@@ -481,6 +600,74 @@ static const struct field fields[] = {
 	PLAIN("api_max_dynamic_smem_loses_block", FT_BOOL, "whether that much "
 	      "loses a block, per the runtime's own occupancy API",
 	      get_api_dyn_loses),
+	{ "device", FT_INT, "the CUDA device (absent: --arch)", get_device,
+	  NULL, { "device", 6, 0, 0, NULL, 0 }, 0, 0 },
+	PLAIN("device_name", FT_STR, "its name", get_device_name),
+	{ "cluster", FT_STR, "the cluster's shape, CTAs in x, y and z "
+	  "(--cluster)", get_cluster, NULL, { NULL, 8, 2, 0, NULL, 0 }, 0, 0 },
+	PLAIN("cluster_size", FT_INT, "CTAs per cluster", get_cluster_size),
+	PLAIN("cluster_portable", FT_BOOL, "whether the size is portable "
+	      "(false: it needs cudaFuncAttributeNonPortableClusterSizeAllowed)",
+	      get_cluster_portable),
+	{ "cluster_blocks_per_sm", FT_INT, "blocks per SM in a cluster launch: "
+	  "blocks_per_sm, at most clusterBlocksPerMultiprocessor",
+	  get_cluster_blocks, NULL, { "cl.blocks", 9, 1, 0, NULL, 0 }, 0, 0 },
+	{ "max_active_clusters", FT_INT, "clusters the GPU holds at once "
+	  "(what cudaOccupancyMaxActiveClusters answers)",
+	  get_max_active_clusters, NULL, { "clusters", 9, 1, 0, NULL, 0 }, 0,
+	  0 },
+	{ "cluster_active_blocks", FT_INT, "CTAs resident at once, "
+	  "max_active_clusters x cluster_size", get_cluster_active_blocks,
+	  NULL, { "ctas", 6, 1, 0, NULL, 0 }, 0, 0 },
+	{ "cluster_occupancy_pct", FT_DEC, "active warps over all the GPU's "
+	  "warp slots in a cluster launch, percent", get_cluster_occupancy,
+	  NULL, { "gpu occ", 8, 1, TXT_PCT, NULL, 0 }, 0, 0 },
+	{ "cluster_limiter", FT_SET, "what limits max_active_clusters: sm (the "
+	  "SM's resources), cluster_blocks_per_sm, gpc (slots a GPC leaves "
+	  "empty)", get_cluster_limiter, NULL,
+	  { "cluster limiter", -28, 2, 0, text_cluster_limiter, 0 }, 0, 0 },
+	PLAIN("cluster_reason", FT_STR, "why no cluster is resident (absent: "
+	      "one is): kernel_does_not_launch, cluster_larger_than_gpcs",
+	      get_cluster_reason),
+	PLAIN("cluster_gpcs_used", FT_INT, "GPCs holding a cluster",
+	      get_cluster_gpcs_used),
+	PLAIN("cluster_idle_slots", FT_INT, "block slots of the cluster launch "
+	      "left empty", get_cluster_idle_slots),
+	PLAIN("cluster_potential_size", FT_INT, "the largest portable size "
+	      "with a cluster resident, as cudaOccupancyMaxPotentialClusterSize "
+	      "answers (0: none)", get_potential),
+	PLAIN("cluster_potential_size_nonportable", FT_INT, "the same, "
+	      "non-portable sizes allowed", get_potential_np),
+	PLAIN("cluster_best_size", FT_INT, "the portable size with the most "
+	      "CTAs resident, of equals the largest (0: none)", get_best_size),
+	PLAIN("cluster_best_active_blocks", FT_INT, "CTAs resident at that "
+	      "size", get_best_blocks),
+	PLAIN("layout", FT_STR, "the GPC layout: SMs per GPC, NxK for K alike",
+	      get_layout),
+	PLAIN("layout_source", FT_STR, "where the layout comes from",
+	      get_layout_source),
+	PLAIN("cluster_kernel_regs", FT_INT, "the calibrated cluster kernel's "
+	      "registers, per the runtime (--api)", get_cluster_kernel_regs),
+	{ "api_max_active_clusters", FT_INT, "cudaOccupancyMaxActiveClusters "
+	  "for it", get_api_clusters, NULL, { "api", 6, 1, 0, NULL, 0 }, 0, 0 },
+	PLAIN("api_cluster_potential_size", FT_INT,
+	      "cudaOccupancyMaxPotentialClusterSize", get_api_potential),
+	PLAIN("api_cluster_potential_size_nonportable", FT_INT, "the same, "
+	      "the kernel allowing non-portable sizes", get_api_potential_np),
+	PLAIN("measured_clusters_launched", FT_INT, "clusters launched to "
+	      "measure (--measure)", get_clusters_launched),
+	{ "measured_clusters", FT_INT, "the most clusters resident at once, "
+	  "each from its first CTA's start to its last CTA's end",
+	  get_measured_clusters, NULL, { "resident", 9, 1, TXT_DASH, NULL, 0 },
+	  0, 0 },
+	{ "measured_cluster_blocks_per_sm", FT_INT, "the most blocks resident "
+	  "on an SM at once in that launch", get_measured_cluster_blocks, NULL,
+	  { "res.blocks", 10, 1, TXT_DASH, NULL, 0 }, 0, 0 },
+	PLAIN("cluster_achieved_occupancy_pct", FT_DEC, "achieved occupancy of "
+	      "that launch, percent", get_cluster_achieved),
+	{ "cluster_agrees", FT_BOOL, "whether the API and the measurement agree "
+	  "with the model on clusters", get_cluster_agrees, NULL,
+	  { "", 0, 2, 0, text_cluster_agrees, 0 }, 0, 0 },
 };
 
 const struct row_kind kind_occupancy = {

@@ -57,18 +57,51 @@ static void sweep(struct occ_run *run, const struct occ_arch *a)
 	}
 }
 
+/* --device all: every GPU in turn, each with its own table and layout. */
+static void every_device(struct session *s, struct occ_run *run)
+{
+	char err[256] = "";
+	int i, n = 0;
+
+	if (device_count(&n, err, sizeof err) != 0 || n == 0)
+		die("--device all: no CUDA device (%s)",
+		    err[0] ? err : "none found");
+	s->sms_given = s->o->sms;
+	for (i = 0; i < n; i++) {
+		session_use_device(s, i);
+		/* A machine may mix GPUs with clusters and without. */
+		if (s->o->cluster.n && (s->merged.cc_major < 9 ||
+					!s->merged.cluster_size_max)) {
+			warn("device %d (%s) has no thread-block clusters: no "
+			     "rows for it", i, s->dev.name);
+			continue;
+		}
+		if (s->o->cluster.n)
+			cluster_prepare(s, &s->merged);
+		sweep(run, &s->merged);
+	}
+}
+
 int mode_occupancy(struct session *s)
 {
 	const struct options *o = s->o;
-	const struct occ_arch *a;
+	const struct occ_arch *a = NULL;
 	struct occ_run run;
 	int is_sweep = o->block.is_sweep || o->regs.is_sweep ||
-		       o->smem.is_sweep || o->static_smem.is_sweep;
+		       o->smem.is_sweep || o->static_smem.is_sweep ||
+		       o->cluster.n > 1 || o->device_all;
 
-	a = o->arch && !o->api ? session_find_arch(s, o->arch)
-			       : session_device_arch(s);
+	if (!o->device_all) {
+		a = o->arch && !o->api ? session_find_arch(s, o->arch)
+				       : session_device_arch(s);
+		if (o->cluster.n)
+			cluster_prepare(s, a);
+	}
 	occ_run_open(&run, s, is_sweep, 0);
-	sweep(&run, a);
+	if (o->device_all)
+		every_device(s, &run);
+	else
+		sweep(&run, a);
 	occ_run_close(&run);
 	if (s->disagreements)
 		warn("%llu configuration%s where the runtime or the measurement "

@@ -49,9 +49,28 @@
 	"occupancy_pct,limiter"
 #define KERNEL_TEXT_API ",api_regs,api_blocks_per_sm,agrees"
 #define KERNEL_FIELDS ",file,container,ptx_only,bounds_known,max_threads," \
-	"min_blocks_per_sm,reaches_min_blocks,max_regs,required_block,cluster"
+	"min_blocks_per_sm,reaches_min_blocks,max_regs,required_block,cluster_dims"
 #define KERNEL_API_FIELDS ",api_regs,api_static_smem,api_stack," \
 	"api_max_threads,api_blocks_per_sm,agrees"
+/* With --cluster: the text table's columns, and the fields added to
+ * everything else's (and with --api, the GPU's). */
+#define TEXT_CLUSTER_FIELDS "arch,block,regs,smem,static_smem," \
+	"blocks_per_sm,occupancy_pct,cluster,cluster_blocks_per_sm," \
+	"max_active_clusters,cluster_active_blocks,cluster_occupancy_pct," \
+	"cluster_limiter"
+#define TEXT_CLUSTER_GPU_FIELDS ",api_max_active_clusters," \
+	"measured_clusters,measured_cluster_blocks_per_sm,cluster_agrees"
+#define CLUSTER_FIELDS ",cluster,cluster_size,cluster_portable," \
+	"cluster_blocks_per_sm,max_active_clusters,cluster_active_blocks," \
+	"cluster_occupancy_pct,cluster_limiter,cluster_reason," \
+	"cluster_gpcs_used,cluster_idle_slots,cluster_potential_size," \
+	"cluster_potential_size_nonportable,cluster_best_size," \
+	"cluster_best_active_blocks,layout,layout_source"
+#define CLUSTER_GPU_FIELDS ",cluster_kernel_regs,api_max_active_clusters," \
+	"api_cluster_potential_size,api_cluster_potential_size_nonportable," \
+	"measured_clusters_launched,measured_clusters," \
+	"measured_cluster_blocks_per_sm,cluster_achieved_occupancy_pct," \
+	"cluster_agrees"
 
 void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k)
 {
@@ -89,31 +108,44 @@ static void insert_after(char *list, size_t n, const char *after,
 	memcpy(p + at + 1, name, add - 1);
 }
 
+/* The default fields: the text table's, or everything else's. */
+static void default_fields(const struct options *o, int kernels, char *buf,
+			   size_t n)
+{
+	int cl = o->cluster.n > 0, text = o->format == OUT_TEXT;
+
+	if (text && kernels)
+		snprintf(buf, n, "%s%s,kernel", KERNEL_TEXT_FIELDS,
+			 o->api ? KERNEL_TEXT_API : "");
+	else if (kernels)
+		snprintf(buf, n, "%s%s%s", FIELDS KERNEL_FIELDS,
+			 o->headroom ? HEADROOM_FIELDS : "",
+			 o->api ? KERNEL_API_FIELDS : "");
+	else if (text)
+		snprintf(buf, n, "%s%s%s", o->device_all ? "device," : "",
+			 cl ? TEXT_CLUSTER_FIELDS : TEXT_FIELDS,
+			 o->api ? (cl ? TEXT_CLUSTER_GPU_FIELDS
+				      : TEXT_GPU_FIELDS) : "");
+	else
+		snprintf(buf, n, "%s%s%s%s%s%s",
+			 o->device_all ? "device,device_name," : "", FIELDS,
+			 o->headroom ? HEADROOM_FIELDS : "",
+			 o->api ? GPU_FIELDS : "", cl ? CLUSTER_FIELDS : "",
+			 cl && o->api ? CLUSTER_GPU_FIELDS : "");
+	if (block_shapes(&o->block))
+		insert_after(buf, n, "block", SHAPE_FIELD);
+}
+
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 		  int kernels)
 {
 	const struct options *o = s->o;
-	char defaults[1024];
+	char defaults[2048];
 
 	memset(run, 0, sizeof *run);
 	run->s = s;
 	run->report = o->format == OUT_TEXT && !sweep && !o->fields;
-	if (o->format == OUT_TEXT && kernels)
-		snprintf(defaults, sizeof defaults, "%s%s,kernel",
-			 KERNEL_TEXT_FIELDS, o->api ? KERNEL_TEXT_API : "");
-	else if (kernels)
-		snprintf(defaults, sizeof defaults, "%s%s%s", FIELDS
-			 KERNEL_FIELDS, o->headroom ? HEADROOM_FIELDS : "",
-			 o->api ? KERNEL_API_FIELDS : "");
-	else if (o->format == OUT_TEXT)
-		snprintf(defaults, sizeof defaults, "%s%s", TEXT_FIELDS,
-			 o->api ? TEXT_GPU_FIELDS : "");
-	else
-		snprintf(defaults, sizeof defaults, "%s%s%s", FIELDS,
-			 o->headroom ? HEADROOM_FIELDS : "",
-			 o->api ? GPU_FIELDS : "");
-	if (block_shapes(&o->block))
-		insert_after(defaults, sizeof defaults, "block", SHAPE_FIELD);
+	default_fields(o, kernels, defaults, sizeof defaults);
 	fieldsel_make(&run->sel, &kind_occupancy, o->fields, defaults);
 	if (run->report)
 		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
@@ -122,7 +154,8 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 	if (o->measure) {
 		s->progress_total = seq_count(&o->block) * seq_count(&o->regs) *
 				    seq_count(&o->static_smem) *
-				    seq_count(&o->smem);
+				    seq_count(&o->smem) *
+				    (uint64_t)(o->cluster.n ? o->cluster.n : 1);
 		s->progress = s->progress_total > 1 && isatty(STDERR_FILENO);
 	}
 }
@@ -254,6 +287,42 @@ static void compute_extras(struct occ_run *run, struct occ_row *row)
 							 &row->max_dyn) == OCC_OK;
 }
 
+/* A row: the report, or a line of the table or the format. */
+static void emit(struct occ_run *run, const struct occ_row *row)
+{
+	const struct options *o = run->s->o;
+
+	if (!run->report) {
+		out_row(&run->out, row);
+		return;
+	}
+	report_occupancy(stdout, row);
+	if (row->gpu)
+		report_gpu(stdout, &run->s->dev, row);
+	if (row->cl)
+		report_cluster(stdout, row, !o->have_block || row->cl->best);
+	if (row->cl && row->cl->have_api)
+		report_cluster_gpu(stdout, &run->s->dev, row);
+}
+
+/* The configuration once per cluster shape asked for; the plain
+ * launch's answers (and measurement) are shared by all. */
+static void emit_clusters(struct occ_run *run, struct occ_row *row)
+{
+	const struct options *o = run->s->o;
+	struct row_cluster cl;
+	int i;
+
+	for (i = 0; i < o->cluster.n; i++) {
+		cluster_compute(run->s, row, &o->cluster.items[i], &cl);
+		row->cl = &cl;
+		emit(run, row);
+		if (o->measure && i + 1 < o->cluster.n)
+			show_progress(run->s);
+	}
+	row->cl = NULL;
+}
+
 /* One configuration: at the given block size, or at the best one. */
 static void run_one(struct occ_run *run, struct occ_kernel *k)
 {
@@ -291,6 +360,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	row.regs_assumed = !run->ki && !option_given(o, "regs");
 	if (run->ki)
 		snprintf(row.arch, sizeof row.arch, "%s", run->ki->arch);
+	row.dev = run->s->have_dev ? &run->s->dev : NULL;
 	compute_extras(run, &row);
 	if (run->hook) {
 		run->hook(run, &row, &gpu);
@@ -298,13 +368,10 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 		run_on_gpu(run->s, &row, &gpu);
 		row.gpu = &gpu;
 	}
-	if (run->report) {
-		report_occupancy(stdout, &row);
-		if (row.gpu)
-			report_gpu(stdout, &run->s->dev, &row);
-	} else {
-		out_row(&run->out, &row);
-	}
+	if (o->cluster.n)
+		emit_clusters(run, &row);
+	else
+		emit(run, &row);
 	draw_charts(o, &row);
 }
 

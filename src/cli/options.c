@@ -68,9 +68,10 @@ static const struct opt opts[] = {
 	  .modes = CFG | ACC | PER | INF | TRF, .selects = -1,
 	  .section = "Kernel:", .help = "architecture: sm_90, 90 or 9.0 (see "
 	  "--list-archs);\nwithout it, the GPU's (--device)" },
-	{ "device", 0, NUM(0, 1023), .metavar = "N", .dest = O(device),
+	{ "device", 0, ARG_FN, "N", .parse = arg_device,
 	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
-	  .help = "the CUDA device to use without --arch (default 0)" },
+	  .help = "the CUDA device to use without --arch (default 0);\n'all': "
+	  "every GPU of this machine, one row each" },
 	{ "block", 'b', SHAPES(1, INT32_MAX), .metavar = "N", .dest = O(block),
 	  .def = "0", .modes = CFG | TRF, .selects = -1, .groups = G_OCC,
 	  .help = "threads per block, or its shape (16x16, "
@@ -122,6 +123,14 @@ static const struct opt opts[] = {
 	  "compiler report ('nvcc -Xptxas -v',\n'cuobjdump "
 	  "--dump-resource-usage'); '-': standard\ninput. One row per kernel "
 	  "and architecture" },
+	{ "cluster", 0, ARG_FN, "SHAPE", .parse = arg_cluster, .modes = OCC,
+	  .selects = -1, .groups = G_OCC, .help = "thread-block clusters of N "
+	  "CTAs, or AxB[xC]: the\nclusters the GPU holds at once (a list, a "
+	  "range,\nor 'best': the size with the most CTAs resident)" },
+	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = OCC,
+	  .selects = -1, .groups = G_OCC, .help = "the GPU's SMs per GPC for "
+	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
+	  "own,\nmeasured, or --gpu's from the list)" },
 	{ "ptxas", 0, ARG_STR, "FILE", .dest = O(ptxas), MODE(MODE_KERNELS),
 	  .groups = G_OCC, .help = "the same as --kernels" },
 	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re), .modes = KER,
@@ -447,6 +456,13 @@ static void check_pairs(const struct options *o)
 	if (o->api && o->gpu)
 		die_usage("--api and --measure run on this machine's GPU; --gpu "
 			  "names a model (use --device N)");
+	if (o->layout_text && !o->cluster.n)
+		die_usage("--layout goes with --cluster");
+	if (o->device_all && (o->arch || o->gpu))
+		die_usage("--device all runs on each GPU of this machine, with "
+			  "its own table: leave out --arch and --gpu");
+	if (o->device_all && o->mode != MODE_OCCUPANCY)
+		die_usage("--device all goes with an occupancy calculation");
 	if (o->chart && o->format != OUT_TEXT)
 		die_usage("--chart draws in the text format only (--plot FILE "
 			  "writes SVG)");

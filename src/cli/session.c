@@ -207,6 +207,14 @@ const struct occ_arch *session_device_arch(struct session *s)
 	return &s->merged;
 }
 
+void session_use_device(struct session *s, int index)
+{
+	s->o->device = (uint64_t)index;
+	s->o->sms = s->sms_given;
+	s->have_dev = 0;
+	session_device_arch(s);
+}
+
 void session_gpus_path(struct session *s, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s/gpus.txt", tables_dir(s));

@@ -12,6 +12,10 @@ every configuration, the model's clusters = the API's = the measured, the
 model's blocks per SM in a cluster launch = the measured, the model's
 potential cluster size = the API's, and ncu agrees wherever it reports.
 
+Then the same configurations through the command line, `occcalc --cluster
+... --api --measure -f csv` (OCCCALC names the binary): every row's model,
+API and measurement must agree again, and equal clustercheck's.
+
 Usage: cluster.py CLUSTERCHECK REPORT.md [CSV]
 """
 import csv
@@ -97,7 +101,59 @@ def attach_ncu(rows, sub, launches):
                        r["ncu_potential"] == want)
 
 
-def write_report(path, rows, notes, dev, problems, failures):
+CLI_FIELDS = ("regs,block,smem,cluster,cluster_size,blocks_per_sm,"
+              "cluster_blocks_per_sm,max_active_clusters,"
+              "api_max_active_clusters,measured_clusters,"
+              "measured_cluster_blocks_per_sm,cluster_potential_size,"
+              "api_cluster_potential_size,cluster_agrees,layout")
+
+
+def cli_rows(occcalc, rows):
+    """The configurations of rows through occcalc, one call per kernel."""
+    kernels = {}
+    for r in rows:
+        kernels.setdefault((r["regs"], r["block"], r["smem"]),
+                           []).append(r["shape"])
+    out = []
+    for (regs, block, smem), shapes in kernels.items():
+        p = subprocess.run(
+            [occcalc, "--regs", regs, "--block", block, "--smem", smem,
+             "--cluster", ",".join(shapes), "--api", "--measure",
+             "--format", "csv", "--fields", CLI_FIELDS],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            out.append({"error": p.stderr.strip(), "regs": regs,
+                        "block": block, "smem": smem})
+            continue
+        out += list(csv.DictReader(io.StringIO(p.stdout)))
+    return out
+
+
+def cli_check(occcalc, rows):
+    """(rows through occcalc, how many agree, how many equal clustercheck's,
+    problems)."""
+    got = cli_rows(occcalc, rows)
+    by = {(r["regs"], r["block"], r["smem"], r["shape"]): r for r in rows}
+    agree = same = 0
+    problems = [g["error"] for g in got if "error" in g]
+    for g in got:
+        if "error" in g:
+            continue
+        agree += g["cluster_agrees"] == "true"
+        r = by.get((g["regs"], g["block"], g["smem"], g["cluster"]))
+        same += bool(r) and (
+            g["max_active_clusters"] == r["clusters"] and
+            g["api_max_active_clusters"] == r["api_clusters"] and
+            g["cluster_blocks_per_sm"] == r["cluster_blocks_per_sm"] and
+            (g["measured_clusters"] == r["measured_clusters"]
+             if g["measured_clusters"] else r["launch_error"] != ""))
+    if agree < len(rows) or same < len(rows):
+        problems.append("through occcalc: %d rows of %d, %d agree, %d equal "
+                        "clustercheck's" % (len(got), len(rows), agree, same))
+    return len(got), agree, same, problems
+
+
+def write_report(path, rows, notes, dev, problems, failures, cli=None):
     name, listed, source = listed_layout(note(notes, "device"))
     measured = note(notes, "layout").split(" ")[0]
     with open(path, "w") as f:
@@ -123,6 +179,10 @@ def write_report(path, rows, notes, dev, problems, failures):
                     sum("ncu_active" in r for r in rows),
                     "yes" if all(r.get("ncu_ok", True) for r in rows)
                     else "**no**"))
+        if cli:
+            f.write("- Through the command line (`occcalc --cluster ... "
+                    "--api --measure -f csv`): %d rows, model = API = "
+                    "measured in %d, equal to the rows above in %d\n" % cli)
         f.write("- %s\n" % next((n for n in notes
                                   if n.startswith("cluster of 17")), ""))
         f.write("- Result: **%s**\n\n" % ("PASS" if not failures and
@@ -181,8 +241,16 @@ def main():
     if not set(range(1, 17)) <= sizes:
         problems.append("cluster sizes missing: %s" % sorted(
             set(range(1, 17)) - sizes))
+    cli = None
+    if os.environ.get("OCCCALC"):
+        n_cli, agree, same, cli_problems = cli_check(os.environ["OCCCALC"],
+                                                     rows)
+        cli = (n_cli, agree, same)
+        problems += cli_problems
+    else:
+        problems.append("OCCCALC not set: the command line was not checked")
     dev = device(note(notes, "device"))
-    write_report(report, rows, notes, dev, problems, failures)
+    write_report(report, rows, notes, dev, problems, failures, cli)
     if len(sys.argv) > 3:
         with open(sys.argv[3], "w", newline="") as f:
             cols = list(dict.fromkeys(k for r in rows for k in r))

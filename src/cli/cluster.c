@@ -1,0 +1,283 @@
+/*
+ * cluster.c - --cluster and --layout: their arguments, the GPC layout a
+ * run computes with (given, measured on the device, or the GPU list's),
+ * and each row's cluster launch: the model, and with --api and --measure
+ * the runtime's answers and a measured launch.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Each warp of a measured cluster launch works this long, about 0.5 ms on
+ * Hopper: long beside the time a wave of clusters takes to be placed, so
+ * that every cluster that fits is resident at once (as in
+ * docs/cluster-research.md, which found the rule with it). */
+#define CLUSTER_SPIN_CYCLES 1000000
+
+/* ---- Arguments ---- */
+
+static void add_item(const char *arg, struct options *o,
+		     const struct cluster_item *it)
+{
+	struct cluster_request *c = &o->cluster;
+
+	if (c->n == MAX_CLUSTER_ITEMS)
+		die_usage("--cluster: '%s': more than %d cluster shapes", arg,
+			  MAX_CLUSTER_ITEMS);
+	c->items[c->n++] = *it;
+}
+
+/* "AxB" or "AxBxC": one shape. */
+static void add_shape(const char *arg, const char *tok, size_t at,
+		      struct options *o)
+{
+	struct cluster_item it = { .best = 0 };
+	size_t pos = 0;
+
+	if (occ_cluster_parse(tok, &it.shape, &pos) != OCC_OK)
+		die_usage("--cluster: '%s': not a cluster shape at column %zu "
+			  "(N, AxB or AxBxC, each 1-1024)", arg, at + pos);
+	snprintf(it.name, sizeof it.name, "%s", tok);
+	add_item(arg, o, &it);
+}
+
+/* "4", "1:16", "2:8:2": sizes, as the other kernel options' lists. */
+static void add_sizes(const char *arg, const char *tok, struct options *o)
+{
+	struct cluster_item it = { .best = 0 };
+	struct seq_iter i;
+	struct seq s;
+
+	arg_seq("cluster", tok, 1, 1024, &s);
+	for (seq_first(&i, &s); ; ) {
+		it.shape.dims[0] = (int)i.value;
+		it.shape.dims[1] = it.shape.dims[2] = 1;
+		it.shape.size = (int)i.value;
+		snprintf(it.name, sizeof it.name, "%d", it.shape.size);
+		add_item(arg, o, &it);
+		if (!seq_next(&i))
+			break;
+	}
+	seq_free(&s);
+}
+
+void arg_cluster(const char *opt, const char *arg, struct options *o)
+{
+	char buf[256], *tok, *save = NULL;
+	struct cluster_item best = { .best = 1, .name = "best" };
+
+	(void)opt;
+	o->cluster.n = 0;
+	if (strlen(arg) >= sizeof buf)
+		die_usage("--cluster: '%.40s...': too long", arg);
+	if (!*arg || strstr(arg, ",,") || *arg == ',' ||
+	    arg[strlen(arg) - 1] == ',')
+		die_usage("--cluster: '%s': empty value", arg);
+	snprintf(buf, sizeof buf, "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "best") == 0)
+			add_item(arg, o, &best);
+		else if (strchr(tok, 'x'))
+			add_shape(arg, tok, (size_t)(tok - buf), o);
+		else
+			add_sizes(arg, tok, o);
+	}
+}
+
+void arg_layout(const char *opt, const char *arg, struct options *o)
+{
+	size_t pos = 0;
+
+	(void)opt;
+	if (occ_layout_parse(arg, &o->layout, &pos) != OCC_OK)
+		die_usage("--layout: '%s': not a GPC layout at column %zu (SMs "
+			  "per GPC, comma-separated, NxK for K alike, e.g. "
+			  "8,16x5,18x2,2x4)", arg, pos);
+	o->layout_text = arg;
+}
+
+/* ---- The layout ---- */
+
+static void layout_given(struct session *s)
+{
+	struct session_layout *L = &s->layout;
+	struct options *o = s->o;
+
+	L->l = o->layout;
+	snprintf(L->source, sizeof L->source, "--layout");
+	if (o->sms && o->sms != (uint64_t)L->l.sms)
+		die_usage("--layout %s has %d SMs, the GPU %llu (--sms, --gpu or "
+			  "the device)", o->layout_text, L->l.sms,
+			  (unsigned long long)o->sms);
+}
+
+static void layout_measured(struct session *s)
+{
+	struct session_layout *L = &s->layout;
+	const struct occ_device *d = &s->dev;
+	char err[256];
+
+	if (gpu_cluster_layout(d->index, &L->l, NULL, 0, err, sizeof err) != 0)
+		die("device %d: its GPC layout could not be measured (%s); give "
+		    "it with --layout", d->index, err);
+	snprintf(L->source, sizeof L->source, "measured on device %d (%s)",
+		 d->index, d->name);
+	if (L->l.sms != d->sms)
+		warn("device %d: %d of its %d SMs ran clusters of 2 or more; the "
+		     "layout holds those", d->index, L->l.sms, d->sms);
+}
+
+static void layout_listed(struct session *s)
+{
+	struct session_layout *L = &s->layout;
+	struct occ_gpu_layout g;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+
+	session_gpus_path(s, path, sizeof path);
+	errno = 0;
+	st = occ_gpu_layout_find(path, s->o->gpu, &g, &d);
+	if (st == OCC_ERR_UNKNOWN_ARCH)
+		die_usage("--cluster needs the GPU's GPC layout, and the GPU list "
+			  "has none for %s: give it with --layout", s->o->gpu);
+	if (st == OCC_ERR_IO)
+		die("%s: cannot read: %s", path, strerror(errno));
+	if (st != OCC_OK)
+		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file, d.line);
+	L->l = g.layout;
+	L->from_list = 1;
+	snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
+		 s->o->gpu, g.source);
+	if (s->o->sms && s->o->sms != (uint64_t)L->l.sms)
+		die_usage("--sms %llu: the GPU list's layout of %s has %d SMs",
+			  (unsigned long long)s->o->sms, s->o->gpu, L->l.sms);
+}
+
+void cluster_prepare(struct session *s, const struct occ_arch *a)
+{
+	struct options *o = s->o;
+	char tag[16];
+	int i;
+
+	arch_tag(tag, sizeof tag, a);
+	if (a->cc_major < 9)
+		die_usage("--cluster: %s has no thread-block clusters (compute "
+			  "capability 9.0 on)", tag);
+	if (a->cluster_size_max == 0)
+		die_usage("--cluster: the %s table has no cluster figures "
+			  "(clusterSizeMax)", tag);
+	for (i = 0; i < o->cluster.n; i++)
+		if (o->cluster.items[i].shape.size > a->cluster_size_max)
+			die_usage("--cluster: '%s': %d CTAs, more than the %d a "
+				  "cluster may have on %s",
+				  o->cluster.items[i].name,
+				  o->cluster.items[i].shape.size,
+				  a->cluster_size_max, tag);
+	memset(&s->layout, 0, sizeof s->layout);
+	if (o->layout_text)
+		layout_given(s);
+	else if (s->have_dev)
+		layout_measured(s);
+	else if (o->gpu)
+		layout_listed(s);
+	else
+		die_usage("--cluster needs the GPU's GPC layout: --layout LAYOUT "
+			  "(e.g. 8,16x5,18x2,2x4), --gpu NAME, or the GPU itself "
+			  "(no --arch)");
+	occ_layout_format(&s->layout.l, s->layout.text, sizeof s->layout.text);
+	if (!o->sms)
+		o->sms = (uint64_t)s->layout.l.sms;
+}
+
+/* ---- A row's cluster launch ---- */
+
+static int larger(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* More clusters than could fit, as cluster-research.md launched: the
+ * most either answer allows, plus what the SMs' plain block slots would
+ * hold, plus one. */
+static void cluster_measure(struct session *s, const struct occ_row *row,
+			    struct row_cluster *cl)
+{
+	const struct occ_device *d = &s->dev;
+	char err[256];
+
+	cl->m.clusters = larger(cl->c.max_active_clusters, cl->api.clusters) +
+			 (int64_t)d->sms * row->r.blocks_per_sm / cl->c.size + 1;
+	cl->m.spin_cycles = CLUSTER_SPIN_CYCLES;
+	if (gpu_cluster_measure(d->index, &row->k, &cl->shape,
+				row->r.max_warps_per_sm, &cl->m, err,
+				sizeof err) != 0)
+		session_device_failed(s, err);
+	cl->measured = 1;
+}
+
+static void cluster_on_gpu(struct session *s, const struct occ_row *row,
+			   struct row_cluster *cl)
+{
+	char err[256];
+
+	if (gpu_cluster_api(s->dev.index, &row->k, &cl->shape, &cl->api, err,
+			    sizeof err) != 0)
+		session_device_failed(s, err);
+	cl->have_api = 1;
+	if (s->o->measure && cl->c.max_active_clusters > 0 &&
+	    cl->api.clusters > 0)
+		cluster_measure(s, row, cl);
+	cl->agrees = cl->api.clusters == cl->c.max_active_clusters &&
+		     cl->api.potential == cl->portable.potential &&
+		     cl->api.potential_nonportable == cl->nonportable.potential &&
+		     (!cl->measured ||
+		      (cl->m.cres.max_clusters == cl->c.max_active_clusters &&
+		       cl->m.residency.max_blocks_per_sm == cl->c.blocks_per_sm));
+	if (!cl->agrees)
+		s->disagreements++;
+}
+
+static void shape_name(char *buf, size_t n, const struct occ_cluster_shape *c)
+{
+	if (c->dims[2] > 1)
+		snprintf(buf, n, "%dx%dx%d", c->dims[0], c->dims[1], c->dims[2]);
+	else if (c->dims[1] > 1)
+		snprintf(buf, n, "%dx%d", c->dims[0], c->dims[1]);
+	else
+		snprintf(buf, n, "%d", c->dims[0]);
+}
+
+void cluster_compute(struct session *s, const struct occ_row *row,
+		     const struct cluster_item *item, struct row_cluster *cl)
+{
+	const struct occ_gpc_layout *l = &s->layout.l;
+	enum occ_status st;
+
+	memset(cl, 0, sizeof *cl);
+	cl->layout = &s->layout;
+	cl->best = item->best;
+	cl->shape = item->shape;
+	st = occ_cluster_best(row->a, &row->r, l, 0, &cl->portable);
+	if (st == OCC_OK)
+		st = occ_cluster_best(row->a, &row->r, l, 1, &cl->nonportable);
+	if (st == OCC_OK && item->best) {
+		int size = cl->portable.most_blocks ? cl->portable.most_blocks : 1;
+		struct occ_cluster_shape one = { { size, 1, 1 }, size };
+
+		cl->shape = one;
+	}
+	if (st == OCC_OK)
+		st = occ_cluster_compute(row->a, &row->r, l, cl->shape.size,
+					 &cl->c);
+	if (st != OCC_OK)
+		die("--cluster %s: %s", item->name, occ_strerror(st));
+	if (item->best)
+		shape_name(cl->name, sizeof cl->name, &cl->shape);
+	else
+		snprintf(cl->name, sizeof cl->name, "%s", item->name);
+	if (s->o->api)
+		cluster_on_gpu(s, row, cl);
+}

@@ -1,0 +1,201 @@
+/*
+ * report_cluster.c - the report's section on a cluster launch: the layout
+ * and where it comes from, the blocks per SM, the clusters each kind of
+ * GPC holds, what limits them, the sizes the runtime and the model
+ * recommend, and what the GPU said. Computed before (struct row_cluster);
+ * this file only writes.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+static void format_cluster_limiters(char *buf, size_t n, unsigned bits)
+{
+	static const enum occ_cluster_limit order[] = {
+		OCC_CLUSTER_LIMIT_SM, OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS,
+		OCC_CLUSTER_LIMIT_GPC
+	};
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (bits & order[i])
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						len ? "+" : "",
+						occ_cluster_limit_name(order[i]));
+}
+
+#define INDENT 24
+#define WIDTH 78
+
+/* Text from column INDENT, words wrapped before column WIDTH. */
+static void wrapped(FILE *f, const char *s)
+{
+	int col = INDENT;
+
+	fprintf(f, "%*s", INDENT, "");
+	while (*s) {
+		size_t w = strcspn(s, " ");
+
+		if (col > INDENT && col + 1 + (int)w > WIDTH) {
+			fprintf(f, "\n%*s", INDENT, "");
+			col = INDENT;
+		} else if (col > INDENT) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)w, s);
+		col += (int)w;
+		s += w;
+		s += strspn(s, " ");
+	}
+	fputc('\n', f);
+}
+
+static void layout_lines(FILE *f, const struct session_layout *L)
+{
+	char from[sizeof L->source + 8];
+
+	fprintf(f, "  GPC layout            %s (%d GPCs, %d SMs)\n", L->text,
+		L->l.n_gpcs, L->l.sms);
+	snprintf(from, sizeof from, "source: %s", L->source);
+	wrapped(f, from);
+	if (L->from_list)
+		wrapped(f, "Chips of one product have different SMs disabled: "
+			"this is the layout of the chips named. On the GPU "
+			"itself (no --arch) occcalc measures its own; --layout "
+			"gives another.");
+}
+
+/* The clusters each size of GPC holds: "16 SMs x5: 32 each". */
+static void gpc_lines(FILE *f, const struct occ_row *row)
+{
+	const struct row_cluster *cl = row->cl;
+	const struct occ_gpc_layout *l = &cl->layout->l;
+	int i, j, seen;
+
+	fprintf(f, "  Per GPC               ");
+	for (i = 0; i < l->n_gpcs; i++) {
+		struct occ_gpc_layout one = { 1, { l->sms_per_gpc[i] },
+					      l->sms_per_gpc[i] };
+		struct occ_cluster_result c;
+		int count = 0;
+
+		for (j = seen = 0; j < l->n_gpcs; j++) {
+			seen |= j < i && l->sms_per_gpc[j] == l->sms_per_gpc[i];
+			count += l->sms_per_gpc[j] == l->sms_per_gpc[i];
+		}
+		if (seen || occ_cluster_compute(row->a, &row->r, &one,
+						cl->c.size, &c) != OCC_OK)
+			continue;
+		fprintf(f, "%*s%d SMs", i ? INDENT : 0, "", l->sms_per_gpc[i]);
+		if (count > 1)
+			fprintf(f, " x%d", count);
+		if (c.reason == OCC_CLUSTER_LARGER_THAN_GPCS)
+			fprintf(f, ": none, fewer SMs than CTAs");
+		else
+			fprintf(f, ": %d cluster%s%s", c.max_active_clusters,
+				c.max_active_clusters == 1 ? "" : "s",
+				count > 1 ? " each" : "");
+		if (c.idle_slots > 0 && c.max_active_clusters > 0)
+			fprintf(f, ", %lld block slot%s left empty",
+				(long long)c.idle_slots,
+				c.idle_slots == 1 ? "" : "s");
+		fputc('\n', f);
+	}
+}
+
+static void none_fits(FILE *f, const struct row_cluster *cl)
+{
+	if (cl->c.reason == OCC_CLUSTER_NO_BLOCKS)
+		fprintf(f, "No cluster fits: the kernel cannot launch.\n");
+	else
+		fprintf(f, "No cluster fits: a cluster of %d CTAs runs on %d SMs "
+			"of one GPC, and the largest GPC has %d.\n", cl->c.size,
+			cl->c.size, cl->c.largest_gpc);
+}
+
+static void portability(FILE *f, const struct occ_arch *a, int size)
+{
+	if (size <= a->cluster_size_portable)
+		return;
+	fprintf(f, "Note: more than %d CTAs is not portable: the kernel must "
+		"allow it with\n      cudaFuncSetAttribute(kernel, "
+		"cudaFuncAttributeNonPortableClusterSizeAllowed, 1).\n",
+		a->cluster_size_portable);
+}
+
+/* The runtime's potential size beside the size with the most CTAs. */
+static void recommendation(FILE *f, const struct row_cluster *cl)
+{
+	const struct occ_cluster_best *p = &cl->portable;
+
+	fprintf(f, "\nCluster sizes\n");
+	fprintf(f, "  Largest resident      %d, %d non-portable (what "
+		"cudaOccupancyMaxPotential-\n%*sClusterSize answers)\n",
+		p->potential, cl->nonportable.potential, INDENT, "");
+	if (p->most_blocks)
+		fprintf(f, "  Most CTAs resident    %d: %lld CTAs at once (of "
+			"equals the largest; portable)\n", p->most_blocks,
+			(long long)p->most_blocks_result.active_blocks);
+}
+
+void report_cluster(FILE *f, const struct occ_row *row, int recommend)
+{
+	const struct row_cluster *cl = row->cl;
+	const struct occ_cluster_result *c = &cl->c;
+	char lim[96], pct[32];
+
+	fprintf(f, "\nClusters of %d CTA%s", c->size, c->size == 1 ? "" : "s");
+	if (cl->shape.dims[1] * cl->shape.dims[2] > 1)
+		fprintf(f, " (%s)", cl->name);
+	fprintf(f, "%s, %s\n", cl->best ? ", the size with the most CTAs" : "",
+		c->portable ? "portable" : "NOT portable");
+	layout_lines(f, cl->layout);
+	fprintf(f, "  Blocks per SM         %d in a cluster launch (at most %d; "
+		"%d in a plain one)\n", c->blocks_per_sm,
+		row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
+	if (c->blocks_per_sm > 0)
+		gpc_lines(f, row);
+	format_ratio_percent(pct, (uint64_t)c->active_warps,
+			     (uint64_t)c->warp_slots);
+	format_cluster_limiters(lim, sizeof lim, c->limiters);
+	fprintf(f, "  Clusters at once      %d (%lld CTAs)\n",
+		c->max_active_clusters, (long long)c->active_blocks);
+	fprintf(f, "  Occupancy of the GPU  %s %%\n", pct);
+	fprintf(f, "  Limited by            %s\n", c->max_active_clusters
+		? lim : occ_cluster_reason_name(c->reason));
+	if (c->max_active_clusters == 0)
+		none_fits(f, cl);
+	portability(f, row->a, c->size);
+	if (recommend)
+		recommendation(f, cl);
+}
+
+void report_cluster_gpu(FILE *f, const struct occ_device *d,
+			const struct occ_row *row)
+{
+	const struct row_cluster *cl = row->cl;
+	const struct gpu_cluster_measured *m = &cl->m;
+	char pct[32];
+
+	fprintf(f, "\nOn device %d (%s), a calibrated cluster kernel with %d "
+		"registers:\n", d->index, d->name, cl->api.kernel_regs);
+	fprintf(f, "  cudaOccupancyMaxActiveClusters        %d\n",
+		cl->api.clusters);
+	fprintf(f, "  cudaOccupancyMaxPotentialClusterSize  %d (%d non-portable)"
+		"\n", cl->api.potential, cl->api.potential_nonportable);
+	if (cl->measured) {
+		format_ratio_percent(pct, m->residency.warp_cycles,
+				     (uint64_t)m->residency.max_warps_per_sm *
+				     m->residency.active_cycles);
+		fprintf(f, "  Measured              %d clusters resident at once, "
+			"%d blocks per SM,\n                        %s %% achieved "
+			"occupancy (%lld clusters, %.1f ms)\n", m->cres.max_clusters,
+			m->residency.max_blocks_per_sm, pct,
+			(long long)m->clusters, m->ms);
+	}
+	fprintf(f, "  %s\n", !cl->agrees ? "DISAGREES with the model."
+		: cl->measured ? "All agree with the model."
+			       : "It agrees with the model.");
+}

@@ -1,0 +1,1 @@
+--gpu H200 --regs 40 --cluster best

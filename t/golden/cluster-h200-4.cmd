@@ -1,0 +1,1 @@
+--gpu H200 --block 128 --regs 40 --cluster 4

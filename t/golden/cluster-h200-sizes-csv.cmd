@@ -1,0 +1,1 @@
+--gpu H200 --block 128 --regs 32 --cluster 1:16 --format csv --fields cluster,cluster_size,cluster_portable,cluster_blocks_per_sm,max_active_clusters,cluster_active_blocks,cluster_occupancy_pct,cluster_limiter,cluster_reason,cluster_gpcs_used,cluster_idle_slots

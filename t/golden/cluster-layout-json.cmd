@@ -1,0 +1,1 @@
+--arch sm_90 --layout 8,8 --block 256 --regs 32 --smem 100K --cluster 3,2x4,9,best --format json

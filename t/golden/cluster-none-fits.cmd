@@ -1,0 +1,1 @@
+--arch sm_90 --layout 8,8 --block 256 --cluster 9

@@ -1,0 +1,1 @@
+--gpu H200 --block 256 --regs 64 --cluster 16

@@ -1,0 +1,1 @@
+--gpu H200 --block 128,2048 --regs 32 --cluster 2,2x2x2
