@@ -1,6 +1,7 @@
 #!/bin/sh
 # exports.sh - libocccalc.so exports exactly the functions occcalc.h
-# declares: no internal helper leaks, nothing declared is missing.
+# declares (with the headers it includes, occcalc/*.h): no internal
+# helper leaks, nothing declared is missing.
 . "$T/lib.sh"
 
 so=$LIBDIR/libocccalc.so
@@ -9,7 +10,8 @@ command -v nm >/dev/null 2>&1 || skip_all "nm not found"
 
 nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBR]$/ { print $3 }' |
 	sort -u >"$tmp/exported"
-grep -oE '\<occ_[a-z0-9_]+ *\(' "$HEADER" | tr -d ' (' | sort -u >"$tmp/declared"
+cat "$HEADER" "$(dirname "$HEADER")"/occcalc/*.h |
+	grep -oE '\<occ_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u >"$tmp/declared"
 [ -s "$tmp/declared" ]
 ok $? "occcalc.h declares functions ($(wc -l <"$tmp/declared"))"
 extra=$(comm -23 "$tmp/exported" "$tmp/declared" | tr '\n' ' ')

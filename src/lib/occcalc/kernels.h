@@ -1,0 +1,179 @@
+/*
+ * occcalc/kernels.h - real kernels: what the toolchain reports, and binaries.
+ * Part of the occcalc API: include <occcalc.h>, which includes this.
+ */
+#ifndef OCCCALC_KERNELS_H
+#define OCCCALC_KERNELS_H
+
+#ifndef OCCCALC_H
+#error "include <occcalc.h>, not occcalc/kernels.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Real kernels: the resource usage the toolchain reports ---- */
+
+struct occ_usage {
+	char mangled[2048];     /* the kernel's symbol */
+	int cc_major, cc_minor; /* compiled for */
+	int regs;
+	uint64_t static_smem;
+	int barriers;           /* -1: not reported (cuobjdump) */
+	uint64_t stack;         /* stack frame, bytes */
+	uint64_t spill_stores, spill_loads;  /* bytes; ptxas only */
+	int line;               /* where the kernel's report ends */
+	int from_cuobjdump;     /* else from ptxas */
+	char arch[16];          /* the target as written: "sm_90a" */
+};
+
+/* Called for each kernel; a nonzero return stops the parse and is
+ * returned. */
+typedef int (*occ_usage_fn)(const struct occ_usage *u, void *ctx);
+
+/* Reads 'nvcc -Xptxas -v' or 'cuobjdump --dump-resource-usage' output and
+ * calls fn for each kernel as soon as its report is complete. Returns
+ * OCC_ERR_SYNTAX (diag: the line) for a malformed report, a truncated one
+ * (a kernel without its usage line), or input holding no kernel report at
+ * all; OCC_ERR_RANGE (diag: the line, the figure as key, the limit) for a
+ * figure above what any GPU allows (registers above 1024, barriers above
+ * OCC_MAX_BARRIERS_PER_BLOCK, shared memory above OCC_BYTES_MAX, a kernel
+ * name longer than occ_usage.mangled holds); OCC_ERR_LINE_TOO_LONG for a
+ * line of 8192 characters or more; OCC_ERR_IO when reading fails. */
+enum occ_status occ_usage_parse(FILE *f, const char *name, occ_usage_fn fn,
+				void *ctx, int *fn_status,
+				struct occ_diag *diag);
+
+/* occ_usage_parse on the file at path, which must be a regular file
+ * (OCC_ERR_NOT_REGULAR otherwise, never blocking on a FIFO); OCC_ERR_IO
+ * with errno set when it cannot be opened. */
+enum occ_status occ_usage_parse_file(const char *path, occ_usage_fn fn,
+				     void *ctx, int *fn_status,
+				     struct occ_diag *diag);
+
+/* ---- Kernels from binaries: cubins, fatbins and host ELF files ---- */
+
+/* How a fatbin entry was stored. */
+enum occ_bin_compression {
+	OCC_BIN_STORED = 0,
+	OCC_BIN_LZ4,            /* nvcc -compress-mode=speed */
+	OCC_BIN_ZSTD            /* default, balance and size */
+};
+
+/* Where a kernel was found, outermost first. */
+enum occ_bin_container {
+	OCC_BIN_CUBIN = 1,      /* a bare cubin (CUDA ELF) */
+	OCC_BIN_FATBIN,         /* a bare fatbin */
+	OCC_BIN_HOST_ELF        /* an object, executable or shared library */
+};
+
+/* One kernel of one architecture, as the binary records it. Fields the
+ * binary does not hold are -1 (see each). */
+struct occ_bin_kernel {
+	const char *mangled;    /* valid during the callback only */
+	/* The target as compiled, suffix kept: "sm_90a", "sm_120f"; for a PTX
+	 * entry "compute_90". */
+	char arch[16];
+	int cc_major, cc_minor;
+	int ptx_only;           /* PTX: resources are decided by the driver's
+	                           JIT; regs, smem, barriers, stack are -1 */
+	int regs;
+	/* The kernel's .nv.shared section: its static shared memory, plus,
+	 * from compute capability 9.0, the driver's reserved 1024 bytes (as
+	 * cuobjdump's SHARED); occ_bin_static_smem takes the reserve out. */
+	int64_t shared_section;
+	/* From a relocatable cubin (nvcc -rdc): device code still to be
+	 * linked, whose shared section does not include the reserve yet. */
+	int relocatable;
+	int barriers;           /* block barriers (EIATTR_NUM_BARRIERS) */
+	int64_t frame;          /* stack frame, bytes per thread */
+	int64_t stack;          /* cumulative stack size (calls included) */
+	/* __launch_bounds__: its maximum threads (0: none) as x, y, z, and
+	 * the minimum blocks per SM (0: none). A cubin does not record the
+	 * minimum (ptxas folds it into max_regs): -1 there. */
+	int max_threads[3];
+	int min_blocks;
+	int req_threads[3];     /* an exact block shape required; 0: none */
+	int max_regs;           /* register cap ptxas honoured; 0: none */
+	int cluster[3];         /* __cluster_dims__; 0: none */
+	int max_cluster_rank;   /* 0: none */
+	/* Where: the outer container, the fatbin (byte offset in the file,
+	 * -1 when none) and how the entry was stored. */
+	enum occ_bin_container container;
+	int64_t fatbin_offset;
+	enum occ_bin_compression compression;
+	/* The file it was read from (occ_bin_read's name; in a walk, the
+	 * path): valid during the callback only. */
+	const char *file;
+};
+
+/* What is wrong with a binary: the file, the byte offset (in the file) of
+ * the part at fault, and a sentence naming it. */
+struct occ_bin_diag {
+	char file[512];
+	uint64_t offset;
+	char what[256];
+};
+
+/* Called for each kernel; a nonzero return stops reading and is given
+ * back through fn_status. */
+typedef int (*occ_bin_fn)(const struct occ_bin_kernel *k, void *ctx);
+
+/* Whether buf starts like something occ_bin_read reads: an ELF file or a
+ * fatbin. */
+int occ_bin_sniff(const void *buf, size_t len);
+
+/* Reads every kernel of a cubin, fatbin or host ELF file held in memory,
+ * recognised by content. Never reads outside buf. Returns
+ * OCC_ERR_NOT_BINARY for other data, OCC_ERR_CORRUPT for a truncated or
+ * malformed one (nothing past the fault is reported), OCC_ERR_UNSUPPORTED
+ * for an entry compressed with an algorithm this build cannot decompress
+ * (Zstandard without libzstd), OCC_ERR_NOMEM; diag says what and where.
+ * name is the file name put in diag. */
+enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
+			     occ_bin_fn fn, void *ctx, int *fn_status,
+			     struct occ_bin_diag *diag);
+
+/* The same for a file, which must be a regular file (a FIFO or device is
+ * refused without blocking): OCC_ERR_IO when it cannot be read. */
+enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
+				  void *ctx, int *fn_status,
+				  struct occ_bin_diag *diag);
+
+/* Called for each file of a directory that could not be read; reading
+ * goes on unless it returns nonzero. */
+typedef int (*occ_bin_warn_fn)(enum occ_status st,
+			       const struct occ_bin_diag *diag, void *ctx);
+
+struct occ_bin_walk_stats {
+	int files_read;         /* binaries read */
+	int files_skipped;      /* files that are no binary, and symlinks */
+	int files_bad;          /* given to warn: unreadable, corrupt, or
+	                           not a regular file (a FIFO) */
+};
+
+/* Reads every binary under dir (a Triton cache, a build tree), in name
+ * order, directories depth-first; symbolic links are not followed. Bad
+ * files go to warn and the walk goes on. Returns OCC_ERR_IO when dir
+ * itself cannot be read. */
+enum occ_status occ_bin_walk(const char *dir, occ_bin_fn fn,
+			     occ_bin_warn_fn warn, void *ctx, int *fn_status,
+			     struct occ_bin_walk_stats *stats,
+			     struct occ_bin_diag *diag);
+
+/* Whether this build decompresses Zstandard (fatbins nvcc writes by
+ * default and with -compress-mode=size or balance). */
+int occ_bin_has_zstd(void);
+
+/* The static shared memory ptxas reports (cudaFuncGetAttributes'
+ * sharedSizeBytes): the section less the reserve where the table says the
+ * cubin includes it. */
+uint64_t occ_bin_static_smem(const struct occ_arch *arch,
+			     const struct occ_bin_kernel *k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,220 @@
+/*
+ * occcalc/memory.h - global memory: a warp's transactions, a launch's traffic, L2
+ * persistence.
+ * Part of the occcalc API: include <occcalc.h>, which includes this.
+ */
+#ifndef OCCCALC_MEMORY_H
+#define OCCCALC_MEMORY_H
+
+#ifndef OCCCALC_H
+#error "include <occcalc.h>, not occcalc/memory.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Global memory: how a warp's access becomes transactions ---- */
+
+enum occ_access_op { OCC_ACCESS_LOAD, OCC_ACCESS_STORE };
+
+/* One warp-wide load or store instruction: active lane i (of the first
+ * `threads`) touches element offset + (i ^ lane_xor) * stride of an array
+ * whose base is aligned to a cache line. A broadcast is stride 0. */
+struct occ_access {
+	enum occ_access_op op;
+	int elem_size;           /* bytes: 1, 2, 4, 8 or 16 */
+	uint64_t stride;         /* elements between consecutive lanes */
+	uint64_t offset;         /* elements from the aligned base */
+	int threads;             /* active lanes, 1 to 32 */
+	unsigned lane_xor;       /* lane permutation, 0 to 31 */
+};
+
+struct occ_access_result {
+	uint64_t thread_bytes;   /* threads x elem_size */
+	uint64_t requested;      /* distinct bytes the lanes touch */
+	int sectors;             /* distinct sectors touched: per request */
+	int lines;               /* distinct cache lines touched */
+	uint64_t moved;          /* sectors x sector size */
+	/* A load cached in L1 moves l1_moved: sectors where the L1 is
+	 * sectored, whole lines where it is not (Kepler). Stores: moved. */
+	uint64_t l1_moved;
+	int l1_lines;            /* a load here moves lines when L1-cached */
+};
+
+/* OCC_ERR_INVALID_INPUT for an element size other than 1, 2, 4, 8 or 16,
+ * threads outside 1-32, lane_xor above 31, or an access whose addresses
+ * do not fit 64 bits; OCC_ERR_UNKNOWN_ARCH when the table has no
+ * sector and line sizes. */
+enum occ_status occ_access_compute(const struct occ_arch *arch,
+				   const struct occ_access *access,
+				   struct occ_access_result *result);
+
+/* ---- A launch's global memory traffic, level by level ---- */
+
+/* One global load or store of a kernel, as every thread of the launch runs
+ * it. Thread t of block b (threadIdx t, blockIdx b) uses the index
+ * i = b x block + (t ^ lane_xor) and touches element
+ * offset + (i / group) x stride of its array; it takes part when its lane
+ * (t % 32) is below access.threads. So x[i] is stride 1, x[i + 1] offset 1,
+ * x[4 * i] stride 4, x[3] stride 0 offset 3, and x[i / 32] (a warp's own
+ * element) stride 1 group 32. Within one warp this is occ_access's
+ * pattern. Each array starts on a cache line; accesses naming the same
+ * array share its memory (a read-modify-write touches the same sectors
+ * twice), different arrays never alias. */
+struct occ_kernel_access {
+	struct occ_access access;
+	unsigned group;          /* 1 to 32 consecutive threads per index */
+	int array;               /* any number; equal numbers, same array */
+};
+
+/* Whether loads are cached in L1 (stores never are). */
+enum occ_l1_policy {
+	/* As the architecture does without options: from compute capability
+	 * 7.0 the L1 caches global loads (PTX's default ld.ca); before, only
+	 * when asked. */
+	OCC_L1_DEFAULT = 0,
+	OCC_L1_CACHE,            /* -Xptxas -dlcm=ca */
+	OCC_L1_BYPASS            /* -Xptxas -dlcm=cg, ld.global.cg */
+};
+
+/* A launch: grid blocks of block threads, warps of 32 threads counted
+ * from each block's first thread, the last warp of a block partial when
+ * block is not a multiple of 32. A thread count N is grid 1, block N
+ * (any N): N threads in consecutive warps, the last partial. */
+struct occ_launch {
+	uint64_t grid;
+	uint64_t block;          /* up to maxThreadsPerBlock when grid > 1 */
+	enum occ_l1_policy l1;
+};
+
+/* Loads or stores of a launch, in the terms of Nsight Compute's Memory
+ * Tables. Counts of sectors are in the architecture's sector size. */
+struct occ_traffic_ops {
+	/* Warp-level instructions (smsp__inst_executed_op_global_ld/st) and
+	 * L1/TEX requests, one per instruction. */
+	uint64_t instructions;
+	uint64_t requests;
+	uint64_t sectors;        /* distinct per request, summed: L1/TEX */
+	uint64_t lines;          /* distinct lines per request, summed (the
+	                            transactions of an L1 that fetches lines) */
+	uint64_t thread_bytes;   /* active threads x element size */
+	uint64_t requested;      /* distinct bytes per request, summed */
+	int l1_cached;           /* loads kept in L1 (stores: 0) */
+	int l1_lines;            /* that L1 fetches whole lines (Kepler) */
+	/* Sectors from L1 to L2: l2_max when nothing hits in L1; l2_min
+	 * when every access that can hit does (each distinct sector, or line,
+	 * of an array once). For loads not cached in L1 they are equal; for
+	 * stores l2_min is the distinct sectors, as stores of different
+	 * requests to one sector can reach L2 as one write. */
+	uint64_t l2_max;
+	uint64_t l2_min;
+	/* Distinct sectors of the launch: each array's sectors counted once,
+	 * over all its accesses of this kind. Device memory moves at least
+	 * these (unless the L2 already holds them), at most l2_max. */
+	uint64_t distinct;
+};
+
+/* Why occ_traffic_compute refused a launch (OCC_ERR_INVALID_INPUT). */
+enum occ_traffic_fault {
+	OCC_TRAFFIC_OK = 0,
+	OCC_TRAFFIC_NO_THREADS,        /* grid or block is 0, or no access */
+	OCC_TRAFFIC_BLOCK_TOO_LARGE,   /* grid > 1, block > maxThreadsPerBlock */
+	OCC_TRAFFIC_THREADS_OVERFLOW,  /* grid x block does not fit 64 bits */
+	OCC_TRAFFIC_BAD_ACCESS,        /* as occ_access_compute, or group */
+	OCC_TRAFFIC_ADDRESS_OVERFLOW,  /* an address does not fit 64 bits */
+	OCC_TRAFFIC_COUNT_OVERFLOW     /* a total does not fit 64 bits */
+};
+
+struct occ_traffic {
+	struct occ_traffic_ops load, store;
+	uint64_t threads;        /* grid x block */
+	uint64_t warps;          /* warps launched, partial ones included */
+	uint64_t footprint;      /* distinct sectors, loads and stores */
+	int sector_size, line_size;
+	enum occ_traffic_fault fault;
+	size_t fault_access;     /* the access at fault, for BAD_ACCESS and
+	                            ADDRESS_OVERFLOW */
+};
+
+/* The traffic of n accesses over a launch, counted in closed form (per
+ * repeating span of threads), whatever the thread count.
+ * OCC_ERR_INVALID_INPUT with t->fault saying why; OCC_ERR_UNKNOWN_ARCH
+ * when the table has no sector and line sizes; OCC_ERR_UNSUPPORTED when
+ * one array is accessed with two different non-zero steps (x[i] and
+ * x[2 * i]) over too many threads to list; OCC_ERR_NOMEM. */
+enum occ_status occ_traffic_compute(const struct occ_arch *arch,
+				    const struct occ_launch *launch,
+				    const struct occ_kernel_access *acc,
+				    size_t n, struct occ_traffic *t);
+
+/* A kernel's global accesses written as C: statements separated by ';',
+ * each NAME[INDEX] an access. One left of '=' is a store, one left of a
+ * compound assignment ('+=', ...) a load and a store, every other a load:
+ * "z[i] = x[i] + y[i]" is add1, "C[i] = A[3] + B[i]" two loads and a
+ * store. INDEX is a sum of constants and at most one term in the thread's
+ * index: i, (i ^ X), with a factor K (K * i, i * K) and a divisor G
+ * (i / G); so "4*i", "i + 1", "(i^1)", "i/32", "3". The index may have
+ * any name (i, x, tid), the same in every access. Each distinct NAME is
+ * an array. Accesses get 4-byte elements and 32 active lanes; the caller
+ * sets other element sizes per array (elem_size), or lanes. */
+#define OCC_MAX_KERNEL_ACCESSES 64
+#define OCC_MAX_KERNEL_ARRAYS 32
+
+struct occ_kernel_text {
+	struct occ_kernel_access acc[OCC_MAX_KERNEL_ACCESSES];
+	size_t n;
+	char names[OCC_MAX_KERNEL_ARRAYS][32];   /* by array number */
+	int n_arrays;
+};
+
+/* OCC_ERR_SYNTAX, with *where the offset of the first character not
+ * understood, for text that is not such a list; OCC_ERR_INVALID_INPUT
+ * (*where likewise) for a constant that does not fit, a divisor that is
+ * not a power of two up to 32, an X above 31, a name over 31 characters,
+ * or more accesses or arrays than the limits. */
+enum occ_status occ_kernel_parse(const char *text, struct occ_kernel_text *k,
+				 size_t *where);
+
+/* Sets the element size of every access to the named array; 0 when the
+ * text has no such array. */
+int occ_kernel_set_elem(struct occ_kernel_text *k, const char *name,
+			int elem_size);
+
+/* ---- L2 persistence: a set-aside and access-policy windows ---- */
+
+/* The device's L2 figures, as cudaDeviceProp names them. */
+struct occ_l2 {
+	uint64_t size;             /* l2CacheSize */
+	uint64_t persisting_max;   /* persistingL2CacheMaxSize */
+	uint64_t window_max;       /* accessPolicyMaxWindowSize */
+};
+
+/* Keeping `data` bytes re-read by each of `streams` concurrent streams in
+ * the L2 set-aside: the set-aside to request (no more than the windows
+ * need, no more than the device allows), each stream's window (the data,
+ * or as much as a window may cover), and the hitRatio that keeps the
+ * windows' persisting lines within the set-aside, so that they do not
+ * evict each other (CUDA Programming Guide, "L2 Persistence Example" and
+ * "Managing Utilization of L2 set-aside cache"). */
+struct occ_l2_plan {
+	uint64_t set_aside;        /* cudaLimitPersistingL2CacheSize */
+	uint64_t window;           /* accessPolicyWindow.num_bytes, each */
+	uint64_t uncovered;        /* data beyond the window, each stream */
+	/* accessPolicyWindow.hitRatio, in ten-thousandths (rounded down so
+	 * that the windows never ask for more than the set-aside). */
+	int hit_ratio_e4;
+	uint64_t persisting;       /* bytes of each window that persist */
+};
+
+/* OCC_ERR_INVALID_INPUT for no data, streams outside 1-1024, or L2
+ * figures that contradict each other; OCC_ERR_UNSUPPORTED when the
+ * device has no set-aside (persisting_max 0). */
+enum occ_status occ_l2_plan(const struct occ_l2 *l2, uint64_t data,
+			    int streams, struct occ_l2_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
