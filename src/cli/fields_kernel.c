@@ -1,0 +1,111 @@
+/*
+ * fields_kernel.c - the getters of a kernel's own fields (--kernels):
+ * where it came from, its stack and spills, its launch bounds, and the
+ * driver's reading.
+ * Their entries are in the occupancy rows' one field table
+ * (fields_occupancy.c), which getters.h declares them to.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "getters.h"
+
+/* Defined here, used by that table. */
+#undef GETTER
+#define GETTER(fn) GETTER_SIG(fn)
+
+#define K r->ki
+KOPT_GETTER(get_stack, K && K->stack >= 0, K->stack)
+KOPT_GETTER(get_spill_stores, K && K->spill_stores >= 0, K->spill_stores)
+KOPT_GETTER(get_spill_loads, K && K->spill_loads >= 0, K->spill_loads)
+/* The text table: stored/loaded bytes in one column. */
+GETTER(text_spills)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (!K || K->spill_stores < 0)
+		return;
+	snprintf(v->buf, sizeof v->buf, "%lld/%lld",
+		 (long long)K->spill_stores, (long long)K->spill_loads);
+	set_str(v, v->buf);
+}
+GETTER(get_file) { ROW; v->type = VAL_NULL; if (K) set_str(v, K->file); }
+GETTER(get_container)
+{
+	static const char *const names[] = {
+		[KSRC_PTXAS] = "ptxas", [KSRC_CUOBJDUMP] = "cuobjdump",
+		[KSRC_CUBIN] = "cubin", [KSRC_FATBIN] = "fatbin",
+		[KSRC_ELF] = "elf"
+	};
+	ROW;
+	v->type = VAL_NULL;
+	if (K)
+		set_str(v, names[K->source]);
+}
+KBOOL_GETTER(get_ptx_only, K, K->ptx_only)
+KBOOL_GETTER(get_bounds_known, K, K->bounds_known)
+KOPT_GETTER(get_max_threads, K && K->max_threads > 0, K->max_threads)
+/* The text table: '?' where the input cannot say (a compiler report). */
+GETTER(text_max_threads)
+{
+	ROW;
+	get_max_threads(p, f, v);
+	if (K && !K->bounds_known)
+		set_str(v, "?");
+}
+KOPT_GETTER(get_min_blocks, K && K->min_blocks > 0, K->min_blocks)
+KBOOL_GETTER(get_reaches_min, K && K->min_blocks > 0 && !r->no_model,
+	     r->r.blocks_per_sm >= K->min_blocks)
+/* The text table: the minimum, '!' after it when the prediction falls
+ * short; where a cubin keeps only the register cap, the cap: r64. */
+GETTER(text_min_blocks)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (K && K->min_blocks > 0)
+		snprintf(v->buf, sizeof v->buf, "%d%s", K->min_blocks,
+			 r->r.blocks_per_sm < K->min_blocks ? "!" : "");
+	else if (K && K->max_regs > 0 && r->a &&
+		 K->max_regs < r->a->max_regs_per_thread)
+		snprintf(v->buf, sizeof v->buf, "r%d", K->max_regs);
+	else if (K && !K->bounds_known)
+		snprintf(v->buf, sizeof v->buf, "?");
+	else
+		return;
+	set_str(v, v->buf);
+}
+KOPT_GETTER(get_max_regs, K && K->max_regs > 0, K->max_regs)
+/* x y z, or absent when x is 0. */
+static void dims(struct val *v, const int d[3])
+{
+	uint64_t *l = v->nums;
+	int i;
+
+	v->type = d[0] > 0 ? VAL_LIST : VAL_NULL;
+	for (i = 0; i < 3; i++)
+		l[i] = d[i] > 0 ? (uint64_t)d[i] : 1;
+	v->list = l;
+	v->n = 3;
+}
+GETTER(get_required_block)
+{
+	static const int none[3];
+	ROW;
+	dims(v, K ? K->req_threads : none);
+}
+GETTER(get_cluster_dims)
+{
+	static const int none[3];
+	ROW;
+	dims(v, K ? K->cluster : none);
+}
+#define FN r->gpu->func
+#define HAVE_FN (r->gpu && r->gpu->have_func)
+KOPT_GETTER(get_api_regs, HAVE_FN, FN.regs)
+KOPT_GETTER(get_api_static_smem, HAVE_FN, FN.static_smem)
+KOPT_GETTER(get_api_stack, HAVE_FN, FN.local)
+KOPT_GETTER(get_api_max_threads, HAVE_FN, FN.max_threads)
+#undef FN
+#undef HAVE_FN
+#undef K

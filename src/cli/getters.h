@@ -1,0 +1,67 @@
+/* getters.h - how a field table's getters are written (internal to the
+ * command line): one function per field, reading a row into a val. The
+ * occupancy rows' getters live in three files (fields_occupancy.c, and
+ * fields_kernel.c and fields_cluster.c for --kernels and --cluster), their
+ * one table in the first. */
+#ifndef OCC_GETTERS_H
+#define OCC_GETTERS_H
+
+#include "cli.h"
+
+#define GETTER_SIG(fn) void fn(const void *p, const struct field *f, \
+			       struct val *v)
+#define ROW const struct occ_row *r = p; (void)f
+/* The model's values: absent from a row without one (PTX only). */
+#define MODEL_ROW ROW; if (r->no_model) { v->type = VAL_NULL; return; }
+#define GETTER(fn) static GETTER_SIG(fn)
+/* A number of the row, always there. */
+#define UINT_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = VAL_UINT; \
+	v->u = (uint64_t)(expr); }
+/* A number there when cond holds, else absent. */
+#define OPT_GETTER(fn, cond, expr) GETTER(fn) { MODEL_ROW; \
+	v->type = (cond) ? VAL_UINT : VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
+#define BOOL_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = VAL_BOOL; \
+	v->u = (expr) != 0; }
+
+/* A value of the kernel there when cond holds. */
+#define KOPT_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
+	v->type = (cond) ? VAL_UINT : VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
+#define KBOOL_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
+	v->type = (cond) ? VAL_BOOL : VAL_NULL; v->u = (cond) && (expr); }
+
+static inline void set_str(struct val *v, const char *s)
+{
+	v->type = VAL_STR;
+	v->s = s;
+}
+
+/* fields_kernel.c: a kernel's own resources and bounds (--kernels). */
+GETTER_SIG(get_stack); GETTER_SIG(get_spill_stores);
+GETTER_SIG(get_spill_loads); GETTER_SIG(text_spills); GETTER_SIG(get_file);
+GETTER_SIG(get_container); GETTER_SIG(get_ptx_only);
+GETTER_SIG(get_bounds_known); GETTER_SIG(get_max_threads);
+GETTER_SIG(text_max_threads); GETTER_SIG(get_min_blocks);
+GETTER_SIG(get_reaches_min); GETTER_SIG(text_min_blocks);
+GETTER_SIG(get_max_regs); GETTER_SIG(get_required_block);
+GETTER_SIG(get_cluster_dims); GETTER_SIG(get_api_regs);
+GETTER_SIG(get_api_static_smem); GETTER_SIG(get_api_stack);
+GETTER_SIG(get_api_max_threads);
+
+/* fields_cluster.c: the device, and a cluster launch (--cluster). */
+GETTER_SIG(get_device); GETTER_SIG(get_device_name);
+GETTER_SIG(get_cluster); GETTER_SIG(get_cluster_size);
+GETTER_SIG(get_cluster_portable); GETTER_SIG(get_cluster_blocks);
+GETTER_SIG(get_max_active_clusters); GETTER_SIG(get_cluster_active_blocks);
+GETTER_SIG(get_cluster_occupancy); GETTER_SIG(get_cluster_limiter);
+GETTER_SIG(get_cluster_reason); GETTER_SIG(text_cluster_limiter);
+GETTER_SIG(get_cluster_gpcs_used); GETTER_SIG(get_cluster_idle_slots);
+GETTER_SIG(get_potential); GETTER_SIG(get_potential_np);
+GETTER_SIG(get_best_size); GETTER_SIG(get_best_blocks);
+GETTER_SIG(get_layout); GETTER_SIG(get_layout_source);
+GETTER_SIG(get_cluster_kernel_regs); GETTER_SIG(get_api_clusters);
+GETTER_SIG(get_api_potential); GETTER_SIG(get_api_potential_np);
+GETTER_SIG(get_clusters_launched); GETTER_SIG(get_measured_clusters);
+GETTER_SIG(get_measured_cluster_blocks); GETTER_SIG(get_cluster_achieved);
+GETTER_SIG(get_cluster_agrees); GETTER_SIG(text_cluster_agrees);
+
+#endif
