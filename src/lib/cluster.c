@@ -221,13 +221,8 @@ enum occ_status occ_cluster_residency(struct occ_cta_sample *s, size_t n,
 	for (i = 0; i < n; i++)
 		if (s[i].end < s[i].start)
 			return OCC_ERR_INVALID_INPUT;
-	starts = malloc(n * sizeof *starts);
-	ends = malloc(n * sizeof *ends);
-	if (!starts || !ends) {
-		free(starts);
-		free(ends);
+	if (!occ_intervals_alloc(&starts, &ends, n))
 		return OCC_ERR_NOMEM;
-	}
 	qsort(s, n, sizeof *s, by_cluster_sm);
 	out->shared_sm = 0;
 	for (first = 0; first < n; first = i, k++) {

@@ -29,6 +29,17 @@ static int by_value(const void *pa, const void *pb)
 /* The most intervals open at once. An interval is [start, end): one that
  * starts when another ends follows it, as a block scheduled onto the
  * resources another just released does. Sorts both arrays. */
+int occ_intervals_alloc(uint64_t **starts, uint64_t **ends, size_t n)
+{
+	*starts = malloc(n * sizeof **starts);
+	*ends = malloc(n * sizeof **ends);
+	if (*starts && *ends)
+		return 1;
+	free(*starts);
+	free(*ends);
+	return 0;
+}
+
 int occ_max_overlap(uint64_t *starts, uint64_t *ends, size_t n)
 {
 	size_t i = 0, j = 0;
@@ -112,13 +123,8 @@ enum occ_status occ_residency(struct occ_warp_sample *w, size_t n,
 	for (i = 0; i < n; i++)
 		if (w[i].end < w[i].start)
 			return OCC_ERR_INVALID_INPUT;
-	starts = malloc(n * sizeof *starts);
-	ends = malloc(n * sizeof *ends);
-	if (!starts || !ends) {
-		free(starts);
-		free(ends);
+	if (!occ_intervals_alloc(&starts, &ends, n))
 		return OCC_ERR_NOMEM;
-	}
 	qsort(w, n, sizeof *w, by_sm_block);
 	out->max_blocks_per_sm = 0;
 	out->sms_used = 0;

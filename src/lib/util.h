@@ -21,6 +21,10 @@ OCC_INTERNAL void occ_diag_set(struct occ_diag *d, const char *file, int line,
 /* The most half-open intervals [starts[i], ends[i]) open at once; each
  * must be non-empty. Sorts both arrays (residency.c). */
 OCC_INTERNAL int occ_max_overlap(uint64_t *starts, uint64_t *ends, size_t n);
+/* Room for n intervals, for occ_max_overlap; 0 when memory runs out
+ * (nothing is then held). */
+OCC_INTERNAL int occ_intervals_alloc(uint64_t **starts, uint64_t **ends,
+				     size_t n);
 
 /* The decimal digits s starts with (no sign, no space), into *out; *end
  * (if not NULL) points past them. OCC_PARSE_SYNTAX when s starts with no
