@@ -23,11 +23,12 @@
 #define SPIN 1000000       /* SM cycles a warp works: 0.5 ms at 2 GHz */
 #define NCU_SPIN 20000
 
-/* Resource mixes giving 1 to 32 blocks per SM under every limiter. */
+/* Resource mixes giving 1 to 32 blocks per SM under every limiter, some
+ * with register counts between allocation units. */
 static const struct mix { int regs, block; unsigned smem_k; } mixes[] = {
 	{ 32, 32, 0 }, { 32, 96, 0 }, { 32, 128, 0 }, { 32, 192, 0 },
 	{ 32, 384, 0 }, { 32, 640, 0 }, { 32, 1024, 0 }, { 64, 1024, 0 },
-	{ 128, 256, 0 }, { 255, 128, 0 }, { 96, 128, 0 }, { 168, 128, 0 },
+	{ 128, 256, 0 }, { 255, 128, 0 }, { 97, 128, 0 }, { 171, 128, 0 },
 	{ 40, 352, 30 }, { 32, 128, 100 }, { 32, 128, 227 }, { 32, 64, 60 },
 	{ 32, 128, 40 }, { 32, 32, 8 }, { 32, 512, 50 }, { 32, 1024, 113 },
 	{ 96, 768, 150 },
