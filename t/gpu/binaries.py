@@ -234,8 +234,16 @@ def report(out, md, driver_csv=None):
     with open(md, "w") as o:
         o.write("# The binary reader against cuobjdump and the driver\n\n")
         o.write("Device and tools: %s.\n\n" % "; ".join(env))
-        o.write("Made by t/gpu/binaries.py from the fixtures in "
-                "t/fixtures/bin (t/fixtures/bin/make-binaries.sh).\n\n")
+        o.write("Made by `make check-gpu` (t/gpu/binaries.sh, "
+                "t/gpu/binaries.py) from the fixtures in t/fixtures/bin "
+                "(t/fixtures/bin/make-binaries.sh: the kernels of "
+                "kernels.cu for several targets, in cubins, fatbins stored "
+                "and compressed with every -compress-mode, an object, an "
+                "executable, a shared library and relocatable code). "
+                "cuobjdump's LOCAL is not compared: it is 0 for every "
+                "kernel, spilling ones included; the frame "
+                "(EIATTR_FRAME_SIZE) is what the driver reports as "
+                "CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, compared below.\n\n")
         o.write("## cuobjdump --dump-resource-usage, every kernel of every "
                 "architecture in every container\n\n")
         o.write("| occcalc field | cuobjdump field | agree | disagree |\n"
