@@ -7,8 +7,10 @@
 
 for h in $FUZZ_HARNESSES; do
 	dirs=
+	# A harness with no reproducers kept has no directory of them (git
+	# keeps no empty directories).
 	for d in $(corpora "$h"); do
-		dirs="$dirs $T/../$d"
+		[ -d "$T/../$d" ] && dirs="$dirs $T/../$d"
 	done
 	# shellcheck disable=SC2086
 	"$FUZZ_REPLAY/replay-$h" $dirs >"$tmp/out" 2>"$tmp/err"

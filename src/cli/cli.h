@@ -332,6 +332,7 @@ struct session {
 	int warned_regs;
 	struct session_layout layout;     /* with --cluster */
 	uint64_t sms_given;               /* --sms, --gpu's: for --device all */
+	struct gpu_ctx gpu;               /* the GPU layer's: released at exit */
 };
 
 const struct occ_tables *session_tables(struct session *s);

@@ -119,7 +119,7 @@ static void layout_measured(struct session *s)
 	const struct occ_device *d = &s->dev;
 	char err[256];
 
-	if (gpu_cluster_layout(d->index, &L->l, NULL, 0, err, sizeof err) != 0)
+	if (gpu_cluster_layout(&s->gpu, &L->l, NULL, 0, err, sizeof err) != 0)
 		die("device %d: its GPC layout could not be measured (%s); give "
 		    "it with --layout", d->index, err);
 	snprintf(L->source, sizeof L->source, "measured on device %d (%s)",
@@ -211,7 +211,7 @@ static void cluster_measure(struct session *s, const struct occ_row *row,
 	cl->m.clusters = larger(cl->c.max_active_clusters, cl->api.clusters) +
 			 (int64_t)d->sms * row->r.blocks_per_sm / cl->c.size + 1;
 	cl->m.spin_cycles = CLUSTER_SPIN_CYCLES;
-	if (gpu_cluster_measure(d->index, &row->k, &cl->shape,
+	if (gpu_cluster_measure(&s->gpu, &row->k, &cl->shape,
 				row->r.max_warps_per_sm, &cl->m, err,
 				sizeof err) != 0)
 		session_device_failed(s, err);
@@ -223,7 +223,7 @@ static void cluster_on_gpu(struct session *s, const struct occ_row *row,
 {
 	char err[256];
 
-	if (gpu_cluster_api(s->dev.index, &row->k, &cl->shape, &cl->api, err,
+	if (gpu_cluster_api(&s->gpu, &row->k, &cl->shape, &cl->api, err,
 			    sizeof err) != 0)
 		session_device_failed(s, err);
 	cl->have_api = 1;

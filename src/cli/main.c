@@ -105,6 +105,7 @@ int main(int argc, char **argv)
 		session_tables(&s);
 	status = m->exec(&s);
 	flush_stdout();
+	gpu_ctx_release(&s.gpu);
 	if (s.tables)
 		occ_tables_free(s.tables);
 	options_free(&o);

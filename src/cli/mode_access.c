@@ -217,7 +217,6 @@ static void one_access(struct access_run *run, const struct occ_access *acc)
 {
 	struct access_row row;
 	struct access_measured g;
-	const struct occ_device *d = &run->s->dev;
 	enum occ_status st;
 	char err[256];
 
@@ -228,7 +227,7 @@ static void one_access(struct access_run *run, const struct occ_access *acc)
 	if (st != OCC_OK)
 		access_failed(st, &row, acc);
 	if (run->s->o->measure) {
-		if (gpu_access_measure(d->index, acc, &g, err, sizeof err))
+		if (gpu_access_measure(&run->s->gpu, acc, &g, err, sizeof err))
 			session_device_failed(run->s, err);
 		row.g = &g;
 	}

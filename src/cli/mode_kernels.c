@@ -311,7 +311,7 @@ static void api_open(struct report *rep, struct session *s)
 		die("--api loads the kernels' code: give a binary (a compiler "
 		    "report holds none)");
 	rep->api.dev_arch = session_device_arch(s);
-	rep->api.loader = gpu_loader_open(s->dev.index, err, sizeof err);
+	rep->api.loader = gpu_loader_open(&s->gpu, err, sizeof err);
 	if (!rep->api.loader)
 		session_device_failed(s, err);
 	rep->api.fixed = rep->l.stdin_buf;

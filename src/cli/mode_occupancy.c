@@ -13,7 +13,7 @@ static int calibrated_regs(struct session *s, int regs)
 	char err[256];
 	int got;
 
-	if (gpu_kernel_regs(s->dev.index, regs, &got, err, sizeof err) != 0)
+	if (gpu_kernel_regs(&s->gpu, regs, &got, err, sizeof err) != 0)
 		session_device_failed(s, err);
 	if (got != regs && !s->warned_regs) {
 		warn("the calibrated kernel for %d registers has %d (the fewest "

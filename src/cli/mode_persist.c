@@ -232,7 +232,7 @@ static void one_plan(struct session *s, struct out *out, int text,
 		die("internal error: invalid L2 plan");
 	row->g = NULL;
 	if (s->o->measure) {
-		if (gpu_persist_measure(s->dev.index, row->l2, &row->p, row->data,
+		if (gpu_persist_measure(&s->gpu, row->l2, &row->p, row->data,
 					s->dev.sms, &g, err, sizeof err))
 			session_device_failed(s, err);
 		row->g = &g;

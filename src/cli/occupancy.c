@@ -191,7 +191,7 @@ static void measure_row(struct session *s, const struct occ_row *row,
 	g->m.spin_cycles = MEASURE_SPIN_CYCLES;
 	g->expected = occ_waves(r, g->m.grid, d->sms, &w) == OCC_OK
 		      ? w.max_resident_per_sm : r->blocks_per_sm;
-	if (gpu_measure(d->index, &row->k, r->max_warps_per_sm, &g->m, err,
+	if (gpu_measure(&s->gpu, &row->k, r->max_warps_per_sm, &g->m, err,
 			sizeof err) != 0)
 		session_device_failed(s, err);
 	g->measured = 1;
@@ -202,21 +202,20 @@ static void measure_row(struct session *s, const struct occ_row *row,
 static void run_on_gpu(struct session *s, const struct occ_row *row,
 		       struct row_gpu *g)
 {
-	const struct occ_device *d = &s->dev;
 	struct occ_kernel at = row->k;
 	char err[256];
 
 	memset(g, 0, sizeof *g);
 	g->kernel_regs = row->k.regs_per_thread;
-	if (gpu_api_blocks(d->index, &row->k, &g->api_blocks, err,
+	if (gpu_api_blocks(&s->gpu, &row->k, &g->api_blocks, err,
 			   sizeof err) != 0)
 		session_device_failed(s, err);
 	if (row->r.blocks_per_sm > 0) {
-		if (gpu_api_dynamic_smem(d->index, &row->k, row->r.blocks_per_sm,
+		if (gpu_api_dynamic_smem(&s->gpu, &row->k, row->r.blocks_per_sm,
 					 &g->api_dyn, err, sizeof err) != 0)
 			session_device_failed(s, err);
 		at.dynamic_smem = g->api_dyn;
-		if (gpu_api_blocks(d->index, &at, &g->api_dyn_blocks, err,
+		if (gpu_api_blocks(&s->gpu, &at, &g->api_dyn_blocks, err,
 				   sizeof err) != 0)
 			session_device_failed(s, err);
 		g->have_api_dyn = 1;

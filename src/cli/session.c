@@ -125,6 +125,7 @@ static void query_device(struct session *s)
 			  n, n == 1 ? "" : "s");
 	if (device_query(index, &s->dev, err, sizeof err) != 0)
 		die("device %d: %s", index, err);
+	s->gpu.device = index;
 	/* A MIG instance is a slice of the GPU: the runtime reports the
 	 * slice's SMs, and L2 persistence is not available in it. */
 	if (s->dev.mig)

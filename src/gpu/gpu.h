@@ -14,6 +14,28 @@
 extern "C" {
 #endif
 
+/* ---- What the calls on the GPU share (calib.c) ---- */
+
+/* Register counts a thread can have. */
+#define GPU_MAX_REGS 255
+/* The calibrated kernel's PTX targets (calib.h): compute_75, compute_90. */
+#define GPU_CALIB_TARGETS 2
+
+/* The state of the GPU layer, owned by its caller and passed to every
+ * call: the device the calls run on, and the calibrated kernels the
+ * driver has compiled, one per PTX target and register count, kept
+ * loaded because compiling one takes tens of milliseconds and a sweep
+ * asks the same counts again and again. All zeros is an empty context
+ * for device 0; the owner sets device, and gpu_ctx_release unloads what
+ * the calls loaded. */
+struct gpu_ctx {
+	int device;
+	void *library[GPU_CALIB_TARGETS][GPU_MAX_REGS + 1];  /* cudaLibrary_t */
+	void *kernel[GPU_CALIB_TARGETS][GPU_MAX_REGS + 1];   /* cudaKernel_t */
+};
+
+void gpu_ctx_release(struct gpu_ctx *g);
+
 /* ---- The GPUs of this machine (device.c) ---- */
 
 struct occ_device {
@@ -52,16 +74,18 @@ struct gpu_measured {
 };
 
 /* 0, or -1 with a message in err. */
-int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n);
-int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
+int gpu_kernel_regs(struct gpu_ctx *g, int regs, int *got, char *err,
+		    size_t n);
+int gpu_api_blocks(struct gpu_ctx *g, const struct occ_kernel *k, int *blocks,
 		   char *err, size_t n);
 /* cudaOccupancyAvailableDynamicSMemPerBlock: the runtime's most dynamic
  * shared memory per block that still lets `blocks` blocks of k reside on
  * an SM, the kernel allowed as much dynamic memory as k's opt-in permits. */
-int gpu_api_dynamic_smem(int device, const struct occ_kernel *k, int blocks,
-			 uint64_t *bytes, char *err, size_t n);
-int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
-		struct gpu_measured *m, char *err, size_t n);
+int gpu_api_dynamic_smem(struct gpu_ctx *g, const struct occ_kernel *k,
+			 int blocks, uint64_t *bytes, char *err, size_t n);
+int gpu_measure(struct gpu_ctx *g, const struct occ_kernel *k,
+		int max_warps_per_sm, struct gpu_measured *m, char *err,
+		size_t n);
 /* A warp access pattern launched on the GPU: one access per warp. */
 struct access_measured {
 	uint64_t warps;
@@ -76,9 +100,9 @@ struct persist_measured {
 	double ms_normal, ms_persisting;
 };
 
-int gpu_access_measure(int device, const struct occ_access *acc,
+int gpu_access_measure(struct gpu_ctx *g, const struct occ_access *acc,
 		       struct access_measured *m, char *err, size_t n);
-int gpu_persist_measure(int device, const struct occ_l2 *l2,
+int gpu_persist_measure(struct gpu_ctx *g, const struct occ_l2 *l2,
 			const struct occ_l2_plan *p, uint64_t data, int sms,
 			struct persist_measured *m, char *err, size_t n);
 
@@ -94,9 +118,9 @@ struct gpu_func {
 struct gpu_loader;
 
 /* The driver, reached through cudaGetDriverEntryPointByVersion (the
- * runtime is linked statically, libcuda is not), on device `device`:
- * NULL with a message in err. */
-struct gpu_loader *gpu_loader_open(int device, char *err, size_t n);
+ * runtime is linked statically, libcuda is not), on g's device: NULL
+ * with a message in err. */
+struct gpu_loader *gpu_loader_open(struct gpu_ctx *g, char *err, size_t n);
 /* Loads image (a cubin or a fatbin, as cuModuleLoadData takes them;
  * the last one stays loaded) and asks about function `mangled` at
  * `block` threads (and `dyn` bytes of dynamic shared memory, allowed

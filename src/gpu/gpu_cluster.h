@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "occcalc.h"
+#include "gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,7 +17,7 @@ extern "C" {
 
 /* The runtime's answers for the calibrated cluster kernel. */
 struct gpu_cluster_api {
-	int kernel_regs;          /* the loaded kernel's (to the granule) */
+	int kernel_regs;          /* the loaded kernel's */
 	int blocks_per_sm;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
 	int clusters;             /* cudaOccupancyMaxActiveClusters */
 	int potential;            /* cudaOccupancyMaxPotentialClusterSize */
@@ -33,10 +33,10 @@ struct gpu_cluster_measured {
 };
 
 /* 0, or -1 with a message in err. */
-int gpu_cluster_api(int device, const struct occ_kernel *k,
+int gpu_cluster_api(struct gpu_ctx *g, const struct occ_kernel *k,
 		    const struct occ_cluster_shape *c,
 		    struct gpu_cluster_api *out, char *err, size_t n);
-int gpu_cluster_measure(int device, const struct occ_kernel *k,
+int gpu_cluster_measure(struct gpu_ctx *g, const struct occ_kernel *k,
 			const struct occ_cluster_shape *c,
 			int max_warps_per_sm, struct gpu_cluster_measured *m,
 			char *err, size_t n);
@@ -44,7 +44,7 @@ int gpu_cluster_measure(int device, const struct occ_kernel *k,
  * launching clusters of 2 to 16 one CTA per SM and joining the SMs that
  * hold CTAs of one cluster. gpc_of (the device's SMs, or NULL) receives
  * each SM's GPC. */
-int gpu_cluster_layout(int device, struct occ_gpc_layout *l, int *gpc_of,
+int gpu_cluster_layout(struct gpu_ctx *g, struct occ_gpc_layout *l, int *gpc_of,
 		       int gpc_of_len, char *err, size_t n);
 
 #ifdef __cplusplus

@@ -7,124 +7,42 @@
  */
 #include "config.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "calib_kernel.h"
 #include "gpu.h"
 
 #if defined(HAVE_CUDART) && defined(HAVE_CALIB_KERNELS)
-#include <cuda_runtime_api.h>
-
-#include "calib.h"
 #include "memory.h"
 
-static int cuda_fail(char *err, size_t n, const char *what, cudaError_t e)
+int gpu_kernel_regs(struct gpu_ctx *g, int regs, int *got, char *err,
+		    size_t n)
 {
-	snprintf(err, n, "%s: %s", what, cudaGetErrorString(e));
-	return -1;
-}
-
-/* Register counts a thread can have. */
-#define MAX_REGS 255
-
-/* The calibrated kernel compiled with at most regs registers (0: the
- * fewest), or NULL with a message: the driver compiles its PTX with regs
- * as the cap, and what it loads is what cudaFuncGetAttributes reports. The
- * one place the measuring code gets its kernel. Each count is loaded once
- * and kept for the life of the process, as the runtime keeps its own
- * modules: compiling takes tens of milliseconds, and a sweep asks the same
- * counts again and again. */
-static const void *calib_kernel(int regs, char *err, size_t n)
-{
-	static cudaKernel_t loaded[MAX_REGS + 1];
-	int cap = regs < 1 ? 1 : regs;
-	enum cudaJitOption opt[] = { cudaJitMaxRegisters };
-	void *val[] = { (void *)(uintptr_t)cap };
-	cudaLibrary_t lib;
-	cudaError_t e;
-
-	if (cap > MAX_REGS) {
-		snprintf(err, n, "no calibrated kernel has %d registers", regs);
-		return NULL;
-	}
-	if (loaded[cap])
-		return (const void *)loaded[cap];
-	e = cudaLibraryLoadData(&lib, occ_calib_ptx, opt, val, 1, NULL, NULL, 0);
-	if (e == cudaSuccess &&
-	    (e = cudaLibraryGetKernel(&loaded[cap], lib, OCC_CALIB_NAME)) !=
-	    cudaSuccess)
-		cudaLibraryUnload(lib);
-	if (e != cudaSuccess) {
-		loaded[cap] = NULL;
-		cuda_fail(err, n, "loading the calibrated kernel", e);
-		return NULL;
-	}
-	return (const void *)loaded[cap];
-}
-
-int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n)
-{
+	struct occ_kernel k;
 	struct cudaFuncAttributes fa;
 	const void *fn;
 	cudaError_t e;
 
-	if ((e = cudaSetDevice(device)) != cudaSuccess)
-		return cuda_fail(err, n, "cudaSetDevice", e);
-	if (!(fn = calib_kernel(regs, err, n)))
+	occ_kernel_init(&k);
+	k.regs_per_thread = regs;
+	if (gpu_calib_prepare(g, &k, 0, &fn, err, n) != 0)
 		return -1;
 	if ((e = cudaFuncGetAttributes(&fa, fn)) != cudaSuccess)
-		return cuda_fail(err, n, "cudaFuncGetAttributes", e);
+		return gpu_cuda_fail(err, n, "cudaFuncGetAttributes", e);
 	*got = fa.numRegs;
 	return 0;
 }
 
-/* Dynamic shared memory a kernel may use unless it raises the limit. */
-#define DEFAULT_DYNAMIC_SMEM (48 * 1024)
-
-/* The kernel's launch attributes as the configuration asks: its dynamic
- * limit raised to what it uses only with opt-in (else the default), and the
- * carveout preference. Attributes outlive a row, so each is set every
- * time. A limit the device refuses (above sharedMemPerBlockOptin) is left
- * lower: the configuration cannot launch, and the API says 0 blocks. */
-static int prepare(const struct occ_kernel *k, const void **fn, char *err,
-		   size_t n)
-{
-	uint64_t smem = k->static_smem + k->dynamic_smem;
-	uint64_t limit = k->optin && smem > DEFAULT_DYNAMIC_SMEM
-			 ? smem : DEFAULT_DYNAMIC_SMEM;
-	cudaError_t e;
-
-	*fn = calib_kernel(k->regs_per_thread, err, n);
-	if (!*fn)
-		return -1;
-	e = cudaFuncSetAttribute(*fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-				 limit > INT_MAX ? INT_MAX : (int)limit);
-	if (e == cudaErrorInvalidValue)
-		(void)cudaGetLastError();
-	else if (e != cudaSuccess)
-		return cuda_fail(err, n, "cudaFuncSetAttribute", e);
-	e = cudaFuncSetAttribute(*fn,
-			cudaFuncAttributePreferredSharedMemoryCarveout,
-			k->carveout == OCC_CARVEOUT_DEFAULT
-			? cudaSharedmemCarveoutDefault : k->carveout);
-	if (e != cudaSuccess)
-		return cuda_fail(err, n, "cudaFuncSetAttribute", e);
-	return 0;
-}
-
-int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
+int gpu_api_blocks(struct gpu_ctx *g, const struct occ_kernel *k, int *blocks,
 		   char *err, size_t n)
 {
 	const void *fn;
 	cudaError_t e;
 
-	if ((e = cudaSetDevice(device)) != cudaSuccess)
-		return cuda_fail(err, n, "cudaSetDevice", e);
-	if (prepare(k, &fn, err, n) != 0)
+	if (gpu_calib_prepare(g, k, 0, &fn, err, n) != 0)
 		return -1;
 	e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn,
 			k->block_size, k->static_smem + k->dynamic_smem);
@@ -135,90 +53,50 @@ int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
 		return 0;
 	}
 	return e == cudaSuccess ? 0
-		: cuda_fail(err, n, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-			    e);
+		: gpu_cuda_fail(err, n,
+				"cudaOccupancyMaxActiveBlocksPerMultiprocessor", e);
 }
 
-int gpu_api_dynamic_smem(int device, const struct occ_kernel *k, int blocks,
-			 uint64_t *bytes, char *err, size_t n)
+int gpu_api_dynamic_smem(struct gpu_ctx *g, const struct occ_kernel *k,
+			 int blocks, uint64_t *bytes, char *err, size_t n)
 {
 	const void *fn;
 	size_t got = 0;
 	int optin = 0;
-	cudaError_t e;
+	cudaError_t e = cudaSuccess;
 
-	if ((e = cudaSetDevice(device)) != cudaSuccess)
-		return cuda_fail(err, n, "cudaSetDevice", e);
-	if (prepare(k, &fn, err, n) != 0)
+	if (gpu_calib_prepare(g, k, 0, &fn, err, n) != 0)
 		return -1;
 	/* Asked of a kernel whose dynamic limit is as high as it may go, so
 	 * that the answer is the occupancy's, not the attribute's. */
 	if (k->optin &&
 	    (e = cudaDeviceGetAttribute(&optin,
-			cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) ==
+			cudaDevAttrMaxSharedMemoryPerBlockOptin, g->device)) ==
 	    cudaSuccess && (uint64_t)optin > k->static_smem)
 		e = cudaFuncSetAttribute(fn,
 			cudaFuncAttributeMaxDynamicSharedMemorySize,
 			optin - (int)k->static_smem);
 	if (e != cudaSuccess)
-		return cuda_fail(err, n, "cudaFuncSetAttribute", e);
+		return gpu_cuda_fail(err, n, "cudaFuncSetAttribute", e);
 	e = cudaOccupancyAvailableDynamicSMemPerBlock(&got, fn, blocks,
 						       k->block_size);
 	if (e != cudaSuccess)
-		return cuda_fail(err, n,
+		return gpu_cuda_fail(err, n,
 				 "cudaOccupancyAvailableDynamicSMemPerBlock", e);
 	*bytes = got;
 	return 0;
 }
 
-static double now_ms(void)
+int gpu_measure(struct gpu_ctx *g, const struct occ_kernel *k,
+		int max_warps_per_sm, struct gpu_measured *m, char *err,
+		size_t n)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Launches the kernel and copies its samples back. */
-static int run(const struct occ_kernel *k, const void *fn, int64_t grid,
-	       uint64_t spin, struct occ_warp_sample *host, size_t warps,
-	       char *err, size_t n)
-{
-	struct calib_args args = { NULL, spin, 0, NULL };
-	void *params[] = { &args };
-	dim3 grid_dim = { (unsigned)grid, 1, 1 };
-	dim3 block_dim = { (unsigned)k->block_size, 1, 1 };
-	size_t bytes = warps * sizeof *host;
-	cudaError_t e;
-
-	args.smem_words = (unsigned)((k->static_smem + k->dynamic_smem) / 4);
-	if ((e = cudaMalloc((void **)&args.samples, bytes)) != cudaSuccess)
-		return cuda_fail(err, n, "cudaMalloc", e);
-	if ((e = cudaMalloc((void **)&args.sink, sizeof *args.sink)) !=
-	    cudaSuccess) {
-		cudaFree(args.samples);
-		return cuda_fail(err, n, "cudaMalloc", e);
-	}
-	e = cudaLaunchKernel(fn, grid_dim, block_dim, params,
-			     (size_t)(k->static_smem + k->dynamic_smem), 0);
-	if (e == cudaSuccess)
-		e = cudaDeviceSynchronize();
-	if (e == cudaSuccess)
-		e = cudaMemcpy(host, args.samples, bytes, cudaMemcpyDeviceToHost);
-	cudaFree(args.samples);
-	cudaFree(args.sink);
-	return e == cudaSuccess ? 0 : cuda_fail(err, n, "calibrated launch", e);
-}
-
-int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
-		struct gpu_measured *m, char *err, size_t n)
-{
+	struct calib_launch l = { NULL, m->grid, m->spin_cycles };
 	int warps_per_block = (k->block_size + 31) / 32;
 	size_t warps = (size_t)m->grid * (size_t)warps_per_block;
 	struct occ_warp_sample *host;
 	const void *fn;
-	double t0 = now_ms();
-	cudaError_t e;
+	double t0 = gpu_now_ms();
 	int st;
 
 	if (warps > GPU_MAX_SAMPLES) {
@@ -227,23 +105,21 @@ int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
 			 warps_per_block, GPU_MAX_SAMPLES);
 		return -1;
 	}
-	if ((e = cudaSetDevice(device)) != cudaSuccess)
-		return cuda_fail(err, n, "cudaSetDevice", e);
-	if (prepare(k, &fn, err, n) != 0)
+	if (gpu_calib_prepare(g, k, 0, &fn, err, n) != 0)
 		return -1;
 	host = malloc(warps * sizeof *host);
 	if (!host) {
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	st = run(k, fn, m->grid, m->spin_cycles, host, warps, err, n);
+	st = gpu_calib_launch(k, &l, fn, host, warps * sizeof *host, err, n);
 	if (st == 0 && occ_residency(host, warps, max_warps_per_sm,
 				     &m->residency) != OCC_OK) {
 		snprintf(err, n, "the kernel's warp records are inconsistent");
 		st = -1;
 	}
 	free(host);
-	m->ms = now_ms() - t0;
+	m->ms = gpu_now_ms() - t0;
 	return st;
 }
 
@@ -266,7 +142,7 @@ static int event_ms(cudaEvent_t a, cudaEvent_t b, float *ms)
 	       cudaEventElapsedTime(ms, a, b) == cudaSuccess ? 0 : -1;
 }
 
-int gpu_access_measure(int device, const struct occ_access *acc,
+int gpu_access_measure(struct gpu_ctx *g, const struct occ_access *acc,
 		       struct access_measured *m, char *err, size_t n)
 {
 	/* The memory is zeroed: a load never sees 1. */
@@ -293,10 +169,10 @@ int gpu_access_measure(int device, const struct occ_access *acc,
 		m->warps = ACCESS_MAX_WARPS;
 	m->warps -= m->warps % (ACCESS_BLOCK / 32);
 	grid.x = (unsigned)(m->warps / (ACCESS_BLOCK / 32));
-	if ((e = cudaSetDevice(device)) != cudaSuccess ||
+	if ((e = cudaSetDevice(g->device)) != cudaSuccess ||
 	    (e = cudaMalloc((void **)&a.base, m->warps * a.warp_span)) !=
 	    cudaSuccess)
-		return cuda_fail(err, n, "cudaMalloc", e);
+		return gpu_cuda_fail(err, n, "cudaMalloc", e);
 	if ((e = cudaMalloc((void **)&a.sink, sizeof *a.sink)) == cudaSuccess &&
 	    (e = cudaMemset(a.base, 0, m->warps * a.warp_span)) == cudaSuccess &&
 	    (e = cudaEventCreate(&t0)) == cudaSuccess &&
@@ -313,7 +189,7 @@ int gpu_access_measure(int device, const struct occ_access *acc,
 	cudaEventDestroy(t1);
 	cudaFree(a.base);
 	cudaFree(a.sink);
-	return e == cudaSuccess ? 0 : cuda_fail(err, n, "access launch", e);
+	return e == cudaSuccess ? 0 : gpu_cuda_fail(err, n, "access launch", e);
 }
 
 /* The window on a stream: the plan's, or none (0 bytes). */
@@ -397,7 +273,7 @@ static cudaError_t persist_compare(cudaStream_t s, struct persist_args *a,
 	return e;
 }
 
-int gpu_persist_measure(int device, const struct occ_l2 *l2,
+int gpu_persist_measure(struct gpu_ctx *g, const struct occ_l2 *l2,
 			const struct occ_l2_plan *p, uint64_t data, int sms,
 			struct persist_measured *m, char *err, size_t n)
 {
@@ -412,11 +288,11 @@ int gpu_persist_measure(int device, const struct occ_l2 *l2,
 	m->streamed = round_up(l2->size, 8);
 	a.data_words = data / 8;
 	a.stream_words = m->streamed / 8;
-	if ((e = cudaSetDevice(device)) != cudaSuccess ||
+	if ((e = cudaSetDevice(g->device)) != cudaSuccess ||
 	    (e = cudaDeviceGetLimit(&before, cudaLimitPersistingL2CacheSize)) !=
 	    cudaSuccess ||
 	    (e = cudaMalloc((void **)&buf, round_up(data, 8))) != cudaSuccess)
-		return cuda_fail(err, n, "cudaMalloc", e);
+		return gpu_cuda_fail(err, n, "cudaMalloc", e);
 	a.data = buf;
 	if ((e = cudaMalloc((void **)&stream, STREAM_SLICES * m->streamed)) ==
 	    cudaSuccess &&
@@ -439,79 +315,70 @@ int gpu_persist_measure(int device, const struct occ_l2 *l2,
 	cudaFree(buf);
 	cudaFree(stream);
 	cudaFree(a.sink);
-	return e == cudaSuccess ? 0 : cuda_fail(err, n, "persistence run", e);
+	return e == cudaSuccess ? 0 : gpu_cuda_fail(err, n, "persistence run", e);
 }
 
 #else
 
-static int unavailable(char *err, size_t n)
+int gpu_kernel_regs(struct gpu_ctx *g, int regs, int *got, char *err,
+		    size_t n)
 {
-#ifdef HAVE_CUDART
-	snprintf(err, n, "this occcalc was built without its calibrated "
-		 "kernels (nvcc was not found)");
-#else
-	snprintf(err, n, "this occcalc was built without the CUDA runtime");
-#endif
-	return -1;
-}
-
-int gpu_kernel_regs(int device, int regs, int *got, char *err, size_t n)
-{
-	(void)device;
+	(void)g;
 	(void)regs;
 	(void)got;
-	return unavailable(err, n);
+	return gpu_unavailable(err, n);
 }
 
-int gpu_api_blocks(int device, const struct occ_kernel *k, int *blocks,
+int gpu_api_blocks(struct gpu_ctx *g, const struct occ_kernel *k, int *blocks,
 		   char *err, size_t n)
 {
-	(void)device;
+	(void)g;
 	(void)k;
 	(void)blocks;
-	return unavailable(err, n);
+	return gpu_unavailable(err, n);
 }
 
-int gpu_api_dynamic_smem(int device, const struct occ_kernel *k, int blocks,
-			 uint64_t *bytes, char *err, size_t n)
+int gpu_api_dynamic_smem(struct gpu_ctx *g, const struct occ_kernel *k,
+			 int blocks, uint64_t *bytes, char *err, size_t n)
 {
-	(void)device;
+	(void)g;
 	(void)k;
 	(void)blocks;
 	(void)bytes;
-	return unavailable(err, n);
+	return gpu_unavailable(err, n);
 }
 
-int gpu_measure(int device, const struct occ_kernel *k, int max_warps_per_sm,
-		struct gpu_measured *m, char *err, size_t n)
+int gpu_measure(struct gpu_ctx *g, const struct occ_kernel *k,
+		int max_warps_per_sm, struct gpu_measured *m, char *err,
+		size_t n)
 {
-	(void)device;
+	(void)g;
 	(void)k;
 	(void)max_warps_per_sm;
 	(void)m;
-	return unavailable(err, n);
+	return gpu_unavailable(err, n);
 }
 
-int gpu_access_measure(int device, const struct occ_access *acc,
+int gpu_access_measure(struct gpu_ctx *g, const struct occ_access *acc,
 		       struct access_measured *m, char *err, size_t n)
 {
-	(void)device;
+	(void)g;
 	(void)acc;
 	(void)m;
-	return unavailable(err, n);
+	return gpu_unavailable(err, n);
 }
 
-int gpu_persist_measure(int device, const struct occ_l2 *l2,
+int gpu_persist_measure(struct gpu_ctx *g, const struct occ_l2 *l2,
 			const struct occ_l2_plan *p, uint64_t data, int sms,
 			struct persist_measured *m, char *err, size_t n)
 {
-	(void)device;
+	(void)g;
 	(void)l2;
 	(void)p;
 	(void)data;
 	(void)sms;
 	(void)m;
-	return unavailable(err, n);
+	return gpu_unavailable(err, n);
 }
 
 #endif

@@ -64,7 +64,7 @@ static void driver_error(const struct driver *d, CUresult r, const char *call,
 	snprintf(err, n, "%s: %s", call, s);
 }
 
-struct gpu_loader *gpu_loader_open(int device, char *err, size_t n)
+struct gpu_loader *gpu_loader_open(struct gpu_ctx *g, char *err, size_t n)
 {
 	struct gpu_loader *l = calloc(1, sizeof *l);
 	enum cudaDriverEntryPointQueryResult q;
@@ -76,7 +76,7 @@ struct gpu_loader *gpu_loader_open(int device, char *err, size_t n)
 		return NULL;
 	}
 	/* The runtime makes the device's primary context current. */
-	e = cudaSetDevice(device);
+	e = cudaSetDevice(g->device);
 	if (e == cudaSuccess)
 		e = cudaFree(NULL);
 	for (i = 0; e == cudaSuccess && i < sizeof entries / sizeof *entries;
@@ -190,9 +190,9 @@ struct gpu_loader {
 	int unused;
 };
 
-struct gpu_loader *gpu_loader_open(int device, char *err, size_t n)
+struct gpu_loader *gpu_loader_open(struct gpu_ctx *g, char *err, size_t n)
 {
-	(void)device;
+	(void)g;
 	snprintf(err, n, "this occcalc was built without the CUDA runtime");
 	return NULL;
 }

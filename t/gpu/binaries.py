@@ -6,8 +6,10 @@ On the GPU machine (cuobjdump and a driver there):
 runs t/binary-dump, `cuobjdump --dump-resource-usage` and `--dump-elf` on
 every fixture, and loads the sm_90a cubin through the driver API
 (t/gpu/driver-attrs); then, anywhere,
-    binaries.py report OUTDIR REPORT.md
-compares them: every kernel of every architecture, every field both give.
+    binaries.py report OUTDIR REPORT.md [DRIVER.csv]
+compares them: every kernel of every architecture, every field both give,
+and the driver's attributes and occupancy with occcalc's reading and model
+(the driver's rows also into DRIVER.csv). Exits 1 on any disagreement.
 """
 import csv
 import os
@@ -154,7 +156,31 @@ def base(arch):
     return re.sub(r"[af]$", "", arch)
 
 
-def report(out, md):
+def compare_driver(drv, lines):
+    """The driver's rows against occcalc's reading and model: (comparisons,
+    disagreements). A kernel without __launch_bounds__ has no maximum of its
+    own (0), and the driver's is then what its registers allow: not
+    compared."""
+    pairs = (("occcalc_regs", "driver_regs"),
+             ("occcalc_static_smem", "driver_static_smem"),
+             ("occcalc_frame", "driver_local"),
+             ("occcalc_max_threads", "driver_max_threads"),
+             ("model_blocks_per_sm", "api_blocks_per_sm"))
+    n = bad = 0
+    for d in drv:
+        for a, b in pairs:
+            if a == "occcalc_max_threads" and d.get(a) == "0":
+                continue
+            n += 1
+            if d.get(a) is None or d.get(a) != d.get(b):
+                bad += 1
+                lines.append("| sm_90a.cubin | %s | %s | %s %s, driver %s |"
+                             % (d["arch"], d["mangled"], a, d.get(a),
+                                d.get(b)))
+    return n, bad
+
+
+def report(out, md, driver_csv=None):
     rows = list(csv.DictReader(open(os.path.join(out, "dump.csv"))))
     res = by_file(open(os.path.join(out, "resource.txt")).read())
     env = open(os.path.join(out, "env.txt")).read().strip().splitlines()
@@ -189,6 +215,9 @@ def report(out, md):
                                  (f, r["arch"], r["mangled"], mf, r[mf], tf,
                                   theirs.get(tf)))
         fields.setdefault(("kernels", f), [seen, len(mine) - seen])
+        if not mine:
+            bad += 1
+            lines.append("| %s | | | occcalc read no kernels |" % f)
     elf_text = os.path.join(out, "elf.txt")
     if os.path.exists(elf_text):
         en, eb = compare_elf(FILES, rows, by_file(open(elf_text).read()),
@@ -196,11 +225,25 @@ def report(out, md):
         total += en
         bad += eb
     drv = list(csv.DictReader(open(os.path.join(out, "driver.csv"))))
+    dn, dbad = compare_driver(drv, lines)
+    if not drv:
+        dbad += 1
+        lines.append("| sm_90a.cubin | | | the driver gave no rows |")
+    total += dn
+    bad += dbad
     with open(md, "w") as o:
         o.write("# The binary reader against cuobjdump and the driver\n\n")
         o.write("Device and tools: %s.\n\n" % "; ".join(env))
-        o.write("Made by t/gpu/binaries.py from the fixtures in "
-                "t/fixtures/bin (t/fixtures/bin/make-binaries.sh).\n\n")
+        o.write("Made by `make check-gpu` (t/gpu/binaries.sh, "
+                "t/gpu/binaries.py) from the fixtures in t/fixtures/bin "
+                "(t/fixtures/bin/make-binaries.sh: the kernels of "
+                "kernels.cu for several targets, in cubins, fatbins stored "
+                "and compressed with every -compress-mode, an object, an "
+                "executable, a shared library and relocatable code). "
+                "cuobjdump's LOCAL is not compared: it is 0 for every "
+                "kernel, spilling ones included; the frame "
+                "(EIATTR_FRAME_SIZE) is what the driver reports as "
+                "CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, compared below.\n\n")
         o.write("## cuobjdump --dump-resource-usage, every kernel of every "
                 "architecture in every container\n\n")
         o.write("| occcalc field | cuobjdump field | agree | disagree |\n"
@@ -222,22 +265,31 @@ def report(out, md):
             o.write("| file | arch | kernel | difference |\n|---|---|---|---|\n")
             o.write("\n".join(lines[:200]) + "\n\n")
         o.write("## The driver API on sm_90a.cubin (block 128, or the "
-                "kernel's bound)\n\n")
+                "kernel's bound)\n\n%d comparisons of registers, static "
+                "shared memory, local memory, maximum threads (where a "
+                "bound gives one) and blocks per SM: %d disagree.\n\n"
+                % (dn, dbad))
         if drv:
             keys = list(drv[0].keys())
             o.write("| " + " | ".join(keys) + " |\n")
             o.write("|" + "---|" * len(keys) + "\n")
             for d in drv:
                 o.write("| " + " | ".join(d[k] or "" for k in keys) + " |\n")
-    print("%d comparisons, %d disagreements; driver rows %d" %
-          (total, bad, len(drv)))
+    if driver_csv:
+        with open(driver_csv, "w") as f:
+            f.write(open(os.path.join(out, "driver.csv")).read())
+    o_result = "PASS" if not bad else "FAIL"
+    with open(md, "a") as o:
+        o.write("\nResult: **%s**\n" % o_result)
+    print("binaries: %d comparisons, %d disagreements; driver rows %d; %s"
+          % (total, bad, len(drv), o_result))
     return 1 if bad else 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "collect":
         collect(*sys.argv[2:])
-    elif len(sys.argv) == 4 and sys.argv[1] == "report":
-        sys.exit(report(sys.argv[2], sys.argv[3]))
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "report":
+        sys.exit(report(*sys.argv[2:]))
     else:
         sys.exit(__doc__)

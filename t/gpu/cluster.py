@@ -8,7 +8,8 @@ cudaOccupancyMaxPotentialClusterSize) about a calibrated cluster kernel with
 exactly those resources, and launches more clusters than fit, measuring the
 clusters resident at once and the blocks per SM. Then it runs a subset, one
 wave each, under ncu for launch__cluster_max_active. It passes only if, for
-every configuration, the model's clusters = the API's = the measured, the
+every configuration, the calibrated kernel has exactly the registers asked,
+the model's clusters = the API's = the measured, the
 model's blocks per SM in a cluster launch = the measured, the model's
 potential cluster size = the API's, and ncu agrees wherever it reports.
 
@@ -29,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ncu as profiler  # noqa: E402
 
 MIN_CONFIGS = 150
+FEWEST_REGS = 24   # ptxas allocates no fewer
 NCU_METRICS = ["launch__cluster_max_active",
                "launch__cluster_max_potential_size", "launch__cluster_size",
                "launch__grid_size"]
@@ -72,7 +74,8 @@ def device(name):
 def check(r):
     n = int
     launched = not r["launch_error"]
-    r["ok"] = (n(r["blocks_per_sm"]) == n(r["api_blocks_per_sm"]) and
+    r["ok"] = (n(r["kernel_regs"]) == max(n(r["regs"]), FEWEST_REGS) and
+               n(r["blocks_per_sm"]) == n(r["api_blocks_per_sm"]) and
                n(r["clusters"]) == n(r["api_clusters"]) and
                n(r["potential"]) == n(r["api_potential"]) and
                n(r["potential_nonportable"]) ==
@@ -172,8 +175,12 @@ def write_report(path, rows, notes, dev, problems, failures, cli=None):
                 % (len(rows), ",".join(sorted({r["size"] for r in rows},
                                               key=int)),
                    ",".join(sorted({r["block"] for r in rows}, key=int))))
-        f.write("- Model = API = measured clusters, model = measured blocks "
-                "per SM: %d of %d\n" % (sum(r["ok"] for r in rows), len(rows)))
+        f.write("- The kernel's registers (cudaFuncGetAttributes) = those "
+                "asked: %d of %d\n" % (sum(int(r["kernel_regs"]) == max(
+                    int(r["regs"]), FEWEST_REGS) for r in rows), len(rows)))
+        f.write("- Registers = asked, model = API = measured clusters, model "
+                "= measured blocks per SM: %d of %d\n"
+                % (sum(r["ok"] for r in rows), len(rows)))
         f.write("- With Nsight Compute's launch__cluster_max_active: %d, all "
                 "equal to the API: %s\n" % (
                     sum("ncu_active" in r for r in rows),

@@ -23,12 +23,12 @@
 #define SPIN 1000000       /* SM cycles a warp works: 0.5 ms at 2 GHz */
 #define NCU_SPIN 20000
 
-/* Resource mixes giving 1 to 32 blocks per SM under every limiter; 0
- * registers here is the fewest the kernels have. */
+/* Resource mixes giving 1 to 32 blocks per SM under every limiter, some
+ * with register counts between allocation units. */
 static const struct mix { int regs, block; unsigned smem_k; } mixes[] = {
 	{ 32, 32, 0 }, { 32, 96, 0 }, { 32, 128, 0 }, { 32, 192, 0 },
 	{ 32, 384, 0 }, { 32, 640, 0 }, { 32, 1024, 0 }, { 64, 1024, 0 },
-	{ 128, 256, 0 }, { 255, 128, 0 }, { 96, 128, 0 }, { 168, 128, 0 },
+	{ 128, 256, 0 }, { 255, 128, 0 }, { 97, 128, 0 }, { 171, 128, 0 },
 	{ 40, 352, 30 }, { 32, 128, 100 }, { 32, 128, 227 }, { 32, 64, 60 },
 	{ 32, 128, 40 }, { 32, 32, 8 }, { 32, 512, 50 }, { 32, 1024, 113 },
 	{ 96, 768, 150 },
@@ -40,6 +40,8 @@ static const char *shapes[] = {
 };
 
 struct ctx {
+	struct gpu_ctx gpu;              /* device 0 */
+	struct occ_arch merged;          /* its table, its values in */
 	const struct occ_arch *arch;
 	struct occ_gpc_layout layout;
 	int sms;
@@ -71,7 +73,7 @@ static void limiters(unsigned bits, char *buf, size_t n)
 }
 
 /* One configuration: model, API, measured, as a CSV row. */
-static void check(const struct ctx *c, const struct mix *m, const char *shape)
+static void check(struct ctx *c, const struct mix *m, const char *shape)
 {
 	struct occ_kernel k;
 	struct occ_result r;
@@ -92,7 +94,7 @@ static void check(const struct ctx *c, const struct mix *m, const char *shape)
 		fprintf(stderr, "clustercheck: bad configuration %s\n", shape);
 		exit(1);
 	}
-	if (gpu_cluster_api(0, &k, &s, &api, err, sizeof err) != 0) {
+	if (gpu_cluster_api(&c->gpu, &k, &s, &api, err, sizeof err) != 0) {
 		fprintf(stderr, "clustercheck: %s\n", err);
 		exit(1);
 	}
@@ -103,8 +105,8 @@ static void check(const struct ctx *c, const struct mix *m, const char *shape)
 			: cm.max_active_clusters + c->sms * plain / s.size + 1;
 	meas.spin_cycles = c->ncu ? NCU_SPIN : SPIN;
 	err[0] = '\0';
-	if (gpu_cluster_measure(0, &k, &s, r.max_warps_per_sm, &meas, err,
-				sizeof err) != 0)
+	if (gpu_cluster_measure(&c->gpu, &k, &s, r.max_warps_per_sm, &meas,
+				err, sizeof err) != 0)
 		memset(&meas.cres, 0, sizeof meas.cres);
 	limiters(cm.limiters, lim, sizeof lim);
 	printf("%d,%d,%d,%llu,%s,%d,%d,%d,%d,%d,%s,%s,%.2f,%d,%d,%d,%d,%d,%d,"
@@ -123,7 +125,7 @@ static void check(const struct ctx *c, const struct mix *m, const char *shape)
 }
 
 /* The runtime asked about a cluster of 17, and such a launch. */
-static void beyond_16(void)
+static void beyond_16(struct ctx *c)
 {
 	struct occ_kernel k;
 	struct occ_cluster_shape s = { { 17, 1, 1 }, 17 };
@@ -135,9 +137,9 @@ static void beyond_16(void)
 	memset(&meas, 0, sizeof meas);
 	meas.clusters = 1;
 	meas.spin_cycles = NCU_SPIN;
-	if (gpu_cluster_api(0, &k, &s, &api, err, sizeof err) != 0)
+	if (gpu_cluster_api(&c->gpu, &k, &s, &api, err, sizeof err) != 0)
 		api.clusters = -1;
-	gpu_cluster_measure(0, &k, &s, 64, &meas, lerr, sizeof lerr);
+	gpu_cluster_measure(&c->gpu, &k, &s, 64, &meas, lerr, sizeof lerr);
 	printf("# cluster of 17: cudaOccupancyMaxActiveClusters %d%s%s; "
 	       "a launch: %s\n", api.clusters, err[0] ? " " : "", err,
 	       lerr[0] ? lerr : "ran");
@@ -148,7 +150,6 @@ static void setup(struct ctx *c, int argc, char **argv)
 	struct occ_tables *t;
 	struct occ_diag d;
 	struct occ_device dev;
-	static struct occ_arch merged;
 	char err[256], buf[256];
 	const char *dir = getenv("OCCCALC_TABLES");
 
@@ -159,12 +160,12 @@ static void setup(struct ctx *c, int argc, char **argv)
 		exit(1);
 	}
 	device_merge(occ_tables_find(t, dev.cc_major, dev.cc_minor), &dev,
-		     &merged);
-	c->arch = &merged;
+		     &c->merged);
+	c->arch = &c->merged;
 	c->sms = dev.sms;
 	c->ncu = argc == 3 && strcmp(argv[1], "--ncu") == 0;
 	if (c->ncu ? occ_layout_parse(argv[2], &c->layout, NULL) != OCC_OK
-		   : gpu_cluster_layout(0, &c->layout, NULL, 0, err,
+		   : gpu_cluster_layout(&c->gpu, &c->layout, NULL, 0, err,
 					sizeof err) != 0) {
 		fprintf(stderr, "clustercheck: layout: %s\n",
 			c->ncu ? argv[2] : err);
@@ -181,7 +182,7 @@ int main(int argc, char **argv)
 		"9", "10", "11", "12", "13", "14", "15", "16" };
 	static const char *ncu_sizes[] = { "1", "2", "3", "5", "7", "8", "9",
 					   "12", "16", "4x4" };
-	struct ctx c;
+	struct ctx c = { 0 };
 	size_t i, j;
 
 	setup(&c, argc, argv);
@@ -198,11 +199,12 @@ int main(int argc, char **argv)
 		for (j = 0; j < (c.ncu ? 10 : 16); j++)
 			check(&c, &mixes[i], c.ncu ? ncu_sizes[j] : sizes[j]);
 	}
-	if (c.ncu)
-		return 0;
-	for (i = 0; i < 6; i++)
-		for (j = 0; j < sizeof shapes / sizeof shapes[0]; j++)
-			check(&c, &mixes[i * 3], shapes[j]);
-	beyond_16();
+	if (!c.ncu) {
+		for (i = 0; i < 6; i++)
+			for (j = 0; j < sizeof shapes / sizeof shapes[0]; j++)
+				check(&c, &mixes[i * 3], shapes[j]);
+		beyond_16(&c);
+	}
+	gpu_ctx_release(&c.gpu);
 	return 0;
 }
