@@ -62,7 +62,7 @@ static void layout_lines(FILE *f, const struct session_layout *L)
 	wrapped(f, from);
 	if (L->from_list)
 		wrapped(f, "Chips of one product have different SMs disabled: "
-			"this is the layout of the chips named. On the GPU "
+			"this is the layout of the chips measured. On the GPU "
 			"itself (no --arch) occcalc measures its own; --layout "
 			"gives another.");
 }
