@@ -92,13 +92,13 @@ SEED003 = [("add1", ["--stride", "1"]), ("add2", ["--offset", "1"]),
            ("add5", ["--stride", "4"])]
 
 
-def seed003(occcalc, ncu):
+def coalescing(occcalc, ncu):
     """The coalescing study's own kernels under ncu, beside occcalc's prediction."""
     here = os.path.dirname(os.path.abspath(__file__))
     nvcc = os.environ.get("NVCC") or "nvcc"
-    exe = "seed003-%d" % os.getpid()
+    exe = "coalescing-%d" % os.getpid()
     subprocess.run([nvcc, "-O3", "-arch=native", "-o", exe,
-                    os.path.join(here, "seed003.cu")], check=True)
+                    os.path.join(here, "coalescing.cu")], check=True)
     _, launches = profiler.profile(ncu, METRICS[:4], ["./" + exe])
     os.unlink(exe)
     got = {n["kernel"].split("(")[0]: n for n in launches}
@@ -118,7 +118,7 @@ def access_report(occcalc, path, ncu):
     for g in GROUPS:
         rows += profile(occcalc, g, ncu)
     bad = [r for r in rows if not r["ok"]]
-    seed = seed003(occcalc, ncu)
+    study = coalescing(occcalc, ncu)
     with open(path, "w") as f:
         header(f, "occcalc --access on the GPU: predicted and measured "
                "sectors per request", occcalc)
@@ -149,14 +149,14 @@ def access_report(occcalc, path, ncu):
                         r["moved_gbps"], "yes" if r["ok"] else "**NO**"))
         f.write("\n## The coalescing study's own kernels\n\nadd1-add5 as "
                 "the coalescing study "
-                "describes them (t/gpu/seed003.cu: `z[i] = x[i] + y[i]`, "
+                "describes them (t/gpu/coalescing.cu: `z[i] = x[i] + y[i]`, "
                 "64-thread blocks), compiled for this GPU and profiled whole:"
                 " two loads and a store per thread. The study reports 4.6 "
                 "sectors per load request for add2 on its GPU where 5 are "
                 "expected.\n\n")
         f.write("| kernel | occcalc | predicted sectors/req | ncu load "
                 "sectors/req | ncu store sectors/req |\n|---|---|---|---|---|\n")
-        for name, args, pred, ld, st in seed:
+        for name, args, pred, ld, st in study:
             f.write("| %s | `--access load %s` | %d | %.2f | %.2f |\n"
                     % (name, args, pred, ld, st))
     return len(rows), len(bad)

@@ -2,7 +2,7 @@
 """traffic.py - the launch traffic model against Nsight Compute.
 
 Each case is a kernel described as its accesses (the C-like text occcalc
-reads) and a launch. The coalescing study's add1-add5 (t/gpu/seed003.cu)
+reads) and a launch. The coalescing study's add1-add5 (t/gpu/coalescing.cu)
 and the cases below (t/gpu/traffic.cu, one generic kernel launched as
 each case says) run under `ncu --clock-control none` with its default
 cache control (caches flushed before each kernel). Beside each measured
@@ -116,7 +116,7 @@ CASES = [
      ("grid", 8192, 1024), 32, [a("x"), a("y")], a("z")),
 ]
 
-# The coalescing study's kernels (t/gpu/seed003.cu): 131,072 blocks of 64.
+# The coalescing study's kernels (t/gpu/coalescing.cu): 131,072 blocks of 64.
 SEED = [
     ("add1", [a("x"), a("y")], a("z")),
     ("add2", [a("x", offset=1), a("y", offset=1)], a("z", offset=1)),
@@ -232,7 +232,7 @@ def run_all(predictor, ncu):
     arch = arch_name()
     exe = "./traffic-%d" % os.getpid()
     rows = []
-    build("seed003.cu", exe)
+    build("coalescing.cu", exe)
     got = measure(ncu, exe)
     for (name, loads, store), m in zip(SEED, got):
         case = (4, ("grid", 131072, 64), 32, loads, store)
@@ -335,7 +335,7 @@ EXPLAIN = (
     "the grid, `(i^X)` permutes lanes, `/G` shares an element among G "
     "threads), launched as a grid of blocks or as a thread count (blocks "
     "of 256 with `if (i < N)`). add1-add5 are the coalescing study's own "
-    "kernels (t/gpu/seed003.cu); the others run t/gpu/traffic.cu. Nsight "
+    "kernels (t/gpu/coalescing.cu); the others run t/gpu/traffic.cu. Nsight "
     "Compute flushes the caches before each kernel. Pairs are "
     "predicted/measured: `smsp__inst_executed_op_global_ld/st.sum`, "
     "`l1tex__t_requests_pipe_lsu_mem_global_op_ld/st.sum`, "

@@ -1,6 +1,6 @@
-// seed003.cu - the five kernels seed 003 profiles (add1-add5), written
-// from its description for t/gpu/memory.py: z = x + y over 8M floats of
-// 32M-float arrays, 64-thread blocks, a grid of N / 256 blocks.
+// coalescing.cu - the five kernels the coalescing study profiles (add1-add5),
+// written from its description for t/gpu/memory.py and traffic.py: z = x + y
+// over 8M floats of 32M-float arrays, 64-thread blocks, a grid of N / 256 blocks.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -41,7 +41,7 @@ int main()
 
 	if (cudaMalloc(&x, n * sizeof *x) || cudaMalloc(&y, n * sizeof *y) ||
 	    cudaMalloc(&z, n * sizeof *z)) {
-		fprintf(stderr, "seed003: cudaMalloc failed\n");
+		fprintf(stderr, "coalescing: cudaMalloc failed\n");
 		return 1;
 	}
 	cudaMemset(x, 0, n * sizeof *x);
@@ -52,7 +52,7 @@ int main()
 	add4<<<n / 256, 64>>>(x, y, z);
 	add5<<<n / 256, 64>>>(x, y, z);
 	if (cudaDeviceSynchronize() != cudaSuccess) {
-		fprintf(stderr, "seed003: a kernel failed\n");
+		fprintf(stderr, "coalescing: a kernel failed\n");
 		return 1;
 	}
 	cudaFree(x);
