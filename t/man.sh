@@ -5,8 +5,8 @@
 
 [ -n "$MANDOC" ] || skip_all "mandoc not found (configure looks for it)"
 
-"$MANDOC" -Tlint -W warning "$MAN" >"$tmp/lint" 2>&1
-ok $? "mandoc -Tlint reports nothing"
+"$MANDOC" -Tlint -W style "$MAN" >"$tmp/lint" 2>&1
+ok $? "mandoc -Tlint reports nothing, style included"
 sed 's/^/# /' "$tmp/lint"
 
 # Plain text: mandoc -Tascii marks bold and underline by overstriking
@@ -42,9 +42,14 @@ ok $? "every output field is in the man page${missing:+ (missing:$missing)}"
 
 # The field lists of OUTPUT, one per kind of row, are the code's: the
 # same names, types and descriptions as --list-fields, in the same order.
-awk '/^\.\\" fields: / { kind = $3; next }
+# A description may wrap over several lines, up to the next request.
+awk 'function flush() { if (name != "") print kind "\t" name "\t" type "\t" desc; name = "" }
+     /^\.\\" fields: / { flush(); kind = $3; next }
+     /^\./ { flush() }
      /^\.El/ { kind = "" }
-     kind && /^\.It Li / { name = $3; type = $5; getline; print kind "\t" name "\t" type "\t" $0 }' \
+     kind && /^\.It Li / { name = $3; type = $5; desc = ""; next }
+     name != "" { desc = desc == "" ? $0 : desc " " $0 }
+     END { flush() }' \
 	"$MAN" >"$tmp/man-fields"
 "$OCCCALC" --list-fields --format csv | tail -n +2 |
 	sed 's/^\([^,]*\),\([^,]*\),\([^,]*\),"\{0,1\}\(.*\)$/\1\t\2\t\3\t\4/; s/"$//; s/""/"/g' \
