@@ -14,6 +14,7 @@ struct report {
 	const char *input;
 	int filter_major, filter_minor;  /* --arch, or -1 */
 	int rows;
+	struct occ_usage no_table;       /* a kernel without a table */
 };
 
 static int report_kernel(const struct occ_usage *u, void *ctx)
@@ -28,10 +29,11 @@ static int report_kernel(const struct occ_usage *u, void *ctx)
 	if (rep->filter_major >= 0 && (u->cc_major != rep->filter_major ||
 				       u->cc_minor != rep->filter_minor))
 		return 0;
-	if (!a)
-		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
-		    "which has no table", rep->input, u->line, u->mangled,
-		    u->cc_major, u->cc_minor);
+	/* Reported once the reader has closed the file. */
+	if (!a) {
+		rep->no_table = *u;
+		return 1;
+	}
 	occ_run_kernel_defaults(s->o, &k);
 	k.regs_per_thread = u->regs;
 	k.static_smem = u->static_smem;
@@ -40,10 +42,10 @@ static int report_kernel(const struct occ_usage *u, void *ctx)
 	if (u->from_cuobjdump && a->cubin_smem_includes_reserved &&
 	    k.static_smem >= a->smem_reserved_per_block)
 		k.static_smem -= a->smem_reserved_per_block;
-	/* The report's barrier count is the kernel's; cuobjdump gives none. */
+	/* The report's barrier count is the kernel's (the reader refuses
+	 * more than a block can have); cuobjdump gives none. */
 	if (u->barriers >= 0 && !s->o->barriers_given)
-		k.barriers = u->barriers > OCC_MAX_BARRIERS_PER_BLOCK
-			     ? OCC_MAX_BARRIERS_PER_BLOCK : u->barriers;
+		k.barriers = u->barriers;
 	name = demangle(u->mangled);
 	rep->run.usage = u;
 	rep->run.kernel = name ? name : u->mangled;
@@ -53,6 +55,9 @@ static int report_kernel(const struct occ_usage *u, void *ctx)
 	return 0;
 }
 
+/* Pipes (--ptxas <(nvcc ...)) are read as standard input. */
+#define PIPE_HINT "; read a pipe as standard input: --ptxas -"
+
 static void read_failed(enum occ_status st, const struct occ_diag *d)
 {
 	if (st == OCC_ERR_SYNTAX && d->line == 0)
@@ -61,7 +66,9 @@ static void read_failed(enum occ_status st, const struct occ_diag *d)
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: malformed or truncated resource usage", d->file,
 		    d->line);
-	die("%s: cannot read: %s", d->file, strerror(errno));
+	if (st == OCC_ERR_NOT_REGULAR)
+		die("%s: not a regular file%s", d->file, PIPE_HINT);
+	die_data(st, d, errno, "");
 }
 
 int mode_kernels(struct session *s)
@@ -70,25 +77,32 @@ int mode_kernels(struct session *s)
 	int from_stdin = strcmp(o->ptxas, "-") == 0;
 	struct report rep = { .input = from_stdin ? "<stdin>" : o->ptxas,
 			      .filter_major = -1, .filter_minor = -1 };
+	const struct occ_usage *u = &rep.no_table;
 	struct occ_diag d;
 	enum occ_status st;
 	int fn_status;
-	FILE *f = from_stdin ? stdin : fopen(o->ptxas, "r");
 
-	if (!f)
-		die("%s: cannot read: %s", o->ptxas, strerror(errno));
 	if (o->arch && occ_arch_parse_name(o->arch, &rep.filter_major,
 					   &rep.filter_minor) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
 	occ_run_open(&rep.run, s, 1, 1);
-	st = occ_usage_parse(f, rep.input, report_kernel, &rep, &fn_status, &d);
-	if (!from_stdin)
-		fclose(f);
+	errno = 0;
+	if (from_stdin)
+		st = occ_usage_parse(stdin, rep.input, report_kernel, &rep,
+				     &fn_status, &d);
+	else
+		st = occ_usage_parse_file(o->ptxas, report_kernel, &rep,
+					  &fn_status, &d);
 	if (st != OCC_OK)
 		read_failed(st, &d);
+	if (fn_status)
+		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
+		    "which has no table", rep.input, u->line, u->mangled,
+		    u->cc_major, u->cc_minor);
 	if (rep.rows == 0)
-		die("%s: no kernel compiled for --arch %s", rep.input, o->arch);
+		die("%s: no kernel compiled for --arch %s", rep.input,
+		    o->arch ? o->arch : "");
 	occ_run_close(&rep.run);
 	return 0;
 }

@@ -474,11 +474,13 @@ void options_parse(int argc, char **argv, struct options *o)
 			bad_option(c, argv);
 		if (strcmp(opts[i].name, "help") == 0) {
 			usage(stdout);
-			exit(EXIT_SUCCESS);
+			flush_stdout();
+			cli_exit(EXIT_SUCCESS);
 		}
 		if (strcmp(opts[i].name, "version") == 0) {
 			printf("occcalc %s\n", OCC_VERSION);
-			exit(EXIT_SUCCESS);
+			flush_stdout();
+			cli_exit(EXIT_SUCCESS);
 		}
 		if (opts[i].selects >= 0)
 			select_mode(&opts[i], o, &selected);
