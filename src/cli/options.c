@@ -509,4 +509,5 @@ void options_free(struct options *o)
 	for (i = 0; i < NOPTS; i++)
 		if (opts[i].kind == ARG_SEQ || opts[i].kind == ARG_SHAPES)
 			seq_free(dest(&opts[i], o));
+	seq_free(&o->access.elem);      /* --elem's, an ARG_FN */
 }

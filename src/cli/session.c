@@ -232,8 +232,9 @@ static void find_gpu(struct session *s, struct occ_gpu *g)
 		occ_gpus_free(l);
 		return;
 	}
-	occ_gpus_free(l);
+	/* The matches point into the list: their names first. */
 	match_names(names, sizeof names, &m);
+	occ_gpus_free(l);
 	session_gpus_path(s, path, sizeof path);
 	if (m.ambiguous)
 		die_usage("--gpu: '%s' is ambiguous: did you mean %s?", name,
