@@ -238,18 +238,44 @@ static int split(char *buf, size_t len, char **argv)
  * run cannot be cut short in process: command lines whose arguments, read
  * as lists and ranges, multiply to more than MAX_ROWS values are not run
  * (the campaign, t/campaign.sh, runs such sweeps with a cap on output). */
-#define MAX_ROWS 256
+#define MAX_ROWS 64
+
+/* How many values s holds as a list or range (1 if it is none). */
+static uint64_t values(const char *s)
+{
+	struct seq q;
+	uint64_t n;
+
+	if (seq_parse_shapes(s, 0, UINT64_MAX, &q) != SEQ_OK)
+		return 1;
+	n = seq_count(&q);
+	seq_free(&q);
+	return n;
+}
+
+/* An argument, or the value joined to its option: -b64:1024, -ab1:99,
+ * --block=1:1024. */
+static uint64_t arg_values(const char *a)
+{
+	uint64_t most = values(a), n;
+	const char *p;
+
+	if (a[0] == '-' && a[1] != '-')
+		for (p = a + 1; *p; p++)
+			if ((n = values(p + 1)) > most)
+				most = n;
+	if (a[0] == '-' && a[1] == '-' && (p = strchr(a, '=')) != NULL &&
+	    (n = values(p + 1)) > most)
+		most = n;
+	return most;
+}
 
 static int too_long(char *const *argv)
 {
 	uint64_t rows = 1, n;
-	struct seq q;
 
 	for (argv++; *argv; argv++) {
-		if (seq_parse_shapes(*argv, 0, UINT64_MAX, &q) != SEQ_OK)
-			continue;
-		n = seq_count(&q);
-		seq_free(&q);
+		n = arg_values(*argv);
 		if (n > MAX_ROWS || (rows *= n) > MAX_ROWS)
 			return 1;
 	}
