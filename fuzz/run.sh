@@ -19,7 +19,7 @@ for h in "$@"; do
 	# shellcheck disable=SC2086
 	"./fuzz/fuzz-$h" -max_total_time="$seconds" -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix="fuzz/findings/$h-" \
+		-artifact_prefix="$PWD/fuzz/findings/$h-" \
 		"fuzz/corpus/$h" $seeds >"$log" 2>&1
 	st=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -100,6 +100,15 @@ values=(0 1 -1 +1 31 32 33 64 255 256 257 1023 1024 1025 65536 2147483647
 
 splices=("," ":" "-" "K" $'\n' "0" "9" "%" $'\t' " ")
 
+# Values an option takes, for mutations that keep a command valid and so
+# reach the output checks (a hostile value mostly ends in a clean error).
+valid=(1 16 31 32 33 64 96 100 128 192 255 256 257 384 512 640 768 1000
+	1023 1024 16x16 8x8x4 32x4 0 2 4 8 40 48K 99K 100K 164K 227K 228K
+	0:64K:4K 32:1024:32 64,128,256 1:1024:33 0:255:17 sm_50 sm_75 sm_80
+	sm_86 sm_89 sm_90 sm_120 8.0 9.0 90 75 2000 132 82 1M 24M 100M
+	50M:32M:128M 40M:30M:100M 6M:4M:4M 50 default csv json jsonl text
+	load store load,store)
+
 # ---- Mutation, from one seeded generator ----
 
 # pick N: sets r to a number below N. A generator of its own, called
@@ -117,16 +126,29 @@ one_of() {
 	w=${arr[r]}
 }
 
-# mutate: one to three changes to the words in cmd[].
+# mutate: one to three changes to the words in cmd[]; in every other
+# run only values swapped for ones the options take (gentle), so that
+# half the runs mostly print results for the output checks to judge.
 mutate() {
-	local k n i j w
+	local k n i j w gentle
+	pick 2
+	gentle=$r
 	pick 3
 	n=$r
 	for k in $(seq 0 "$n"); do
 		pick ${#cmd[@]}
 		i=$r
-		pick 8
+		pick 12
+		[ "$gentle" -eq 0 ] || r=$((8 + r % 4))
 		case $r in
+		8|9|10|11)
+		   # An option's value swapped for one it takes.
+		   pick ${#cmd[@]}
+		   i=$r
+		   if [ "$i" -gt 0 ] && [ "${cmd[i-1]:0:1}" = - ] &&
+		      [ "${cmd[i]:0:1}" != - ]; then
+			one_of valid; cmd[i]=$w
+		   fi ;;
 		0|1) one_of values; cmd[i]=$w ;;
 		2) unset 'cmd[i]'; cmd=("${cmd[@]}") ;;
 		3) cmd=("${cmd[@]:0:i}" "${cmd[i]:-}" "${cmd[@]:i}") ;;

@@ -96,6 +96,79 @@ expect 2 "--device all runs on each GPU of this machine" --gpu H200 -b 128 --dev
 expect 2 "--device all goes with an occupancy calculation" --device all --access load
 expect 2 "--device: 'every': not a number" --device every -b 128
 
+# A GPU list line longer than the reader's buffer: the file, the line and
+# the limit, not its tail read as another GPU.
+{ printf 'H100-SXM 9.0 132 a source\n'; head -c 3000 /dev/zero | tr '\0' x; echo; } \
+	>"$tmp/empty/gpus.txt"
+expect 1 "gpus.txt:2: line too long (at most " --tables "$tmp/empty" --list-gpus
+# A GPU list that is not a regular file is not waited on.
+rm "$tmp/empty/gpus.txt"
+mkfifo "$tmp/empty/gpus.txt"
+expect 1 "gpus.txt: not a regular file" --tables "$tmp/empty" --list-gpus
+rm "$tmp/empty/gpus.txt"
+
+# What the user typed is quoted escaped: a message is always one line.
+nl='
+'
+expect 2 "--block: '1\\n2': not a number" -a sm_90 -b "1${nl}2"
+expect 2 "--arch: 'sm\\x1b[31m': not an architecture" -a "$(printf 'sm\033[31m')" -b 128
+expect 2 "unexpected argument 'a\\tb'" -a sm_90 -b 128 "$(printf 'a\tb')"
+expect 2 "--gpu: 'x\\ny': not in" --gpu "x${nl}y" -b 128
+
+# A mode picked twice is refused before anything reads --arch.
+expect 2 "--kernels and --info are separate modes; give one" --ptxas "$T/fixtures/ptxas-sm90.txt" --info
+expect 2 "--kernels and --info are separate modes; give one" --ptxas /dev/null -i
+
+# Figures beyond the model's limits name the input and the limit.
+expect 2 "--l2: '300000000000000:1M:1M': SIZE above the limit of 281474976710655 bytes (2^48 - 1)" \
+	-a sm_90 --persist 24M --l2 300000000000000:1M:1M
+expect 2 "--l2: '50M:32M:281474976710656': WINDOW above the limit of 281474976710655" \
+	-a sm_90 --persist 24M --l2 50M:32M:281474976710656
+expect 2 "--l2: '50M:0:128M': a set-aside maximum of 0: nothing can persist" \
+	-a sm_90 --persist 24M --l2 50M:0:128M
+expect 2 "--smem 0, --smem-per-thread 4294967295 and --smem-per-warp 0 at --block 2147483647: 9223372030412324865 B of dynamic shared memory, above the limit of 281474976710655" \
+	-a sm_90 -b 2147483647 --smem-per-thread 4294967295
+
+# Files that are not regular files: refused, never waited on.
+mkfifo "$tmp/fifo"
+expect 1 "$tmp/fifo: not a regular file (a pipe or device: give '-' and redirect it)" \
+	--ptxas "$tmp/fifo"
+mkdir "$tmp/nokernels"
+expect 1 "$tmp/nokernels: no cubin, fatbin or ELF file with CUDA code found" --ptxas "$tmp/nokernels"
+expect 1 "$tmp/absent: cannot read: No such file or directory" --ptxas "$tmp/absent"
+# --plot to a FIFO no process reads: an error, not a wait (the text
+# report before it is printed; the error is the one line on stderr).
+"$OCCCALC" -a sm_90 -b 128 --plot "$tmp/fifo" >/dev/null 2>"$tmp/err"
+st=$?
+[ "$st" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -qF "occcalc: $tmp/fifo: cannot write: a FIFO that no process reads" "$tmp/err"
+ok $? "--plot FIFO without a reader: exit 1, one line, no wait"
+"$OCCCALC" -a sm_90 -b 128 --plot "$tmp" >/dev/null 2>"$tmp/err"
+st=$?
+[ "$st" -eq 1 ] && grep -qF "occcalc: $tmp: cannot write: Is a directory" "$tmp/err"
+ok $? "--plot DIRECTORY: exit 1, named"
+# --plot - is standard output; a FIFO with a reader is written.
+"$OCCCALC" -a sm_90 -b 128 -f csv --fields occupancy_pct --plot - >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ "$st" -eq 0 ] && grep -q '^<svg' "$tmp/out" && grep -q '^100.00$' "$tmp/out" &&
+	[ ! -s "$tmp/err" ]
+ok $? "--plot - writes the SVG to standard output"
+cat "$tmp/fifo" >"$tmp/svg" &
+reader=$!
+# Until the reader has opened its end, occcalc finds none: try again.
+tries=0
+while :; do
+	"$OCCCALC" -a sm_90 -b 128 --plot "$tmp/fifo" >/dev/null 2>"$tmp/err"
+	st=$?
+	grep -q "no process reads" "$tmp/err" && [ "$tries" -lt 100 ] || break
+	tries=$((tries + 1))
+	sleep 0.1
+done
+[ "$st" -eq 0 ] || kill "$reader" 2>/dev/null
+wait "$reader"
+[ "$st" -eq 0 ] && grep -q '^<svg' "$tmp/svg"
+ok $? "--plot FIFO with a reader: the SVG goes through it"
+
 # A full device: the error is reported, not lost.
 if [ -w /dev/full ]; then
 	"$OCCCALC" -a sm_90 -b 1:1024 -f csv >/dev/full 2>"$tmp/err"

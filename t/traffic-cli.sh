@@ -126,6 +126,7 @@ expect 2 "--count: '18446744073709551616': number too large" -a 90 --traffic 'z[
 expect 2 "--count: '0': below the minimum of 1" -a 90 --traffic 'z[i]' --count 0
 expect 2 "--grid: '2147483648': above the maximum of 2147483647" -a 90 --traffic 'z[i]' --grid 2147483648 --block 64
 expect 2 "--block: '2048': above sm_90's maxThreadsPerBlock, 1024" -a 90 --traffic 'z[i]' --grid 10 --block 2048
+expect 2 "--block: '1027': above sm_90's maxThreadsPerBlock, 1024" -a 90 --traffic 'z[i]' --grid 10 --block 252:4K:5
 expect 2 "--traffic needs a launch: --grid N and --block N, or --count N" -a 90 --traffic 'z[i]' --grid 10
 expect 2 "--count is the launch's thread count" -a 90 --traffic 'z[i]' --count 10 --block 64
 expect 2 "--elem: z has 3-byte elements" -a 90 --traffic 'z[i]' --count 10 --elem 3

@@ -142,6 +142,7 @@ void arg_ops(const char *opt, const char *arg,
 void arg_l2(const char *opt, const char *arg, struct options *o)
 {
 	char buf[128], *f[3], *save = NULL;
+	static const char *const names[3] = { "SIZE", "MAX", "WINDOW" };
 	struct occ_l2 *l2 = &o->l2;
 	uint64_t *v[3] = { &l2->size, &l2->persisting_max, &l2->window_max };
 	int i;
@@ -155,6 +156,10 @@ void arg_l2(const char *opt, const char *arg, struct options *o)
 				  "device's l2CacheSize, persistingL2CacheMaxSize"
 				  " and accessPolicyMaxWindowSize in bytes "
 				  "(e.g. 50M:32768000:128M)", arg);
+		if (*v[i] > OCC_BYTES_MAX)
+			die_usage("--l2: '%s': %s above the limit of %llu bytes "
+				  "(2^48 - 1)", arg, names[i],
+				  (unsigned long long)OCC_BYTES_MAX);
 	}
 	if (strtok_r(NULL, ":", &save))
 		die_usage("--l2: '%s': expected SIZE:MAX:WINDOW", arg);
@@ -162,6 +167,9 @@ void arg_l2(const char *opt, const char *arg, struct options *o)
 		die_usage("--l2: '%s': the set-aside maximum exceeds the L2", arg);
 	if (l2->window_max == 0 || l2->size == 0)
 		die_usage("--l2: '%s': the L2 and the window must not be 0", arg);
+	if (l2->persisting_max == 0)
+		die_usage("--l2: '%s': a set-aside maximum of 0: nothing can "
+			  "persist", arg);
 	o->have_l2 = 1;
 }
 

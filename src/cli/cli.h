@@ -178,7 +178,12 @@ void options_free(struct options *o);
 /* Whether the user gave the option with this long name. */
 int option_given(const struct options *o, const char *name);
 
-/* ---- Messages (main.c): one line on stderr, "occcalc: ..." ---- */
+/* ---- Messages (msg.c): one line on stderr, "occcalc: ..." ---- */
+
+#define EXIT_USAGE 2
+
+/* Every message quotes what the user gave escaped (\n, \t, \x1b): it is
+ * always one line. */
 
 /* A failure while doing what was asked: exit 1. */
 void die(const char *fmt, ...)
@@ -189,6 +194,14 @@ void die_usage(const char *fmt, ...)
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One line of a failure's several (die ends them): "occcalc: ...". */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A data file (a table, the GPU list, a compiler report) that cannot be
+ * read, from the library's status and diag: the file, its line and the
+ * limit broken; err is errno; hint follows a file not found. Exit 1. */
+void die_data(enum occ_status st, const struct occ_diag *d, int err,
+	      const char *hint) __attribute__((noreturn));
+/* Ends the run with status: exit() in the program (occcalc.c); the
+ * in-process fuzz harness (fuzz/cli.c) returns to its caller instead. */
+void cli_exit(int status) __attribute__((noreturn));
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
@@ -304,6 +317,12 @@ void out_close(struct out *o);
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
 /* "sm_90" for 9.0 */
 void arch_tag(char *buf, size_t n, const struct occ_arch *a);
+/* A file to write besides the rows (--plot FILE): '-' is standard
+ * output; a FIFO without a reader is an error, not a wait. Exits with
+ * the reason if it cannot be opened. */
+FILE *out_file_open(const char *path);
+/* Closes it (flushes standard output); nonzero if writing failed. */
+int out_file_close(FILE *f);
 /* Flushes stdout; exits with "write error" if that failed. */
 void flush_stdout(void);
 
@@ -350,6 +369,20 @@ void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));
+
+/* ---- A run (main.c): what the program's main() does, in parts ---- */
+
+struct cli {
+	struct options o;
+	struct session s;
+};
+
+void cli_init(struct cli *c);
+/* Parses argv, runs the mode it picks; its exit status. A message that
+ * ends the run calls cli_exit(). */
+int cli_run(struct cli *c, int argc, char **argv);
+/* Frees what the run holds, whether it returned or ended in cli_exit(). */
+void cli_free(struct cli *c);
 
 int mode_occupancy(struct session *s);
 int mode_kernels(struct session *s);

@@ -218,7 +218,7 @@ static void read_report(struct reader *r, unsigned char *text, size_t len)
 		die("%s:%d: malformed or truncated resource usage", r->input,
 		    d.line);
 	if (st != OCC_OK)
-		die("%s: cannot read: %s", r->input, occ_strerror(st));
+		die_data(st, &d, 0, "");
 }
 
 /* ---- Binaries ---- */

@@ -2,15 +2,14 @@
  * main.c - occcalc, the command line: parse the options, pick the mode,
  * run it, flush. Each mode is one file with one entry point (modes[]);
  * options are defined in options.c, output fields beside each mode.
- * All messages for the user go through here, prefixed "occcalc:".
+ * Messages for the user go through msg.c; the program's main() and its
+ * exit are in occcalc.c, so that fuzz/cli.c can run all of this in
+ * process.
  */
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
-
-#define EXIT_USAGE 2
 
 static const struct mode {
 	enum mode_id id;
@@ -29,54 +28,6 @@ static const struct mode {
 	{ MODE_TRAFFIC, mode_traffic, 1 },
 };
 
-/* Every message to the user: one line on stderr, then exit. */
-static _Noreturn void vdie(int status, const char *fmt, va_list ap)
-{
-	fputs("occcalc: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	exit(status);
-}
-
-_Noreturn void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdie(EXIT_USAGE, fmt, ap);
-}
-
-_Noreturn void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdie(EXIT_FAILURE, fmt, ap);
-}
-
-/* Something the user should know that does not stop the run. */
-void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("occcalc: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("occcalc: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 /* Without --arch the device gives the SM count; with it, something must. */
 static void check_grid(const struct options *o)
 {
@@ -86,28 +37,37 @@ static void check_grid(const struct options *o)
 			  "NAME");
 }
 
-int main(int argc, char **argv)
+void cli_init(struct cli *c)
 {
-	struct options o;
-	struct session s = { 0 };
+	memset(c, 0, sizeof *c);
+	c->s.o = &c->o;
+}
+
+int cli_run(struct cli *c, int argc, char **argv)
+{
+	struct session *s = &c->s;
 	const struct mode *m = NULL;
 	size_t i;
 	int status;
 
-	options_parse(argc, argv, &o);
-	s.o = &o;
+	options_parse(argc, argv, &c->o);
 	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (modes[i].id == o.mode)
+		if (modes[i].id == c->o.mode)
 			m = &modes[i];
-	session_apply_gpu(&s);
-	check_grid(&o);
+	session_apply_gpu(s);
+	check_grid(&c->o);
 	if (m->tables)
-		session_tables(&s);
-	status = m->exec(&s);
+		session_tables(s);
+	status = m->exec(s);
 	flush_stdout();
-	gpu_ctx_release(&s.gpu);
-	if (s.tables)
-		occ_tables_free(s.tables);
-	options_free(&o);
 	return status;
+}
+
+void cli_free(struct cli *c)
+{
+	gpu_ctx_release(&c->s.gpu);
+	if (c->s.tables)
+		occ_tables_free(c->s.tables);
+	options_free(&c->o);
+	memset(c, 0, sizeof *c);
 }

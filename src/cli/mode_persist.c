@@ -227,9 +227,17 @@ static void one_plan(struct session *s, struct out *out, int text,
 {
 	struct persist_measured g;
 	char err[256];
+	enum occ_status st = occ_l2_plan(row->l2, row->data, row->streams,
+					 &row->p);
 
-	if (occ_l2_plan(row->l2, row->data, row->streams, &row->p) != OCC_OK)
-		die("internal error: invalid L2 plan");
+	/* --l2 and the device's figures are checked before: this names
+	 * them, should any still be refused. */
+	if (st != OCC_OK)
+		die("--persist %" PRIu64 " on an L2 of %" PRIu64 " bytes, a "
+		    "set-aside of at most %" PRIu64 " and windows of at most %"
+		    PRIu64 ", %d stream%s: %s", row->data, row->l2->size,
+		    row->l2->persisting_max, row->l2->window_max, row->streams,
+		    row->streams == 1 ? "" : "s", occ_strerror(st));
 	row->g = NULL;
 	if (s->o->measure) {
 		if (gpu_persist_measure(&s->gpu, row->l2, &row->p, row->data,

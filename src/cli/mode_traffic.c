@@ -456,10 +456,6 @@ static void one_launch(struct traffic_run *run, uint64_t size, int elem,
 	if (o->grid) {
 		l.grid = ol.grid = o->grid;
 		l.block = size;
-		if (size > (uint64_t)run->a->max_threads_per_block)
-			die_usage("--block: '%" PRIu64 "': above %s's "
-				  "maxThreadsPerBlock, %d", size, l.arch,
-				  run->a->max_threads_per_block);
 	}
 	st = occ_traffic_compute(run->a, &ol, k.acc, k.n, &l.t);
 	if (st != OCC_OK)
@@ -472,6 +468,30 @@ static void one_launch(struct traffic_run *run, uint64_t size, int elem,
 	else
 		for (i = 0; i < 3; i++)
 			out_row(&run->out, &rows[i]);
+}
+
+/* A sweep of block sizes is refused whole, before its first row, if one
+ * is above the architecture's limit. */
+static void check_blocks(const struct traffic_run *run, const struct seq *b)
+{
+	const uint64_t max = (uint64_t)run->a->max_threads_per_block;
+	const struct seq_range *r;
+	uint64_t last, first;
+	char arch[16];
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		r = &b->ranges[i];
+		last = r->start + (r->end - r->start) / r->step * r->step;
+		if (last <= max)
+			continue;
+		first = r->start > max ? r->start
+			: r->start + ((max - r->start) / r->step + 1) * r->step;
+		arch_tag(arch, sizeof arch, run->a);
+		die_usage("--block: '%" PRIu64 "': above %s's "
+			  "maxThreadsPerBlock, %d", first, arch,
+			  run->a->max_threads_per_block);
+	}
 }
 
 /* Every launch size, element size and thread count, innermost last. */
@@ -534,6 +554,8 @@ int mode_traffic(struct session *s)
 		     !o->access.threads.is_sweep;
 	fieldsel_make(&run.sel, &kind_traffic, o->fields,
 		      o->format == OUT_TEXT ? TEXT_FIELDS : ALL_FIELDS);
+	if (o->grid)
+		check_blocks(&run, sizes);
 	out_open(&run.out, stdout, o->format, &run.sel);
 	sweep(&run, sizes);
 	if (!run.report)

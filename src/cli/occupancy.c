@@ -233,37 +233,41 @@ static void run_on_gpu(struct session *s, const struct occ_row *row,
 
 /* ---- Charts ---- */
 
-static void plot(const char *path, const struct occ_row *row,
-		 const struct chart_series s[3])
+/* The SVG charts into f: nonzero if writing failed. */
+static int plot(FILE *f, const struct occ_row *row,
+		const struct chart_series s[3])
 {
 	char title[256];
-	FILE *f;
 
 	snprintf(title, sizeof title, "occcalc: %s, %d threads, %d "
 		 "registers, %llu B static + %llu B dynamic shared memory",
 		 row->arch, row->k.block_size, row->k.regs_per_thread,
 		 (unsigned long long)row->k.static_smem,
 		 (unsigned long long)row->k.dynamic_smem);
-	f = fopen(path, "w");
-	if (!f)
-		die("%s: cannot write: %s", path, strerror(errno));
-	if (chart_svg(f, title, s, &row->r) != 0 || fclose(f) != 0)
-		die("%s: write error", path);
+	return (chart_svg(f, title, s, &row->r) != 0) |
+	       (out_file_close(f) != 0);
 }
 
 static void draw_charts(const struct options *o, const struct occ_row *row)
 {
 	struct chart_series s[3];
+	FILE *f;
+	int failed = 0;
 
 	if (!o->chart && !o->plot)
 		return;
+	/* Opened first: a file that cannot be written ends the run before
+	 * anything is held. */
+	f = o->plot ? out_file_open(o->plot) : NULL;
 	if (chart_build(row->a, &row->k, s) != 0)
 		die("out of memory");
 	if (o->chart)
 		chart_text(stdout, s, &row->r);
-	if (o->plot)
-		plot(o->plot, row, s);
+	if (f)
+		failed = plot(f, row, s);
 	chart_free(s);
+	if (failed)
+		die("%s: write error", o->plot);
 }
 
 /* ---- A row ---- */
@@ -322,6 +326,34 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row)
 	row->cl = NULL;
 }
 
+/* The options are checked one by one before; this names the
+ * configuration, should the model still refuse it. */
+static _Noreturn void compute_failed(const struct occ_row *row,
+				     enum occ_status st)
+{
+	die("%s, %d threads, %d registers, %llu B static + %llu B dynamic "
+	    "shared memory, %d barriers: %s", row->arch, row->k.block_size,
+	    row->k.regs_per_thread, (unsigned long long)row->k.static_smem,
+	    (unsigned long long)row->k.dynamic_smem, row->k.barriers,
+	    occ_strerror(st));
+}
+
+/* --smem, --smem-per-thread and --smem-per-warp at one block size, each
+ * within its range, may together pass what the model takes. */
+static void check_growth(const struct occ_smem_growth *g, int block,
+			 uint64_t total)
+{
+	if (total > OCC_BYTES_MAX)
+		die_usage("--smem %llu, --smem-per-thread %llu and "
+			  "--smem-per-warp %llu at --block %d: %llu B of "
+			  "dynamic shared memory, above the limit of %llu",
+			  (unsigned long long)g->fixed,
+			  (unsigned long long)g->per_thread,
+			  (unsigned long long)g->per_warp, block,
+			  (unsigned long long)total,
+			  (unsigned long long)OCC_BYTES_MAX);
+}
+
 /* One configuration: at the given block size, or at the best one. */
 static void run_one(struct occ_run *run, struct occ_kernel *k)
 {
@@ -330,6 +362,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	struct occ_best best;
 	struct occ_row row;
 	struct row_gpu gpu;
+	enum occ_status st;
 
 	memset(&row, 0, sizeof row);
 	g.fixed = k->dynamic_smem;
@@ -338,11 +371,12 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	row.k = *k;
 	if (o->have_block) {
 		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
-		if (occ_compute(run->a, &row.k, &row.r) != OCC_OK)
-			die("internal error: invalid configuration");
+		check_growth(&g, k->block_size, row.k.dynamic_smem);
+		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK)
+			compute_failed(&row, st);
 	} else {
-		if (occ_best_block_size(run->a, k, &g, &best) != OCC_OK)
-			die("internal error: invalid configuration");
+		if ((st = occ_best_block_size(run->a, k, &g, &best)) != OCC_OK)
+			compute_failed(&row, st);
 		row.k.block_size = best.block_size ? best.block_size
 						   : run->a->warp_size;
 		row.k.dynamic_smem = best.dynamic_smem;

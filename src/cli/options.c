@@ -497,11 +497,13 @@ void options_parse(int argc, char **argv, struct options *o)
 			bad_option(c, argv);
 		if (strcmp(opts[i].name, "help") == 0) {
 			usage(stdout);
-			exit(EXIT_SUCCESS);
+			flush_stdout();
+			cli_exit(EXIT_SUCCESS);
 		}
 		if (strcmp(opts[i].name, "version") == 0) {
 			printf("occcalc %s\n", OCC_VERSION);
-			exit(EXIT_SUCCESS);
+			flush_stdout();
+			cli_exit(EXIT_SUCCESS);
 		}
 		if (opts[i].selects >= 0)
 			select_mode(&opts[i], o, &selected);
@@ -530,4 +532,5 @@ void options_free(struct options *o)
 	for (i = 0; i < NOPTS; i++)
 		if (opts[i].kind == ARG_SEQ || opts[i].kind == ARG_SHAPES)
 			seq_free(dest(&opts[i], o));
+	seq_free(&o->access.elem);      /* --elem's, an ARG_FN */
 }

@@ -15,30 +15,6 @@
 #define TABLES_HINT "; set OCCCALC_TABLES (or --tables DIR) to the " \
 	"directory of sm_XY.arch files, data/arch-tables in the source tree"
 
-static _Noreturn void die_tables(enum occ_status st, const struct occ_diag *d,
-				 int err)
-{
-	if (st == OCC_ERR_IO && d->line == 0)
-		die("%s: %s: %s" TABLES_HINT, d->file, occ_strerror(st),
-		    strerror(err));
-	if (st == OCC_ERR_LINE_TOO_LONG)
-		die("%s:%d: line too long (at most %llu characters)", d->file,
-		    d->line, (unsigned long long)d->limit);
-	if (st == OCC_ERR_RANGE)
-		die("%s:%d: %s: above the limit of %llu", d->file, d->line,
-		    d->key, (unsigned long long)d->limit);
-	if (st == OCC_ERR_NOT_REGULAR)
-		die("%s: %s", d->file, occ_strerror(st));
-	if (st == OCC_ERR_NO_TABLES)
-		die("%s: %s" TABLES_HINT, d->file, occ_strerror(st));
-	if (d->line > 0 && d->key[0])
-		die("%s:%d: %s: %s", d->file, d->line, d->key,
-		    occ_strerror(st));
-	if (d->line > 0)
-		die("%s:%d: %s", d->file, d->line, occ_strerror(st));
-	die("%s: %s: %s", d->file, d->key, occ_strerror(st));
-}
-
 /* Run from its build tree, occcalc reads its source tree's tables (those
  * it was built and tested with), not whatever an older install left. */
 static const char *build_tree_tables(void)
@@ -79,7 +55,7 @@ const struct occ_tables *session_tables(struct session *s)
 	errno = 0;
 	st = occ_tables_load(tables_dir(s), &s->tables, &d);
 	if (st != OCC_OK)
-		die_tables(st, &d, errno);
+		die_data(st, &d, errno, TABLES_HINT);
 	return s->tables;
 }
 
@@ -231,13 +207,11 @@ struct occ_gpus *session_gpus(struct session *s)
 	session_gpus_path(s, path, sizeof path);
 	errno = 0;
 	st = occ_gpus_load(path, &l, &d);
-	if (st == OCC_ERR_IO)
-		die("%s: cannot read: %s", path, strerror(errno));
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE "
 		    "NAME', each name unlike the others", d.file, d.line);
 	if (st != OCC_OK)
-		die("%s: %s", path, occ_strerror(st));
+		die_data(st, &d, errno, "");
 	return l;
 }
 
@@ -267,8 +241,9 @@ static void find_gpu(struct session *s, struct occ_gpu *g)
 		occ_gpus_free(l);
 		return;
 	}
-	occ_gpus_free(l);
+	/* The matches point into the list: their names first. */
 	match_names(names, sizeof names, &m);
+	occ_gpus_free(l);
 	session_gpus_path(s, path, sizeof path);
 	if (m.ambiguous)
 		die_usage("--gpu: '%s' is ambiguous: did you mean %s?", name,

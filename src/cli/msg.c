@@ -1,0 +1,136 @@
+/*
+ * msg.c - the message edge: every line occcalc writes for the user on
+ * stderr ("occcalc: ..."), and the one function that reports a data
+ * file's problem (a table, the GPU list, a compiler report).
+ *
+ * A message is always exactly one line: it often quotes what the user
+ * typed or what a file holds, and a newline or a terminal escape in an
+ * argument must not make a second line or reach the terminal. So a
+ * message is formatted whole, then written with every control character
+ * escaped, C-style (\n, \t, \x1b).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* s, its control characters escaped (DEL too): one line, safe to show. */
+static void put_escaped(FILE *f, const char *s)
+{
+	static const char named[] = "\a\b\t\n\v\f\r", letters[] = "abtnvfr";
+	const char *p;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c != 0x7f)
+			fputc(c, f);
+		else if ((p = strchr(named, c)) != NULL)
+			fprintf(f, "\\%c", letters[p - named]);
+		else
+			fprintf(f, "\\x%02x", c);
+	}
+}
+
+/* "occcalc: " prefix, the message, one newline. */
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char small[512], *buf = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
+	else if (n >= (int)sizeof small)
+		buf = small;   /* out of memory: the message cut short */
+	va_end(again);
+	fputs(prefix, stderr);
+	put_escaped(stderr, n < 0 ? fmt : buf);
+	fputc('\n', stderr);
+	fflush(stderr);
+	if (buf != small)
+		free(buf);
+}
+
+static _Noreturn void vdie(int status, const char *fmt, va_list ap)
+{
+	vmessage("occcalc: ", fmt, ap);
+	cli_exit(status);
+}
+
+_Noreturn void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(EXIT_USAGE, fmt, ap);
+}
+
+_Noreturn void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(EXIT_FAILURE, fmt, ap);
+}
+
+/* Something the user should know that does not stop the run. */
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("occcalc: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+/* One line of a failure's several (die ends them), as the compiler's
+ * errors in a report it was given. */
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("occcalc: ", fmt, ap);
+	va_end(ap);
+}
+
+/* Why a data file cannot be read, with its name, its line and the limit
+ * it broke; hint is added where the file was not found (or ""). err is
+ * errno as the library left it. */
+_Noreturn void die_data(enum occ_status st, const struct occ_diag *d, int err,
+	      const char *hint)
+{
+	const char *what = d->line > 0 && d->key[0] ? d->key : NULL;
+
+	switch (st) {
+	case OCC_ERR_IO:
+		die("%s: cannot read: %s%s", d->file,
+		    err ? strerror(err) : "read error", d->line ? "" : hint);
+	case OCC_ERR_NOT_REGULAR:
+		die("%s: not a regular file (a FIFO, a device or a directory "
+		    "is not read)", d->file);
+	case OCC_ERR_LINE_TOO_LONG:
+		die("%s:%d: line too long (at most %llu characters)", d->file,
+		    d->line, (unsigned long long)d->limit);
+	case OCC_ERR_RANGE:
+		die("%s:%d: %s: above the limit of %llu", d->file, d->line,
+		    d->key, (unsigned long long)d->limit);
+	case OCC_ERR_NO_TABLES:
+		die("%s: %s%s", d->file, occ_strerror(st), hint);
+	default:
+		break;
+	}
+	if (what)
+		die("%s:%d: %s: %s", d->file, d->line, what, occ_strerror(st));
+	if (d->line > 0)
+		die("%s:%d: %s", d->file, d->line, occ_strerror(st));
+	if (d->key[0])
+		die("%s: %s: %s", d->file, d->key, occ_strerror(st));
+	die("%s: %s", d->file, occ_strerror(st));
+}
