@@ -142,6 +142,15 @@ static int read_log(const char *path, struct log *l)
 	return 0;
 }
 
+static void log_free(struct log *l)
+{
+	for (size_t i = 0; i < l->nlines; i++)
+		free(l->lines[i]);
+	free(l->lines);
+	l->lines = NULL;
+	l->nlines = 0;
+}
+
 static const struct logk *log_find(const struct log *l, const char *name,
 				   const char *arch)
 {
@@ -394,6 +403,8 @@ static void test_container(const struct container *c, const struct rows *ref)
 	snprintf(path, sizeof path, "%s/%s.ptxas", fixtures, c->file);
 	if (read_rows(c->file, &r) || read_log(path, &l)) {
 		tap_ok(0, "%s and its ptxas report are read", c->file);
+		free(r.v);
+		log_free(&l);
 		return;
 	}
 	tap_ok(complete(&r, all_archs, NARCHS + 1), "%s: all %d kernels for "
@@ -411,6 +422,7 @@ static void test_container(const struct container *c, const struct rows *ref)
 		tap_ok(same_rows(&r, ref), "%s reads as none.fatbin does, field "
 		       "for field", c->file);
 	free(r.v);
+	log_free(&l);
 }
 
 static void test_cubins(void)
@@ -428,6 +440,8 @@ static void test_cubins(void)
 		snprintf(path, sizeof path, "%s/%s.ptxas", fixtures, file);
 		if (read_rows(file, &r) || read_log(path, &l)) {
 			tap_ok(0, "%s and its ptxas report are read", file);
+			free(r.v);
+			log_free(&l);
 			continue;
 		}
 		tap_ok(complete(&r, &arch, 1) && r.v[0].k.container ==
@@ -436,6 +450,7 @@ static void test_cubins(void)
 		       NKERNELS, arch);
 		run_checks(file, &r, &l, 0);
 		free(r.v);
+		log_free(&l);
 	}
 }
 
@@ -462,6 +477,8 @@ int main(void)
 		ref.n = 0;
 	for (size_t i = 0; i < sizeof containers / sizeof containers[0]; i++)
 		test_container(&containers[i], i ? &ref : NULL);
+	free(ref.v);
+	occ_tables_free(tables);
 	tap_plan(tap_n);
 	return tap_done();
 }

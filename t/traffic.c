@@ -331,7 +331,8 @@ static uint64_t distinct(struct list *l)
 	uint64_t n = 0;
 	size_t i;
 
-	qsort(l->v, l->n, sizeof *l->v, cmp_u64);
+	if (l->n)
+		qsort(l->v, l->n, sizeof *l->v, cmp_u64);
 	for (i = 0; i < l->n; i++)
 		n += i == 0 || l->v[i] != l->v[i - 1];
 	free(l->v);
