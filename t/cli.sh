@@ -320,7 +320,7 @@ ok $? "--cluster takes a list of sizes, ranges, shapes and best: one row each"
 ok $? "the layout prints in its short form, and says where it comes from"
 run --gpu H200 -b 128 --cluster 4
 grep -q "Chips of one product have different SMs disabled" "$tmp/out" &&
-	grep -q "source: the GPU list (H200): measured on seven NVIDIA" "$tmp/out"
+	grep -q "source: the GPU list (H200): measured on eight NVIDIA" "$tmp/out"
 ok $? "a layout from the GPU list says whose it is, and that chips differ"
 
 done_testing
