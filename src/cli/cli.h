@@ -4,6 +4,7 @@
 #ifndef OCC_CLI_H
 #define OCC_CLI_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -336,6 +337,46 @@ struct session_layout {
 	int from_list;                 /* the GPU list's: one chip's */
 };
 
+enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
+		     KSRC_ELF };
+
+/* One kernel of one architecture, as read; -1: not recorded there. */
+struct kernel_info {
+	char *mangled;
+	char *name;              /* demangled, or NULL: not C++ */
+	const char *file;        /* the kernel_list's copy */
+	char arch[16];           /* as compiled: sm_90a, sm_120f, compute_90 */
+	int cc_major, cc_minor;
+	enum kernel_source source;
+	int ptx_only;            /* resources decided by the driver's JIT */
+	int regs;
+	int64_t static_smem;     /* as cudaFuncGetAttributes' sharedSizeBytes */
+	int barriers;
+	int64_t stack, spill_stores, spill_loads;
+	int bounds_known;        /* the input records __launch_bounds__ */
+	int max_threads;         /* 0: no bound */
+	int min_blocks;          /* 0: none */
+	int max_regs;            /* the register cap ptxas honoured; 0: none */
+	int req_threads[3], cluster[3];
+	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
+	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
+	int line;                /* in a compiler report */
+};
+
+struct kernel_list {
+	struct kernel_info *k;
+	size_t n, cap;
+	char **files;            /* the files read, for kernel_info.file */
+	size_t nfiles;
+	unsigned char *stdin_buf;   /* a binary read from standard input */
+	size_t stdin_len;
+	unsigned char *report;   /* a compiler report's text while it is read */
+	int text;                /* read from a compiler report */
+	int files_bad;           /* in a directory, warned about */
+	regex_t re;              /* --kernel */
+	int have_re;
+};
+
 struct session {
 	struct options *o;
 	struct occ_tables *tables;        /* loaded by session_tables() */
@@ -352,6 +393,9 @@ struct session {
 	struct session_layout layout;     /* with --cluster */
 	uint64_t sms_given;               /* --sms, --gpu's: for --device all */
 	struct gpu_ctx gpu;               /* the GPU layer's: released at exit */
+	/* --kernels: what was read, held here so that a failure while it is
+	 * read or shown frees it at exit as a finished run does. */
+	struct kernel_list kernels;
 };
 
 const struct occ_tables *session_tables(struct session *s);
@@ -396,43 +440,6 @@ int mode_list_devices(struct session *s);
 int mode_list_fields(struct session *s);
 
 /* ---- Kernels of a compiler report or a binary (kernels_read.c) ---- */
-
-enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
-		     KSRC_ELF };
-
-/* One kernel of one architecture, as read; -1: not recorded there. */
-struct kernel_info {
-	char *mangled;
-	char *name;              /* demangled, or NULL: not C++ */
-	const char *file;        /* the kernel_list's copy */
-	char arch[16];           /* as compiled: sm_90a, sm_120f, compute_90 */
-	int cc_major, cc_minor;
-	enum kernel_source source;
-	int ptx_only;            /* resources decided by the driver's JIT */
-	int regs;
-	int64_t static_smem;     /* as cudaFuncGetAttributes' sharedSizeBytes */
-	int barriers;
-	int64_t stack, spill_stores, spill_loads;
-	int bounds_known;        /* the input records __launch_bounds__ */
-	int max_threads;         /* 0: no bound */
-	int min_blocks;          /* 0: none */
-	int max_regs;            /* the register cap ptxas honoured; 0: none */
-	int req_threads[3], cluster[3];
-	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
-	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
-	int line;                /* in a compiler report */
-};
-
-struct kernel_list {
-	struct kernel_info *k;
-	size_t n, cap;
-	char **files;            /* the files read, for kernel_info.file */
-	size_t nfiles;
-	unsigned char *stdin_buf;   /* a binary read from standard input */
-	size_t stdin_len;
-	int text;                /* read from a compiler report */
-	int files_bad;           /* in a directory, warned about */
-};
 
 /* The kernels of path (a report, a binary, a directory, or "-"), those
  * --arch and --kernel keep; dies on what cannot be read. */

@@ -23,8 +23,6 @@ struct reader {
 	struct session *s;
 	struct kernel_list *l;
 	const char *input;       /* as the user named it */
-	regex_t re;
-	int have_re;
 };
 
 /* ---- The list ---- */
@@ -71,6 +69,9 @@ void kernels_free(struct kernel_list *l)
 	free(l->k);
 	free(l->files);
 	free(l->stdin_buf);
+	free(l->report);
+	if (l->have_re)
+		regfree(&l->re);
 	memset(l, 0, sizeof *l);
 }
 
@@ -98,9 +99,9 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k)
 	const struct options *o = r->s->o;
 	int keep = !o->arch || kernel_arch_matches(o->arch, k);
 
-	if (keep && r->have_re)
-		keep = regexec(&r->re, k->mangled, 0, NULL, 0) == 0 ||
-		       (k->name && regexec(&r->re, k->name, 0, NULL, 0) == 0);
+	if (keep && r->l->have_re)
+		keep = regexec(&r->l->re, k->mangled, 0, NULL, 0) == 0 ||
+		       (k->name && regexec(&r->l->re, k->name, 0, NULL, 0) == 0);
 	if (!keep) {
 		free(k->mangled);
 		free(k->name);
@@ -352,15 +353,15 @@ static void read_stdin(struct reader *r)
 	unsigned char *buf = slurp(STDIN_FILENO, r->input, &len);
 	int fs;
 
+	/* Kept for --api, which loads the code from it; freed with the
+	 * list, also when reading fails. */
+	r->l->stdin_buf = buf;
+	r->l->stdin_len = len;
 	if (!occ_bin_sniff(buf, len)) {
 		read_report(r, buf, len);
-		free(buf);
 		return;
 	}
 	st = occ_bin_read(buf, len, r->input, from_binary, r, &fs, &d);
-	/* Kept for --api, which loads the code from it. */
-	r->l->stdin_buf = buf;
-	r->l->stdin_len = len;
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 }
@@ -390,25 +391,27 @@ static void read_file(struct reader *r, const char *path)
 		die("%s: cannot read: %s", path, strerror(errno));
 	text = slurp(fd, path, &len);
 	close(fd);
+	r->l->report = text;     /* freed with the list, should reading fail */
 	read_report(r, text, len);
 	free(text);
+	r->l->report = NULL;
 }
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path, { 0 }, 0 };
+	struct reader r = { s, l, path };
 	struct stat sb;
 	int e;
 	char msg[256];
 
 	memset(l, 0, sizeof *l);
 	if (s->o->kernel_re) {
-		e = regcomp(&r.re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
+		e = regcomp(&l->re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
 		if (e) {
-			regerror(e, &r.re, msg, sizeof msg);
+			regerror(e, &l->re, msg, sizeof msg);
 			die_usage("--kernel: '%s': %s", s->o->kernel_re, msg);
 		}
-		r.have_re = 1;
+		l->have_re = 1;
 	}
 	if (strcmp(path, "-") == 0) {
 		r.input = "<stdin>";
@@ -423,6 +426,4 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	} else {
 		read_file(&r, path);
 	}
-	if (r.have_re)
-		regfree(&r.re);
 }

@@ -66,6 +66,7 @@ int cli_run(struct cli *c, int argc, char **argv)
 void cli_free(struct cli *c)
 {
 	gpu_ctx_release(&c->s.gpu);
+	kernels_free(&c->s.kernels);
 	if (c->s.tables)
 		occ_tables_free(c->s.tables);
 	options_free(&c->o);

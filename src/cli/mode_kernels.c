@@ -41,7 +41,7 @@ struct api {
 
 struct report {
 	struct occ_run run;
-	struct kernel_list l;
+	struct kernel_list *l;        /* the session's */
 	struct summary sum;
 	struct api api;
 	const unsigned char *api_ok; /* per kernel: the driver can say */
@@ -126,25 +126,25 @@ static void print_notes(struct report *rep)
 
 	if (rep->sum.rows)
 		print_summary(out, &rep->sum);
-	if (rep->l.text && !o->have_block)
+	if (rep->l->text && !o->have_block)
 		out_text(out, "\nA compiler report does not carry "
 			 "__launch_bounds__: the block sizes above assume\n"
 			 "none, and a kernel compiled with a lower bound cannot "
 			 "launch with them\n(give occcalc the binary instead).\n");
-	if (!rep->l.text)
+	if (!rep->l->text)
 		out_text(out, "\nbound, min: __launch_bounds__' maximum threads "
 			 "and minimum blocks per SM\n('!': the prediction falls "
 			 "short of it; r64: a cubin without its PTX keeps only\n"
 			 "the register cap ptxas applied for it, or for "
 			 "__maxnreg__).\n");
-	for (i = 0; i < rep->l.n; i++)
-		if (rep->l.k[i].ptx_only) {
+	for (i = 0; i < rep->l->n; i++)
+		if (rep->l->k[i].ptx_only) {
 			out_text(out, "\nPTX only (compiled by the driver when "
 				 "loaded, resources unknown until then):\n");
 			break;
 		}
-	for (; i < rep->l.n; i++) {
-		const struct kernel_info *k = &rep->l.k[i];
+	for (; i < rep->l->n; i++) {
+		const struct kernel_info *k = &rep->l->k[i];
 		char line[4096];
 
 		if (!k->ptx_only)
@@ -244,7 +244,7 @@ static void api_row(struct report *rep, struct occ_row *row,
 	char err[512];
 	int st;
 
-	if (!rep->api_ok[k - rep->l.k])
+	if (!rep->api_ok[k - rep->l->k])
 		return;
 	image = api_image(&rep->api, k);
 	if (!image)
@@ -307,18 +307,18 @@ static void api_open(struct report *rep, struct session *s)
 	char err[512];
 	size_t i, relocatable = 0;
 
-	if (rep->l.text)
+	if (rep->l->text)
 		die("--api loads the kernels' code: give a binary (a compiler "
 		    "report holds none)");
 	rep->api.dev_arch = session_device_arch(s);
 	rep->api.loader = gpu_loader_open(&s->gpu, err, sizeof err);
 	if (!rep->api.loader)
 		session_device_failed(s, err);
-	rep->api.fixed = rep->l.stdin_buf;
-	rep->api.fixed_len = rep->l.stdin_len;
-	rep->api_ok = api_targets(&rep->l, &s->dev);
-	for (i = 0; i < rep->l.n; i++)
-		relocatable += rep->l.k[i].relocatable;
+	rep->api.fixed = rep->l->stdin_buf;
+	rep->api.fixed_len = rep->l->stdin_len;
+	rep->api_ok = api_targets(rep->l, &s->dev);
+	for (i = 0; i < rep->l->n; i++)
+		relocatable += rep->l->k[i].relocatable;
 	if (relocatable)
 		warn("%zu kernel%s of relocatable device code (nvcc -rdc) not "
 		     "given to the driver: it loads linked code", relocatable,
@@ -434,24 +434,25 @@ int mode_kernels(struct session *s)
 	size_t i;
 
 	memset(&rep, 0, sizeof rep);
+	rep.l = &s->kernels;
 	if (o->arch && occ_arch_parse_name(o->arch, &(int){ 0 },
 					   &(int){ 0 }) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
-	kernels_read(s, o->ptxas, &rep.l);
-	if (rep.l.n == 0)
+	kernels_read(s, o->ptxas, rep.l);
+	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",
 		    o->kernel_re ? " matching --kernel " : "",
 		    o->kernel_re ? o->kernel_re : "");
-	min_blocks_from_ptx(&rep.l);
+	min_blocks_from_ptx(rep.l);
 	if (o->api)
 		api_open(&rep, s);
 	occ_run_open(&rep.run, s, 1, 1);
 	rep.run.hook = kernel_row;
 	rep.run.hook_ctx = &rep;
-	for (i = 0; i < rep.l.n; i++)
-		kernel_rows(&rep, &rep.l.k[i]);
+	for (i = 0; i < rep.l->n; i++)
+		kernel_rows(&rep, &rep.l->k[i]);
 	if (o->format == OUT_TEXT && !o->fields)
 		print_notes(&rep);
 	occ_run_close(&rep.run);
@@ -463,6 +464,6 @@ int mode_kernels(struct session *s)
 	gpu_loader_close(rep.api.loader);
 	free(rep.api.buf);
 	free((void *)rep.api_ok);
-	kernels_free(&rep.l);
+	kernels_free(rep.l);
 	return 0;
 }
