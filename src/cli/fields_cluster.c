@@ -116,9 +116,7 @@ GETTER(get_cluster_achieved)
 	ROW;
 	v->type = VAL_NULL;
 	if (C && C->measured)
-		val_pct(v, C->m.residency.warp_cycles,
-			(uint64_t)C->m.residency.max_warps_per_sm *
-			C->m.residency.active_cycles);
+		set_achieved(v, &C->m.residency);
 }
 GETTER(get_cluster_agrees)
 {

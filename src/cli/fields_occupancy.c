@@ -169,9 +169,7 @@ GETTER(get_achieved)
 	ROW;
 	v->type = VAL_NULL;
 	if (G && G->measured)
-		val_pct(v, G->m.residency.warp_cycles,
-			(uint64_t)G->m.residency.max_warps_per_sm *
-			G->m.residency.active_cycles);
+		set_achieved(v, &G->m.residency);
 }
 GETTER(get_measure_ms)
 {

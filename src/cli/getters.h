@@ -29,6 +29,13 @@
 #define KBOOL_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
 	v->type = (cond) ? VAL_BOOL : VAL_NULL; v->u = (cond) && (expr); }
 
+/* Achieved occupancy as measured: warp-cycles over the SMs' slots. */
+static inline void set_achieved(struct val *v, const struct occ_residency *m)
+{
+	val_pct(v, m->warp_cycles,
+		(uint64_t)m->max_warps_per_sm * m->active_cycles);
+}
+
 static inline void set_str(struct val *v, const char *s)
 {
 	v->type = VAL_STR;
