@@ -342,7 +342,7 @@ static void test_gpu_list(void)
 	       OCC_OK && g.sms == 132,
 	       "layout lines do not disturb the GPU lookup");
 	tap_ok(occ_gpu_layout_find(getenv("OCCCALC_TABLES"), "H200", &gl,
-				   &d) == OCC_ERR_IO,
+				   &d) == OCC_ERR_NOT_REGULAR,
 	       "a directory is not read as the GPU list");
 	fd = mkstemp(tmp);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;

@@ -76,6 +76,11 @@ refused "no kernel resource usage found" "text that is no report is refused"
 head -n 3 "$F/ptxas-sm90.txt" >"$tmp/trunc"
 run --ptxas "$tmp/trunc" -b 128
 refused "$tmp/trunc:2: malformed or truncated resource usage" "a truncated ptxas report is refused, naming the line"
+# A kernel cut short before the next one: refused at its own line, not
+# dropped from the rows.
+awk '!(/Used [0-9]+ registers/ && ++n == 1)' "$F/ptxas-sm90.txt" >"$tmp/gap"
+run --ptxas "$tmp/gap" -b 128
+refused "$tmp/gap:2: malformed or truncated resource usage" "a kernel whose usage line is missing before the next is refused, not dropped"
 head -n 15 "$F/cuobjdump-sm90.txt" | grep -v 'REG:' >"$tmp/trunc2"
 run --ptxas "$tmp/trunc2" -b 128
 refused "malformed or truncated resource usage" "a truncated cuobjdump report is refused"

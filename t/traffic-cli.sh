@@ -79,6 +79,8 @@ run -a sm_90 --traffic 'z[i] = x[i] + y[i]' --count 32 --elem x=16,8 -f csv
 ok $? "--elem x=16,8: x of 16 bytes, the others of 8; elem_size absent"
 
 expect 2 "--elem: 'w=8': the accesses have no array 'w'" -a 90 --traffic 'z[i]' --count 10 --elem w=8
+long=$(printf 'z=4,%.0s' $(seq 200))
+expect 2 "--elem: longer than 511 characters" -a 90 --traffic 'z[i]' --count 10 --elem "$long"
 expect 2 "--elem: 'x=4': NAME=BYTES names the arrays of --traffic" -a 90 --access load --elem x=4
 
 run -a sm_90 --traffic 'z[i] = x[i]' --grid 100 --block 64,96,100 --elem 4,8 -f csv

@@ -385,6 +385,7 @@ struct session {
 	const struct occ_arch *table;     /* its table (or the one borrowed) */
 	struct occ_arch merged;           /* the table with its values in */
 	char gpu_arch[16];                /* --gpu's architecture */
+	char gpu_name[48];                /* and its name in the list */
 	/* A measured sweep's progress and what it found. */
 	uint64_t progress_rows, progress_total;
 	int progress;

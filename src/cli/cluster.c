@@ -139,21 +139,22 @@ static void layout_listed(struct session *s)
 
 	session_gpus_path(s, path, sizeof path);
 	errno = 0;
-	st = occ_gpu_layout_find(path, s->o->gpu, &g, &d);
+	/* By the list's own name: --gpu may have been a device name. */
+	st = occ_gpu_layout_find(path, s->gpu_name, &g, &d);
 	if (st == OCC_ERR_UNKNOWN_ARCH)
 		die_usage("--cluster needs the GPU's GPC layout, and the GPU list "
-			  "has none for %s: give it with --layout", s->o->gpu);
-	if (st == OCC_ERR_IO)
-		die("%s: cannot read: %s", path, strerror(errno));
-	if (st != OCC_OK)
+			  "has none for %s: give it with --layout", s->gpu_name);
+	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file, d.line);
+	if (st != OCC_OK)
+		die_data(st, &d, errno, "");
 	L->l = g.layout;
 	L->from_list = 1;
 	snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
-		 s->o->gpu, g.source);
+		 s->gpu_name, g.source);
 	if (s->o->sms && s->o->sms != (uint64_t)L->l.sms)
 		die_usage("--sms %llu: the GPU list's layout of %s has %d SMs",
-			  (unsigned long long)s->o->sms, s->o->gpu, L->l.sms);
+			  (unsigned long long)s->o->sms, s->gpu_name, L->l.sms);
 }
 
 void cluster_prepare(struct session *s, const struct occ_arch *a)

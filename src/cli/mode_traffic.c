@@ -377,6 +377,8 @@ static void named_sizes(struct occ_kernel_text *k, const char *arg)
 	char buf[512], *tok, *save = NULL, *eq;
 	int a;
 
+	if (strlen(arg) >= sizeof buf)
+		die_usage("--elem: longer than %zu characters", sizeof buf - 1);
 	snprintf(buf, sizeof buf, "%s", arg);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))

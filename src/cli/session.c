@@ -271,6 +271,7 @@ void session_apply_gpu(struct session *s)
 			  g.name, g.cc_major, g.cc_minor, o->arch);
 	snprintf(s->gpu_arch, sizeof s->gpu_arch, "%d.%d", g.cc_major,
 		 g.cc_minor);
+	snprintf(s->gpu_name, sizeof s->gpu_name, "%s", g.name);
 	o->arch = s->gpu_arch;
 	if (!o->sms)
 		o->sms = (uint64_t)g.sms;

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <sys/stat.h>
 
 #include "occcalc.h"
 #include "util.h"
@@ -130,44 +129,36 @@ static int layout_line(char *line, const char *name,
 	return 1;
 }
 
-/* Opened only if it is a regular file: a FIFO would block. */
-static FILE *open_list(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return NULL;
-	return fopen(path, "r");
-}
+#define LAYOUT_LINE_CHARS 1024
 
 enum occ_status occ_gpu_layout_find(const char *path, const char *name,
 				    struct occ_gpu_layout *out,
 				    struct occ_diag *diag)
 {
-	char line[1024];
-	int lineno = 0, found;
-	enum occ_status st = OCC_ERR_UNKNOWN_ARCH;
+	char buf[LAYOUT_LINE_CHARS], *line;
+	struct occ_lines in;
+	int found = 0;
+	enum occ_status st;
 	FILE *f;
 
 	occ_diag_set(diag, path, 0, "");
-	if (!(f = open_list(path)))
-		return OCC_ERR_IO;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
+	if ((st = occ_open_regular(path, &f)) != OCC_OK)
+		return st;
+	occ_lines_init(&in, f, buf, sizeof buf);
+	while (!found && (st = occ_lines_next(&in, &line)) == OCC_OK && line) {
 		occ_strip_comment(line);
 		found = layout_line(occ_trim(line), name, out);
-		if (found < 0) {
-			occ_diag_set(diag, path, lineno, "layout");
-			st = OCC_ERR_SYNTAX;
-			break;
-		}
-		if (found) {
-			st = OCC_OK;
-			break;
-		}
 	}
 	fclose(f);
-	return st;
+	if (found < 0)
+		st = OCC_ERR_SYNTAX;
+	if (st != OCC_OK) {
+		occ_diag_set(diag, path, in.lineno, found < 0 ? "layout" : "");
+		if (diag && st == OCC_ERR_LINE_TOO_LONG)
+			diag->limit = sizeof buf - 1;
+		return st;
+	}
+	return found ? OCC_OK : OCC_ERR_UNKNOWN_ARCH;
 }
 
 /* ---- The layout a launch reveals ---- */

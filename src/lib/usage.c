@@ -71,6 +71,12 @@ static int start_kernel(struct parser *p, const char *name, size_t len)
 
 	if (len >= sizeof p->u.mangled)
 		return range(p, "kernel name length", sizeof p->u.mangled - 1);
+	/* The kernel before has had no usage line: a report cut short
+	 * there, named at that kernel's line rather than dropped. */
+	if (p->pending) {
+		p->lineno = p->pending_line;
+		return SYNTAX;
+	}
 	memcpy(arch, p->u.arch, sizeof arch);
 	memset(&p->u, 0, sizeof p->u);
 	p->u.cc_major = major;

@@ -43,7 +43,9 @@ struct occ_gpu_layout {
 };
 
 /* OCC_ERR_UNKNOWN_ARCH when the list has no layout for name (any case);
- * OCC_ERR_SYNTAX (diag: the line) for a malformed layout line; OCC_ERR_IO. */
+ * OCC_ERR_SYNTAX (diag: the line) for a malformed layout line;
+ * OCC_ERR_LINE_TOO_LONG (diag: the line and the limit);
+ * OCC_ERR_NOT_REGULAR for a list that is not a regular file; OCC_ERR_IO. */
 enum occ_status occ_gpu_layout_find(const char *path, const char *name,
 				    struct occ_gpu_layout *out,
 				    struct occ_diag *diag);
