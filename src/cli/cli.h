@@ -492,11 +492,19 @@ struct occ_row {
 };
 
 /* A cluster launch of the row's configuration (cluster.c). */
+/* A kind of GPC of the layout (those of one size) and what one holds. */
+struct gpc_kind {
+	int sms, count;                    /* SMs each; GPCs of the kind */
+	struct occ_cluster_result c;       /* one such GPC alone */
+};
+
 struct row_cluster {
 	struct occ_cluster_shape shape;
 	char name[24];                     /* "2x2", "4" */
 	int best;                          /* chosen by --cluster best */
 	struct occ_cluster_result c;
+	struct gpc_kind kinds[OCC_MAX_GPCS];   /* in the layout's order */
+	int n_kinds;
 	struct occ_cluster_best portable, nonportable;
 	const struct session_layout *layout;
 	int have_api;                      /* --api: */

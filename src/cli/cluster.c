@@ -251,6 +251,34 @@ static void shape_name(char *buf, size_t n, const struct occ_cluster_shape *c)
 		snprintf(buf, n, "%d", c->dims[0]);
 }
 
+/* What one GPC of each size holds, for the report's lines. */
+static void gpc_kinds(const struct occ_row *row,
+		      const struct occ_gpc_layout *l, struct row_cluster *cl)
+{
+	int i, k;
+
+	for (i = 0; i < l->n_gpcs; i++) {
+		struct occ_gpc_layout one = { 1, { l->sms_per_gpc[i] },
+					      l->sms_per_gpc[i] };
+		struct gpc_kind *g;
+
+		for (k = 0; k < cl->n_kinds; k++)
+			if (cl->kinds[k].sms == l->sms_per_gpc[i])
+				break;
+		g = &cl->kinds[k];
+		if (k < cl->n_kinds) {
+			g->count++;
+			continue;
+		}
+		if (occ_cluster_compute(row->a, &row->r, &one, cl->shape.size,
+					&g->c) != OCC_OK)
+			continue;
+		g->sms = l->sms_per_gpc[i];
+		g->count = 1;
+		cl->n_kinds++;
+	}
+}
+
 void cluster_compute(struct session *s, const struct occ_row *row,
 		     const struct cluster_item *item, struct row_cluster *cl)
 {
@@ -275,6 +303,7 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 					 &cl->c);
 	if (st != OCC_OK)
 		die("--cluster %s: %s", item->name, occ_strerror(st));
+	gpc_kinds(row, l, cl);
 	if (item->best)
 		shape_name(cl->name, sizeof cl->name, &cl->shape);
 	else

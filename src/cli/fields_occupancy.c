@@ -269,7 +269,7 @@ static const struct field fields[] = {
 	      get_tail),
 	PLAIN("launch_occupancy_pct", FT_DEC, "occupancy averaged over the "
 	      "launch's waves, percent", get_launch_occupancy),
-	{ "kernel", FT_STR, "the kernel's name, demangled (--ptxas)",
+	{ "kernel", FT_STR, "the kernel's name, demangled (--kernels)",
 	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("mangled", FT_STR, "the kernel's symbol", get_mangled),
 	{ "stack", FT_INT, "its stack frame (local memory per thread), bytes",
@@ -400,7 +400,8 @@ static const struct field fields[] = {
 	PLAIN("cluster_potential_size_nonportable", FT_INT, "the same, "
 	      "non-portable sizes allowed", get_potential_np),
 	PLAIN("cluster_best_size", FT_INT, "the portable size with the most "
-	      "CTAs resident, of equals the largest (0: none)", get_best_size),
+	      "CTAs resident, the largest of sizes that tie (0: none)",
+	      get_best_size),
 	PLAIN("cluster_best_active_blocks", FT_INT, "CTAs resident at that "
 	      "size", get_best_blocks),
 	PLAIN("layout", FT_STR, "the GPC layout: SMs per GPC, NxK for K alike",

@@ -1,5 +1,5 @@
 /*
- * mode_kernels.c - --kernels PATH (--ptxas): the occupancy of each kernel
+ * mode_kernels.c - --kernels PATH (alias --ptxas): the occupancy of each kernel
  * of a compiler report or a binary, one row per kernel and architecture,
  * within its __launch_bounds__; with --api, the driver's reading of the
  * same code beside it. A text table ends with a summary of the limiters.
@@ -22,7 +22,7 @@ struct worst {
 };
 
 struct summary {
-	uint64_t rows, ptx, cannot, below_min, by[5];
+	uint64_t rows, cannot, below_min, by[5];
 	struct worst low[LOWEST];
 	size_t n_low;
 };
@@ -99,9 +99,10 @@ static void print_summary(struct out *o, const struct summary *s)
 				      i ? "," : "", occ_resource_name(1u << i),
 				      (unsigned long long)s->by[i]);
 	snprintf(line + n, sizeof line - n, "; cannot launch %llu; below "
-		 "__launch_bounds__' minimum blocks %llu (of %llu rows)\n",
+		 "__launch_bounds__' minimum blocks %llu (of %llu row%s)\n",
 		 (unsigned long long)s->cannot,
-		 (unsigned long long)s->below_min, (unsigned long long)s->rows);
+		 (unsigned long long)s->below_min, (unsigned long long)s->rows,
+		 s->rows == 1 ? "" : "s");
 	out_text(o, line);
 	if (s->n_low == 0 && s->cannot == 0)
 		out_text(o, "Lowest occupancy  100.00% in every row\n");
@@ -169,13 +170,22 @@ static void api_load_file(struct api *a, const char *file)
 	free(a->buf);
 	a->buf = NULL;
 	a->file = file;
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    !(a->buf = malloc((size_t)sb.st_size + 1)))
+	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) != 0)
 		die("%s: cannot read: %s", file, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		die("%s: changed while occcalc read it (no longer a regular "
+		    "file)", file);
+	if (!(a->buf = malloc((size_t)sb.st_size + 1)))
+		die("%s: too large to read into memory", file);
 	while (n < (size_t)sb.st_size &&
-	       (got = read(fd, a->buf + n, (size_t)sb.st_size - n)) > 0)
+	       (got = read(fd, a->buf + n, (size_t)sb.st_size - n)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			die("%s: cannot read: %s", file, strerror(errno));
 		n += (size_t)got;
+	}
 	close(fd);
 	a->len = n;
 }
@@ -264,6 +274,8 @@ static void api_row(struct report *rep, struct occ_row *row,
 		return;
 	g->have_func = 1;
 	g->api_blocks = g->func.blocks;
+	/* PTX: occcalc reads no resources to set beside the driver's (its
+	 * row's model fields and agrees are null); nothing is counted. */
 	g->agrees = k->ptx_only || func_agrees(row, &g->func);
 	if (!g->agrees)
 		s->disagreements++;
@@ -387,7 +399,6 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 	struct session *s = rep->run.s;
 	struct occ_kernel k;
 
-	rep->sum.ptx += ki->ptx_only;
 	if (ki->ptx_only) {
 		ptx_row(rep, ki);
 		return;

@@ -238,8 +238,9 @@ struct col {
 	const char *name, *label;
 };
 
-static void level_table(const struct traffic_row rows[3], const char *level,
-			field_get op_text, const struct col *cols, size_t n)
+static void level_table(FILE *fp, const struct traffic_row rows[3],
+			const char *level, field_get op_text,
+			const struct col *cols, size_t n)
 {
 	struct field f[8];
 	struct fieldsel sel;
@@ -259,7 +260,7 @@ static void level_table(const struct traffic_row rows[3], const char *level,
 	sel.needs = 0;
 	for (i = 0; i < sel.n; i++)
 		sel.f[i] = &f[i];
-	out_open(&out, stdout, OUT_TEXT, &sel);
+	out_open(&out, fp, OUT_TEXT, &sel);
 	for (i = 0; i < 3; i++)
 		out_row(&out, &rows[i]);
 	out_close(&out);
@@ -326,11 +327,11 @@ static void report(FILE *f, const struct launch *l,
 
 	report_head(f, l);
 	/* Lines are the transactions only where the L1 fetches lines. */
-	level_table(rows, "L1/TEX", NULL, l1, 6 + (size_t)l->t.load.l1_lines);
+	level_table(f, rows, "L1/TEX", NULL, l1, 6 + (size_t)l->t.load.l1_lines);
 	fputc('\n', f);
-	level_table(rows, "L1 to L2", NULL, l2, 5);
+	level_table(f, rows, "L1 to L2", NULL, l2, 5);
 	fputc('\n', f);
-	level_table(rows, "Device memory", get_dram_op, dram, 2);
+	level_table(f, rows, "Device memory", get_dram_op, dram, 2);
 	fprintf(f, "\nL2 min: each sector%s once (every access that can hit "
 		"in L1 does); max: no hit.\nDevice memory min: each sector "
 		"once; max: every sector L2 receives. Footprint %" PRIu64

@@ -406,7 +406,7 @@ void report_occupancy(FILE *f, const struct occ_row *row)
 	/* A bare 100 % must not pass for the kernel's answer. */
 	if (row->regs_assumed)
 		fprintf(f, "Note: no --regs: registers per thread taken as %d; "
-			"the kernel's own count (nvcc -Xptxas -v, --ptxas) may "
+			"the kernel's own count (nvcc -Xptxas -v, --kernels) may "
 			"lower the occupancy.\n", row->k.regs_per_thread);
 	if (row->grid)
 		out_waves(f, row);

@@ -68,39 +68,27 @@ static void layout_lines(FILE *f, const struct session_layout *L)
 }
 
 /* The clusters each size of GPC holds: "16 SMs x5: 32 each". */
-static void gpc_lines(FILE *f, const struct occ_row *row)
+static void gpc_lines(FILE *f, const struct row_cluster *cl)
 {
-	const struct row_cluster *cl = row->cl;
-	const struct occ_gpc_layout *l = &cl->layout->l;
-	int i, j, seen;
+	int i;
 
 	fprintf(f, "  Per GPC               ");
-	for (i = 0; i < l->n_gpcs; i++) {
-		struct occ_gpc_layout one = { 1, { l->sms_per_gpc[i] },
-					      l->sms_per_gpc[i] };
-		struct occ_cluster_result c;
-		int count = 0;
+	for (i = 0; i < cl->n_kinds; i++) {
+		const struct gpc_kind *g = &cl->kinds[i];
 
-		for (j = seen = 0; j < l->n_gpcs; j++) {
-			seen |= j < i && l->sms_per_gpc[j] == l->sms_per_gpc[i];
-			count += l->sms_per_gpc[j] == l->sms_per_gpc[i];
-		}
-		if (seen || occ_cluster_compute(row->a, &row->r, &one,
-						cl->c.size, &c) != OCC_OK)
-			continue;
-		fprintf(f, "%*s%d SMs", i ? INDENT : 0, "", l->sms_per_gpc[i]);
-		if (count > 1)
-			fprintf(f, " x%d", count);
-		if (c.reason == OCC_CLUSTER_LARGER_THAN_GPCS)
+		fprintf(f, "%*s%d SMs", i ? INDENT : 0, "", g->sms);
+		if (g->count > 1)
+			fprintf(f, " x%d", g->count);
+		if (g->c.reason == OCC_CLUSTER_LARGER_THAN_GPCS)
 			fprintf(f, ": none, fewer SMs than CTAs");
 		else
-			fprintf(f, ": %d cluster%s%s", c.max_active_clusters,
-				c.max_active_clusters == 1 ? "" : "s",
-				count > 1 ? " each" : "");
-		if (c.idle_slots > 0 && c.max_active_clusters > 0)
+			fprintf(f, ": %d cluster%s%s", g->c.max_active_clusters,
+				g->c.max_active_clusters == 1 ? "" : "s",
+				g->count > 1 ? " each" : "");
+		if (g->c.idle_slots > 0 && g->c.max_active_clusters > 0)
 			fprintf(f, ", %lld block slot%s left empty",
-				(long long)c.idle_slots,
-				c.idle_slots == 1 ? "" : "s");
+				(long long)g->c.idle_slots,
+				g->c.idle_slots == 1 ? "" : "s");
 		fputc('\n', f);
 	}
 }
@@ -135,8 +123,9 @@ static void recommendation(FILE *f, const struct row_cluster *cl)
 		"cudaOccupancyMaxPotential-\n%*sClusterSize answers)\n",
 		p->potential, cl->nonportable.potential, INDENT, "");
 	if (p->most_blocks)
-		fprintf(f, "  Most CTAs resident    %d: %lld CTAs at once (of "
-			"equals the largest; portable)\n", p->most_blocks,
+		fprintf(f, "  Most CTAs resident    %d: %lld CTAs at once (the "
+			"largest size of those that tie; portable)\n",
+			p->most_blocks,
 			(long long)p->most_blocks_result.active_blocks);
 }
 
@@ -156,7 +145,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 		"%d in a plain one)\n", c->blocks_per_sm,
 		row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
 	if (c->blocks_per_sm > 0)
-		gpc_lines(f, row);
+		gpc_lines(f, cl);
 	format_ratio_percent(pct, (uint64_t)c->active_warps,
 			     (uint64_t)c->warp_slots);
 	format_cluster_limiters(lim, sizeof lim, c->limiters);
