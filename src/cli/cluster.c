@@ -50,6 +50,12 @@ static void add_sizes(const char *arg, const char *tok, struct options *o)
 	struct seq s;
 
 	arg_seq("cluster", tok, 1, 1024, &s);
+	/* Refused before the list is walked, so that nothing is held. */
+	if (seq_count(&s) > (uint64_t)(MAX_CLUSTER_ITEMS - o->cluster.n)) {
+		seq_free(&s);
+		die_usage("--cluster: '%s': more than %d cluster shapes", arg,
+			  MAX_CLUSTER_ITEMS);
+	}
 	for (seq_first(&i, &s); ; ) {
 		it.shape.dims[0] = (int)i.value;
 		it.shape.dims[1] = it.shape.dims[2] = 1;
