@@ -204,6 +204,10 @@ static void read_report(struct reader *r, unsigned char *text, size_t len)
 	int fs;
 	FILE *f;
 
+	if ((uint64_t)len > TEXT_MAX)
+		die("%s: %zu bytes that are no binary: more than a compiler "
+		    "report (at most %llu)", r->input, len,
+		    (unsigned long long)TEXT_MAX);
 	check_compiler_errors(r->input, (char *)text, len);
 	f = len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
 	if (!f)
