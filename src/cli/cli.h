@@ -520,6 +520,9 @@ struct row_cluster {
 void cluster_prepare(struct session *s, const struct occ_arch *a);
 /* The cluster launch of row for item: the model, and the GPU's answers
  * with --api and --measure. */
+/* The names of the limits set in bits (enum occ_cluster_limit), in one
+ * order for every output; how many (at most 3). */
+size_t cluster_limiter_names(unsigned bits, const char *names[3]);
 void cluster_compute(struct session *s, const struct occ_row *row,
 		     const struct cluster_item *item, struct row_cluster *cl);
 /* The report's section on it (report_cluster.c). */

@@ -257,6 +257,20 @@ static void shape_name(char *buf, size_t n, const struct occ_cluster_shape *c)
 		snprintf(buf, n, "%d", c->dims[0]);
 }
 
+size_t cluster_limiter_names(unsigned bits, const char *names[3])
+{
+	static const enum occ_cluster_limit order[] = {
+		OCC_CLUSTER_LIMIT_SM, OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS,
+		OCC_CLUSTER_LIMIT_GPC
+	};
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (bits & order[i])
+			names[n++] = occ_cluster_limit_name(order[i]);
+	return n;
+}
+
 /* What one GPC of each size holds, for the report's lines. */
 static void gpc_kinds(const struct occ_row *row,
 		      const struct occ_gpc_layout *l, struct row_cluster *cl)

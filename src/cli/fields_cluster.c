@@ -53,18 +53,9 @@ GETTER(get_cluster_occupancy)
 }
 GETTER(get_cluster_limiter)
 {
-	static const enum occ_cluster_limit order[] = {
-		OCC_CLUSTER_LIMIT_SM, OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS,
-		OCC_CLUSTER_LIMIT_GPC
-	};
-	size_t i;
 	ROW;
-
 	v->type = C ? VAL_SET : VAL_NULL;
-	v->n = 0;
-	for (i = 0; C && i < sizeof order / sizeof order[0]; i++)
-		if (C->c.limiters & order[i])
-			v->strs[v->n++] = occ_cluster_limit_name(order[i]);
+	v->n = C ? cluster_limiter_names(C->c.limiters, v->strs) : 0;
 }
 GETTER(get_cluster_reason)
 {

@@ -11,18 +11,13 @@
 
 static void format_cluster_limiters(char *buf, size_t n, unsigned bits)
 {
-	static const enum occ_cluster_limit order[] = {
-		OCC_CLUSTER_LIMIT_SM, OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS,
-		OCC_CLUSTER_LIMIT_GPC
-	};
-	size_t i, len = 0;
+	const char *names[3];
+	size_t i, k = cluster_limiter_names(bits, names), len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (bits & order[i])
-			len += (size_t)snprintf(buf + len, n - len, "%s%s",
-						len ? "+" : "",
-						occ_cluster_limit_name(order[i]));
+	for (i = 0; i < k; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					i ? "+" : "", names[i]);
 }
 
 #define INDENT 24
