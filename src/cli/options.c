@@ -136,6 +136,9 @@ static const struct opt opts[] = {
 	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re), .modes = KER,
 	  .selects = -1, .help = "--kernels: only kernels whose name, "
 	  "demangled\nor not, matches REGEX (extended)" },
+	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,
+	  .help = "--kernels: every image of each fatbin, not\nonly the one "
+	  "the driver loads on the GPU\nnamed (--gpu, --device, --arch, --api)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .selects = -1, .section = "\n  --block, --regs, --smem and "
 	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"
