@@ -291,7 +291,11 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 			 : a ? (int64_t)occ_bin_static_smem(a, b)
 			 : b->shared_section;
 	k->barriers = b->barriers;
-	k->stack = b->frame;
+	/* The local memory the driver allocates per thread: the call chain's
+	 * (EIATTR_MIN_STACK_SIZE: 1,736 B for NCCL's linked
+	 * ncclDevKernel_Generic on sm_90, as cuobjdump's STACK), else the
+	 * kernel's own frame. */
+	k->stack = b->stack >= 0 ? b->stack : b->frame;
 	k->spill_stores = k->spill_loads = -1;
 	k->bounds_known = 1;
 	k->max_threads = bound(b->max_threads);
