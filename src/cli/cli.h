@@ -381,6 +381,7 @@ struct kernel_list {
 	int files_bad;           /* in a directory, warned about */
 	int target_cc;           /* the GPU images are chosen for; 0: none */
 	size_t no_image;         /* kernels with no image that runs there */
+	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
 	regex_t re;              /* --kernel */
 	int have_re;
 };

@@ -45,6 +45,7 @@ GETTER(get_container)
 }
 KBOOL_GETTER(get_ptx_only, K, K->ptx_only)
 KBOOL_GETTER(get_bounds_known, K, K->bounds_known)
+KBOOL_GETTER(get_relocatable, K, K->relocatable)
 /* With a GPU named: the kind of image the driver loads there. */
 GETTER(get_image)
 {

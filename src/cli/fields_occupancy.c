@@ -315,6 +315,9 @@ static const struct field fields[] = {
 	      get_image),
 	PLAIN("image_why", FT_STR, "why the driver loads that image",
 	      get_image_why),
+	PLAIN("relocatable", FT_BOOL, "relocatable device code (nvcc -rdc) "
+	      "not linked yet: the driver loads the linked code",
+	      get_relocatable),
 	PLAIN("bounds_known", FT_BOOL, "whether the input records "
 	      "__launch_bounds__ (a binary does, a compiler report does not)",
 	      get_bounds_known),

@@ -459,6 +459,32 @@ static int image_target(struct session *s)
 	return 0;
 }
 
+/* Relocatable device code (nvcc -rdc) is linked before it is loaded: in
+ * a file that also holds linked code (NCCL's library holds both), only the
+ * linked kernels are what runs. A lone -rdc object keeps its kernels. */
+static void drop_relocatable(struct kernel_list *l)
+{
+	size_t start, end, i, kept = 0;
+	int linked;
+
+	for (start = 0; start < l->n; start = end) {
+		linked = 0;
+		for (end = start; end < l->n && l->k[end].file == l->k[start].file;
+		     end++)
+			linked |= !l->k[end].relocatable && !l->k[end].ptx_only;
+		for (i = start; i < end; i++) {
+			if (linked && l->k[i].relocatable) {
+				free(l->k[i].mangled);
+				free(l->k[i].name);
+				l->relocatable_dropped++;
+				continue;
+			}
+			l->k[kept++] = l->k[i];
+		}
+	}
+	l->n = kept;
+}
+
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
 	struct reader r = { s, l, path };
@@ -488,4 +514,6 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	} else {
 		read_file(&r, path);
 	}
+	if (!s->o->all_images)
+		drop_relocatable(l);
 }
