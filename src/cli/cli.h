@@ -382,6 +382,7 @@ struct kernel_list {
 	int target_cc;           /* the GPU images are chosen for; 0: none */
 	size_t no_image;         /* kernels with no image that runs there */
 	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
+	struct occ_bin_contents contents;   /* what a binary's fatbins held */
 	regex_t re;              /* --kernel */
 	int have_re;
 };

@@ -400,8 +400,9 @@ static void read_stdin(struct reader *r)
 		return;
 	}
 	r->l->target_cc = image_target(r->s);
-	st = occ_bin_read_for(buf, len, r->input, r->l->target_cc / 10,
-			      r->l->target_cc % 10, from_binary, r, &fs, &d);
+	st = occ_bin_read_counted(buf, len, r->input, r->l->target_cc / 10,
+				  r->l->target_cc % 10, from_binary, r, &fs,
+				  &r->l->contents, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 }
@@ -423,9 +424,10 @@ static void read_file(struct reader *r, const char *path)
 	if (occ_bin_sniff(head, (size_t)got)) {
 		close(fd);
 		r->l->target_cc = image_target(r->s);
-		st = occ_bin_read_file_for(path, r->l->target_cc / 10,
-					   r->l->target_cc % 10, from_binary,
-					   r, &fs, &d);
+		st = occ_bin_read_file_counted(path, r->l->target_cc / 10,
+					       r->l->target_cc % 10,
+					       from_binary, r, &fs,
+					       &r->l->contents, &d);
 		if (st != OCC_OK)
 			bin_failed(st, &d);
 		return;

@@ -70,6 +70,8 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->images = c->images;
 	k->images_run = c->images_run;
 	k->file = c->diag->file;
+	if (c->contents)
+		c->contents->kernels++;
 	r = c->fn ? c->fn(k, c->ctx) : 0;
 	if (r) {
 		/* Unwinds every reader; occ_bin_read then returns OCC_OK. */
@@ -115,6 +117,17 @@ enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
 				 void *ctx, int *fn_status,
 				 struct occ_bin_diag *diag)
 {
+	return occ_bin_read_counted(buf, len, name, cc_major, cc_minor, fn, ctx,
+				    fn_status, NULL, diag);
+}
+
+enum occ_status occ_bin_read_counted(const void *buf, size_t len,
+				     const char *name, int cc_major,
+				     int cc_minor, occ_bin_fn fn, void *ctx,
+				     int *fn_status,
+				     struct occ_bin_contents *contents,
+				     struct occ_bin_diag *diag)
+{
 	struct bin_ctx c;
 	struct span s = { buf, len };
 	enum occ_status st;
@@ -129,6 +142,9 @@ enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
 	c.file = buf;
 	c.file_len = len;
 	c.fatbin_offset = -1;
+	c.contents = contents;
+	if (contents)
+		memset(contents, 0, sizeof *contents);
 	c.target_cc = cc_major > 0 && cc_major < 100 && cc_minor >= 0 &&
 		      cc_minor < 10 ? cc_major * 10 + cc_minor : 0;
 	if (fn_status)
@@ -161,6 +177,16 @@ enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
 				      int cc_minor, occ_bin_fn fn, void *ctx,
 				      int *fn_status, struct occ_bin_diag *diag)
 {
+	return occ_bin_read_file_counted(path, cc_major, cc_minor, fn, ctx,
+					 fn_status, NULL, diag);
+}
+
+enum occ_status occ_bin_read_file_counted(const char *path, int cc_major,
+					  int cc_minor, occ_bin_fn fn,
+					  void *ctx, int *fn_status,
+					  struct occ_bin_contents *contents,
+					  struct occ_bin_diag *diag)
+{
 	struct stat sb;
 	void *map;
 	enum occ_status st;
@@ -180,15 +206,15 @@ enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
 	}
 	if (sb.st_size == 0) {
 		close(fd);
-		return occ_bin_read_for("", 0, path, cc_major, cc_minor, fn,
-					ctx, fn_status, diag);
+		return occ_bin_read_counted("", 0, path, cc_major, cc_minor,
+					    fn, ctx, fn_status, contents, diag);
 	}
 	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return io_fail(diag, path, "cannot map", errno);
-	st = occ_bin_read_for(map, (size_t)sb.st_size, path, cc_major,
-			      cc_minor, fn, ctx, fn_status, diag);
+	st = occ_bin_read_counted(map, (size_t)sb.st_size, path, cc_major,
+				  cc_minor, fn, ctx, fn_status, contents, diag);
 	munmap(map, (size_t)sb.st_size);
 	return st;
 }

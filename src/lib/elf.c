@@ -165,6 +165,38 @@ static int is_fatbin_section(const char *name)
 	       strcmp(name, "__nv_relfatbin") == 0;
 }
 
+/* Fatbin headers (magic, version 1, a 16-byte header) at 8-byte aligned
+ * offsets of the file (a section at file offset off): counted, not read. */
+static uint64_t fatbins_at(struct span d, uint64_t off)
+{
+	uint64_t n = 0;
+	size_t p;
+
+	for (p = (size_t)((8 - off % 8) % 8); d.n >= 16 && p <= d.n - 16;
+	     p += 8)
+		n += rd32(d.p + p) == FATBIN_MAGIC && rd16(d.p + p + 4) == 1 &&
+		     rd16(d.p + p + 6) == 16;
+	return n;
+}
+
+/* A host file without kernels in its fatbin sections: the fatbins its
+ * other sections hold (a library that loads its own code). */
+static void count_data_fatbins(struct bin_ctx *c, const struct elf *e)
+{
+	if (!c->contents || c->contents->kernels)
+		return;
+	for (size_t i = 0; i < e->shnum; i++) {
+		struct elf_shdr h;
+		struct span d;
+
+		elf_shdr(e, i, &h);
+		if (h.type != 1 /* SHT_PROGBITS */ ||
+		    is_fatbin_section(elf_name(e, &h)) || elf_data(e, &h, &d))
+			continue;
+		c->contents->data_fatbins += fatbins_at(d, h.offset);
+	}
+}
+
 /* A host file: the kernels of every fatbin section. */
 static enum occ_status host_read(struct bin_ctx *c, const struct elf *e)
 {
@@ -185,6 +217,7 @@ static enum occ_status host_read(struct bin_ctx *c, const struct elf *e)
 		if ((st = fatbins_in(c, d)) != OCC_OK)
 			return st;
 	}
+	count_data_fatbins(c, e);
 	return OCC_OK;
 }
 

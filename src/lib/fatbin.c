@@ -13,7 +13,7 @@
 
 #include "bin.h"
 
-enum { KIND_PTX = 1, KIND_ELF = 2 };
+enum { KIND_PTX = 1, KIND_ELF = 2, KIND_LTOIR = 8 };
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
 #define ENTRY_MIN_HEADER 64
@@ -190,6 +190,21 @@ static enum occ_status choose(struct bin_ctx *c, struct span s, size_t pos,
 	return st;
 }
 
+/* What the entry is, for a file's contents (kind 8: LTO-IR, nvcc -dlto). */
+static void count_entry(struct occ_bin_contents *n, unsigned kind)
+{
+	if (!n)
+		return;
+	if (kind == KIND_ELF)
+		n->sass++;
+	else if (kind == KIND_PTX)
+		n->ptx++;
+	else if (kind == KIND_LTOIR)
+		n->ltoir++;
+	else
+		n->other++;
+}
+
 enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 {
 	int pick = -1, index;
@@ -211,6 +226,8 @@ enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 				(unsigned long long)size, s.n);
 	s.n = hsize + (size_t)size;
 	c->fatbin_offset = (int64_t)bin_offset(c, s.p);
+	if (c->contents)
+		c->contents->fatbins++;
 	if (c->target_cc && (st = choose(c, s, hsize, &pick)) != OCC_OK)
 		return st;
 	c->depth++;
@@ -220,6 +237,7 @@ enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 
 		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
 			break;
+		count_entry(c->contents, en.kind);
 		if ((en.kind == KIND_PTX || en.kind == KIND_ELF) &&
 		    (pick < 0 || pick == index))
 			st = entry_read(c, &en);

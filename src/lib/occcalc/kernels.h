@@ -164,10 +164,36 @@ enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
 				  void *ctx, int *fn_status,
 				  struct occ_bin_diag *diag);
 
+/* What the fatbins read held, by entry kind: for a file without kernels,
+ * what it holds instead. */
+struct occ_bin_contents {
+	uint64_t fatbins;
+	uint64_t sass, ptx, ltoir, other;   /* their entries */
+	uint64_t kernels;                   /* given to the callback */
+	/* A host file whose fatbin sections hold no kernel: fatbins found
+	 * in its other sections (cuFFT 12 keeps its code in .ldata), which
+	 * are not read. */
+	uint64_t data_fatbins;
+};
+
+/* occ_bin_read_for, counting into *contents (zeroed first) what it read. */
+enum occ_status occ_bin_read_counted(const void *buf, size_t len,
+				     const char *name, int cc_major,
+				     int cc_minor, occ_bin_fn fn, void *ctx,
+				     int *fn_status,
+				     struct occ_bin_contents *contents,
+				     struct occ_bin_diag *diag);
+
 /* occ_bin_read_file, with occ_bin_read_for's device. */
 enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
 				      int cc_minor, occ_bin_fn fn, void *ctx,
 				      int *fn_status, struct occ_bin_diag *diag);
+/* And counting into *contents (NULL: not counted). */
+enum occ_status occ_bin_read_file_counted(const char *path, int cc_major,
+					  int cc_minor, occ_bin_fn fn,
+					  void *ctx, int *fn_status,
+					  struct occ_bin_contents *contents,
+					  struct occ_bin_diag *diag);
 
 /* Called for each file of a directory that could not be read; reading
  * goes on unless it returns nonzero. */
