@@ -26,6 +26,33 @@ static int sane(const struct occ_bin_kernel *k, void *ctx)
 	return 0;
 }
 
+/* The same bytes read for a 9.0 device (one image of each fatbin, chosen
+ * from the entries' headers), counted: the same guarantees, and a kernel
+ * count that is what the callback saw. */
+static int sane_counted(const struct occ_bin_kernel *k, void *ctx)
+{
+	++*(int *)ctx;
+	FUZZ_CHECK(k->image >= OCC_IMAGE_ALL && k->image <= OCC_IMAGE_NONE &&
+		   k->images_run <= k->images, "image %d, %d of %d run",
+		   (int)k->image, k->images_run, k->images);
+	return sane(k, ctx);
+}
+
+static int read_for_gpu(const uint8_t *data, size_t size)
+{
+	struct occ_bin_contents n;
+	struct occ_bin_diag d;
+	int fs, counted = 0;
+	enum occ_status st;
+
+	st = occ_bin_read_counted(data, size, "fuzz", 9, 0, sane_counted,
+				  &counted, &fs, &n, &d);
+	FUZZ_CHECK(st == OCC_OK || d.what[0], "a refusal that says not why");
+	FUZZ_CHECK(n.kernels == (uint64_t)counted, "%llu kernels counted, "
+		   "%d seen", (unsigned long long)n.kernels, counted);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct occ_bin_diag d;
@@ -35,5 +62,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	FUZZ_CHECK(memchr(d.what, '\0', sizeof d.what), "diag unterminated");
 	FUZZ_CHECK(st == OCC_OK || d.what[0], "a refusal that says not why");
-	return 0;
+	return read_for_gpu(data, size);
 }

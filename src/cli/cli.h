@@ -140,6 +140,7 @@ struct options {
 	int carveout_default, barriers_given;
 	int chart, api, measure, headroom, optin;
 	int all_images;                 /* --kernels: not only the loaded */
+	int ptxas_jit;                  /* --kernels: PTX through ptxas */
 	int device_given;               /* --device N */
 	enum out_format format;
 	struct access_request access;
@@ -366,8 +367,37 @@ struct kernel_info {
 	 * how it was chosen, the fatbin's images, how many run there. */
 	enum occ_bin_image image;
 	int images, images_run;
+	/* PTX whose resources are the toolkit's ptxas's for the GPU named
+	 * (--ptxas-jit): a prediction of the driver's compiler. */
+	int from_ptxas;
 	int line;                /* in a compiler report */
 };
+
+/* ---- --ptxas-jit (ptxas_jit.c) ---- */
+
+/* One kernel as ptxas compiled it. */
+struct ptxas_kernel {
+	char *mangled;
+	int regs, barriers;
+	int64_t static_smem, stack;
+};
+
+/* ptxas's answers for the PTX image last compiled (one per fatbin). */
+struct ptxas_jit {
+	const char *file, *text;
+	int64_t fatbin_offset;
+	struct ptxas_kernel *k;
+	size_t n;
+	int failed;
+};
+
+/* The toolkit's ptxas on b's PTX for compute capability cc (major * 10 +
+ * minor): b's kernel, or NULL (err says why the first time a fatbin's
+ * PTX fails). */
+const struct ptxas_kernel *ptxas_jit_find(struct ptxas_jit *j,
+					  const struct occ_bin_kernel *b,
+					  int cc, char *err, size_t errn);
+void ptxas_jit_clear(struct ptxas_jit *j);
 
 struct kernel_list {
 	struct kernel_info *k;
@@ -383,6 +413,7 @@ struct kernel_list {
 	size_t no_image;         /* kernels with no image that runs there */
 	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
 	struct occ_bin_contents contents;   /* what a binary's fatbins held */
+	struct ptxas_jit jit;    /* --ptxas-jit: the last PTX compiled */
 	regex_t re;              /* --kernel */
 	int have_re;
 };

@@ -70,6 +70,7 @@ void kernels_free(struct kernel_list *l)
 	free(l->files);
 	free(l->stdin_buf);
 	free(l->report);
+	ptxas_jit_clear(&l->jit);
 	if (l->have_re)
 		regfree(&l->re);
 	memset(l, 0, sizeof *l);
@@ -271,6 +272,32 @@ static int bound(const int t[3])
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
+/* --ptxas-jit: a PTX kernel the driver would compile, with ptxas's
+ * resources for the GPU named, computed as code for that GPU. */
+static void from_ptxas(struct reader *r, const struct occ_bin_kernel *b,
+		       struct kernel_info *k)
+{
+	char err[512] = "";
+	int cc = r->l->target_cc;
+	const struct ptxas_kernel *p = ptxas_jit_find(&r->l->jit, b, cc, err,
+						      sizeof err);
+
+	if (!p) {
+		if (*err)
+			warn("%s: --ptxas-jit: %s; its PTX rows stay without "
+			     "resources", k->file, err);
+		return;
+	}
+	k->ptx_only = 0;
+	k->from_ptxas = 1;
+	k->cc_major = cc / 10;
+	k->cc_minor = cc % 10;
+	k->regs = p->regs;
+	k->static_smem = p->static_smem;
+	k->stack = p->stack;
+	k->barriers = p->barriers;
+}
+
 static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 {
 	struct reader *r = ctx;
@@ -308,6 +335,8 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	k->image = b->image;
 	k->images = b->images;
 	k->images_run = b->images_run;
+	if (r->s->o->ptxas_jit && b->ptx_only && b->image == OCC_IMAGE_PTX)
+		from_ptxas(r, b, k);
 	keep_or_drop(r, k);
 	return 0;
 }
@@ -516,6 +545,7 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	} else {
 		read_file(&r, path);
 	}
+	ptxas_jit_clear(&l->jit);
 	if (!s->o->all_images)
 		drop_relocatable(l);
 }

@@ -142,6 +142,8 @@ enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 	k.min_blocks = 0;
 	k.cc_major = sm / 10;
 	k.cc_minor = sm % 10;
+	k.ptx_text = (const char *)s.p;
+	k.ptx_len = s.n;
 	snprintf(k.arch, sizeof k.arch, "compute_%d%s", sm % 10000,
 		 entry_flags & FLAG_ARCH_SPECIFIC ? "a" :
 		 entry_flags & FLAG_FAMILY ? "f" : "");

@@ -118,6 +118,10 @@ struct occ_bin_kernel {
 	 * named; otherwise only the chosen one. */
 	enum occ_bin_image image;
 	int images, images_run;
+	/* PTX: its entry's whole text (not NUL-terminated), for a compiler
+	 * the caller runs; valid during the callback only. NULL otherwise. */
+	const char *ptx_text;
+	size_t ptx_len;
 	/* The file it was read from (occ_bin_read's name; in a walk, the
 	 * path): valid during the callback only. */
 	const char *file;
