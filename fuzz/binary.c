@@ -32,7 +32,7 @@ static int sane(const struct occ_bin_kernel *k, void *ctx)
 static int sane_counted(const struct occ_bin_kernel *k, void *ctx)
 {
 	++*(int *)ctx;
-	FUZZ_CHECK(k->image >= OCC_IMAGE_ALL && k->image <= OCC_IMAGE_NONE &&
+	FUZZ_CHECK(k->image >= OCC_IMAGE_ALL && k->image <= OCC_IMAGE_BESIDE &&
 		   k->images_run <= k->images, "image %d, %d of %d run",
 		   (int)k->image, k->images_run, k->images);
 	return sane(k, ctx);

@@ -487,6 +487,9 @@ int mode_list_fields(struct session *s);
  * --arch and --kernel keep; dies on what cannot be read. */
 void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
+/* Takes out the PTX read beside the SASS chosen (OCC_IMAGE_BESIDE), once
+ * its launch bounds have been given to the SASS rows. */
+void kernels_drop_beside(struct kernel_list *l);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
 /* Why the driver loads k's image on the GPU named (a sentence), or NULL

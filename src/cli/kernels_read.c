@@ -56,6 +56,21 @@ static const char *file_name(struct kernel_list *l, const char *file)
 	return l->files[l->nfiles++];
 }
 
+void kernels_drop_beside(struct kernel_list *l)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->k[i].image == OCC_IMAGE_BESIDE) {
+			free(l->k[i].mangled);
+			free(l->k[i].name);
+			continue;
+		}
+		l->k[kept++] = l->k[i];
+	}
+	l->n = kept;
+}
+
 void kernels_free(struct kernel_list *l)
 {
 	size_t i;
@@ -118,7 +133,8 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
 	int keep = k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX ||
-		   !o->arch || kernel_arch_matches(o->arch, k);
+		   k->image == OCC_IMAGE_BESIDE || !o->arch ||
+		   kernel_arch_matches(o->arch, k);
 
 	if (k->image == OCC_IMAGE_NONE) {
 		r->l->no_image++;

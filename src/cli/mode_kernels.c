@@ -531,6 +531,7 @@ int mode_kernels(struct session *s)
 		    o->kernel_re ? " matching --kernel " : "",
 		    o->kernel_re ? o->kernel_re : "");
 	min_blocks_from_ptx(rep.l);
+	kernels_drop_beside(rep.l);
 	if (o->api)
 		api_open(&rep, s);
 	occ_run_open(&rep.run, s, 1, 1);

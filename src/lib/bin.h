@@ -34,6 +34,7 @@ struct bin_ctx {
 	int target_cc;
 	enum occ_bin_image image;
 	int images, images_run;
+	int capped;              /* a kernel read had a register cap */
 	struct occ_bin_contents *contents;   /* counted into, or NULL */
 	/* Offset in the file of the entry whose decompressed bytes are being
 	 * read: messages about them point there. */

@@ -72,6 +72,7 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->file = c->diag->file;
 	if (c->contents)
 		c->contents->kernels++;
+	c->capped |= k->max_regs > 0;
 	r = c->fn ? c->fn(k, c->ctx) : 0;
 	if (r) {
 		/* Unwinds every reader; occ_bin_read then returns OCC_OK. */

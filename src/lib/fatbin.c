@@ -205,6 +205,26 @@ static void count_entry(struct occ_bin_contents *n, unsigned kind)
 		n->other++;
 }
 
+/* After the SASS chosen, when a kernel of it had a register cap (which
+ * __launch_bounds__' minimum blocks leaves in a cubin): the fatbin's PTX,
+ * whose .minnctapersm records the minimum itself. */
+static enum occ_status read_beside(struct bin_ctx *c, struct span s,
+				   size_t pos)
+{
+	enum occ_status st = OCC_OK;
+
+	c->image = OCC_IMAGE_BESIDE;
+	while (pos < s.n && st == OCC_OK) {
+		struct entry en;
+
+		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
+			break;
+		if (en.kind == KIND_PTX)
+			st = entry_read(c, &en);
+	}
+	return st;
+}
+
 enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 {
 	int pick = -1, index;
@@ -231,6 +251,7 @@ enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 	if (c->target_cc && (st = choose(c, s, hsize, &pick)) != OCC_OK)
 		return st;
 	c->depth++;
+	c->capped = 0;
 	for (pos = hsize, index = 0, st = OCC_OK; pos < s.n && st == OCC_OK;
 	     index++) {
 		struct entry en;
@@ -242,6 +263,8 @@ enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 		    (pick < 0 || pick == index))
 			st = entry_read(c, &en);
 	}
+	if (st == OCC_OK && c->image == OCC_IMAGE_SASS && c->capped)
+		st = read_beside(c, s, hsize);
 	c->depth--;
 	c->image = OCC_IMAGE_ALL;
 	c->images = c->images_run = 0;

@@ -74,7 +74,10 @@ enum occ_bin_image {
 	OCC_IMAGE_ALL = 0,      /* no device given, or not in a fatbin */
 	OCC_IMAGE_SASS,         /* SASS that runs there, preferred to PTX */
 	OCC_IMAGE_PTX,          /* no SASS runs there: PTX the driver compiles */
-	OCC_IMAGE_NONE          /* no image of its fatbin runs there */
+	OCC_IMAGE_NONE,         /* no image of its fatbin runs there */
+	/* PTX beside the SASS chosen, read only for what a cubin does not
+	 * record (__launch_bounds__' minimum blocks): not what runs. */
+	OCC_IMAGE_BESIDE
 };
 
 /* One kernel of one architecture, as the binary records it. Fields the
