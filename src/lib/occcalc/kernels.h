@@ -121,7 +121,7 @@ struct occ_bin_kernel {
 	 * named; otherwise only the chosen one. */
 	enum occ_bin_image image;
 	int images, images_run;
-	/* PTX: its entry's whole text (not NUL-terminated), for a compiler
+	/* PTX: its entry's text (not NUL-terminated, no padding), for a compiler
 	 * the caller runs; valid during the callback only. NULL otherwise. */
 	const char *ptx_text;
 	size_t ptx_len;
