@@ -272,7 +272,9 @@ static const struct field fields[] = {
 	{ "kernel", FT_STR, "the kernel's name, demangled (--kernels)",
 	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("mangled", FT_STR, "the kernel's symbol", get_mangled),
-	{ "stack", FT_INT, "its stack frame (local memory per thread), bytes",
+	{ "stack", FT_INT, "its local memory per thread as the driver "
+	  "allocates it, bytes: from a binary the call chain's, from a "
+	  "compiler report its own frame",
 	  get_stack, NULL, { NULL, 6, 1, TXT_DASH, NULL, 0 }, 0, 0 },
 	{ "spill_stores", FT_INT, "bytes it spills (a ptxas report only)",
 	  get_spill_stores, NULL, { "spills", 8, 1, TXT_DASH, text_spills, 0 },
