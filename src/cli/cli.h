@@ -141,7 +141,6 @@ struct options {
 	int chart, api, measure, headroom, optin;
 	int all_images;                 /* --kernels: not only the loaded */
 	int ptxas_jit;                  /* --kernels: PTX through ptxas */
-	int device_given;               /* --device N */
 	enum out_format format;
 	struct access_request access;
 	struct traffic_request traffic;

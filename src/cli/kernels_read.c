@@ -488,8 +488,8 @@ static void read_file(struct reader *r, const char *path)
 }
 
 /* The compute capability (major * 10 + minor) whose image of each fatbin
- * is read: the GPU named by --arch (or --gpu, which sets it), else by
- * --device or --api; 0 with --all-images or no GPU named. */
+ * is read: the GPU named by --arch (or --gpu, which sets it), else the
+ * one --api asks; 0 with --all-images or no GPU named. */
 static int image_target(struct session *s)
 {
 	const struct options *o = s->o;
@@ -499,7 +499,7 @@ static int image_target(struct session *s)
 		return 0;
 	if (o->arch && occ_arch_parse_name(o->arch, &major, &minor) == OCC_OK)
 		return major * 10 + minor;
-	if (o->api || o->device_given) {
+	if (o->api) {
 		session_device_arch(s);
 		return s->dev.cc_major * 10 + s->dev.cc_minor;
 	}

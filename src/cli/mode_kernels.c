@@ -516,10 +516,9 @@ int mode_kernels(struct session *s)
 					   &(int){ 0 }) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
-	if (o->ptxas_jit && (o->all_images || (!o->arch && !o->api &&
-						!o->device_given)))
+	if (o->ptxas_jit && (o->all_images || (!o->arch && !o->api)))
 		die_usage("--ptxas-jit: name the GPU the driver compiles the "
-			  "PTX for (--gpu, --arch, --device), and not "
+			  "PTX for (--gpu, --arch, --api), and not "
 			  "--all-images");
 	kernels_read(s, o->ptxas, rep.l);
 	no_image_notice(rep.l, o->ptxas);

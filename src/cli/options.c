@@ -138,7 +138,7 @@ static const struct opt opts[] = {
 	  "demangled\nor not, matches REGEX (extended)" },
 	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,
 	  .help = "--kernels: every image of each fatbin, not\nonly the one "
-	  "the driver loads on the GPU\nnamed (--gpu, --device, --arch, --api)" },
+	  "the driver loads on the GPU\nnamed (--gpu, --arch, --api)" },
 	{ "ptxas-jit", 0, FLAG(ptxas_jit, 1), .modes = KER, .selects = -1,
 	  .help = "--kernels: where that image is PTX, the\nresources the "
 	  "toolkit's ptxas gives for the\nGPU named (the driver's own: --api)" },
