@@ -71,9 +71,26 @@ run -a sm_75 -b 128 -f csv
 [ "$(sed -n 2p "$tmp/out" | cut -d, -f13,16,20,24)" = ",,default," ]
 ok $? "CSV leaves unlimited limits and the reason empty"
 
-run -a sm_90 -b 2048
-[ "$status" -eq 0 ] && grep -q '^Cannot launch: 2048 threads per block exceed maxThreadsPerBlock (1024)' "$tmp/out"
-ok $? "a configuration that cannot launch is a result (exit 0) with its reason"
+run -a sm_90 -b 2048 -r 32
+[ "$status" -eq 1 ] &&
+	sed -n '/^Occupancy/{n;p;}' "$tmp/out" | grep -q '^Cannot launch: 2048 threads per block exceed maxThreadsPerBlock (1024)' &&
+	! grep -q '^Limited by' "$tmp/out"
+ok $? "a configuration that cannot launch says why where 'Limited by' stands, and exits 1"
+[ "$(cat "$tmp/err")" = "occcalc: the configuration cannot launch" ]
+ok $? "a configuration that cannot launch says so in one line on stderr"
+
+run -a sm_90 -b 128 -s 300K -f json
+[ "$status" -eq 1 ] && grep -q '"reason":"shared_memory_per_block"' "$tmp/out"
+ok $? "-s 300K: JSON keeps the reason, and the run exits 1"
+
+run -a sm_90 -b 1024,2048 -f csv
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q ',block_too_large,' "$tmp/out"
+ok $? "a sweep where some configurations launch exits 0, the others' reason in their row"
+
+run -a sm_90 -b 2048,4096 -r 32 -f csv
+[ "$status" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+	[ "$(cat "$tmp/err")" = "occcalc: none of the 2 configurations can launch" ]
+ok $? "a sweep where no configuration launches prints its rows and exits 1"
 
 run -a sm_90 -b 2048 -f csv
 [ "$(sed -n 2p "$tmp/out" | cut -d, -f6,24)" = "0,block_too_large" ]

@@ -397,6 +397,13 @@ struct session {
 	/* --kernels: what was read, held here so that a failure while it is
 	 * read or shown frees it at exit as a finished run does. */
 	struct kernel_list kernels;
+	/* The configurations modelled, and those of them that launch: a run
+	 * where none can launch fails (session_status). */
+	uint64_t configs, configs_launching;
+	/* --check decides the exit status alone: set by the check engine,
+	 * so that a configuration that cannot launch does not fail the run
+	 * by itself. */
+	int status_by_check;
 };
 
 const struct occ_tables *session_tables(struct session *s);
@@ -414,6 +421,12 @@ void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));
+/* A configuration modelled: counted for session_status(). */
+void session_count_config(struct session *s, const struct occ_result *r);
+/* The exit status of a mode whose rows are configurations: 1, with a
+ * line saying so, when some were modelled and none can launch (unless
+ * --check decides: status_by_check); else 0. */
+int session_status(const struct session *s);
 
 /* ---- A run (main.c): what the program's main() does, in parts ---- */
 

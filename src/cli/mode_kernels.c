@@ -476,5 +476,5 @@ int mode_kernels(struct session *s)
 	free(rep.api.buf);
 	free((void *)rep.api_ok);
 	kernels_free(rep.l);
-	return 0;
+	return session_status(s);
 }

@@ -108,5 +108,5 @@ int mode_occupancy(struct session *s)
 		     "disagrees with the model (see the agrees column)",
 		     (unsigned long long)s->disagreements,
 		     s->disagreements == 1 ? "" : "s");
-	return 0;
+	return session_status(s);
 }

@@ -383,6 +383,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 		row.r = best.result;
 		row.best = &best;
 	}
+	session_count_config(run->s, &row.r);
 	row.sms = (int)o->sms;
 	row.grid = (int64_t)o->grid;
 	row.ki = run->ki;

@@ -214,9 +214,11 @@ static void out_report(FILE *f, const struct occ_arch *a, const struct occ_kerne
 	fprintf(f, "Active warps per SM   %d of %d\n", r->warps_per_sm,
 		r->max_warps_per_sm);
 	fprintf(f, "Occupancy             %s %%\n", pct);
-	fprintf(f, "Limited by            %s\n", lim);
+	/* What cannot launch says why where the limiter would stand. */
 	if (r->blocks_per_sm == 0)
 		report_cannot_launch(f, a, k, r);
+	else
+		fprintf(f, "Limited by            %s\n", lim);
 	report_notes(f, a, k, r);
 }
 

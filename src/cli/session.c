@@ -276,3 +276,24 @@ void session_apply_gpu(struct session *s)
 	if (!o->sms)
 		o->sms = (uint64_t)g.sms;
 }
+
+void session_count_config(struct session *s, const struct occ_result *r)
+{
+	s->configs++;
+	if (r->blocks_per_sm > 0)
+		s->configs_launching++;
+}
+
+/* A run asked what launches; when nothing does, that is its failure,
+ * as a compiler's is: a script sees it without reading the report. */
+int session_status(const struct session *s)
+{
+	if (s->status_by_check || s->configs == 0 || s->configs_launching)
+		return EXIT_SUCCESS;
+	if (s->configs == 1)
+		say("the configuration cannot launch");
+	else
+		say("none of the %llu configurations can launch",
+		    (unsigned long long)s->configs);
+	return EXIT_FAILURE;
+}
