@@ -231,8 +231,14 @@ run -a sm_90 -b 128 -r 40 --fields block,blocks_per_sm,limiter
 [ "$(cat "$tmp/out")" = " block  blocks  limiter
    128      12  registers" ]
 ok $? "--fields in text prints a table of those columns, even for one configuration"
-expect 2 "--fields: 'bogus': no such field; occupancy rows have: arch,block," -a sm_90 -b 128 --fields block,bogus
-expect 2 "--fields: 'arch': no such field; list-fields rows have: kind,field,type,description" --list-fields --fields arch
+expect 2 "--fields: 'bogus': no such field of occupancy rows; did you mean " -a sm_90 -b 128 --fields block,bogus
+expect 2 "--fields: 'occupancy': no such field of occupancy rows; did you mean occupancy_pct, launch_occupancy_pct or achieved_occupancy_pct? (--list-fields lists them all)" -a sm_90 -b 128 --fields block,occupancy
+expect 2 "--fields: 'blcok': no such field of occupancy rows; did you mean block," -a sm_90 -b 128 --fields blcok
+expect 2 "--fields: 'efficiency': no such field of access rows; did you mean efficiency_pct," -a sm_90 --access load --fields efficiency
+run -a sm_90 -b 128 --fields bogus
+[ "$(wc -c <"$tmp/err")" -lt 200 ]
+ok $? "an unknown field's message stays short (three names, not the kind's hundred)"
+expect 2 "--fields: 'arch': no such field of list-fields rows; did you mean " --list-fields --fields arch
 run -a sm_90 -b 64,128 -f jsonl --fields block,blocks_per_sm
 [ "$(cat "$tmp/out")" = '{"block":64,"blocks_per_sm":32}
 {"block":128,"blocks_per_sm":16}' ]

@@ -193,7 +193,8 @@ void die(const char *fmt, ...)
 void die_usage(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* One line of a failure's several (die ends them): "occcalc: ...". */
+/* The line of a failure a mode returns as its status, not by die():
+ * "occcalc: ...". */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A data file (a table, the GPU list, a compiler report) that cannot be
  * read, from the library's status and diag: the file, its line and the
@@ -203,6 +204,24 @@ void die_data(enum occ_status st, const struct occ_diag *d, int err,
 /* Ends the run with status: exit() in the program (occcalc.c); the
  * in-process fuzz harness (fuzz/cli.c) returns to its caller instead. */
 void cli_exit(int status) __attribute__((noreturn));
+
+/* ---- "Did you mean": the names nearest a misspelt one (names.c) ---- */
+
+#define NEAREST_MAX 3
+
+struct nearest {
+	const char *typed;
+	size_t len;
+	const char *name[NEAREST_MAX];   /* nearest first */
+	int dist[NEAREST_MAX];
+	size_t n;
+};
+
+void nearest_init(struct nearest *nr, const char *typed, size_t len);
+/* Offers one name of the table; the NEAREST_MAX nearest are kept. */
+void nearest_offer(struct nearest *nr, const char *name);
+/* "a, b or c" into buf. */
+void nearest_text(const struct nearest *nr, char *buf, size_t n);
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
@@ -400,6 +419,7 @@ struct session {
 	/* The configurations modelled, and those of them that launch: a run
 	 * where none can launch fails (session_status). */
 	uint64_t configs, configs_launching;
+	FILE *plot;                       /* --plot's file, until written */
 	/* --check decides the exit status alone: set by the check engine,
 	 * so that a configuration that cannot launch does not fail the run
 	 * by itself. */

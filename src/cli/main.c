@@ -67,6 +67,8 @@ void cli_free(struct cli *c)
 {
 	gpu_ctx_release(&c->s.gpu);
 	kernels_free(&c->s.kernels);
+	if (c->s.plot)
+		out_file_close(c->s.plot);
 	if (c->s.tables)
 		occ_tables_free(c->s.tables);
 	options_free(&c->o);

@@ -151,6 +151,10 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
 	out_open(&run->out, stdout, o->format, &run->sel);
 	run->out.stream = o->measure;
+	/* --plot FILE opened before anything is computed or printed: a file
+	 * that cannot be written ends the run first, not after the report. */
+	if (o->plot)
+		s->plot = out_file_open(o->plot);
 	if (o->measure) {
 		s->progress_total = seq_count(&o->block) * seq_count(&o->regs) *
 				    seq_count(&o->static_smem) *
@@ -248,23 +252,23 @@ static int plot(FILE *f, const struct occ_row *row,
 	       (out_file_close(f) != 0);
 }
 
-static void draw_charts(const struct options *o, const struct occ_row *row)
+static void draw_charts(struct session *session, const struct occ_row *row)
 {
+	const struct options *o = session->o;
 	struct chart_series s[3];
-	FILE *f;
+	FILE *f = session->plot;    /* opened by occ_run_open */
 	int failed = 0;
 
 	if (!o->chart && !o->plot)
 		return;
-	/* Opened first: a file that cannot be written ends the run before
-	 * anything is held. */
-	f = o->plot ? out_file_open(o->plot) : NULL;
 	if (chart_build(row->a, &row->k, s) != 0)
 		die("out of memory");
 	if (o->chart)
 		chart_text(stdout, s, &row->r);
-	if (f)
+	if (f) {
+		session->plot = NULL;      /* closed by plot() */
 		failed = plot(f, row, s);
+	}
 	chart_free(s);
 	if (failed)
 		die("%s: write error", o->plot);
@@ -406,7 +410,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 		emit_clusters(run, &row);
 	else
 		emit(run, &row);
-	draw_charts(o, &row);
+	draw_charts(run->s, &row);
 }
 
 /* Every block size and dynamic shared memory for k's other values. */
