@@ -57,7 +57,7 @@ if [ "${#base[@]}" -lt 10 ]; then
 fi
 
 # Every long option --help lists, to add where it was not.
-mapfile -t options < <("$occcalc" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' |
+mapfile -t options < <("$occcalc" --help all 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' |
 	sort -u)
 
 # ---- Hostile inputs ----

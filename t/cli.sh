@@ -274,6 +274,31 @@ ok $? "--help prints usage on stdout, exit 0"
 run -h
 grep -q '^Usage: occcalc' "$tmp/out"
 ok $? "-h is --help"
+run --help
+[ "$(wc -l <"$tmp/out")" -le 30 ] && [ "$(awk '{ if (length > 79) n++ } END { print n + 0 }' "$tmp/out")" -eq 0 ]
+ok $? "--help alone fits one screen: at most 30 lines of at most 79 columns"
+"$OCCCALC" --help all | sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\).*/\2/p' | sort -u >"$tmp/all"
+"$OCCCALC" --help | grep -o -- '--[a-z][a-z0-9-]*' | sed 's/^--//' | sort -u >"$tmp/short"
+[ "$(wc -l <"$tmp/all")" -gt 40 ] && cmp -s "$tmp/all" "$tmp/short"
+ok $? "--help names every option that --help all explains"
+topics=$(sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' "$tmp/out")
+long=
+for t in $topics; do
+	"$OCCCALC" --help "$t" >"$tmp/topic" 2>&1 && [ -s "$tmp/topic" ] || long="$long $t(fails)"
+	[ "$(wc -l <"$tmp/topic")" -le 40 ] || long="$long $t"
+done
+[ -n "$topics" ] && [ -z "$long" ]
+ok $? "--help TOPIC, for each topic --help lists, prints at most 40 lines${long:+ (not:$long)}"
+"$OCCCALC" --help all >"$tmp/all-text"
+for t in $topics; do "$OCCCALC" --help "$t" | sed -n '/^[A-Z][^:]*:$/,/^Exit status/p' | sed '$d'; done |
+	grep '^  *-' >"$tmp/by-topic"
+grep '^  *-' "$tmp/all-text" >"$tmp/all-opts"
+cmp -s "$tmp/by-topic" "$tmp/all-opts"
+ok $? "--help all is every topic's options, each once, in the topics' order"
+run --help=gpu
+[ "$status" -eq 0 ] && grep -q -- '--measure' "$tmp/out" && ! grep -q -- '--tables' "$tmp/out"
+ok $? "--help=gpu is the GPU's topic, without --tables"
+expect 2 "--help: 'kernal': no such topic; did you mean kernel, kernels or launch? (--help lists them)" --help kernal
 run --version
 [ "$status" -eq 0 ] && grep -q '^occcalc [0-9]' "$tmp/out"
 ok $? "--version prints the version"
