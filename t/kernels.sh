@@ -95,4 +95,9 @@ refused "no kernel compiled for --arch sm_80" "--arch that matches no kernel is 
 run --ptxas "$tmp/none" -b 128
 refused "cannot read" "a missing report is refused"
 
+run --kernels "$T/fixtures/ptxas-sm90.txt" -b 128
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q '  regs  dyn smem    static  ' &&
+	! head -1 "$tmp/out" | grep -qw 'smem  *static'
+ok $? "the text table heads dynamic shared memory 'dyn smem' and static 'static', not ptxas's ambiguous 'smem'"
+
 done_testing

@@ -217,7 +217,7 @@ static const struct field fields[] = {
 	{ "regs", FT_INT, "registers per thread", get_regs, NULL,
 	  { NULL, 5, 1, 0, NULL, 0 }, 0, 0 },
 	{ "smem", FT_INT, "dynamic shared memory per block, bytes", get_smem,
-	  NULL, { NULL, 9, 1, 0, NULL, 0 }, 0, 0 },
+	  NULL, { "dyn smem", 9, 1, 0, NULL, 0 }, 0, 0 },
 	{ "static_smem", FT_INT, "static shared memory per block, bytes",
 	  get_static_smem, NULL, { "static", 9, 1, 0, NULL, 0 }, 0, 0 },
 	{ "blocks_per_sm", FT_INT, "active blocks per SM", get_blocks, NULL,
