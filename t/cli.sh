@@ -268,6 +268,22 @@ run --list-fields -f csv
 	grep -q '^persist,l2CacheSize,integer,' "$tmp/out"
 ok $? "--list-fields lists each kind's fields, device properties under cudaDeviceProp names"
 
+# Counts of one read in the singular wherever a text report counts.
+{
+	"$OCCCALC" -a sm_90 -b 1024 -r 64 --grid 1 --sms 1
+	"$OCCCALC" -a sm_90 -r 64 -s 200K --sms 1
+	"$OCCCALC" -a sm_90 -b 1024 -r 64 --layout 1 --cluster 1
+	"$OCCCALC" -a sm_90 --traffic 'y[i] = x[i]' --grid 1 --block 1 --threads 1
+	"$OCCCALC" -a sm_90 --access load --threads 1
+} >"$tmp/ones" 2>&1
+grep -E '(^|[^0-9.])1 (block|thread|SM|GPC|CTA|cluster|wave|warp|row|error)s\b' "$tmp/ones" >"$tmp/plural"
+[ ! -s "$tmp/plural" ] && grep -q '^Waves: a grid of 1 block on 1 SM$' "$tmp/ones" &&
+	grep -q '^Minimum grid          1 block (1 per SM x 1 SM)$' "$tmp/ones" &&
+	grep -q '^  Clusters at once      1 (1 CTA)$' "$tmp/ones" &&
+	grep -q '1 block of 1 thread, 1 thread in 1 warp' "$tmp/ones"
+ok $? "a count of one takes the singular in text reports"
+sed 's/^/# plural after 1: /' "$tmp/plural"
+
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help prints usage on stdout, exit 0"

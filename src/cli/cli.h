@@ -222,6 +222,8 @@ void nearest_init(struct nearest *nr, const char *typed, size_t len);
 void nearest_offer(struct nearest *nr, const char *name);
 /* "a, b or c" into buf. */
 void nearest_text(const struct nearest *nr, char *buf, size_t n);
+/* "s" unless n is 1: "%d block%s", n, plural(n) reads "1 block". */
+const char *plural(long long n);
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 

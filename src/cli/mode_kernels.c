@@ -110,9 +110,9 @@ static void print_summary(struct out *o, const struct summary *s)
 		const struct worst *w = &s->low[i];
 
 		format_ratio_percent(pct, w->warps, w->max_warps);
-		snprintf(line, sizeof line, "%s%s%% %s, %d threads: %s\n",
+		snprintf(line, sizeof line, "%s%s%% %s, %d thread%s: %s\n",
 			 i ? "                  " : "Lowest occupancy  ", pct,
-			 w->ki->arch, w->block,
+			 w->ki->arch, w->block, plural(w->block),
 			 w->ki->name ? w->ki->name : w->ki->mangled);
 		out_text(o, line);
 	}

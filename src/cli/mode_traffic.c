@@ -293,14 +293,16 @@ static void report_head(FILE *f, const struct launch *l)
 
 	fprintf(f, "%s (%s): ", l->arch, l->a->name);
 	if (l->grid)
-		fprintf(f, "%" PRIu64 " blocks of %" PRIu64 " threads, ",
-			l->grid, l->block);
+		fprintf(f, "%" PRIu64 " block%s of %" PRIu64 " thread%s, ",
+			l->grid, plural((long long)l->grid), l->block,
+			plural((long long)l->block));
 	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s: ",
 		t->threads, t->threads == 1 ? "" : "s", t->warps,
 		t->warps == 1 ? "" : "s", l->text);
 	elements_text(f, l);
 	if (l->threads < 32)
-		fprintf(f, ", %d active threads per warp", l->threads);
+		fprintf(f, ", %d active thread%s per warp", l->threads,
+			plural(l->threads));
 	fprintf(f, "; loads %scached in L1%s\n\n", t->load.l1_cached ? ""
 		: "not ", t->load.l1_lines ? ", which fetches whole lines" : "");
 }

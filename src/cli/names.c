@@ -97,3 +97,8 @@ void nearest_text(const struct nearest *nr, char *buf, size_t n)
 					i == 0 ? "" : i + 1 == nr->n ? " or "
 					: ", ", nr->name[i]);
 }
+
+const char *plural(long long n)
+{
+	return n == 1 ? "" : "s";
+}
