@@ -268,6 +268,33 @@ run --list-fields -f csv
 	grep -q '^persist,l2CacheSize,integer,' "$tmp/out"
 ok $? "--list-fields lists each kind's fields, device properties under cudaDeviceProp names"
 
+# Every decimal field, in every mode, prints a fixed count of decimals by
+# its unit (out_decimals): _pct and ratios 2, _ms and _us 3, hit_ratio 4.
+"$OCCCALC" --list-fields -f csv | awk -F, '$3 == "decimal" { print $2 }' | sort -u >"$tmp/decimal-fields"
+{
+	"$OCCCALC" -a sm_90 -b 96 -r 40 --grid 1000 --sms 132 -f json
+	"$OCCCALC" --gpu H200 -b 128 -r 40 --cluster 4 -f json
+	"$OCCCALC" -a sm_37 --access load --stride 0,1,4 --total -f json
+	"$OCCCALC" -a sm_90 --traffic 'y[i] = x[3*i]' --count 4096 -f json
+	"$OCCCALC" -a sm_90 --persist 40M --l2 50M:30M:128M -f json
+} | grep -o '"[a-z_A-Z0-9]*":[-0-9.]*[0-9]' >"$tmp/values"
+bad=
+seen=0
+while IFS=: read -r name value; do
+	name=${name#\"} name=${name%\"}
+	grep -qx "$name" "$tmp/decimal-fields" || continue
+	seen=$((seen + 1))
+	case $name in
+	*_ms|*_us) want=3 ;;
+	hit_ratio) want=4 ;;
+	*) want=2 ;;
+	esac
+	decimals=${value#*.}
+	[ "$value" != "$decimals" ] && [ ${#decimals} -eq "$want" ] || bad="$bad $name=$value"
+done <"$tmp/values"
+[ "$seen" -ge 15 ] && [ -z "$bad" ]
+ok $? "JSON decimals follow one rule in every mode: _pct 2 decimals, _ms/_us 3, hit_ratio 4 (checked $seen)${bad:+ (not:$bad)}"
+
 # Counts of one read in the singular wherever a text report counts.
 {
 	"$OCCCALC" -a sm_90 -b 1024 -r 64 --grid 1 --sms 1

@@ -296,7 +296,8 @@ extern const struct row_kind kind_occupancy, kind_access, kind_persist,
 const char *field_type_name(enum field_type t);
 /* A decimal value: a percentage (two decimals, ties to even), or x. */
 void val_pct(struct val *v, uint64_t num, uint64_t den);
-void val_dec(struct val *v, int decimals, double x);
+/* x with the decimals out_decimals() gives field f. */
+void val_dec(struct val *v, const struct field *f, double x);
 void val_uint(struct val *v, uint64_t u);
 
 #define MAX_FIELDS 128
@@ -334,6 +335,10 @@ void out_text(struct out *o, const char *s);
 /* Ends the output; exits with "write error" if writing failed. */
 void out_close(struct out *o);
 
+/* The decimals a decimal field prints, by its unit, in every mode and
+ * format alike: percentages (_pct), ratios and rates 2; times (_ms, _us)
+ * 3; hit_ratio 4. */
+int out_decimals(const char *field_name);
 /* num/den in percent with two decimals, ties to even: every percentage
  * occcalc prints goes through here, so all outputs agree. */
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den);

@@ -29,9 +29,9 @@ void val_uint(struct val *v, uint64_t u)
 	v->u = u;
 }
 
-void val_dec(struct val *v, int decimals, double x)
+void val_dec(struct val *v, const struct field *f, double x)
 {
-	snprintf(v->buf, sizeof v->buf, "%.*f", decimals, x);
+	snprintf(v->buf, sizeof v->buf, "%.*f", out_decimals(f->name), x);
 	v->type = VAL_DEC;
 	v->s = v->buf;
 }

@@ -176,7 +176,7 @@ GETTER(get_measure_ms)
 	ROW;
 	v->type = VAL_NULL;
 	if (G && G->measured)
-		val_dec(v, 3, G->m.ms);
+		val_dec(v, f, G->m.ms);
 }
 GETTER(get_agrees)
 {

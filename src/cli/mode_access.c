@@ -80,7 +80,7 @@ GETTER(get_measured)
 		return;
 	x = f->arg == 0 ? a->g->us : gbps(f->arg == 1 ? a->r.requested
 						       : a->r.moved, a->g);
-	val_dec(v, f->arg == 0 ? 2 : 1, x);
+	val_dec(v, f, x);
 }
 
 #define NUM(name, desc, get, label, width) { name, FT_INT, desc, get, NULL, \

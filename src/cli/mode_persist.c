@@ -69,7 +69,7 @@ GETTER(get_timing)
 		return;
 	x = f->arg == 0 ? r->g->ms_normal : f->arg == 1 ? r->g->ms_persisting
 		: r->g->ms_normal / r->g->ms_persisting;
-	val_dec(v, f->arg == 2 ? 2 : 3, x);
+	val_dec(v, f, x);
 }
 
 #define F(name, type, desc, get, arg) { name, type, desc, get, NULL, \

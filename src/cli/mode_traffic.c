@@ -105,7 +105,7 @@ GETTER(get_per_request)
 	ROW;
 	v->type = VAL_NULL;
 	if (r->x[X_REQ])
-		val_dec(v, 2, (double)r->x[X_SECT] / (double)r->x[X_REQ]);
+		val_dec(v, f, (double)r->x[X_SECT] / (double)r->x[X_REQ]);
 }
 GETTER(get_efficiency)
 {

@@ -107,6 +107,27 @@ void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
 	*buf = '\0';
 }
 
+static int ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+/* One rule for every decimal, so that a value reads the same in each
+ * mode and format: a fixed count per unit, never trimmed (37.50, 25.00).
+ * Percentages, ratios (speedup, sectors per request) and rates keep
+ * hundredths, as the profilers print them; times keep a microsecond of a
+ * millisecond; hitRatio keeps the plan's resolution, 1/10000. */
+int out_decimals(const char *field_name)
+{
+	if (ends_with(field_name, "_ms") || ends_with(field_name, "_us"))
+		return 3;
+	if (strcmp(field_name, "hit_ratio") == 0)
+		return 4;
+	return 2;
+}
+
 void arch_tag(char *buf, size_t n, const struct occ_arch *a)
 {
 	snprintf(buf, n, "sm_%d%d", a->cc_major, a->cc_minor);
