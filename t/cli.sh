@@ -268,6 +268,25 @@ run --list-fields -f csv
 	grep -q '^persist,l2CacheSize,integer,' "$tmp/out"
 ok $? "--list-fields lists each kind's fields, device properties under cudaDeviceProp names"
 
+# --format csv,noheader,nounits, as nvidia-smi writes it.
+"$OCCCALC" -a sm_90 -b 128,256 -r 32 -f csv >"$tmp/with-header"
+run -a sm_90 -b 128,256 -r 32 -f csv,noheader
+[ "$status" -eq 0 ] && tail -n +2 "$tmp/with-header" | cmp -s - "$tmp/out"
+ok $? "--format csv,noheader: the CSV rows without the header row"
+run -a sm_90 -b 128,256 -r 32 -f csv,noheader,nounits
+[ "$status" -eq 0 ] && tail -n +2 "$tmp/with-header" | cmp -s - "$tmp/out"
+ok $? "--format csv,noheader,nounits: CSV values carry no units, so the same rows"
+run -a sm_90 -b 128,256 -r 32 -f text,nounits
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q occupancy &&
+	sed -n 2p "$tmp/out" | grep -q ' 100\.00  warps' && ! grep -q '%' "$tmp/out"
+ok $? "--format text,nounits: a text table's percentages without '%'"
+run --list-archs -f text,noheader
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q '^sm_30 '
+ok $? "--format text,noheader: a text table starts with its first row"
+expect 2 "--format: noheader and nounits go with csv or text, not json" -a sm_90 -b 128 -f json,noheader
+expect 2 "--format: 'nohead': not a modifier (noheader, nounits)" -a sm_90 -b 128 -f csv,nohead
+expect 2 "--format: 'cvs': unknown format" -a sm_90 -b 128 -f cvs,noheader
+
 # Every decimal field, in every mode, prints a fixed count of decimals by
 # its unit (out_decimals): _pct and ratios 2, _ms and _us 3, hit_ratio 4.
 "$OCCCALC" --list-fields -f csv | awk -F, '$3 == "decimal" { print $2 }' | sort -u >"$tmp/decimal-fields"

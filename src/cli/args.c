@@ -95,6 +95,28 @@ void arg_carveout(const char *opt, const char *arg,
 	o->carveout = arg_number(opt, arg, 0, 100);
 }
 
+/* csv,noheader,nounits: nvidia-smi's modifiers, after the format. */
+static void format_style(const char *s, struct options *o)
+{
+	size_t len;
+
+	if (o->format != OUT_CSV && o->format != OUT_TEXT)
+		die_usage("--format: noheader and nounits go with csv or text, "
+			  "not %s", o->format == OUT_JSON ? "json" : "jsonl");
+	for (; ; s += len + 1) {
+		len = strcspn(s, ",");
+		if (len == 8 && strncmp(s, "noheader", 8) == 0)
+			o->format_style |= OUT_NOHEADER;
+		else if (len == 7 && strncmp(s, "nounits", 7) == 0)
+			o->format_style |= OUT_NOUNITS;
+		else
+			die_usage("--format: '%.*s': not a modifier (noheader, "
+				  "nounits)", (int)len, s);
+		if (!s[len])
+			return;
+	}
+}
+
 void arg_format(const char *opt, const char *arg,
 			 struct options *o)
 {
@@ -102,16 +124,19 @@ void arg_format(const char *opt, const char *arg,
 		[OUT_TEXT] = "text", [OUT_CSV] = "csv", [OUT_JSON] = "json",
 		[OUT_JSONL] = "jsonl",
 	};
-	size_t i;
+	size_t i, len = strcspn(arg, ",");
 
 	(void)opt;
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(arg, names[i]) == 0) {
-			o->format = (enum out_format)i;
-			return;
-		}
-	die_usage("--format: '%s': unknown format (text, csv, json or jsonl)",
-		  arg);
+		if (strlen(names[i]) == len && strncmp(arg, names[i], len) == 0)
+			break;
+	if (i == sizeof names / sizeof names[0])
+		die_usage("--format: '%.*s': unknown format (text, csv, json or "
+			  "jsonl)", (int)len, arg);
+	o->format = (enum out_format)i;
+	o->format_style = 0;
+	if (arg[len])
+		format_style(arg + len + 1, o);
 }
 
 /* --access load,store */

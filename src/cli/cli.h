@@ -94,6 +94,10 @@ enum mode_id {
 /* ---- Options (options.c): one table defines them all ---- */
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_JSONL };
+/* --format csv,noheader,nounits (nvidia-smi's words), for CSV and text
+ * tables: no header row; values without units (a table's '%'). */
+#define OUT_NOHEADER 1u
+#define OUT_NOUNITS 2u
 
 /* --access: the accesses to compute, every combination of these. */
 struct access_request {
@@ -140,6 +144,7 @@ struct options {
 	int carveout_default, barriers_given;
 	int chart, api, measure, headroom, optin;
 	enum out_format format;
+	unsigned format_style;          /* OUT_NOHEADER | OUT_NOUNITS */
 	struct access_request access;
 	struct traffic_request traffic;
 	struct seq persist;
@@ -322,6 +327,7 @@ struct out {
 	const struct fieldsel *sel;
 	int record;            /* text and CSV: one row as key/value lines */
 	int stream;            /* JSON Lines: flush each row (slow rows) */
+	unsigned style;        /* OUT_NOHEADER, OUT_NOUNITS */
 	uint64_t rows;
 	size_t len;
 	char buf[1 << 16];
@@ -329,6 +335,8 @@ struct out {
 
 void out_open(struct out *o, FILE *f, enum out_format format,
 	      const struct fieldsel *sel);
+/* The user's --format modifiers (csv,noheader,nounits) for o. */
+void out_style(struct out *o, unsigned style);
 void out_row(struct out *o, const void *row);
 /* A line of text between a text table's rows (a sum, a note). */
 void out_text(struct out *o, const char *s);

@@ -292,6 +292,7 @@ static void open_run(struct access_run *run, struct session *s)
 		 : ",measured_warps,measure_us,requested_gbps,moved_gbps");
 	fieldsel_make(&run->sel, &kind_access, o->fields, defaults);
 	out_open(&run->out, stdout, o->format, &run->sel);
+	out_style(&run->out, o->format_style);
 	run->out.stream = o->measure;
 }
 

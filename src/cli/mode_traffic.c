@@ -562,6 +562,7 @@ int mode_traffic(struct session *s)
 	if (o->grid)
 		check_blocks(&run, sizes);
 	out_open(&run.out, stdout, o->format, &run.sel);
+	out_style(&run.out, o->format_style);
 	sweep(&run, sizes);
 	if (!run.report)
 		out_close(&run.out);

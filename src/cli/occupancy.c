@@ -150,6 +150,7 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 	if (run->report)
 		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
 	out_open(&run->out, stdout, o->format, &run->sel);
+	out_style(&run->out, o->format_style);
 	run->out.stream = o->measure;
 	/* --plot FILE opened before anything is computed or printed: a file
 	 * that cannot be written ends the run first, not after the report. */

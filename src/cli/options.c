@@ -132,7 +132,9 @@ const struct opt opts[] = {
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .topic = T_OUTPUT,
 	  .selects = -1,
-	  .help = "text, csv, json or jsonl (default text)" },
+	  .help = "text, csv, json or jsonl (default text);\ncsv or text "
+	  "tables may add ,noheader and\n,nounits (csv,noheader,nounits as "
+	  "nvidia-smi)" },
 	{ "fields", 0, ARG_STR, "LIST", .dest = O(fields), .modes = ROWS,
 	  .topic = T_OUTPUT,
 	  .selects = -1, .help = "the fields to print, in this order, "

@@ -238,7 +238,7 @@ static void put_value(struct out *o, const struct field *f,
 
 /* A value as a text table shows it, into buf. */
 static void text_value(char *buf, size_t n, const struct field *f,
-		       const struct val *v)
+		       const struct val *v, int nounits)
 {
 	size_t len = 0, i;
 
@@ -269,7 +269,7 @@ static void text_value(char *buf, size_t n, const struct field *f,
 						  (unsigned long long)v->list[i]);
 		break;
 	}
-	if (f->text.flags & TXT_PCT)
+	if ((f->text.flags & TXT_PCT) && !nounits)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
 }
 
@@ -337,7 +337,8 @@ static void text_row(struct out *o, const void *row)
 		const struct field *f = o->sel->f[i];
 
 		(f->text.get ? f->text.get : f->get)(row, f, &v);
-		text_value(buf, sizeof buf, f, &v);
+		text_value(buf, sizeof buf, f, &v,
+			   (o->style & OUT_NOUNITS) != 0);
 		text_cell(o, f, buf, start);
 	}
 	text_end_line(o, start);
@@ -359,7 +360,8 @@ static void record_row(struct out *o, const void *row)
 			put_char(o, ',');
 			put_value(o, f, &v, 0);
 		} else {
-			text_value(buf, sizeof buf, f, &v);
+			text_value(buf, sizeof buf, f, &v,
+				   (o->style & OUT_NOUNITS) != 0);
 			text_begin_line(o);
 			put_str(o, f->name);
 			for (size_t pad = strlen(f->name); pad < 34; pad++)
@@ -434,12 +436,20 @@ void out_open(struct out *o, FILE *f, enum out_format format,
 	o->sel = sel;
 	o->record = 0;
 	o->stream = 0;
+	o->style = 0;
 	o->rows = 0;
 	o->len = 0;
 }
 
+void out_style(struct out *o, unsigned style)
+{
+	o->style = style;
+}
+
 static void out_header(struct out *o)
 {
+	if ((o->style & OUT_NOHEADER) && o->format != OUT_JSON)
+		return;
 	if (o->format == OUT_CSV)
 		csv_header(o);
 	else if (o->format == OUT_TEXT && !o->record)
