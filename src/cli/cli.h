@@ -136,6 +136,7 @@ struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
 	const char *kernel_re;          /* --kernel REGEX */
+	const char *completion;         /* --completion SHELL */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */

@@ -114,6 +114,19 @@ static _Noreturn void unknown_topic(const char *name)
 		  "lists them)", name, near);
 }
 
+void help_topic_names(char *buf, size_t n)
+{
+	size_t len = 0;
+	int t;
+
+	buf[0] = '\0';
+	for (t = 0; t < T_COUNT && len < n; t++)
+		len += (size_t)snprintf(buf + len, n - len, "%s ",
+					topics[t].name);
+	if (len < n)
+		snprintf(buf + len, n - len, "all");
+}
+
 /* The topic named, T_COUNT for 'all', or a usage error. */
 static int find_topic(const char *name)
 {

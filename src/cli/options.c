@@ -41,6 +41,7 @@
 
 const struct opt opts[] = {
 	{ "arch", 'a', ARG_STR, "ARCH", .dest = O(arch), .topic = T_KERNEL,
+	  .complete = "@archs",
 	  .modes = CFG | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "architecture: sm_90, 90 or 9.0 (see "
 	  "--list-archs);\nwithout it, the GPU's (--device)" },
@@ -80,7 +81,7 @@ const struct opt opts[] = {
 	  .modes = CFG, .selects = -1, .help = "SMs of the GPU: the minimum "
 	  "grid that fills it,\nand the waves of --grid" },
 	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu), .modes = CFG | INF,
-	  .topic = T_LAUNCH,
+	  .topic = T_LAUNCH, .complete = "@gpus",
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
 	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
 	  "\nalso its device name ('NVIDIA H100 80GB HBM3')\nor a part of "
@@ -130,7 +131,8 @@ const struct opt opts[] = {
 	  .selects = -1, .help = "--kernels: only kernels whose name, "
 	  "demangled\nor not, matches REGEX (extended)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
-	  .topic = T_OUTPUT,
+	  .topic = T_OUTPUT, .complete = "text csv json jsonl csv,noheader "
+	  "csv,noheader,nounits",
 	  .selects = -1,
 	  .help = "text, csv, json or jsonl (default text);\ncsv or text "
 	  "tables may add ,noheader and\n,nounits (csv,noheader,nounits as "
@@ -180,7 +182,7 @@ const struct opt opts[] = {
 	  "$OCCCALC_TABLES; from the build tree, the\nsource tree's; else "
 	  OCC_TABLES_DIR ")" },
 	{ "access", 0, ARG_FN, "OP", .parse = arg_ops, MODE(MODE_ACCESS),
-	  .topic = T_ACCESS,
+	  .topic = T_ACCESS, .complete = "load store load,store",
 	  .help = "load, store or load,store: the sectors and lines\none warp "
 	  "instruction touches, and its efficiency" },
 	{ "elem", 0, ARG_FN, "BYTES", .parse = arg_elem, .def = "4",
@@ -218,7 +220,7 @@ const struct opt opts[] = {
 	  .groups = G_TRAFFIC, .help = "threads launched, instead of --grid "
 	  "and --block\n(if (i < N) in blocks of a multiple of 32)" },
 	{ "dlcm", 0, ARG_FN, "ca|cg", .parse = arg_dlcm, .modes = TRF,
-	  .topic = T_TRAFFIC,
+	  .topic = T_TRAFFIC, .complete = "ca cg",
 	  .selects = -1, .groups = G_TRAFFIC, .help = "loads as compiled with "
 	  "-Xptxas -dlcm=ca (cached in\nL1) or cg (L2 only); default: the "
 	  "architecture's" },
@@ -237,8 +239,12 @@ const struct opt opts[] = {
 	  "(l2CacheSize,\npersistingL2CacheMaxSize, accessPolicyMaxWindowSize)"
 	  "\ninstead of the device's" },
 	{ "help", 'h', FLAG(mode, 0), .metavar = "[TOPIC]", .optional = 1,
-	  .modes = M_ALL, .selects = -1, .topic = T_INFO,
+	  .modes = M_ALL, .selects = -1, .topic = T_INFO, .complete = "@topics",
 	  .help = "print this help (a TOPIC's, or 'all') and\nexit" },
+	{ "completion", 0, ARG_STR, "SHELL", .dest = O(completion),
+	  .modes = M_ALL, .selects = -1, .topic = T_INFO, .complete = "bash zsh",
+	  .help = "print the completion script for bash or zsh\n(what "
+	  "make install installs) and exit" },
 	{ "version", 'V', FLAG(mode, 0), .modes = M_ALL, .selects = -1,
 	  .topic = T_INFO,
 	  .help = "print the version and exit" },
@@ -480,6 +486,11 @@ void options_parse(int argc, char **argv, struct options *o)
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
 			help_print(stdout, optarg);
+			flush_stdout();
+			cli_exit(EXIT_SUCCESS);
+		}
+		if (strcmp(opts[i].name, "completion") == 0) {
+			completion_print(stdout, optarg);
 			flush_stdout();
 			cli_exit(EXIT_SUCCESS);
 		}

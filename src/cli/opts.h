@@ -38,6 +38,10 @@ struct opt {
 	unsigned groups;
 	arg_parse parse;       /* ARG_FN */
 	enum topic topic;      /* where --help lists it */
+	/* What a shell completes its argument with: words, or @archs,
+	 * @gpus, @topics (asked of occcalc); files for a FILE or PATH,
+	 * directories for a DIR; else nothing. */
+	const char *complete;
 	int optional;          /* its argument may be left out (--help) */
 	const char *help;
 };
@@ -48,5 +52,9 @@ extern const size_t opts_n;
 /* --help [TOPIC] on f: the summary without a topic, a topic's options,
  * or 'all' of them; a usage error for a topic that does not exist. */
 void help_print(FILE *f, const char *topic);
+/* The names of --help's topics, space-separated, into buf. */
+void help_topic_names(char *buf, size_t n);
+/* --completion bash|zsh: the script, from opts[] (completion.c). */
+void completion_print(FILE *f, const char *shell);
 
 #endif
