@@ -12,6 +12,7 @@
 #include "occcalc.h"
 #include "gpu.h"
 #include "gpu_cluster.h"
+#include "names.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -210,26 +211,6 @@ void die_data(enum occ_status st, const struct occ_diag *d, int err,
 /* Ends the run with status: exit() in the program (occcalc.c); the
  * in-process fuzz harness (fuzz/cli.c) returns to its caller instead. */
 void cli_exit(int status) __attribute__((noreturn));
-
-/* ---- "Did you mean": the names nearest a misspelt one (names.c) ---- */
-
-#define NEAREST_MAX 3
-
-struct nearest {
-	const char *typed;
-	size_t len;
-	const char *name[NEAREST_MAX];   /* nearest first */
-	int dist[NEAREST_MAX];
-	size_t n;
-};
-
-void nearest_init(struct nearest *nr, const char *typed, size_t len);
-/* Offers one name of the table; the NEAREST_MAX nearest are kept. */
-void nearest_offer(struct nearest *nr, const char *name);
-/* "a, b or c" into buf. */
-void nearest_text(const struct nearest *nr, char *buf, size_t n);
-/* "s" unless n is 1: "%d block%s", n, plural(n) reads "1 block". */
-const char *plural(long long n);
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
@@ -607,29 +588,6 @@ void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k);
 void report_occupancy(FILE *f, const struct occ_row *row);
 void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row);
 void format_limiters(char *buf, unsigned bits);
-
-/* ---- Charts (chart.c) ---- */
-
-/* Occupancy (percent) as one input varies, the others as configured. */
-struct chart_series {
-	const char *name;      /* block, registers, smem */
-	const char *xlabel;
-	const char *unit;
-	size_t n;
-	uint64_t *x;
-	double *y;             /* percent, for drawing */
-	int *warps;            /* active warps per SM, for printing */
-	int max_warps;
-	uint64_t cur_x;        /* the configuration's value */
-};
-
-int chart_build(const struct occ_arch *a, const struct occ_kernel *k,
-		struct chart_series s[3]);
-void chart_free(struct chart_series s[3]);
-void chart_text(FILE *f, const struct chart_series s[3],
-		const struct occ_result *current);
-int chart_svg(FILE *f, const char *title, const struct chart_series s[3],
-	      const struct occ_result *current);
 
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
 char *demangle(const char *mangled);
