@@ -357,6 +357,9 @@ for t in $topics; do "$OCCCALC" --help "$t" | sed -n '/^[A-Z][^:]*:$/,/^Exit sta
 grep '^  *-' "$tmp/all-text" >"$tmp/all-opts"
 cmp -s "$tmp/by-topic" "$tmp/all-opts"
 ok $? "--help all is every topic's options, each once, in the topics' order"
+"$OCCCALC" --help | grep '^  other ' >"$tmp/other"
+[ ! -s "$tmp/other" ]
+ok $? "every option names its --help topic (.topic in opts[])${tmp:+$(sed 's/^ *other *not yet in a topic:/ (none for:/; s/$/)/' "$tmp/other")}"
 run --help=gpu
 [ "$status" -eq 0 ] && grep -q -- '--measure' "$tmp/out" && ! grep -q -- '--tables' "$tmp/out"
 ok $? "--help=gpu is the GPU's topic, without --tables"

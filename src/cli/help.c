@@ -14,6 +14,10 @@ static const struct topic_help {
 	const char *summary;   /* --help */
 	const char *note;      /* after its options, or NULL */
 } topics[T_COUNT] = {
+	/* A new option lands here until it names its topic (t/cli.sh
+	 * fails while any does). */
+	[T_UNSET] = { "other", "Other options:", "not yet in a topic",
+		NULL },
 	[T_KERNEL] = { "kernel", "The kernel:", "the kernel's resources",
 		"  --block, --regs, --smem and --static-smem take a list "
 		"(64,128,256) or a\n  range START:END[:STEP]; every "
@@ -99,6 +103,17 @@ static void print_usage(FILE *f)
 	      "multiprocessor.\n\n", f);
 }
 
+/* Whether some option is listed under t ("other" usually is not). */
+static int topic_used(int t)
+{
+	size_t i;
+
+	for (i = 0; i < opts_n; i++)
+		if ((int)opts[i].topic == t)
+			return 1;
+	return 0;
+}
+
 static _Noreturn void unknown_topic(const char *name)
 {
 	struct nearest nr;
@@ -107,7 +122,8 @@ static _Noreturn void unknown_topic(const char *name)
 
 	nearest_init(&nr, name, strlen(name));
 	for (t = 0; t < T_COUNT; t++)
-		nearest_offer(&nr, topics[t].name);
+		if (topic_used(t))
+			nearest_offer(&nr, topics[t].name);
 	nearest_offer(&nr, "all");
 	nearest_text(&nr, near, sizeof near);
 	die_usage("--help: '%s': no such topic; did you mean %s? (--help "
@@ -121,8 +137,9 @@ void help_topic_names(char *buf, size_t n)
 
 	buf[0] = '\0';
 	for (t = 0; t < T_COUNT && len < n; t++)
-		len += (size_t)snprintf(buf + len, n - len, "%s ",
-					topics[t].name);
+		if (topic_used(t))
+			len += (size_t)snprintf(buf + len, n - len, "%s ",
+						topics[t].name);
 	if (len < n)
 		snprintf(buf + len, n - len, "all");
 }
@@ -135,14 +152,14 @@ static int find_topic(const char *name)
 	if (strcmp(name, "all") == 0)
 		return T_COUNT;
 	for (t = 0; t < T_COUNT; t++)
-		if (strcmp(name, topics[t].name) == 0)
+		if (topic_used(t) && strcmp(name, topics[t].name) == 0)
 			return t;
 	unknown_topic(name);
 }
 
 void help_print(FILE *f, const char *name)
 {
-	int t, only = name ? find_topic(name) : -1;
+	int t, printed = 0, only = name ? find_topic(name) : -1;
 
 	print_usage(f);
 	if (only < 0) {
@@ -150,12 +167,13 @@ void help_print(FILE *f, const char *name)
 		      "topic's, '--help all'\nevery one, and man occcalc "
 		      "all of it.\n\n", f);
 		for (t = 0; t < T_COUNT; t++)
-			print_summary_line(f, (enum topic)t);
+			if (topic_used(t))
+				print_summary_line(f, (enum topic)t);
 	}
 	for (t = 0; t < T_COUNT && only >= 0; t++) {
-		if (only != T_COUNT && only != t)
+		if ((only != T_COUNT && only != t) || !topic_used(t))
 			continue;
-		fputs(t && only == T_COUNT ? "\n" : "", f);
+		fputs(printed++ ? "\n" : "", f);
 		print_topic(f, (enum topic)t);
 	}
 	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n", f);
