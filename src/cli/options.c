@@ -40,12 +40,14 @@
 #define MODE(m) .selects = m, .modes = M(m)
 
 const struct opt opts[] = {
-	{ "arch", 'a', ARG_STR, "ARCH", .dest = O(arch), .topic = T_KERNEL,
+	{ "arch", 'a', ARG_STR, "ARCH", .dest = O(arch),
+	  .topic = T_KERNEL,
 	  .complete = "@archs",
 	  .modes = CFG | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "architecture: sm_90, 90 or 9.0 (see "
 	  "--list-archs);\nwithout it, the GPU's (--device)" },
-	{ "device", 0, ARG_FN, "N", .parse = arg_device, .topic = T_KERNEL,
+	{ "device", 0, ARG_FN, "N", .parse = arg_device,
+	  .topic = T_KERNEL,
 	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "the CUDA device to use without --arch (default 0);\n'all': "
 	  "every GPU of this machine, one row each" },
@@ -92,7 +94,8 @@ const struct opt opts[] = {
 	  "launched: full waves, the last wave, and\nthe occupancy averaged "
 	  "over the launch" },
 	{ "carveout", 'c', ARG_FN, "PCT", .parse = arg_carveout,
-	  .modes = CFG, .selects = -1, .groups = G_OCC, .topic = T_KERNEL,
+	  .topic = T_KERNEL,
+	  .modes = CFG, .selects = -1, .groups = G_OCC,
 	  .help = "shared-memory carveout preference, 0-100 or\n'default'" },
 	{ "barriers", 0, NUM(0, OCC_MAX_BARRIERS_PER_BLOCK), .metavar = "N",
 	  .topic = T_KERNEL,
@@ -146,27 +149,32 @@ const struct opt opts[] = {
 	  .groups = G_OCC | G_CHART, .help = "draw occupancy against block "
 	  "size, registers and\nshared memory, this configuration marked" },
 	{ "plot", 0, ARG_STR, "FILE", .dest = O(plot), .modes = OCC,
-	  .selects = -1, .groups = G_OCC | G_CHART, .topic = T_OUTPUT,
+	  .topic = T_OUTPUT,
+	  .selects = -1, .groups = G_OCC | G_CHART,
 	  .help = "the same three charts as SVG, into FILE" },
 	{ "headroom", 0, FLAG(headroom, 1), .modes = CFG, .selects = -1,
 	  .topic = T_OUTPUT,
 	  .groups = G_OCC, .help = "CSV and JSON: add the register and "
 	  "shared-memory\nheadroom fields (the text report always has it)" },
-	{ "info", 'i', FLAG(mode, MODE_INFO), MODE(MODE_INFO), .topic = T_INFO,
+	{ "info", 'i', FLAG(mode, MODE_INFO), MODE(MODE_INFO),
+	  .topic = T_INFO,
 	  .help = "print the architecture's table values" },
-	{ "list-archs", 'l', FLAG(mode, MODE_LIST_ARCHS), .topic = T_INFO,
+	{ "list-archs", 'l', FLAG(mode, MODE_LIST_ARCHS),
+	  .topic = T_INFO,
 	  MODE(MODE_LIST_ARCHS), .help = "list the architectures that have a "
 	  "table" },
 	{ "list-gpus", 0, FLAG(mode, MODE_LIST_GPUS), MODE(MODE_LIST_GPUS),
 	  .topic = T_INFO,
 	  .help = "list the GPUs --gpu knows, in any --format" },
-	{ "list-devices", 0, FLAG(mode, MODE_LIST_DEVICES), .topic = T_INFO,
+	{ "list-devices", 0, FLAG(mode, MODE_LIST_DEVICES),
+	  .topic = T_INFO,
 	  MODE(MODE_LIST_DEVICES), .help = "list this machine's CUDA devices" },
 	{ "list-fields", 0, FLAG(mode, MODE_LIST_FIELDS), MODE(MODE_LIST_FIELDS),
 	  .topic = T_INFO,
 	  .help = "list every kind of row's fields, with their\ntype and "
 	  "description" },
-	{ "api", 0, FLAG(api, 1), .modes = CFG, .selects = -1, .topic = T_GPU,
+	{ "api", 0, FLAG(api, 1), .modes = CFG, .selects = -1,
+	  .topic = T_GPU,
 	  .groups = G_OCC | G_GPU, .help = "also ask the runtime's occupancy API "
 	  "about a\ncalibrated kernel with exactly these resources;\nwith "
 	  "--kernels, the driver about the kernels' own\ncode" },
@@ -176,7 +184,8 @@ const struct opt opts[] = {
 	  "resident per SM and\nachieved occupancy, measured (--grid N: N "
 	  "blocks);\nwith --access, each pattern's bandwidth; with\n--persist, "
 	  "re-reads timed without and with the plan" },
-	{ "tables", 't', ARG_STR, "DIR", .dest = O(tables), .topic = T_INFO,
+	{ "tables", 't', ARG_STR, "DIR", .dest = O(tables),
+	  .topic = T_INFO,
 	  .modes = M_ALL & ~M(MODE_LIST_DEVICES) & ~M(MODE_LIST_FIELDS),
 	  .selects = -1, .help = "read architecture tables from DIR\n(default: "
 	  "$OCCCALC_TABLES; from the build tree, the\nsource tree's; else "
@@ -190,11 +199,13 @@ const struct opt opts[] = {
 	  .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
 	  .help = "element size: 1, 2, 4, 8 or 16 (default 4);\n--traffic "
 	  "also NAME=BYTES,... per array" },
-	{ "stride", 0, SEQ(0, UINT64_MAX), .metavar = "N", .topic = T_ACCESS,
+	{ "stride", 0, SEQ(0, UINT64_MAX), .metavar = "N",
+	  .topic = T_ACCESS,
 	  .dest = O(access.stride), .def = "1", .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "elements between consecutive threads "
 	  "(default 1;\n0: all threads read one element)" },
-	{ "offset", 0, SEQ(0, UINT64_MAX), .metavar = "N", .topic = T_ACCESS,
+	{ "offset", 0, SEQ(0, UINT64_MAX), .metavar = "N",
+	  .topic = T_ACCESS,
 	  .dest = O(access.offset), .def = "0", .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "elements from a 128-byte aligned base "
 	  "(default 0)" },
@@ -202,7 +213,8 @@ const struct opt opts[] = {
 	  .topic = T_ACCESS,
 	  .def = "32", .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
 	  .help = "active threads of the warp, 1-32 (default 32)" },
-	{ "lane-xor", 0, NUM(0, 31), .metavar = "MASK", .topic = T_ACCESS,
+	{ "lane-xor", 0, NUM(0, 31), .metavar = "MASK",
+	  .topic = T_ACCESS,
 	  .dest = O(access.lane_xor), .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "thread i takes thread (i ^ MASK)'s "
 	  "element" },
@@ -215,7 +227,8 @@ const struct opt opts[] = {
 	  MODE(MODE_TRAFFIC), .help = "a kernel's accesses as C, 'z[i] = x[i] "
 	  "+ y[i]':\nthe launch's instructions, requests, sectors\nand bytes, "
 	  "level by level (--grid and --block,\nor --count)" },
-	{ "count", 0, SEQ(1, UINT64_MAX), .metavar = "N", .topic = T_TRAFFIC,
+	{ "count", 0, SEQ(1, UINT64_MAX), .metavar = "N",
+	  .topic = T_TRAFFIC,
 	  .dest = O(traffic.count), .modes = TRF, .selects = -1,
 	  .groups = G_TRAFFIC, .help = "threads launched, instead of --grid "
 	  "and --block\n(if (i < N) in blocks of a multiple of 32)" },
