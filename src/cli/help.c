@@ -176,5 +176,6 @@ void help_print(FILE *f, const char *name)
 		fputs(printed++ ? "\n" : "", f);
 		print_topic(f, (enum topic)t);
 	}
-	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n", f);
+	fputs("\nExit status: 0 success, 1 failure (an error, or no "
+	      "configuration can launch),\n2 usage error.\n", f);
 }
