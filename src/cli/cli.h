@@ -12,7 +12,7 @@
 #include "occcalc.h"
 #include "gpu.h"
 #include "gpu_cluster.h"
-#include "names.h"
+#include "words.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
-/* names.h - words for the user (names.c): the names nearest a misspelt
+/* words.h - words for the user (words.c): the names nearest a misspelt
  * one, for "did you mean", and plurals. Included by cli.h. */
-#ifndef OCC_NAMES_H
-#define OCC_NAMES_H
+#ifndef OCC_WORDS_H
+#define OCC_WORDS_H
 
 #include <stddef.h>
 

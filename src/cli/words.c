@@ -1,5 +1,6 @@
 /*
- * names.c - the names nearest one the user misspelt, for "did you mean":
+ * words.c - words for the user: the names nearest one misspelt, for "did
+ * you mean" (plural() at the end):
  * the fewest single-character edits (insertions, deletions,
  * substitutions, and two neighbours swapped, as typing errors go), or a
  * name that holds what was typed.
