@@ -1,9 +1,8 @@
 /*
- * words.c - words for the user: the names nearest one misspelt, for "did
- * you mean" (plural() at the end):
- * the fewest single-character edits (insertions, deletions,
- * substitutions, and two neighbours swapped, as typing errors go), or a
- * name that holds what was typed.
+ * words.c - words for the user: "did you mean" (the names nearest one
+ * misspelt: the fewest single-character edits, insertions, deletions,
+ * substitutions and two neighbours swapped, as typing errors go, or a
+ * name that holds what was typed) and plural().
  */
 #include <string.h>
 
