@@ -196,6 +196,11 @@ def write_report(path, rows, notes, dev, problems, failures, cli=None):
                                            not problems else "FAIL"))
         for p in problems:
             f.write("- Problem: %s\n" % p)
+        gpcs = [n for n in notes if n.startswith(("gpc ", "sm "))]
+        if gpcs:
+            f.write("\nThe SMs of each GPC, as measured (SMs that held CTAs "
+                    "of one cluster):\n\n" + "".join(
+                        "    %s\n" % n for n in gpcs))
         f.write("\nColumns: the configuration (registers asked and the "
                 "kernel's, block, dynamic shared memory, cluster shape); "
                 "blocks per SM plainly (model/API) and in a cluster launch "
