@@ -156,7 +156,9 @@ static void print_gpcs(const int *gpc_of, int sms)
 		any = 0;
 		for (sm = 0; sm < sms; sm++)
 			if (gpc_of[sm] == g) {
-				printf(any ? " %d" : "# gpc %d: %d", g, sm);
+				if (!any)
+					printf("# gpc %d:", g);
+				printf(" %d", sm);
 				any = 1;
 			}
 		if (any)
