@@ -298,6 +298,11 @@ cl_row() { # ARGS: the first row's FIELDS of a --cluster run
 }
 [ "$(cl_row max_active_clusters,cluster_blocks_per_sm --gpu H200 -b 128 -r 40 --cluster 4)" = "248,8" ]
 ok $? "H200, 12 blocks per SM plainly: 8 in a cluster launch, 248 clusters of 4 (16+5x32+2x36)"
+[ "$(cl_row max_active_clusters,layout --gpu H100-SXM -b 128 -r 40 --cluster 4)" = '248,"8,16x5,18x2,2x4"' ]
+ok $? "H100 SXM: the layout measured on the device machine's H100 (docs/cluster-h100), 248 clusters of 4"
+# A device name finds the list's layout under the list's own name.
+[ "$(cl_row layout_source --gpu 'NVIDIA H100 80GB HBM3' -b 128 --cluster 2 | cut -c1-30)" = '"the GPU list (H100-SXM): meas' ]
+ok $? "the H100's device name finds the H100-SXM layout"
 [ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 2x2)" = "248" ] &&
 	[ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 1x2x2)" = "248" ]
 ok $? "a shape counts by its CTAs: 2x2 and 1x2x2 hold as many as 4"

@@ -86,9 +86,7 @@ expect 2 "--cluster: sm_80 has no thread-block clusters (compute capability 9.0 
 expect 2 "--cluster: sm_86 has no thread-block clusters" --gpu A10 -b 128 --cluster 2
 expect 2 "--cluster: the sm_100 table has no cluster figures" -a sm_100 -b 128 --cluster 2 $L
 expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" -a sm_90 -b 128 --cluster 2
-expect 2 "the GPU list has none for H100-SXM: give it with --layout" --gpu H100-SXM -b 128 --cluster 2
-# A device name finds the list's layout under the list's own name.
-expect 2 "the GPU list has none for H100-SXM: give it with --layout" --gpu "NVIDIA H100 80GB HBM3" -b 128 --cluster 2
+expect 2 "the GPU list has none for H100-PCIe: give it with --layout" --gpu H100-PCIe -b 128 --cluster 2
 expect 2 "--layout 8,8 has 16 SMs, the GPU 132" --gpu H200 -b 128 --cluster 2 --layout 8,8
 expect 2 "--sms 100: the GPU list's layout of H200 has 132 SMs" --gpu H200 --sms 100 -b 128 --cluster 2
 expect 2 "--layout goes with --cluster" -a sm_90 -b 128 $L
