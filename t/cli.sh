@@ -177,6 +177,27 @@ done
 ok $? "--gpu A10 is the A10, not the A100 that contains it: exact beats partial"
 [ "$(gpu_sms H200)" = "sm_90,2112" ] && [ "$(gpu_sms 1080)" = "sm_61,320" ]
 ok $? "--gpu H200 is not GH200; 1080 is GTX-1080 (ends with it), not GTX-1080-Ti"
+# The GPUs people own and rent (issue 20), with the architecture and SMs
+# NVIDIA's documents give (blocks of 128 threads: 16 per SM on sm_90, 12
+# on sm_86, sm_89 and sm_120, times the SMs).
+for g in "H100 NVL:sm_90,2112" "RTX 3060:sm_86,336" "RTX 3080:sm_86,816" \
+	"RTX 3090:sm_86,984" "RTX 4080:sm_89,912" \
+	"NVIDIA RTX 6000 Ada Generation:sm_89,1704" \
+	"NVIDIA RTX PRO 6000 Blackwell Workstation Edition:sm_120,2256" \
+	"RTX 5080:sm_120,1008"; do
+	[ "$(gpu_sms "${g%%:*}")" = "${g#*:}" ]
+	ok $? "--gpu '${g%%:*}' is the GPU with ${g#*:} (arch, blocks/SM x its SMs)"
+done
+# Those whose SM count NVIDIA does not publish: the architecture, no SMs.
+for g in "NVIDIA A10G:sm_86" "H800:sm_90" "NVIDIA GB200:sm_100" "B300:sm_103"; do
+	[ "$(csv_row --gpu "${g%%:*}" -b 128 --fields arch,min_grid_size)" = "${g#*:}," ]
+	ok $? "--gpu '${g%%:*}' is ${g#*:}; its SM count is not known, so no grid"
+done
+[ "$("$OCCCALC" --list-gpus -f csv --fields name,multiProcessorCount,l2CacheSize,persistingL2CacheMaxSize,accessPolicyMaxWindowSize | grep -E '^(H100-SXM|H100-PCIe|A10G),')" = \
+"A10G,,,,
+H100-SXM,132,52428800,32768000,134217728
+H100-PCIe,114,52428800,," ]
+ok $? "--list-gpus: L2 figures where the list has them, null where not (nor SMs for the A10G)"
 
 # --block takes shapes: threads are the product, the shape is echoed.
 run -a sm_90 -b 16x16 -r 32

@@ -386,6 +386,8 @@ struct session {
 	struct occ_arch merged;           /* the table with its values in */
 	char gpu_arch[16];                /* --gpu's architecture */
 	char gpu_name[48];                /* and its name in the list */
+	struct occ_l2 gpu_l2;             /* its L2 from the list (0: none) */
+	char gpu_l2_source[256];
 	/* A measured sweep's progress and what it found. */
 	uint64_t progress_rows, progress_total;
 	int progress;
