@@ -49,8 +49,9 @@ static int reference_decimal(const char *s, unsigned __int128 *v)
 	n = (size_t)(point - s);
 	for (k = 1; point[k] >= '0' && point[k] <= '9'; k++)
 		scale *= 10;
-	if (n == 0 || k == 1 || k > 10 || strlen(point + k) > 4)
-		return -1;
+	if (n == 0 || strspn(s, "0123456789") != n || k == 1 || k > 10 ||
+	    strlen(point + k) > 4)
+		return -1;   /* digits, the point, digits, a suffix */
 	snprintf(sfx, sizeof sfx, "1%s", point + k);
 	if (reference(sfx, v) != 0 || reference(point + 1, &frac) != 0)
 		return -1;   /* *v: the multiplier; frac read multiplied */

@@ -102,7 +102,13 @@ expect 2 "--layout: '2x129': not a GPC layout at column 3" -a sm_90 -b 128 --clu
 expect 2 "--layout: '': not a GPC layout at column 1" -a sm_90 -b 128 --cluster 4 --layout ''
 expect 2 "--cluster: sm_80 has no thread-block clusters (compute capability 9.0 on)" -a sm_80 -b 128 --cluster 2 $L
 expect 2 "--cluster: sm_86 has no thread-block clusters" --gpu A10 -b 128 --cluster 2
-expect 2 "--cluster: the sm_100 table has no cluster figures" -a sm_100 -b 128 --cluster 2 $L
+expect 2 "--cluster: sm_100 launches clusters of up to 8 CTAs portably, but a cluster launch's blocks per SM (clusterBlocksPerMultiprocessor) and its largest non-portable size (clusterSizeMax) are neither documented by NVIDIA nor measured here" -a sm_100 -b 128 --cluster 2 $L
+for g in B200 B300 RTX-5090 RTX-PRO-6000-Blackwell DGX-Spark; do
+	expect 2 "launches clusters of up to 8 CTAs portably, but a cluster launch's blocks per SM" --gpu $g -b 128 --cluster 2
+done
+mkdir "$tmp/nocl"
+sed '/^cluster/d' "$OCCCALC_TABLES/sm_90.arch" >"$tmp/nocl/sm_90.arch"
+expect 2 "--cluster: the sm_90 table has no cluster figures" --tables "$tmp/nocl" -a sm_90 -b 128 --cluster 2 $L
 expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" -a sm_90 -b 128 --cluster 2
 expect 2 "the GPU list has none for H100-PCIe: give it with --layout" --gpu H100-PCIe -b 128 --cluster 2
 expect 2 "--layout 8,8 has 16 SMs, the GPU 132" --gpu H200 -b 128 --cluster 2 --layout 8,8

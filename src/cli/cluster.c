@@ -173,6 +173,14 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 	if (a->cc_major < 9)
 		die_usage("--cluster: %s has no thread-block clusters (compute "
 			  "capability 9.0 on)", tag);
+	if (a->cluster_size_max == 0 && a->cluster_size_portable)
+		die_usage("--cluster: %s launches clusters of up to %d CTAs "
+			  "portably, but a cluster launch's blocks per SM "
+			  "(clusterBlocksPerMultiprocessor) and its largest "
+			  "non-portable size (clusterSizeMax) are neither "
+			  "documented by NVIDIA nor measured here: the %s table "
+			  "does not give them, and occcalc does not guess them",
+			  tag, a->cluster_size_portable, tag);
 	if (a->cluster_size_max == 0)
 		die_usage("--cluster: the %s table has no cluster figures "
 			  "(clusterSizeMax)", tag);
