@@ -59,6 +59,14 @@ static void check_gpu(const struct occ_gpus *l, const struct occ_gpu *g)
 		   (unsigned long long)g->l2_size,
 		   (unsigned long long)g->l2_persisting_max,
 		   (unsigned long long)g->l2_window_max);
+	/* Published GPCs: as many as SMs at most, each of at most the most,
+	 * and only for a GPU whose SMs are known. */
+	FUZZ_CHECK(!g->sms_per_gpc_max ||
+		   (g->sms > 0 && g->gpcs >= 0 && g->gpcs <= g->sms &&
+		    g->gpcs <= 128 && g->sms_per_gpc_max <= 256 &&
+		    g->sms <= 128 * g->sms_per_gpc_max && g->gpcs_source[0]),
+		   "%s: %d SMs, %d GPCs of at most %d", g->name, g->sms,
+		   g->gpcs, g->sms_per_gpc_max);
 	FUZZ_CHECK(occ_gpus_match(l, g->name, &m) == OCC_OK &&
 		   m.gpu[0] == g, "%s does not find itself", g->name);
 	check_reads_back(g);

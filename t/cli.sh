@@ -321,6 +321,19 @@ cl_row() { # ARGS: the first row's FIELDS of a --cluster run
 ok $? "H200, 12 blocks per SM plainly: 8 in a cluster launch, 248 clusters of 4 (16+5x32+2x36)"
 [ "$(cl_row max_active_clusters,layout --gpu H100-SXM -b 128 -r 40 --cluster 4)" = '248,"8,16x5,18x2,2x4"' ]
 ok $? "H100 SXM: the layout measured on the device machine's H100 (docs/cluster-h100), 248 clusters of 4"
+# No measured layout, but NVIDIA's GPC and SM counts: upper bounds, said.
+[ "$(cl_row max_active_clusters,cluster_bound,cluster_potential_size,cluster_best_size --gpu H100-PCIe -b 256 -r 32 --cluster 4)" = "228,true,," ]
+ok $? "H100 PCIe (114 SMs, at least 7 GPCs of at most 18): at most 228 clusters of 4 (6,18x6), no recommended size"
+[ "$(cl_row max_active_clusters,cluster_bound --gpu GH200 -b 256 -r 32 --cluster 16)" = "66,true" ] &&
+	[ "$(cl_row cluster_bound --gpu H100-SXM -b 256 -r 32 --cluster 16)" = "false" ]
+ok $? "GH200 (132 SMs, GPCs of at most 18): at most 66 of 16; a measured layout is no bound"
+[ "$(cl_row max_active_clusters,cluster_bound --gpu H100-PCIe -b 256 -r 32 --cluster 16)" = "57,true" ] &&
+	[ "$(cl_row max_active_clusters,cluster_bound --gpu H100-PCIe --layout 8x8,18,16x2 -b 256 -r 32 --cluster 16)" = "25,false" ]
+ok $? "--layout still overrides the bound: 25 clusters of 16 on 8x8,18,16x2, where the counts allow 57"
+run --gpu H100-PCIe -b 256 -r 32 --cluster 4
+grep -q '^  Clusters at once      at most 228 (912 CTAs)$' "$tmp/out" &&
+	grep -q 'upper bounds' "$tmp/out" && ! grep -q '^Cluster sizes' "$tmp/out"
+ok $? "the text says 'at most' and why, and recommends no size"
 # A device name finds the list's layout under the list's own name.
 [ "$(cl_row layout_source --gpu 'NVIDIA H100 80GB HBM3' -b 128 --cluster 2 | cut -c1-30)" = '"the GPU list (H100-SXM): meas' ]
 ok $? "the H100's device name finds the H100-SXM layout"

@@ -61,7 +61,7 @@ expect 1 "no architecture tables (*.arch) found" --tables "$tmp/empty" -a sm_90 
 # A GPU list that does not read: the file and line.
 cp "$OCCCALC_TABLES"/*.arch "$tmp/empty/"
 printf 'H100-SXM 9.0 132 a source\nalias H100-SXM NVIDIA H100-SXM\n' >"$tmp/empty/gpus.txt"
-expect 1 "gpus.txt:2: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE NAME' or 'l2 NAME SIZE MAX WINDOW SOURCE'" --tables "$tmp/empty" --list-gpus
+expect 1 "gpus.txt:2: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE NAME', 'l2 NAME SIZE MAX WINDOW SOURCE' or 'gpcs NAME GPCS MAX SOURCE'" --tables "$tmp/empty" --list-gpus
 printf 'alias H100-SXM NVIDIA H100 80GB HBM3\n' >"$tmp/empty/gpus.txt"
 expect 1 "gpus.txt:1: expected" --tables "$tmp/empty" --gpu H100-SXM -b 128
 # 'l2' lines: for a GPU listed above, once, sizes that are whole bytes,
@@ -81,6 +81,14 @@ l2_line 'l2 H100-SXM 50M - -'
 expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
 printf 'H100-SXM 9.0 132 a\nl2 H100-SXM 50M - - a\nl2 H100-SXM 50M - - b\n' >"$tmp/empty/gpus.txt"
 expect 1 "gpus.txt:3: expected" --tables "$tmp/empty" --list-gpus
+# 'gpcs' lines: a GPU with SMs, GPCs no more than SMs, GPCs that hold them.
+for bad in 'gpcs H100-SXM 133 18 a' 'gpcs H100-SXM 8 1 a' 'gpcs H100-SXM 8 0 a' \
+	'gpcs H100-SXM 8 257 a' 'gpcs H100-SXM x 18 a' 'gpcs H100-SXM 8 18'; do
+	l2_line "$bad"
+	expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
+done
+printf 'H8 9.0 - a\ngpcs H8 - 18 a\n' >"$tmp/empty/gpus.txt"
+expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
 
 # Clusters: sizes, shapes, layouts, architectures, and a layout to use.
 L="--layout 16"
@@ -110,7 +118,9 @@ mkdir "$tmp/nocl"
 sed '/^cluster/d' "$OCCCALC_TABLES/sm_90.arch" >"$tmp/nocl/sm_90.arch"
 expect 2 "--cluster: the sm_90 table has no cluster figures" --tables "$tmp/nocl" -a sm_90 -b 128 --cluster 2 $L
 expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" -a sm_90 -b 128 --cluster 2
-expect 2 "the GPU list has none for H100-PCIe: give it with --layout" --gpu H100-PCIe -b 128 --cluster 2
+expect 2 "the GPU list has none for H800: give it with --layout" --gpu H800 -b 128 --cluster 2
+expect 2 "--cluster best: the size with the most CTAs depends on H100-PCIe's GPC layout, which is not measured" --gpu H100-PCIe -b 128 --cluster 2,best
+expect 2 "--sms 100: the GPU list's H100-PCIe has 114 SMs" --gpu H100-PCIe --sms 100 -b 128 --cluster 2
 expect 2 "--layout 8,8 has 16 SMs, the GPU 132" --gpu H200 -b 128 --cluster 2 --layout 8,8
 expect 2 "--sms 100: the GPU list's layout of H200 has 132 SMs" --gpu H200 --sms 100 -b 128 --cluster 2
 expect 2 "--layout goes with --cluster" -a sm_90 -b 128 $L

@@ -183,19 +183,21 @@ static void plan_text(FILE *f, const struct occ_l2 *l2, uint64_t data,
  * saying which are not known. */
 static void plan_l2_listed(const struct session *s, struct occ_l2 *l2)
 {
-	const struct occ_l2 *g = &s->gpu_l2;
+	const struct occ_gpu *g = &s->listed;
 
-	if (!g->size)
+	if (!g->l2_size)
 		die_usage("--persist: the GPU list has no L2 figures for %s: give "
 			  "--l2 SIZE:MAX:WINDOW", s->gpu_name);
-	if (!g->persisting_max || !g->window_max)
+	if (!g->l2_persisting_max || !g->l2_window_max)
 		die_usage("--persist: the GPU list has %s's L2 (%" PRIu64 " B, "
 			  "%s) but not its largest set-aside and window "
 			  "(persistingL2CacheMaxSize, accessPolicyMaxWindowSize): "
 			  "give --l2 %" PRIu64 ":MAX:WINDOW, as cudaDeviceProp "
-			  "reports them", s->gpu_name, g->size, s->gpu_l2_source,
-			  g->size);
-	*l2 = *g;
+			  "reports them", s->gpu_name, g->l2_size, g->l2_source,
+			  g->l2_size);
+	l2->size = g->l2_size;
+	l2->persisting_max = g->l2_persisting_max;
+	l2->window_max = g->l2_window_max;
 }
 
 /* The L2 figures: --l2's, else --gpu's, else the device's, where
@@ -277,7 +279,7 @@ static void one_plan(struct session *s, struct out *out, int text,
 		fputs("\n", stdout);
 	if (s->o->gpu && !s->o->have_l2)
 		printf("%s, from the GPU list: %s\n", s->gpu_name,
-		       s->gpu_l2_source);
+		       s->listed.l2_source);
 	plan_text(stdout, row->l2, row->data, row->streams, &row->p);
 	if (row->g)
 		plan_measured_text(stdout, row->data, row->g);

@@ -209,8 +209,8 @@ struct occ_gpus *session_gpus(struct session *s)
 	st = occ_gpus_load(path, &l, &d);
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE "
-		    "NAME' or 'l2 NAME SIZE MAX WINDOW SOURCE', each name unlike "
-		    "the others", d.file, d.line);
+		    "NAME', 'l2 NAME SIZE MAX WINDOW SOURCE' or 'gpcs NAME GPCS "
+		    "MAX SOURCE', each name unlike the others", d.file, d.line);
 	if (st != OCC_OK)
 		die_data(st, &d, errno, "");
 	return l;
@@ -274,10 +274,7 @@ void session_apply_gpu(struct session *s)
 		 g.cc_minor);
 	snprintf(s->gpu_name, sizeof s->gpu_name, "%s", g.name);
 	o->arch = s->gpu_arch;
-	s->gpu_l2.size = g.l2_size;
-	s->gpu_l2.persisting_max = g.l2_persisting_max;
-	s->gpu_l2.window_max = g.l2_window_max;
-	snprintf(s->gpu_l2_source, sizeof s->gpu_l2_source, "%s", g.l2_source);
+	s->listed = g;
 	if (!o->sms && !g.sms && o->grid)
 		die_usage("--grid: the GPU list gives no SM count for %s (%s): "
 			  "give --sms N", g.name, g.source);

@@ -191,6 +191,38 @@ static int parse_l2(char *line, struct occ_gpus *l)
 	return 0;
 }
 
+/* "gpcs NAME GPCS MAX SOURCE": the GPU NAME's published GPCs ('-': not
+ * published) and the most SMs one has. */
+static int parse_gpcs(char *line, struct occ_gpus *l)
+{
+	char *save = NULL, *w, *rest;
+	struct occ_gpu *g;
+	uint64_t gpcs = 0, max;
+	const char *end;
+
+	strtok_r(line, " \t", &save);
+	g = listed(l, strtok_r(NULL, " \t", &save));
+	if (!g || g->sms_per_gpc_max || !g->sms)
+		return -1;
+	w = strtok_r(NULL, " \t", &save);
+	if (!w || (strcmp(w, "-") != 0 &&
+		   (occ_parse_u64(w, &gpcs, &end) != OCC_PARSE_OK || *end ||
+		    gpcs < 1 || gpcs > (uint64_t)g->sms || gpcs > 128)))
+		return -1;
+	w = strtok_r(NULL, " \t", &save);
+	if (!w || occ_parse_u64(w, &max, &end) != OCC_PARSE_OK || *end ||
+	    max < 1 || max > 256 || max * 128 < (uint64_t)g->sms)
+		return -1;
+	rest = strtok_r(NULL, "", &save);
+	if (!rest || !*(rest = occ_trim(rest)) ||
+	    strlen(rest) >= sizeof g->gpcs_source)
+		return -1;
+	g->gpcs = (int)gpcs;
+	g->sms_per_gpc_max = (int)max;
+	strcpy(g->gpcs_source, rest);
+	return 0;
+}
+
 /* A line beginning with the word w. */
 static int starts(const char *s, const char *w)
 {
@@ -207,6 +239,8 @@ static int add_line(char *s, struct occ_gpus *l)
 		return parse_alias(s, l);
 	if (starts(s, "l2"))
 		return parse_l2(s, l);
+	if (starts(s, "gpcs"))
+		return parse_gpcs(s, l);
 	memset(&g, 0, sizeof g);
 	if (parse_gpu_line(s, &g) != 0 || name_taken(l, g.name))
 		return -1;

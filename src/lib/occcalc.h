@@ -305,6 +305,12 @@ struct occ_gpu {
 	 * the shipping part's SM count. */
 	uint64_t l2_size, l2_persisting_max, l2_window_max;
 	char l2_source[256];
+	/* Its GPCs as NVIDIA publishes them, from a 'gpcs' line (0: not
+	 * known), and the most SMs one GPC has (0: no such line), for the
+	 * most clusters a GPU without a measured layout may hold
+	 * (occ_layout_most_clusters). */
+	int gpcs, sms_per_gpc_max;
+	char gpcs_source[256];
 };
 
 /* Finds name in the GPU list at path, as occ_gpus_match does. Returns
