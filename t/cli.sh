@@ -194,6 +194,27 @@ done
 ok $? "--gpu A10 is the A10, not the A100 that contains it: exact beats partial"
 [ "$(gpu_sms H200)" = "sm_90,2112" ] && [ "$(gpu_sms 1080)" = "sm_61,320" ]
 ok $? "--gpu H200 is not GH200; 1080 is GTX-1080 (ends with it), not GTX-1080-Ti"
+# The GPUs people own and rent (issue 20), with the architecture and SMs
+# NVIDIA's documents give (blocks of 128 threads: 16 per SM on sm_90, 12
+# on sm_86, sm_89 and sm_120, times the SMs).
+for g in "H100 NVL:sm_90,2112" "RTX 3060:sm_86,336" "RTX 3080:sm_86,816" \
+	"RTX 3090:sm_86,984" "RTX 4080:sm_89,912" \
+	"NVIDIA RTX 6000 Ada Generation:sm_89,1704" \
+	"NVIDIA RTX PRO 6000 Blackwell Workstation Edition:sm_120,2256" \
+	"RTX 5080:sm_120,1008"; do
+	[ "$(gpu_sms "${g%%:*}")" = "${g#*:}" ]
+	ok $? "--gpu '${g%%:*}' is the GPU with ${g#*:} (arch, blocks/SM x its SMs)"
+done
+# Those whose SM count NVIDIA does not publish: the architecture, no SMs.
+for g in "NVIDIA A10G:sm_86" "H800:sm_90" "NVIDIA GB200:sm_100" "B300:sm_103"; do
+	[ "$(csv_row --gpu "${g%%:*}" -b 128 --fields arch,min_grid_size)" = "${g#*:}," ]
+	ok $? "--gpu '${g%%:*}' is ${g#*:}; its SM count is not known, so no grid"
+done
+[ "$("$OCCCALC" --list-gpus -f csv --fields name,multiProcessorCount,l2CacheSize,persistingL2CacheMaxSize,accessPolicyMaxWindowSize | grep -E '^(H100-SXM|H100-PCIe|A10G),')" = \
+"A10G,,,,
+H100-SXM,132,52428800,32768000,134217728
+H100-PCIe,114,52428800,," ]
+ok $? "--list-gpus: L2 figures where the list has them, null where not (nor SMs for the A10G)"
 
 # --block takes shapes: threads are the product, the shape is echoed.
 run -a sm_90 -b 16x16 -r 32
@@ -411,6 +432,24 @@ cl_row() { # ARGS: the first row's FIELDS of a --cluster run
 }
 [ "$(cl_row max_active_clusters,cluster_blocks_per_sm --gpu H200 -b 128 -r 40 --cluster 4)" = "248,8" ]
 ok $? "H200, 12 blocks per SM plainly: 8 in a cluster launch, 248 clusters of 4 (16+5x32+2x36)"
+[ "$(cl_row max_active_clusters,layout --gpu H100-SXM -b 128 -r 40 --cluster 4)" = '248,"8,16x5,18x2,2x4"' ]
+ok $? "H100 SXM: the layout measured on the device machine's H100 (docs/cluster-h100), 248 clusters of 4"
+# No measured layout, but NVIDIA's GPC and SM counts: upper bounds, said.
+[ "$(cl_row max_active_clusters,cluster_bound,cluster_potential_size,cluster_best_size --gpu H100-PCIe -b 256 -r 32 --cluster 4)" = "228,true,," ]
+ok $? "H100 PCIe (114 SMs, at least 7 GPCs of at most 18): at most 228 clusters of 4 (6,18x6), no recommended size"
+[ "$(cl_row max_active_clusters,cluster_bound --gpu GH200 -b 256 -r 32 --cluster 16)" = "66,true" ] &&
+	[ "$(cl_row cluster_bound --gpu H100-SXM -b 256 -r 32 --cluster 16)" = "false" ]
+ok $? "GH200 (132 SMs, GPCs of at most 18): at most 66 of 16; a measured layout is no bound"
+[ "$(cl_row max_active_clusters,cluster_bound --gpu H100-PCIe -b 256 -r 32 --cluster 16)" = "57,true" ] &&
+	[ "$(cl_row max_active_clusters,cluster_bound --gpu H100-PCIe --layout 8x8,18,16x2 -b 256 -r 32 --cluster 16)" = "25,false" ]
+ok $? "--layout still overrides the bound: 25 clusters of 16 on 8x8,18,16x2, where the counts allow 57"
+run --gpu H100-PCIe -b 256 -r 32 --cluster 4
+grep -q '^  Clusters at once      at most 228 (912 CTAs)$' "$tmp/out" &&
+	grep -q 'upper bounds' "$tmp/out" && ! grep -q '^Cluster sizes' "$tmp/out"
+ok $? "the text says 'at most' and why, and recommends no size"
+# A device name finds the list's layout under the list's own name.
+[ "$(cl_row layout_source --gpu 'NVIDIA H100 80GB HBM3' -b 128 --cluster 2 | cut -c1-30)" = '"the GPU list (H100-SXM): meas' ]
+ok $? "the H100's device name finds the H100-SXM layout"
 [ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 2x2)" = "248" ] &&
 	[ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 1x2x2)" = "248" ]
 ok $? "a shape counts by its CTAs: 2x2 and 1x2x2 hold as many as 4"

@@ -175,12 +175,19 @@ void arg_l2(const char *opt, const char *arg, struct options *o)
 	(void)opt;
 	snprintf(buf, sizeof buf, "%s", arg);
 	for (i = 0; i < 3; i++) {
+		enum occ_parse_status st = OCC_PARSE_SYNTAX;
+
 		f[i] = strtok_r(i ? NULL : buf, ":", &save);
-		if (!f[i] || occ_parse_size(f[i], v[i]) != OCC_PARSE_OK)
+		if (f[i])
+			st = occ_parse_size_decimal(f[i], v[i]);
+		if (st == OCC_PARSE_FRACTION)
+			die_usage("--l2: '%s': %s '%s' is not a whole number of "
+				  "bytes", arg, names[i], f[i]);
+		if (st != OCC_PARSE_OK)
 			die_usage("--l2: '%s': expected SIZE:MAX:WINDOW, the "
 				  "device's l2CacheSize, persistingL2CacheMaxSize"
-				  " and accessPolicyMaxWindowSize in bytes "
-				  "(e.g. 50M:32768000:128M)", arg);
+				  " and accessPolicyMaxWindowSize in bytes, K or M"
+				  " (e.g. 50M:31.25M:128M)", arg);
 		if (*v[i] > OCC_BYTES_MAX)
 			die_usage("--l2: '%s': %s above the limit of %llu bytes "
 				  "(2^48 - 1)", arg, names[i],

@@ -351,6 +351,8 @@ struct session_layout {
 	char text[512];                /* 8,16x5,18x2,2x4 */
 	char source[320];
 	int from_list;                 /* the GPU list's: one chip's */
+	int bound;                     /* none: each row's most, from counts */
+	struct occ_gpc_counts counts;
 };
 
 enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
@@ -402,6 +404,7 @@ struct session {
 	struct occ_arch merged;           /* the table with its values in */
 	char gpu_arch[16];                /* --gpu's architecture */
 	char gpu_name[48];                /* and its name in the list */
+	struct occ_gpu listed;            /* --gpu's entry: L2, GPCs */
 	/* A measured sweep's progress and what it found. */
 	uint64_t progress_rows, progress_total;
 	int progress;
@@ -532,7 +535,8 @@ struct row_cluster {
 	struct occ_cluster_shape shape;
 	char name[24];                     /* "2x2", "4" */
 	int best;                          /* chosen by --cluster best */
-	struct occ_cluster_result c;
+	struct occ_cluster_result c;      /* an upper bound with layout->bound */
+	struct occ_gpc_layout own;        /* then the layout that gives it */
 	struct gpc_kind kinds[OCC_MAX_GPCS];   /* in the layout's order */
 	int n_kinds;
 	struct occ_cluster_best portable, nonportable;

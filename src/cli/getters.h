@@ -65,6 +65,7 @@ GETTER_SIG(get_cluster_gpcs_used); GETTER_SIG(get_cluster_idle_slots);
 GETTER_SIG(get_potential); GETTER_SIG(get_potential_np);
 GETTER_SIG(get_best_size); GETTER_SIG(get_best_blocks);
 GETTER_SIG(get_layout); GETTER_SIG(get_layout_source);
+GETTER_SIG(get_cluster_bound);
 GETTER_SIG(get_cluster_kernel_regs); GETTER_SIG(get_api_clusters);
 GETTER_SIG(get_api_potential); GETTER_SIG(get_api_potential_np);
 GETTER_SIG(get_clusters_launched); GETTER_SIG(get_measured_clusters);

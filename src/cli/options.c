@@ -82,12 +82,13 @@ const struct opt opts[] = {
 	  .topic = T_LAUNCH,
 	  .modes = CFG, .selects = -1, .help = "SMs of the GPU: the minimum "
 	  "grid that fills it,\nand the waves of --grid" },
-	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu), .modes = CFG | INF,
+	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu),
+	  .modes = CFG | INF | ACC | TRF | PER,
 	  .topic = T_LAUNCH, .complete = "@gpus",
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
 	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
-	  "\nalso its device name ('NVIDIA H100 80GB HBM3')\nor a part of "
-	  "its name ('4090')" },
+	  "\nits L2 for --persist; also its device name\n('NVIDIA H100 80GB "
+	  "HBM3') or a part of its name ('4090')" },
 	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
 	  .topic = T_LAUNCH,
 	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "

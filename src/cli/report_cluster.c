@@ -47,6 +47,24 @@ static void wrapped(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
+/* Without a measured layout: what the figures are, and are not. */
+static void bound_lines(FILE *f, const struct row_cluster *cl)
+{
+	char own[512], text[1024];
+
+	occ_layout_format(&cl->own, own, sizeof own);
+	fprintf(f, "  GPC layout            %s\n", cl->layout->text);
+	snprintf(text, sizeof text, "source: %s", cl->layout->source);
+	wrapped(f, text);
+	snprintf(text, sizeof text, "The figures below are upper bounds: "
+		 "those of %s, the layout with these counts that holds the "
+		 "most. A chip may hold fewer: the H100s and H200s measured "
+		 "keep 4 pairs of SMs apart from their GPCs "
+		 "(docs/cluster-h100). Measure on the GPU itself (no --arch) "
+		 "or give --layout.", own);
+	wrapped(f, text);
+}
+
 static void layout_lines(FILE *f, const struct session_layout *L)
 {
 	char from[sizeof L->source + 8];
@@ -138,7 +156,10 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 		fprintf(f, " (%s)", cl->name);
 	fprintf(f, "%s, %s\n", cl->best ? ", the size with the most CTAs" : "",
 		c->portable ? "portable" : "NOT portable");
-	layout_lines(f, cl->layout);
+	if (cl->layout->bound)
+		bound_lines(f, cl);
+	else
+		layout_lines(f, cl->layout);
 	fprintf(f, "  Blocks per SM         %d in a cluster launch (at most %d; "
 		"%d in a plain one)\n", c->blocks_per_sm,
 		row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
@@ -147,16 +168,16 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 	format_ratio_percent(pct, (uint64_t)c->active_warps,
 			     (uint64_t)c->warp_slots);
 	format_cluster_limiters(lim, sizeof lim, c->limiters);
-	fprintf(f, "  Clusters at once      %d (%lld CTA%s)\n",
-		c->max_active_clusters, (long long)c->active_blocks,
-		plural(c->active_blocks));
+	fprintf(f, "  Clusters at once      %s%d (%lld CTA%s)\n",
+		cl->layout->bound ? "at most " : "", c->max_active_clusters,
+		(long long)c->active_blocks, plural(c->active_blocks));
 	fprintf(f, "  Occupancy of the GPU  %s %%\n", pct);
 	fprintf(f, "  Limited by            %s\n", c->max_active_clusters
 		? lim : occ_cluster_reason_name(c->reason));
 	if (c->max_active_clusters == 0)
 		none_fits(f, cl);
 	portability(f, row->a, c->size);
-	if (recommend)
+	if (recommend && !cl->layout->bound)
 		recommendation(f, cl);
 }
 

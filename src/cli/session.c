@@ -208,8 +208,9 @@ struct occ_gpus *session_gpus(struct session *s)
 	errno = 0;
 	st = occ_gpus_load(path, &l, &d);
 	if (st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE "
-		    "NAME', each name unlike the others", d.file, d.line);
+		die("%s:%d: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE "
+		    "NAME', 'l2 NAME SIZE MAX WINDOW SOURCE' or 'gpcs NAME GPCS "
+		    "MAX SOURCE', each name unlike the others", d.file, d.line);
 	if (st != OCC_OK)
 		die_data(st, &d, errno, "");
 	return l;
@@ -273,6 +274,10 @@ void session_apply_gpu(struct session *s)
 		 g.cc_minor);
 	snprintf(s->gpu_name, sizeof s->gpu_name, "%s", g.name);
 	o->arch = s->gpu_arch;
+	s->listed = g;
+	if (!o->sms && !g.sms && o->grid)
+		die_usage("--grid: the GPU list gives no SM count for %s (%s): "
+			  "give --sms N", g.name, g.source);
 	if (!o->sms)
 		o->sms = (uint64_t)g.sms;
 }
