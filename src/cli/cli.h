@@ -108,6 +108,7 @@ struct access_request {
 struct traffic_request {
 	const char *text;
 	const char *elems;             /* --elem NAME=BYTES,...; or NULL */
+	const char *defines;           /* --define NAME=N,...; or NULL */
 	struct seq count;
 	enum occ_l1_policy l1;         /* --dlcm */
 };
@@ -169,6 +170,15 @@ void arg_ops(const char *opt, const char *arg, struct options *o);
 void arg_l2(const char *opt, const char *arg, struct options *o);
 void arg_elem(const char *opt, const char *arg, struct options *o);
 void arg_dlcm(const char *opt, const char *arg, struct options *o);
+/* --stride: a list or range of integers of either sign, kept in the
+ * seq offset by 2^63 (so that they order as numbers); seq_signed reads
+ * one back. */
+void arg_stride(const char *opt, const char *arg, struct options *o);
+#define SEQ_SIGNED_ZERO (UINT64_C(1) << 63)
+static inline int64_t seq_signed(uint64_t v)
+{
+	return (int64_t)(v - SEQ_SIGNED_ZERO);
+}
 void arg_device(const char *opt, const char *arg, struct options *o);
 void arg_cluster(const char *opt, const char *arg, struct options *o);
 void arg_layout(const char *opt, const char *arg, struct options *o);

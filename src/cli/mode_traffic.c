@@ -7,7 +7,11 @@
  * total), for every combination of --block (or --count), --elem and
  * --threads.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -19,6 +23,7 @@ struct launch {
 	const char *text;
 	const struct occ_kernel_text *k;
 	uint64_t grid, block;          /* 0: --count */
+	const uint16_t *dim;           /* --block's shape, or NULL */
 	int elem;                      /* every access's size, or 0 */
 	int threads;                   /* active threads of each warp */
 	uint64_t footprint;            /* bytes */
@@ -292,9 +297,16 @@ static void report_head(FILE *f, const struct launch *l)
 	const struct occ_traffic *t = &l->t;
 
 	fprintf(f, "%s (%s): ", l->arch, l->a->name);
-	if (l->grid)
+	char shape[24];
+
+	if (l->grid && l->dim) {
+		seq_shape_text(shape, sizeof shape, l->dim);
+		fprintf(f, "%" PRIu64 " blocks of %s (%" PRIu64 ") threads, ",
+			l->grid, shape, l->block);
+	} else if (l->grid) {
 		fprintf(f, "%" PRIu64 " blocks of %" PRIu64 " threads, ",
 			l->grid, l->block);
+	}
 	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s: ",
 		t->threads, t->threads == 1 ? "" : "s", t->warps,
 		t->warps == 1 ? "" : "s", l->text);
@@ -343,32 +355,110 @@ static void report(FILE *f, const struct launch *l,
 struct traffic_run {
 	struct session *s;
 	const struct occ_arch *a;
+	struct occ_kernel_env env;     /* --define's names */
 	struct occ_kernel_text k;      /* as parsed, named sizes set */
 	int report;                    /* text, one launch: the report */
 	struct fieldsel sel;
 	struct out out;
 };
 
-static void parse_text(struct traffic_run *run, const char *text)
+static void named_sizes(struct occ_kernel_text *k, const char *arg);
+
+/* The forms an index may take, for the message that refuses one. */
+#define FORMS "an index is an affine expression in the thread's index i " \
+	"(i+c, i-c, c-i, i*k, k*i+c, (i^m), i/g) and in threadIdx.x/y/z, " \
+	"blockIdx.x, blockDim.x/y/z, gridDim.x, with integer constants, " \
+	"names given by --define N=4096 or defined first ('int row = " \
+	"threadIdx.y; a[row*N + threadIdx.x]')"
+
+/* The length of the plain name (not CUDA's: no '.') at s, or 0. */
+static size_t name_len(const char *s)
 {
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	return s[n] == '.' || s[n] == '[' ? 0 : n;
+}
+
+/* The text, with --define's names and the launch's (its block shape,
+ * or none for a thread count); then --elem's named sizes. */
+static void parse_text(struct traffic_run *run, const char *text,
+		       uint64_t grid, uint64_t block, const uint16_t *dim)
+{
+	struct occ_kernel_env env = run->env;
 	size_t at;
-	enum occ_status st = occ_kernel_parse(text, &run->k, &at);
+	enum occ_status st;
+
+	if (grid) {
+		env.grid_dim = grid;
+		env.block_dim[0] = dim && dim[0] ? dim[0] : block;
+		env.block_dim[1] = dim && dim[1] ? dim[1] : 1;
+		env.block_dim[2] = dim && dim[2] ? dim[2] : 1;
+	}
+	st = occ_kernel_parse_env(text, &env, &run->k, &at);
 
 	if (st == OCC_ERR_SYNTAX && run->k.n == 0 && at == 0)
 		die_usage("--traffic: '%s': no access NAME[INDEX]", text);
 	if (st == OCC_ERR_SYNTAX && !text[at])
 		die_usage("--traffic: '%s': ends at character %zu, inside an "
 			  "access", text, at);
+	if (!grid && run->k.uses_builtins)
+		die_usage("--traffic: '%s': threadIdx, blockIdx, blockDim and "
+			  "gridDim need a launch of blocks: --grid and --block, "
+			  "not --count", text);
+	if (st == OCC_ERR_SYNTAX && name_len(text + at) &&
+	    (strlen(run->k.index_name) != name_len(text + at) ||
+	     strncmp(run->k.index_name, text + at, name_len(text + at))))
+		die_usage("--traffic: '%s': '%.*s' at character %zu is not the "
+			  "name the text gives the thread's index first, nor "
+			  "defined (--define %.*s=N): %s", text,
+			  (int)name_len(text + at), text + at, at + 1,
+			  (int)name_len(text + at), text + at, FORMS);
 	if (st == OCC_ERR_SYNTAX)
 		die_usage("--traffic: '%s': not understood at character %zu "
-			  "('%s')", text, at + 1, text + at);
+			  "('%s'): %s", text, at + 1, text + at, FORMS);
 	if (st != OCC_OK)
 		die_usage("--traffic: '%s': out of range at character %zu ('%s')"
-			  ": a constant over 64 bits, a divisor not a power of "
-			  "two up to 32, an XOR over 31, a name over 31 "
-			  "characters, or over %d accesses or %d arrays", text,
-			  at + 1, text + at, OCC_MAX_KERNEL_ACCESSES,
-			  OCC_MAX_KERNEL_ARRAYS);
+			  ": a constant or factor over 64 bits, a divisor not a "
+			  "power of two up to 32, an XOR over 31, a name over 31 "
+			  "characters, or over %d accesses, %d arrays or 16 "
+			  "definitions", text, at + 1, text + at,
+			  OCC_MAX_KERNEL_ACCESSES, OCC_MAX_KERNEL_ARRAYS);
+	if (run->s->o->traffic.elems)
+		named_sizes(&run->k, run->s->o->traffic.elems);
+}
+
+/* --define NAME=N,...: integers of either sign. */
+static void defines(struct occ_kernel_env *env, const char *arg)
+{
+	char buf[512], *tok, *save = NULL, *eq, *end;
+	long long v;
+
+	if (strlen(arg) >= sizeof buf)
+		die_usage("--define: longer than %zu characters", sizeof buf - 1);
+	snprintf(buf, sizeof buf, "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			die_usage("--define: '%s': NAME=INTEGER, as N=4096", tok);
+		*eq = '\0';
+		errno = 0;
+		v = strtoll(eq + 1, &end, 10);
+		if (eq[1] == '\0' || *end || isspace((unsigned char)eq[1]))
+			die_usage("--define: '%s=%s': not an integer", tok,
+				  eq + 1);
+		if (errno == ERANGE)
+			die_usage("--define: '%s=%s': beyond 64 bits", tok,
+				  eq + 1);
+		if (!occ_kernel_env_define(env, tok, v))
+			die_usage("--define: '%s': a name is a C identifier of "
+				  "up to 31 characters, not CUDA's, given once "
+				  "(%d at most)", tok, OCC_MAX_KERNEL_NAMES);
+	}
 }
 
 /* --elem NAME=BYTES,...: the sizes, a bare BYTES for the arrays not
@@ -431,17 +521,19 @@ static void compute_failed(const struct launch *l, enum occ_status st)
 }
 
 /* One launch of `size` threads (--count) or blocks of `size`. */
-static void one_launch(struct traffic_run *run, uint64_t size, int elem,
-		       int threads)
+static void one_launch(struct traffic_run *run, uint64_t size,
+		       const uint16_t *dim, int elem, int threads)
 {
 	const struct options *o = run->s->o;
-	struct occ_kernel_text k = run->k;
-	struct occ_launch ol = { 1, size, o->traffic.l1 };
+	struct occ_kernel_text k;
+	struct occ_launch ol = { 1, size, o->traffic.l1, 0, 0 };
 	struct traffic_row rows[3];
 	struct launch l;
 	enum occ_status st;
 	size_t i;
 
+	parse_text(run, o->traffic.text, o->grid, size, dim);
+	k = run->k;
 	memset(&l, 0, sizeof l);
 	arch_tag(l.arch, sizeof l.arch, run->a);
 	l.a = run->a;
@@ -459,6 +551,11 @@ static void one_launch(struct traffic_run *run, uint64_t size, int elem,
 	if (o->grid) {
 		l.grid = ol.grid = o->grid;
 		l.block = size;
+	}
+	if (o->grid && dim) {
+		l.dim = dim;
+		ol.block_x = dim[0];
+		ol.block_y = dim[1];
 	}
 	st = occ_traffic_compute(run->a, &ol, k.acc, k.n, &l.t);
 	if (st != OCC_OK)
@@ -497,6 +594,15 @@ static void check_blocks(const struct traffic_run *run, const struct seq *b)
 	}
 }
 
+/* The block's shape where --block gave one (16x16), else NULL. */
+static const uint16_t *block_dim(const struct options *o,
+				 const struct seq_iter *size)
+{
+	const uint16_t *dim = size->s->ranges[size->range].dim;
+
+	return o->grid && dim[0] ? dim : NULL;
+}
+
 /* Every launch size, element size and thread count, innermost last. */
 static void sweep(struct traffic_run *run, const struct seq *sizes)
 {
@@ -509,8 +615,9 @@ static void sweep(struct traffic_run *run, const struct seq *sizes)
 		do {
 			seq_first(&threads, &o->access.threads);
 			do
-				one_launch(run, size.value, (int)elem.value,
-					   (int)threads.value);
+				one_launch(run, size.value,
+					   block_dim(o, &size),
+					   (int)elem.value, (int)threads.value);
 			while (seq_next(&threads));
 		} while (seq_next(&elem));
 	} while (seq_next(&size));
@@ -544,14 +651,18 @@ int mode_traffic(struct session *s)
 	const struct options *o = s->o;
 	const struct seq *sizes = launch_sizes(o);
 	struct traffic_run run;
+	struct seq_iter first;
 
 	memset(&run, 0, sizeof run);
 	run.s = s;
 	run.a = o->arch ? session_find_arch(s, o->arch)
 			: session_device_arch(s);
-	parse_text(&run, o->traffic.text);
-	if (o->traffic.elems)
-		named_sizes(&run.k, o->traffic.elems);
+	if (o->traffic.defines)
+		defines(&run.env, o->traffic.defines);
+	/* read once before any output, as the first launch reads it */
+	seq_first(&first, sizes);
+	parse_text(&run, o->traffic.text, o->grid, first.value,
+		   block_dim(o, &first));
 	run.report = o->format == OUT_TEXT && !o->fields &&
 		     !sizes->is_sweep && !o->access.elem.is_sweep &&
 		     !o->access.threads.is_sweep;

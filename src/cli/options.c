@@ -188,10 +188,10 @@ static const struct opt opts[] = {
 	  .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
 	  .help = "element size: 1, 2, 4, 8 or 16 (default 4);\n--traffic "
 	  "also NAME=BYTES,... per array" },
-	{ "stride", 0, SEQ(0, UINT64_MAX), .metavar = "N",
-	  .dest = O(access.stride), .def = "1", .modes = ACC, .selects = -1,
-	  .groups = G_ACCESS, .help = "elements between consecutive threads "
-	  "(default 1;\n0: all threads read one element)" },
+	{ "stride", 0, ARG_FN, "N", .parse = arg_stride, .def = "1",
+	  .modes = ACC, .selects = -1, .groups = G_ACCESS,
+	  .help = "elements between consecutive threads "
+	  "(default 1;\n0: all threads read one element; -1: reversed)" },
 	{ "offset", 0, SEQ(0, UINT64_MAX), .metavar = "N",
 	  .dest = O(access.offset), .def = "0", .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "elements from a 128-byte aligned base "
@@ -214,6 +214,10 @@ static const struct opt opts[] = {
 	  .dest = O(traffic.count), .modes = TRF, .selects = -1,
 	  .groups = G_TRAFFIC, .help = "threads launched, instead of --grid "
 	  "and --block\n(if (i < N) in blocks of a multiple of 32)" },
+	{ "define", 0, ARG_STR, "NAME=N,...", .dest = O(traffic.defines),
+	  .modes = TRF, .selects = -1, .groups = G_TRAFFIC, .help = "integer "
+	  "constants the index names, as\nN=4096,stride=4 for x[N - i], "
+	  "x[i*stride]" },
 	{ "dlcm", 0, ARG_FN, "ca|cg", .parse = arg_dlcm, .modes = TRF,
 	  .selects = -1, .groups = G_TRAFFIC, .help = "loads as compiled with "
 	  "-Xptxas -dlcm=ca (cached in\nL1) or cg (L2 only); default: the "

@@ -196,6 +196,8 @@ enum occ_status occ_kernel_parse_env(const char *text,
 		c.st = OCC_ERR_SYNTAX;
 	}
 	k->uses_builtins = c.builtins;
+	snprintf(k->index_name, sizeof k->index_name, "%.*s",
+		 (int)(c.index_len < 32 ? c.index_len : 31), text + c.index);
 	*where = c.bad;
 	return c.st;
 }

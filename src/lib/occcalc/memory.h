@@ -202,6 +202,7 @@ struct occ_kernel_text {
 	/* Whether an index names threadIdx, blockIdx, blockDim or gridDim
 	 * (a launch of blocks, not a thread count). */
 	int uses_builtins;
+	char index_name[32];     /* the thread index's name, or "" */
 };
 
 /* Named constants for the index: --define's, and the launch's. */
