@@ -444,6 +444,16 @@ int mode_kernels(struct session *s);
 int mode_access(struct session *s);
 int mode_persist(struct session *s);
 int mode_traffic(struct session *s);
+/* --traffic's text into k (traffic_text.c): with --define's names and,
+ * for a launch of blocks (grid not 0), blockDim from block or its shape
+ * dim (or NULL) and gridDim; --elem's NAME=BYTES sizes (elems, or NULL)
+ * set. A text that cannot be read is a usage error listing the forms. */
+void traffic_parse(struct occ_kernel_text *k,
+		   const struct occ_kernel_env *names, const char *text,
+		   const char *elems, uint64_t grid, uint64_t block,
+		   const uint16_t *dim);
+/* --define NAME=N,...: integers of either sign, into env. */
+void traffic_defines(struct occ_kernel_env *env, const char *arg);
 int mode_info(struct session *s);
 int mode_list_archs(struct session *s);
 int mode_list_gpus(struct session *s);
