@@ -537,4 +537,5 @@ void options_free(struct options *o)
 		if (opts[i].kind == ARG_SEQ || opts[i].kind == ARG_SHAPES)
 			seq_free(dest(&opts[i], o));
 	seq_free(&o->access.elem);      /* --elem's, an ARG_FN */
+	seq_free(&o->access.stride);    /* --stride's, an ARG_FN */
 }
