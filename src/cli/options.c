@@ -191,7 +191,7 @@ static const struct opt opts[] = {
 	{ "stride", 0, ARG_FN, "N", .parse = arg_stride, .def = "1",
 	  .modes = ACC, .selects = -1, .groups = G_ACCESS,
 	  .help = "elements between consecutive threads "
-	  "(default 1;\n0: all threads read one element; -1: reversed)" },
+	  "(default 1;\n0: all threads read one element;\nbelow 0: the lanes reversed)" },
 	{ "offset", 0, SEQ(0, UINT64_MAX), .metavar = "N",
 	  .dest = O(access.offset), .def = "0", .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "elements from a 128-byte aligned base "
