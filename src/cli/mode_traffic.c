@@ -21,6 +21,7 @@ struct launch {
 	char arch[16];
 	const struct occ_arch *a;
 	const char *text;
+	const char *defines;           /* --define's, or NULL */
 	const struct occ_kernel_text *k;
 	uint64_t grid, block;          /* 0: --count */
 	const uint16_t *dim;           /* --block's shape, or NULL */
@@ -307,9 +308,12 @@ static void report_head(FILE *f, const struct launch *l)
 		fprintf(f, "%" PRIu64 " blocks of %" PRIu64 " threads, ",
 			l->grid, l->block);
 	}
-	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s: ",
+	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s",
 		t->threads, t->threads == 1 ? "" : "s", t->warps,
 		t->warps == 1 ? "" : "s", l->text);
+	if (l->defines)
+		fprintf(f, " (%s)", l->defines);
+	fputs(": ", f);
 	elements_text(f, l);
 	if (l->threads < 32)
 		fprintf(f, ", %d active threads per warp", l->threads);
@@ -411,6 +415,7 @@ static void one_launch(struct traffic_run *run, uint64_t size,
 	arch_tag(l.arch, sizeof l.arch, run->a);
 	l.a = run->a;
 	l.text = o->traffic.text;
+	l.defines = o->traffic.defines;
 	l.k = &k;
 	l.threads = threads;
 	l.elem = o->traffic.elems ? k.acc[0].access.elem_size : elem;
