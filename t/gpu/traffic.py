@@ -414,16 +414,18 @@ EXPLAIN = (
     "distinct sector once to every sector L2 receives.\n\n"
     "Device memory is the one level the hardware moves beyond the model. "
     "Writes fall below the range when the written data still sits dirty "
-    "in the 50 MB L2 as the kernel ends (Nsight Compute counts only the "
-    "kernel). Reads rise above it in three measured ways: every kernel "
-    "reads about 8.5 KB of its own code and constants after the flush "
-    "(the 9-thread case: 64 B predicted, 8,704 B read); device memory is "
+    "in the L2 (50 MB on an H100, 60 MB on an H200) as the kernel ends "
+    "(Nsight Compute counts only the kernel). Reads rise above it in "
+    "three measured ways (figures from an H200 on 2026-11-22 and an H100 "
+    "on 2026-11-24): every kernel reads 8.5-10.5 KB of its own code and "
+    "constants after the flush (the 9-thread case: 64 B predicted, "
+    "8,704 B read on the H200, 10,496 B on the H100); device memory is "
     "read in 64-byte units, so a sector whose neighbour is not needed "
-    "still brings it (`x[1024*i]`: 2,105,088 B for 1,048,576, twice the "
-    "sectors); and sectors only partly written are read back when L2 "
-    "evicts them to merge the rest (add5: 127 MB more read, against "
-    "129 MB written back for `z[4*i]`, whose sectors are a quarter "
-    "written).\n\n")
+    "still brings it (`x[1024*i]`: 2,105,088 and 2,106,368 B for "
+    "1,048,576, twice the sectors); and sectors only partly written are "
+    "read back when L2 evicts them to merge the rest (add5: 127-128 MB "
+    "more read, against 129-130 MB written back for `z[4*i]`, whose "
+    "sectors are a quarter written).\n\n")
 
 
 def device():
