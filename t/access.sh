@@ -63,7 +63,21 @@ expect 2 "--elem: '32': above the maximum of 16" -a 90 --access load --elem 32
 expect 2 "--threads: '33': above the maximum of 32" -a 90 --access load --threads 33
 expect 2 "--threads: '0': below the minimum of 1" -a 90 --access load --threads 0
 expect 2 "--threads: '-4': must not be negative" -a 90 --access load --threads -4
-expect 2 "--stride: '-1': must not be negative" -a 90 --access load --stride -1
+run --arch sm_90 --access load --stride -1 --offset 31 --format csv --fields stride,sectors,lines,efficiency_pct
+[ "$(sed -n 2p "$tmp/out")" = "-1,4,1,100.00" ]
+ok $? "--stride -1 --offset 31: a warp reading 32 floats backwards moves the 4 sectors of one line"
+
+run --arch sm_90 --access load --stride -1 --format csv --fields sectors,requested_bytes
+[ "$(sed -n 2p "$tmp/out")" = "5,128" ]
+ok $? "--stride -1 from element 0: elements -31 to 0, 5 sectors counted on the addresses touched"
+
+run --arch sm_90 --access load --stride -4:4:4 --format csv --fields stride,sectors
+[ "$(tr '\n' ' ' <"$tmp/out")" = "stride,sectors -4,17 0,1 4,16 " ]
+ok $? "--stride -4:4:4 sweeps through 0; -4 from element 0 touches 17 sectors"
+
+expect 2 "--stride: '4:-4': integers of either sign within 64 bits, a list or a rising range (-4:4:2)" -a 90 --access load --stride 4:-4
+expect 2 "--stride: '--1'" -a 90 --access load --stride=--1
+expect 2 "--stride: '-9223372036854775809'" -a 90 --access load --stride -9223372036854775809
 expect 2 "the addresses of 4-byte elements overflow 64 bits" -a 90 --access load --stride 288230376151711744
 expect 2 "the addresses of 16-byte elements overflow 64 bits" -a 90 --access store --elem 16 --offset 1152921504606846976
 expect 2 "--lane-xor: '32': above the maximum of 31" -a 90 --access load --lane-xor 32

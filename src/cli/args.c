@@ -3,6 +3,7 @@
  * range, and the few arguments with a grammar of their own. Every message
  * names the option and the argument.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,73 @@ void arg_elem(const char *opt, const char *arg, struct options *o)
 	seq_free(&o->access.elem);
 	o->traffic.elems = strchr(arg, '=') ? arg : NULL;
 	arg_seq(opt, o->traffic.elems ? "4" : arg, 1, 16, &o->access.elem);
+}
+
+/* One value of either sign, offset by 2^63; 0 when it is not a number
+ * within 64 signed bits. */
+static int signed_value(const char *v, uint64_t *out)
+{
+	uint64_t m;
+	int neg = *v == '-';
+
+	if (v[neg] == '-' || v[neg] == '+' ||
+	    occ_parse_size(v + neg, &m) != OCC_PARSE_OK ||
+	    m > (neg ? SEQ_SIGNED_ZERO : SEQ_SIGNED_ZERO - 1))
+		return 0;
+	*out = neg ? SEQ_SIGNED_ZERO - m : SEQ_SIGNED_ZERO + m;
+	return 1;
+}
+
+/* START[:END[:STEP]] of either sign, appended to out offset by 2^63. */
+static int signed_item(char *item, char *out, size_t n)
+{
+	char *part[3] = { item, NULL, NULL };
+	uint64_t v[3] = { 0, 0, 1 };
+	size_t len = strlen(out);
+	int k = 1, i;
+
+	for (char *p = item; *p; p++)
+		if (*p == ':') {
+			if (k == 3)
+				return 0;
+			*p = '\0';
+			part[k++] = p + 1;
+		}
+	for (i = 0; i < k; i++)
+		if (i < 2 ? !signed_value(part[i], &v[i]) :
+		    occ_parse_size(part[i], &v[i]) != OCC_PARSE_OK)
+			return 0;
+	if (k == 1)
+		v[1] = v[0];
+	if (v[0] > v[1] || v[2] == 0)
+		return 0;
+	snprintf(out + len, n - len, "%s%" PRIu64 ":%" PRIu64 ":%" PRIu64,
+		 len ? "," : "", v[0], v[1], v[2]);
+	return 1;
+}
+
+void arg_stride(const char *opt, const char *arg, struct options *o)
+{
+	char in[256], out[2048], *item, *next;
+
+	if (strlen(arg) >= sizeof in)
+		die_usage("--%s: longer than %zu characters", opt,
+			  sizeof in - 1);
+	snprintf(in, sizeof in, "%s", arg);
+	out[0] = '\0';
+	for (item = in; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (!signed_item(item, out, sizeof out))
+			die_usage("--%s: '%s': integers of either sign within "
+				  "64 bits, a list or a rising range (-4:4:2)",
+				  opt, arg);
+	}
+	seq_free(&o->access.stride);
+	arg_seq(opt, out, 0, UINT64_MAX, &o->access.stride);
+	/* "1" is one value; "1:1" would read as a sweep */
+	o->access.stride.is_sweep = strchr(arg, ',') || strchr(arg, ':');
 }
 
 /* --dlcm ca|cg, as -Xptxas -dlcm= compiles loads. */

@@ -113,6 +113,7 @@ struct access_request {
 struct traffic_request {
 	const char *text;
 	const char *elems;             /* --elem NAME=BYTES,...; or NULL */
+	const char *defines;           /* --define NAME=N,...; or NULL */
 	struct seq count;
 	enum occ_l1_policy l1;         /* --dlcm */
 };
@@ -176,6 +177,15 @@ void arg_ops(const char *opt, const char *arg, struct options *o);
 void arg_l2(const char *opt, const char *arg, struct options *o);
 void arg_elem(const char *opt, const char *arg, struct options *o);
 void arg_dlcm(const char *opt, const char *arg, struct options *o);
+/* --stride: a list or range of integers of either sign, kept in the
+ * seq offset by 2^63 (so that they order as numbers); seq_signed reads
+ * one back. */
+void arg_stride(const char *opt, const char *arg, struct options *o);
+#define SEQ_SIGNED_ZERO (UINT64_C(1) << 63)
+static inline int64_t seq_signed(uint64_t v)
+{
+	return (int64_t)(v - SEQ_SIGNED_ZERO);
+}
 void arg_device(const char *opt, const char *arg, struct options *o);
 void arg_cluster(const char *opt, const char *arg, struct options *o);
 void arg_layout(const char *opt, const char *arg, struct options *o);
@@ -467,6 +477,16 @@ int mode_kernels(struct session *s);
 int mode_access(struct session *s);
 int mode_persist(struct session *s);
 int mode_traffic(struct session *s);
+/* --traffic's text into k (traffic_text.c): with --define's names and,
+ * for a launch of blocks (grid not 0), blockDim from block or its shape
+ * dim (or NULL) and gridDim; --elem's NAME=BYTES sizes (elems, or NULL)
+ * set. A text that cannot be read is a usage error listing the forms. */
+void traffic_parse(struct occ_kernel_text *k,
+		   const struct occ_kernel_env *names, const char *text,
+		   const char *elems, uint64_t grid, uint64_t block,
+		   const uint16_t *dim);
+/* --define NAME=N,...: integers of either sign, into env. */
+void traffic_defines(struct occ_kernel_env *env, const char *arg);
 int mode_info(struct session *s);
 int mode_list_archs(struct session *s);
 int mode_list_gpus(struct session *s);

@@ -200,11 +200,11 @@ const struct opt opts[] = {
 	  .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
 	  .help = "element size: 1, 2, 4, 8 or 16 (default 4);\n--traffic "
 	  "also NAME=BYTES,... per array" },
-	{ "stride", 0, SEQ(0, UINT64_MAX), .metavar = "N",
+	{ "stride", 0, ARG_FN, "N", .parse = arg_stride, .def = "1",
 	  .topic = T_ACCESS,
-	  .dest = O(access.stride), .def = "1", .modes = ACC, .selects = -1,
-	  .groups = G_ACCESS, .help = "elements between consecutive threads "
-	  "(default 1;\n0: all threads read one element)" },
+	  .modes = ACC, .selects = -1, .groups = G_ACCESS,
+	  .help = "elements between consecutive threads "
+	  "(default 1;\n0: all threads read one element;\nbelow 0: the lanes reversed)" },
 	{ "offset", 0, SEQ(0, UINT64_MAX), .metavar = "N",
 	  .topic = T_ACCESS,
 	  .dest = O(access.offset), .def = "0", .modes = ACC, .selects = -1,
@@ -233,6 +233,11 @@ const struct opt opts[] = {
 	  .dest = O(traffic.count), .modes = TRF, .selects = -1,
 	  .groups = G_TRAFFIC, .help = "threads launched, instead of --grid "
 	  "and --block\n(if (i < N) in blocks of a multiple of 32)" },
+	{ "define", 0, ARG_STR, "NAME=N,...", .dest = O(traffic.defines),
+	  .topic = T_TRAFFIC,
+	  .modes = TRF, .selects = -1, .groups = G_TRAFFIC, .help = "integer "
+	  "constants the index names, as\nN=4096,stride=4 for x[N - i], "
+	  "x[i*stride]" },
 	{ "dlcm", 0, ARG_FN, "ca|cg", .parse = arg_dlcm, .modes = TRF,
 	  .topic = T_TRAFFIC, .complete = "ca cg",
 	  .selects = -1, .groups = G_TRAFFIC, .help = "loads as compiled with "
@@ -541,4 +546,5 @@ void options_free(struct options *o)
 		if (opts[i].kind == ARG_SEQ || opts[i].kind == ARG_SHAPES)
 			seq_free(dest(&opts[i], o));
 	seq_free(&o->access.elem);      /* --elem's, an ARG_FN */
+	seq_free(&o->access.stride);    /* --stride's, an ARG_FN */
 }
