@@ -132,6 +132,11 @@ struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
 	const char *kernel_re;          /* --kernel REGEX */
+	const char *check[32];          /* --check EXPR, each given */
+	int n_check;
+	const char *check_file;         /* --check-file FILE */
+	const char *compare;            /* --compare BASELINE */
+	int all;                        /* --all: unchanged rows too */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
@@ -172,6 +177,7 @@ void arg_dlcm(const char *opt, const char *arg, struct options *o);
 void arg_device(const char *opt, const char *arg, struct options *o);
 void arg_cluster(const char *opt, const char *arg, struct options *o);
 void arg_layout(const char *opt, const char *arg, struct options *o);
+void arg_check(const char *opt, const char *arg, struct options *o);
 
 /* Parses argv; exits with a usage error (or after --help) as it must. */
 void options_parse(int argc, char **argv, struct options *o);
@@ -294,8 +300,11 @@ void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
 
 /* ---- Writers (out.c): one per format, rows computed before ---- */
 
+struct check_set;
+
 struct out {
 	FILE *f;
+	struct check_set *check;   /* --check: judges each row written */
 	enum out_format format;
 	const struct fieldsel *sel;
 	int record;            /* text and CSV: one row as key/value lines */
@@ -326,6 +335,9 @@ FILE *out_file_open(const char *path);
 int out_file_close(FILE *f);
 /* Flushes stdout; exits with "write error" if that failed. */
 void flush_stdout(void);
+/* A regular text file whole, at most max bytes, NUL-terminated (to
+ * free); exits 1 with the reason if it cannot be read. */
+char *text_file_read(const char *path, uint64_t max, size_t *len);
 
 /* ---- The session: what a run has found, passed to every mode ---- */
 
@@ -397,7 +409,29 @@ struct session {
 	/* --kernels: what was read, held here so that a failure while it is
 	 * read or shown frees it at exit as a finished run does. */
 	struct kernel_list kernels;
+	struct check_set *checks;         /* --check, once attached */
+	struct compare *compare;          /* --compare's two sides */
 };
+
+/* ---- --check and --check-file (check.c) ---- */
+
+/* Parses the checks against kind's fields (a usage error names the
+ * column) and has out judge each row it writes. Nothing without --check. */
+void check_attach(struct session *s, struct out *out,
+		  const struct row_kind *kind);
+void check_row(struct check_set *c, const void *row);
+/* The run's exit status: status without checks, else 1 if a row failed
+ * one (each said on stderr as it was written), 0 if none did. */
+int check_status(struct session *s, int status);
+void check_free(struct check_set *c);
+
+/* ---- --compare (compare.c) ---- */
+
+extern const struct row_kind kind_compare;
+/* --kernels NEW --compare BASELINE: the rows that changed, added,
+ * removed; mode_kernels' entry with --compare. */
+int mode_compare(struct session *s);
+void compare_free(struct compare *c);
 
 const struct occ_tables *session_tables(struct session *s);
 /* --arch's table: a usage error when there is none. */
@@ -448,6 +482,12 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
+/* The rows of l's kernels, each handed to sink (mode_kernels.c). */
+struct occ_run;
+struct occ_row;
+void kernels_rows(struct session *s, struct kernel_list *l,
+		  void (*sink)(struct occ_run *, const struct occ_row *),
+		  void *ctx);
 
 /* ---- Occupancy rows (occupancy.c, fields_occupancy.c) ---- */
 
@@ -545,6 +585,9 @@ struct occ_run {
 	void (*hook)(struct occ_run *run, struct occ_row *row,
 		     struct row_gpu *g);
 	void *hook_ctx;
+	/* --compare: each row handed here instead of printed. */
+	void (*sink)(struct occ_run *run, const struct occ_row *row);
+	void *sink_ctx;
 };
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,

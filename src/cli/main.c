@@ -60,13 +60,15 @@ int cli_run(struct cli *c, int argc, char **argv)
 		session_tables(s);
 	status = m->exec(s);
 	flush_stdout();
-	return status;
+	return check_status(s, status);
 }
 
 void cli_free(struct cli *c)
 {
 	gpu_ctx_release(&c->s.gpu);
 	kernels_free(&c->s.kernels);
+	check_free(c->s.checks);
+	compare_free(c->s.compare);
 	if (c->s.tables)
 		occ_tables_free(c->s.tables);
 	options_free(&c->o);

@@ -292,6 +292,7 @@ static void open_run(struct access_run *run, struct session *s)
 		 : ",measured_warps,measure_us,requested_gbps,moved_gbps");
 	fieldsel_make(&run->sel, &kind_access, o->fields, defaults);
 	out_open(&run->out, stdout, o->format, &run->sel);
+	check_attach(s, &run->out, &kind_access);
 	run->out.stream = o->measure;
 }
 

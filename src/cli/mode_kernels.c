@@ -379,8 +379,6 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	struct occ_row row;
 	struct row_gpu g;
 
-	if (rep->run.out.format == OUT_TEXT)
-		return;
 	memset(&row, 0, sizeof row);
 	memset(&g, 0, sizeof g);
 	row.ki = k;
@@ -389,6 +387,16 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	snprintf(row.arch, sizeof row.arch, "%s", k->arch);
 	row.k.block_size = rep->run.s->o->have_block
 			   ? (int)rep->run.s->o->block.ranges[0].start : 0;
+	if (rep->run.sink) {
+		rep->run.sink(&rep->run, &row);
+		return;
+	}
+	/* A text table lists PTX under it; --check still judges the row. */
+	if (rep->run.out.format == OUT_TEXT) {
+		if (rep->run.out.check)
+			check_row(rep->run.out.check, &row);
+		return;
+	}
 	if (rep->api.loader)
 		api_row(rep, &row, &g);
 	out_row(&rep->run.out, &row);
@@ -438,12 +446,38 @@ static void min_blocks_from_ptx(struct kernel_list *l)
 	}
 }
 
+void kernels_rows(struct session *s, struct kernel_list *l,
+		  void (*sink)(struct occ_run *, const struct occ_row *),
+		  void *ctx)
+{
+	struct report rep;
+	size_t i;
+
+	if (l->n == 0)
+		die("%s: no kernel%s%s", l->nfiles ? l->files[0] : "input",
+		    s->o->arch ? " compiled for --arch " : "",
+		    s->o->arch ? s->o->arch : "");
+	memset(&rep, 0, sizeof rep);
+	rep.l = l;
+	min_blocks_from_ptx(l);
+	occ_run_open(&rep.run, s, 1, 1);
+	rep.run.hook = kernel_row;
+	rep.run.hook_ctx = &rep;
+	rep.run.sink = sink;
+	rep.run.sink_ctx = ctx;
+	for (i = 0; i < l->n; i++)
+		kernel_rows(&rep, &l->k[i]);
+	occ_run_close(&rep.run);
+}
+
 int mode_kernels(struct session *s)
 {
 	const struct options *o = s->o;
 	struct report rep;
 	size_t i;
 
+	if (o->compare)
+		return mode_compare(s);
 	memset(&rep, 0, sizeof rep);
 	rep.l = &s->kernels;
 	if (o->arch && occ_arch_parse_name(o->arch, &(int){ 0 },

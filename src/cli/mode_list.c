@@ -32,6 +32,7 @@ static void list_all(struct session *s, const struct row_kind *kind,
 
 	fieldsel_make(&sel, kind, s->o->fields, defaults);
 	out_open(&out, stdout, s->o->format, &sel);
+	check_attach(s, &out, kind);
 	for (i = 0; i < n; i++)
 		out_row(&out, &rows[i]);
 	out_close(&out);
@@ -226,6 +227,7 @@ int mode_list_fields(struct session *s)
 	fieldsel_make(&sel, &kind_fields, s->o->fields,
 		      "kind,field,type,description");
 	out_open(&out, stdout, s->o->format, &sel);
+	check_attach(s, &out, &kind_fields);
 	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		for (j = 0; j < kinds[i]->n; j++) {
 			row.kind = kinds[i];

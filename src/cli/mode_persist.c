@@ -270,6 +270,7 @@ int mode_persist(struct session *s)
 	fieldsel_make(&sel, &kind_persist, o->fields,
 		      o->measure ? FIELDS MEASURED_FIELDS : FIELDS);
 	out_open(&out, stdout, o->format, &sel);
+	check_attach(s, &out, &kind_persist);
 	out.stream = o->measure;
 	row.l2 = &l2;
 	row.streams = (int)o->streams;

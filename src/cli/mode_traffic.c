@@ -560,6 +560,7 @@ int mode_traffic(struct session *s)
 	if (o->grid)
 		check_blocks(&run, sizes);
 	out_open(&run.out, stdout, o->format, &run.sel);
+	check_attach(s, &run.out, &kind_traffic);
 	sweep(&run, sizes);
 	if (!run.report)
 		out_close(&run.out);

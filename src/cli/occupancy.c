@@ -146,10 +146,13 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 	run->s = s;
 	run->report = o->format == OUT_TEXT && !sweep && !o->fields;
 	default_fields(o, kernels, defaults, sizeof defaults);
-	fieldsel_make(&run->sel, &kind_occupancy, o->fields, defaults);
+	fieldsel_make(&run->sel, &kind_occupancy, o->compare ? NULL : o->fields,
+		      defaults);
 	if (run->report)
 		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
 	out_open(&run->out, stdout, o->format, &run->sel);
+	if (!o->compare)
+		check_attach(s, &run->out, &kind_occupancy);
 	run->out.stream = o->measure;
 	if (o->measure) {
 		s->progress_total = seq_count(&o->block) * seq_count(&o->regs) *
@@ -295,10 +298,16 @@ static void emit(struct occ_run *run, const struct occ_row *row)
 {
 	const struct options *o = run->s->o;
 
+	if (run->sink) {
+		run->sink(run, row);
+		return;
+	}
 	if (!run->report) {
 		out_row(&run->out, row);
 		return;
 	}
+	if (run->out.check)
+		check_row(run->out.check, row);
 	report_occupancy(stdout, row);
 	if (row->gpu)
 		report_gpu(stdout, &run->s->dev, row);
@@ -432,6 +441,6 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 
 void occ_run_close(struct occ_run *run)
 {
-	if (!run->report)
+	if (!run->report && !run->sink)
 		out_close(&run->out);
 }

@@ -136,6 +136,12 @@ static const struct opt opts[] = {
 	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re), .modes = KER,
 	  .selects = -1, .help = "--kernels: only kernels whose name, "
 	  "demangled\nor not, matches REGEX (extended)" },
+	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
+	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "
+	  "binary,\na directory, or occcalc's JSON or JSON Lines):\nthe "
+	  "fields that changed, kernels added and removed" },
+	{ "all", 0, FLAG(all, 1), .modes = KER, .selects = -1,
+	  .help = "--compare: list unchanged kernels too" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .selects = -1, .section = "\n  --block, --regs, --smem and "
 	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"
@@ -153,6 +159,12 @@ static const struct opt opts[] = {
 	{ "headroom", 0, FLAG(headroom, 1), .modes = CFG, .selects = -1,
 	  .groups = G_OCC, .help = "CSV and JSON: add the register and "
 	  "shared-memory\nheadroom fields (the text report always has it)" },
+	{ "check", 0, ARG_FN, "EXPR", .parse = arg_check, .modes = ROWS,
+	  .selects = -1, .help = "fail (exit 1) if a row breaks EXPR, as "
+	  "'regs <= 128\n&& spill_stores == 0' (fields, == != < <= > >=,\n&& "
+	  "|| ! and parentheses); repeatable" },
+	{ "check-file", 0, ARG_STR, "FILE", .dest = O(check_file), .modes = KER,
+	  .selects = -1, .help = "per-kernel budgets, 'REGEX: EXPR' a line" },
 	{ "info", 'i', FLAG(mode, MODE_INFO), MODE(MODE_INFO),
 	  .help = "print the architecture's table values" },
 	{ "list-archs", 'l', FLAG(mode, MODE_LIST_ARCHS),

@@ -409,6 +409,7 @@ void out_open(struct out *o, FILE *f, enum out_format format,
 	      const struct fieldsel *sel)
 {
 	o->f = f;
+	o->check = NULL;
 	o->format = format;
 	o->sel = sel;
 	o->record = 0;
@@ -429,6 +430,8 @@ static void out_header(struct out *o)
 
 void out_row(struct out *o, const void *row)
 {
+	if (o->check)
+		check_row(o->check, row);
 	if (o->rows == 0)
 		out_header(o);
 	switch (o->format) {
