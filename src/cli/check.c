@@ -153,7 +153,9 @@ static void file_line(struct check_set *c, const char *path, int line,
 	for (end = colon; end > re && (end[-1] == ' ' || end[-1] == '\t');)
 		end--;
 	*end = '\0';
-	it = add_item(c, colon + 1);
+	for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+		;
+	it = add_item(c, colon);
 	snprintf(it->where, sizeof it->where, "%s:%d", path, line);
 	if ((st = regcomp(&it->re, re, REG_EXTENDED | REG_NOSUB)) != 0) {
 		char why[128];
@@ -298,7 +300,7 @@ static int judge(struct check_set *c, struct check_item *it, const void *row)
 	return 0;
 }
 
-void check_row(struct check_set *c, const void *row)
+void check_judge(struct check_set *c, const void *row)
 {
 	size_t i;
 	int failed = 0, undecided = 0, v;

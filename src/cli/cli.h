@@ -419,7 +419,7 @@ struct session {
  * column) and has out judge each row it writes. Nothing without --check. */
 void check_attach(struct session *s, struct out *out,
 		  const struct row_kind *kind);
-void check_row(struct check_set *c, const void *row);
+void check_judge(struct check_set *c, const void *row);
 /* The run's exit status: status without checks, else 1 if a row failed
  * one (each said on stderr as it was written), 0 if none did. */
 int check_status(struct session *s, int status);

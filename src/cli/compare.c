@@ -501,7 +501,7 @@ static void emit(struct session *s, struct compare *c, struct out *out,
 		*(strcmp(r->change, "changed") == 0 ? &c->changed
 						     : &c->unchanged) += 1;
 	if (chk && r->cur)
-		check_row(chk, r);
+		check_judge(chk, r);
 	listed = strcmp(r->change, "unchanged") != 0 || s->o->all;
 	if (!listed)
 		return;

@@ -394,7 +394,7 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	/* A text table lists PTX under it; --check still judges the row. */
 	if (rep->run.out.format == OUT_TEXT) {
 		if (rep->run.out.check)
-			check_row(rep->run.out.check, &row);
+			check_judge(rep->run.out.check, &row);
 		return;
 	}
 	if (rep->api.loader)

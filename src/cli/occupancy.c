@@ -307,7 +307,7 @@ static void emit(struct occ_run *run, const struct occ_row *row)
 		return;
 	}
 	if (run->out.check)
-		check_row(run->out.check, row);
+		check_judge(run->out.check, row);
 	report_occupancy(stdout, row);
 	if (row->gpu)
 		report_gpu(stdout, &run->s->dev, row);

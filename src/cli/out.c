@@ -431,7 +431,7 @@ static void out_header(struct out *o)
 void out_row(struct out *o, const void *row)
 {
 	if (o->check)
-		check_row(o->check, row);
+		check_judge(o->check, row);
 	if (o->rows == 0)
 		out_header(o);
 	switch (o->format) {

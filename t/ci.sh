@@ -1,0 +1,144 @@
+#!/bin/sh
+# ci.sh - occcalc in CI: --check budgets (each operator, absent fields,
+# malformed expressions), --check-file per-kernel budgets, and --compare
+# of two builds (a report, and occcalc's own JSON and JSON Lines).
+. "$T/lib.sh"
+F=$T/fixtures
+
+# ---- --check: exit 0 when every row holds, 1 when one fails ----
+run -a sm_90 -b 256 -r 64 --check 'occupancy_pct >= 50'
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ]
+ok $? "--check that holds (50.00 >= 50): exit 0, nothing on stderr"
+run -a sm_90 -b 256 -r 128 -f csv --check 'occupancy_pct >= 50'
+[ "$status" -eq 1 ] && grep -q '^sm_90,256,128,' "$tmp/out" &&
+	grep -qxF 'occcalc: check failed: arch sm_90, block 256: occupancy_pct >= 50 (occupancy_pct 25.00)' "$tmp/err" &&
+	grep -qxF 'occcalc: --check: 1 of 1 row fails' "$tmp/err"
+ok $? "--check that fails: exit 1, the rows still printed, the row, condition and value said"
+
+for c in 'regs == 64:0' 'regs == 65:1' 'regs != 64:1' 'regs != 63:0' \
+	 'regs < 65:0' 'regs < 64:1' 'regs <= 64:0' 'regs <= 63:1' \
+	 'regs > 63:0' 'regs > 64:1' 'regs >= 64:0' 'regs >= 65:1' \
+	 'occupancy_pct == 50:0' 'occupancy_pct == 50.001:1' \
+	 'occupancy_pct > 49.99:0' 'smem <= 1K:0' \
+	 'regs == 64 && blocks_per_sm == 4:0' 'regs == 64 && blocks_per_sm == 5:1' \
+	 'regs == 1 || blocks_per_sm == 4:0' 'regs == 1 || blocks_per_sm == 5:1' \
+	 '!(regs == 64):1' '!(regs == 1):0' \
+	 '(regs == 1 || regs == 64) && !(blocks_per_sm < 4):0' \
+	 "limiter == 'registers':0" "limiter != \"registers\":1" \
+	 "arch == 'sm_90':0" 'optin == true:0' \
+	 'warps_per_sm >= blocks_per_sm:0' 'blocks_per_sm > warps_per_sm:1'; do
+	expr=${c%:*} want=${c##*:}
+	run -a sm_90 -b 256 -r 64 -f csv --check "$expr"
+	[ "$status" -eq "$want" ]
+	ok $? "--check '$expr' on sm_90, 256 threads, 64 registers: exit $want"
+done
+
+run -a sm_90 -b 128:256:128 -r 64 -f csv --check 'regs <= 64' --check 'blocks_per_sm >= 5'
+[ "$status" -eq 1 ] && [ "$(grep -c 'check failed' "$tmp/err")" -eq 1 ] &&
+	grep -q 'block 256: blocks_per_sm >= 5 (blocks_per_sm 4)' "$tmp/err"
+ok $? "--check is repeatable; each row is judged by all, only the failing one said"
+
+run -a sm_90 -b 256 -r 64 -f csv --check 'regs > 100 && occupancy_pct >= 10'
+grep -qF 'regs > 100 (regs 64)' "$tmp/err" && ! grep -qF 'occupancy_pct >= 10 (' "$tmp/err"
+ok $? "a failing && says the comparison that fails, not the one that holds"
+
+# ---- Fields absent in a row ----
+run --kernels "$F/ptxas-sm90.txt" -b 256 -f csv --check 'blocks_per_sm >= min_blocks_per_sm'
+[ "$status" -eq 0 ] && grep -q "warning: --check: 7 rows not judged where min_blocks_per_sm is absent" "$tmp/err"
+ok $? "a comparison with an absent field decides nothing: the row passes, counted in a warning"
+run --kernels "$F/ptxas-sm90.txt" -b 256 -f csv --check 'min_blocks_per_sm != none && blocks_per_sm >= min_blocks_per_sm'
+[ "$status" -eq 1 ] && grep -qF 'min_blocks_per_sm != none (min_blocks_per_sm absent)' "$tmp/err"
+ok $? "'FIELD != none' makes absence fail"
+run --kernels "$F/ptxas-sm90.txt" -b 256 -f csv --check 'min_blocks_per_sm == none || blocks_per_sm >= min_blocks_per_sm'
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ]
+ok $? "'FIELD == none || ...' decides every row: no warning"
+run --kernels "$F/ptxas-sm90.txt" -b 256 -f csv --check 'regs > 100 && min_blocks_per_sm > 1'
+[ "$status" -eq 1 ]
+ok $? "false && unknown is false: the row fails"
+
+# ---- Malformed expressions: exit 2, one line naming the column ----
+expect 2 "--check 'regs <= ': column 9: the expression ends where a field or value should be" -a sm_90 -b 256 --check 'regs <= '
+expect 2 "column 1: 'regz': no such field of occupancy rows" -a sm_90 -b 256 --check 'regz <= 3'
+expect 2 "column 6: '=': compare with '=='" -a sm_90 -b 256 --check 'regs = 3'
+expect 2 "column 11: expected ')' to close the '(' at column 1" -a sm_90 -b 256 --check '(regs == 3'
+expect 2 "column 11: ') ': expected && or || between two comparisons" -a sm_90 -b 256 --check 'regs == 3 ) '
+expect 2 "column 6: text compares with == or != only" -a sm_90 -b 256 --check "arch < 'sm_90'"
+expect 2 "column 6: a number compared with text" -a sm_90 -b 256 --check "regs == 'x'"
+expect 2 "column 3: a comparison needs a field on one side" -a sm_90 -b 256 --check '1 < 2'
+expect 2 "column 12: 'registers': no such field of occupancy rows (see --list-fields; text goes in quotes)" -a sm_90 -b 256 --check 'limiter == registers'
+expect 2 "column 9: a quote (') that is not closed" -a sm_90 -b 256 --check "arch == 'x"
+expect 2 "nested more than 64 deep" -a sm_90 -b 256 --check "$(printf '%0.s(' $(seq 70))regs == 1"
+expect 2 "column 8: '999999999999': not a number (or beyond 64 bits)" -a sm_90 -b 256 --check 'regs < 99999999999999999999999'
+expect 2 "column 1: 'spill_stores': no such field of access rows" --access load -a sm_90 --check 'spill_stores == 0'
+
+# ---- --check-file: per-kernel budgets ----
+cat >"$tmp/budgets" <<'B'
+# kernel pattern: budget
+^spill\(: regs <= 24 && spill_stores == 0
+saxpy|block_sum: occupancy_pct >= 50
+nomatch_at_all: regs == 0
+B
+run --kernels "$F/ptxas-sm90.txt" -b 256 -f csv --check-file "$tmp/budgets"
+[ "$status" -eq 1 ] && [ "$(grep -c 'check failed' "$tmp/err")" -eq 1 ] &&
+	grep -qF 'kernel spill(double const*, double*, int): regs <= 24 (regs 32); spill_stores == 0 (spill_stores 480) ('"$tmp"'/budgets:2)' "$tmp/err" &&
+	grep -qF "budgets:4: no kernel matches this budget's pattern" "$tmp/err"
+ok $? "--check-file: each budget judges the kernels its pattern matches; a pattern matching none is warned"
+printf 'saxpy regs <= 3\n' >"$tmp/bad"
+expect 2 "bad:1: expected 'REGEX: EXPR'" --kernels "$F/ptxas-sm90.txt" --check-file "$tmp/bad"
+printf 'saxpy: regs <=> 3\n' >"$tmp/bad"
+expect 2 "bad:1 'regs <=> 3': column 8: '>': expected a field or a value" --kernels "$F/ptxas-sm90.txt" --check-file "$tmp/bad"
+printf '(: regs <= 3\n' >"$tmp/bad"
+expect 2 "bad:1: '(': not a regular expression" --kernels "$F/ptxas-sm90.txt" --check-file "$tmp/bad"
+
+# ---- --compare ----
+sed -e '20s/Used 32 registers/Used 72 registers/' "$F/ptxas-sm90.txt" |
+	sed -e '11,15d' >"$tmp/new.txt"
+"$OCCCALC" --kernels "$F/ptxas-sm90.txt" -b 256 -f json >"$tmp/base.json"
+"$OCCCALC" --kernels "$F/ptxas-sm90.txt" -b 256 -f jsonl >"$tmp/base.jsonl"
+run --kernels "$tmp/new.txt" -b 256 --compare "$F/ptxas-sm90.txt"
+cat >"$tmp/want" <<W
+$tmp/new.txt against $F/ptxas-sm90.txt
+
+removed   sm_90        dynamic_smem(float*)
+changed   sm_90        spill(double const*, double*, int)
+          regs            32 -> 72 (+40)
+          blocks_per_sm   8 -> 3 (-5)
+          warps_per_sm    64 -> 24 (-40)
+          occupancy_pct   100.00 -> 37.50 (-62.50)
+          limiter         warps+registers -> registers
+
+1 changed, 0 added, 1 removed, 5 unchanged (--all lists them)
+W
+[ "$status" -eq 0 ] && diff "$tmp/want" "$tmp/out" >"$tmp/diff"
+ok $? "--compare, text: changed fields old -> new (delta), removed kernels, unchanged counted"
+sed 's/^/# /' "$tmp/diff"
+for b in base.json base.jsonl; do
+	run --kernels "$tmp/new.txt" -b 256 --compare "$tmp/$b" -f csv --fields change,kernel,old_regs,regs,d_regs,d_occupancy_pct
+	[ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = 'change,kernel,old_regs,regs,d_regs,d_occupancy_pct
+removed,dynamic_smem(float*),10,,,
+changed,"spill(double const*, double*, int)",32,72,40,-62.50' ]
+	ok $? "--compare with a baseline occcalc wrote ($b): the same rows as against the report"
+done
+run --kernels "$tmp/new.txt" -b 256 --compare "$F/ptxas-sm90.txt" --all -f csv --fields change
+[ "$(grep -c unchanged "$tmp/out")" -eq 5 ]
+ok $? "--all lists the unchanged kernels"
+run --kernels "$F/ptxas-sm90.txt" -b 256 --compare "$tmp/new.txt" -f jsonl --fields change,kernel
+[ "$status" -eq 0 ] && grep -qxF '{"change":"added","kernel":"dynamic_smem(float*)"}' "$tmp/out"
+ok $? "a kernel only the new build has is added (JSON Lines)"
+run --kernels "$tmp/new.txt" -b 256 --compare "$tmp/base.json" --check 'd_regs <= 0' -f csv --fields change
+[ "$status" -eq 1 ] && grep -qF 'kernel spill(double const*, double*, int): d_regs <= 0 (d_regs 40)' "$tmp/err" &&
+	! grep -q dynamic_smem "$tmp/err"
+ok $? "--compare --check judges deltas of the new rows; removed kernels are not judged"
+run --kernels "$tmp/new.txt" -b 256 --compare "$tmp/base.json" --check 'd_occupancy_pct >= -70 && regs <= 72' -f csv
+[ "$status" -eq 0 ]
+ok $? "--compare --check: deltas and new values that hold: exit 0"
+printf '[{"mangled":"x","arch":"sm_90","regs":"many"}]' >"$tmp/bad.json"
+expect 1 "bad.json: row 1: regs: 'many' is not a number" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
+printf '[{"mangled":"x","arch":"sm_90"},\n {"regs":1,}]' >"$tmp/bad.json"
+expect 1 "bad.json:2:12: expected a field name in quotes" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
+printf '[{"regs":1}]' >"$tmp/bad.json"
+expect 1 "row 1 has no kernel or mangled: not occcalc's --kernels rows" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
+expect 2 "--compare reads two builds" --kernels "$tmp/new.txt" --compare "$tmp/base.json" --api
+expect 2 "--compare does not apply to an occupancy calculation" -a sm_90 --compare "$tmp/base.json"
+
+done_testing
