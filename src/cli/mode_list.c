@@ -215,7 +215,8 @@ const struct row_kind kind_fields = {
 int mode_list_fields(struct session *s)
 {
 	static const struct row_kind *const kinds[] = {
-		&kind_occupancy, &kind_access, &kind_traffic, &kind_persist,
+		&kind_occupancy, &kind_compare, &kind_access, &kind_traffic,
+		&kind_persist,
 		&kind_info,
 		&kind_archs, &kind_gpus, &kind_devices, &kind_fields,
 	};
