@@ -11,6 +11,8 @@ corpora() {
 	seq) echo "fuzz/seeds/seq t/fuzz-repro/seq" ;;
 	binary) echo "t/fixtures/bin t/fuzz-repro/binary" ;;
 	cli) echo "fuzz/seeds/cli t/fuzz-repro/cli" ;;
+	expr) echo "fuzz/seeds/expr t/fuzz-repro/expr" ;;
+	baseline) echo "fuzz/seeds/baseline t/fuzz-repro/baseline" ;;
 	*) return 1 ;;
 	esac
 }
