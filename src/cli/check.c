@@ -262,7 +262,7 @@ static void row_name(const struct check_set *c, const void *row, char *buf,
 	for (i = 0; i < 5 && c->id[i] && len + 1 < n; i++) {
 		memset(&v, 0, sizeof v);
 		c->id[i]->get(row, c->id[i], &v);
-		if (v.type == VAL_STR)
+		if (v.type == VAL_STR && v.s[0])
 			len += (size_t)snprintf(buf + len, n - len, "%s%s %s",
 						len ? ", " : "", c->id[i]->name,
 						v.s);

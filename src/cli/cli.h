@@ -137,6 +137,8 @@ struct options {
 	const char *check_file;         /* --check-file FILE */
 	const char *compare;            /* --compare BASELINE */
 	int all;                        /* --all: unchanged rows too */
+	int gpu_list;                   /* --gpu took a list (targets.c) */
+	const char *arch_list;          /* --arch's list, as given */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
@@ -387,7 +389,19 @@ struct kernel_list {
 	int files_bad;           /* in a directory, warned about */
 	regex_t re;              /* --kernel */
 	int have_re;
+	const struct kernel_info **order;   /* --gpu LIST: grouped */
 };
+
+#define MAX_TARGETS 32
+
+struct target {
+	char name[48];                    /* the GPU's; "" for an --arch */
+	char arch[16];
+	int cc_major, cc_minor;
+	uint64_t sms;                     /* the GPU's; 0 for an --arch */
+};
+
+struct matrix;
 
 struct session {
 	struct options *o;
@@ -411,7 +425,33 @@ struct session {
 	struct kernel_list kernels;
 	struct check_set *checks;         /* --check, once attached */
 	struct compare *compare;          /* --compare's two sides */
+	/* --gpu LIST or --arch LIST: each computed in turn (targets.c). */
+	struct target targets[MAX_TARGETS];
+	int n_targets;
+	struct matrix *matrix;            /* --kernels --gpu LIST, text */
 };
+
+/* --gpu NAME's lookup, for a name of --gpu's list. */
+void session_lookup_gpu(struct session *s, const char *name,
+			struct occ_gpu *g);
+
+/* ---- Several GPUs or architectures (targets.c) ---- */
+
+/* --gpu LIST or --arch LIST: the targets, the first applied; refuses
+ * lists where they do not apply. Nothing without a list. */
+void targets_prepare(struct session *s);
+/* Target i's architecture, SM count and name into the options. */
+void target_apply(struct session *s, int i);
+/* --arch LIST with --kernels: whether k is compiled for one of them. */
+int arch_list_matches(const char *list, const struct kernel_info *k);
+/* Of the images of one kernel, the one t loads, or NULL. */
+const struct kernel_info *target_image(const struct kernel_info *const *group,
+				       size_t n, const struct target *t);
+/* The text matrix: a row per kernel, a cell per GPU. */
+void matrix_row(struct session *s, const char *kernel);
+void matrix_cell(struct session *s, int gpu, const char *text);
+void matrix_print(struct session *s, struct out *o);
+void matrix_free(struct matrix *m);
 
 /* ---- --check and --check-file (check.c) ---- */
 
@@ -529,6 +569,8 @@ struct occ_row {
 	int no_model;                  /* PTX only: nothing to compute */
 	const struct occ_device *dev;  /* the GPU it was computed for */
 	const struct row_cluster *cl;  /* with --cluster, or NULL */
+	const char *gpu_name;          /* --gpu LIST: the row's GPU */
+	int no_image;                  /* --gpu LIST: the GPU loads no image */
 };
 
 /* A cluster launch of the row's configuration (cluster.c). */
@@ -581,6 +623,7 @@ struct occ_run {
 	const struct kernel_info *ki;
 	const char *kernel;
 	const uint16_t *shape;         /* the block's, from --block */
+	const char *gpu_name;          /* --gpu LIST: the GPU computed for */
 	/* --kernels: the driver on the row's kernel, and the row counted. */
 	void (*hook)(struct occ_run *run, struct occ_row *row,
 		     struct row_gpu *g);

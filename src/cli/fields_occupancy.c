@@ -85,8 +85,14 @@ BOOL_GETTER(get_needs_optin, r->r.needs_optin)
 UINT_GETTER(get_barriers, r->k.barriers)
 GETTER(get_reason)
 {
-	MODEL_ROW;
-	if (r->r.reason == OCC_LAUNCHES)
+	ROW;
+	if (r->no_image) {
+		set_str(v, "no_image");
+		return;
+	}
+	if (r->no_model)
+		v->type = VAL_NULL;
+	else if (r->r.reason == OCC_LAUNCHES)
 		v->type = VAL_NULL;
 	else
 		set_str(v, occ_reason_name(r->r.reason));
@@ -118,6 +124,27 @@ GETTER(get_kernel)
 	v->type = VAL_NULL;
 	if (r->kernel)
 		set_str(v, r->kernel);
+}
+/* --gpu LIST: the GPU the row is for. */
+GETTER(get_gpu)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (r->gpu_name)
+		set_str(v, r->gpu_name);
+}
+/* No image it loads, or a block that does not fit: false; PTX the
+ * driver would compile: unknown until then. */
+GETTER(get_can_launch)
+{
+	ROW;
+	v->type = VAL_BOOL;
+	if (r->no_image)
+		v->u = 0;
+	else if (r->no_model)
+		v->type = VAL_NULL;
+	else
+		v->u = r->r.blocks_per_sm > 0;
 }
 GETTER(get_mangled)
 {
@@ -207,6 +234,8 @@ GETTER(get_api_dyn_loses)
 #define SMEM_STEP 8
 
 static const struct field fields[] = {
+	{ "gpu", FT_STR, "the GPU of --gpu's list the row is for (absent: "
+	  "no list)", get_gpu, NULL, { NULL, -14, 2, 0, NULL, 0 }, 0, 0 },
 	{ "arch", FT_STR, "the architecture, sm_XY", get_arch, NULL,
 	  { NULL, -7, 2, 0, NULL, 0 }, 0, 0 },
 	{ "block", FT_INT, "threads per block", get_block, NULL,
@@ -259,6 +288,9 @@ static const struct field fields[] = {
 	      get_barriers),
 	PLAIN("reason", FT_STR, "why it cannot launch (absent: it launches)",
 	      get_reason),
+	PLAIN("can_launch", FT_BOOL, "whether it can launch: an image the GPU "
+	      "loads, and a block that fits (absent: PTX the driver compiles)",
+	      get_can_launch),
 	PLAIN("min_grid_size", FT_INT, "blocks that fill the GPU, "
 	      "blocks_per_sm x SMs (absent: no --sms)", get_min_grid),
 	PLAIN("ties", FT_LIST, "the block sizes with the best occupancy, "

@@ -70,6 +70,7 @@ void kernels_free(struct kernel_list *l)
 	free(l->files);
 	free(l->stdin_buf);
 	free(l->report);
+	free((void *)l->order);
 	if (l->have_re)
 		regfree(&l->re);
 	memset(l, 0, sizeof *l);
@@ -97,7 +98,8 @@ int kernel_arch_matches(const char *want, const struct kernel_info *k)
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
-	int keep = !o->arch || kernel_arch_matches(o->arch, k);
+	int keep = o->arch_list ? arch_list_matches(o->arch_list, k)
+		   : o->gpu_list || !o->arch || kernel_arch_matches(o->arch, k);
 
 	if (keep && r->l->have_re)
 		keep = regexec(&r->l->re, k->mangled, 0, NULL, 0) == 0 ||

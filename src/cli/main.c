@@ -54,6 +54,7 @@ int cli_run(struct cli *c, int argc, char **argv)
 	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
 		if (modes[i].id == c->o.mode)
 			m = &modes[i];
+	targets_prepare(s);
 	session_apply_gpu(s);
 	check_grid(&c->o);
 	if (m->tables)
@@ -69,6 +70,7 @@ void cli_free(struct cli *c)
 	kernels_free(&c->s.kernels);
 	check_free(c->s.checks);
 	compare_free(c->s.compare);
+	matrix_free(c->s.matrix);
 	if (c->s.tables)
 		occ_tables_free(c->s.tables);
 	options_free(&c->o);

@@ -45,6 +45,8 @@ struct report {
 	struct summary sum;
 	struct api api;
 	const unsigned char *api_ok; /* per kernel: the driver can say */
+	const struct occ_arch *gpu_table;   /* --gpu LIST: this GPU's */
+	int gpu;                     /* and its index, or -1 */
 };
 
 /* ---- The summary ---- */
@@ -349,6 +351,18 @@ static void kernel_row(struct occ_run *run, struct occ_row *row,
 	if (rep->api.loader)
 		api_row(rep, row, g);
 	count(&rep->sum, row);
+	if (rep->gpu >= 0) {
+		char cell[64], pct[32];
+
+		format_ratio_percent(pct, (uint64_t)row->r.warps_per_sm,
+				     (uint64_t)row->r.max_warps_per_sm);
+		if (row->r.blocks_per_sm)
+			snprintf(cell, sizeof cell, "%s%% %s", pct, row->arch);
+		else
+			snprintf(cell, sizeof cell, "cannot launch %s",
+				 row->arch);
+		matrix_cell(run->s, rep->gpu, cell);
+	}
 }
 
 static const struct occ_arch *kernel_arch(struct report *rep,
@@ -384,6 +398,7 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	row.ki = k;
 	row.kernel = k->name ? k->name : k->mangled;
 	row.no_model = 1;
+	row.gpu_name = rep->run.gpu_name;
 	snprintf(row.arch, sizeof row.arch, "%s", k->arch);
 	row.k.block_size = rep->run.s->o->have_block
 			   ? (int)rep->run.s->o->block.ranges[0].start : 0;
@@ -421,7 +436,82 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 			     ? OCC_MAX_BARRIERS_PER_BLOCK : ki->barriers;
 	rep->run.ki = ki;
 	rep->run.kernel = ki->name ? ki->name : ki->mangled;
-	occ_run_blocks(&rep->run, kernel_arch(rep, ki), &s->o->block, &k);
+	occ_run_blocks(&rep->run, rep->gpu_table ? rep->gpu_table
+			: kernel_arch(rep, ki), &s->o->block, &k);
+}
+
+/* --gpu LIST: a kernel no image of which the GPU loads. */
+static void no_image_row(struct report *rep, const struct kernel_info *k)
+{
+	struct occ_row row;
+
+	memset(&row, 0, sizeof row);
+	row.kernel = k->name ? k->name : k->mangled;
+	row.no_model = row.no_image = 1;
+	row.gpu_name = rep->run.gpu_name;
+	if (rep->run.out.format == OUT_TEXT) {
+		if (rep->run.out.check)
+			check_judge(rep->run.out.check, &row);
+		return;
+	}
+	out_row(&rep->run.out, &row);
+}
+
+/* One kernel (its images: group) on each GPU of the list in turn. */
+static void kernel_on_gpus(struct report *rep,
+			   const struct kernel_info *const *group, size_t n)
+{
+	struct session *s = rep->run.s;
+	const struct kernel_info *k = group[0], *img;
+	int i;
+
+	matrix_row(s, k->name ? k->name : k->mangled);
+	for (i = 0; i < s->n_targets; i++) {
+		target_apply(s, i);
+		rep->gpu = i;
+		rep->gpu_table = session_find_arch(s, s->o->arch);
+		rep->run.gpu_name = s->targets[i].name;
+		img = target_image(group, n, &s->targets[i]);
+		if (!img)
+			matrix_cell(s, i, "no image");
+		if (!img)
+			no_image_row(rep, k);
+		else if (img->ptx_only)
+			matrix_cell(s, i, "PTX (driver JIT)");
+		if (img)
+			kernel_rows(rep, img);
+	}
+	rep->gpu = -1;
+}
+
+static int by_kernel(const void *a, const void *b)
+{
+	const struct kernel_info *x = *(const struct kernel_info *const *)a,
+				 *y = *(const struct kernel_info *const *)b;
+	int c = x->file != y->file ? strcmp(x->file, y->file)
+		: strcmp(x->mangled, y->mangled);
+
+	return c ? c : x < y ? -1 : 1;
+}
+
+/* --gpu LIST: kernels (a file's images of one symbol) in turn. */
+static void on_gpus(struct report *rep)
+{
+	const struct kernel_info **k;
+	size_t i, j;
+
+	/* The list's: freed with it, should a row end the run. */
+	if (!(k = rep->l->order = malloc((rep->l->n + 1) * sizeof *k)))
+		die("out of memory");
+	for (i = 0; i < rep->l->n; i++)
+		k[i] = &rep->l->k[i];
+	qsort(k, rep->l->n, sizeof *k, by_kernel);
+	for (i = 0; i < rep->l->n; i = j) {
+		for (j = i + 1; j < rep->l->n && k[j]->file == k[i]->file &&
+		     strcmp(k[j]->mangled, k[i]->mangled) == 0; j++)
+			;
+		kernel_on_gpus(rep, k + i, j - i);
+	}
 }
 
 /* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
@@ -479,6 +569,7 @@ int mode_kernels(struct session *s)
 	if (o->compare)
 		return mode_compare(s);
 	memset(&rep, 0, sizeof rep);
+	rep.gpu = -1;
 	rep.l = &s->kernels;
 	if (o->arch && occ_arch_parse_name(o->arch, &(int){ 0 },
 					   &(int){ 0 }) != OCC_OK)
@@ -496,10 +587,15 @@ int mode_kernels(struct session *s)
 	occ_run_open(&rep.run, s, 1, 1);
 	rep.run.hook = kernel_row;
 	rep.run.hook_ctx = &rep;
-	for (i = 0; i < rep.l->n; i++)
-		kernel_rows(&rep, &rep.l->k[i]);
+	if (o->gpu_list)
+		on_gpus(&rep);
+	else
+		for (i = 0; i < rep.l->n; i++)
+			kernel_rows(&rep, &rep.l->k[i]);
 	if (o->format == OUT_TEXT && !o->fields)
 		print_notes(&rep);
+	if (o->format == OUT_TEXT && !o->fields)
+		matrix_print(s, &rep.run.out);
 	occ_run_close(&rep.run);
 	if (s->disagreements)
 		warn("%llu kernel%s where the driver disagrees with occcalc's "

@@ -134,6 +134,16 @@ static void default_fields(const struct options *o, int kernels, char *buf,
 			 cl && o->api ? CLUSTER_GPU_FIELDS : "");
 	if (block_shapes(&o->block))
 		insert_after(buf, n, "block", SHAPE_FIELD);
+	if (o->gpu_list) {
+		size_t len = strlen(buf);
+
+		if (len + 5 < n) {
+			memmove(buf + 4, buf, len + 1);
+			memcpy(buf, "gpu,", 4);
+		}
+		if (!text && strlen(buf) + 12 < n)
+			strcat(buf, ",can_launch");
+	}
 }
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
@@ -396,6 +406,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	row.grid = (int64_t)o->grid;
 	row.ki = run->ki;
 	row.kernel = run->kernel;
+	row.gpu_name = run->gpu_name;
 	if (run->shape && run->shape[0])
 		seq_shape_text(row.block_shape, sizeof row.block_shape,
 			       run->shape);
