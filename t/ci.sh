@@ -141,4 +141,53 @@ expect 1 "row 1 has no kernel or mangled: not occcalc's --kernels rows" --kernel
 expect 2 "--compare reads two builds" --kernels "$tmp/new.txt" --compare "$tmp/base.json" --api
 expect 2 "--compare does not apply to an occupancy calculation" -a sm_90 --compare "$tmp/base.json"
 
+# ---- --gpu LIST and --arch LIST ----
+B=$F/bin
+run --gpu H100-SXM,A100,RTX-5090 -b 256 -r 64 -f csv --fields gpu,arch,blocks_per_sm,occupancy_pct,min_grid_size,can_launch
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = 'gpu,arch,blocks_per_sm,occupancy_pct,min_grid_size,can_launch
+H100-SXM,sm_90,4,50.00,528,true
+A100,sm_80,4,50.00,432,true
+RTX-5090,sm_120,4,66.67,680,true' ]
+ok $? "--gpu LIST: a row per GPU, each with its table and SM count (132, 108, 170)"
+run -a sm_80,sm_90 -b 256 -r 64 -f csv --fields arch,blocks_per_sm
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = 'arch,blocks_per_sm
+sm_80,4
+sm_90,4' ]
+ok $? "--arch LIST: a row per architecture"
+run --kernels "$B/kernels.o" -a sm_80,sm_90a -f csv --fields arch
+[ "$(tail -n +2 "$tmp/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 22 sm_80; 22 sm_90a;" ]
+ok $? "--kernels --arch LIST keeps the images of each architecture listed"
+run --kernels "$B/kernels.o" --kernel '^saxpy' --gpu H100-SXM,RTX-4090,A10,V100 -b 256 -f csv --fields gpu,arch,blocks_per_sm,reason,can_launch
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = 'gpu,arch,blocks_per_sm,reason,can_launch
+H100-SXM,sm_90a,8,,true
+RTX-4090,sm_89,6,,true
+A10,sm_86,6,,true
+V100,,,no_image,false' ]
+ok $? "--kernels --gpu LIST: the image each GPU loads (sm_90a on 9.0, sm_89 on 8.9, sm_86 on 8.6), none on 7.0"
+run --kernels "$B/sm_80.cubin" --kernel '^saxpy' --gpu A10,H100-SXM -b 256 -f csv --fields gpu,arch,blocks_per_sm,reason
+[ "$(cat "$tmp/out")" = 'gpu,arch,blocks_per_sm,reason
+A10,sm_80,6,
+H100-SXM,,,no_image' ]
+ok $? "an sm_80 cubin runs on 8.6 (the A10's table: 6 blocks of 256), not on 9.0"
+run --kernels "$B/kernels.o" --kernel '^saxpy' --gpu H100-SXM,A100 -b 256 -s 200K -f csv --fields gpu,blocks_per_sm,reason,can_launch --check 'can_launch == true'
+[ "$status" -eq 1 ] && grep -qF 'A100,0,shared_memory_per_block,false' "$tmp/out" &&
+	grep -qF 'H100-SXM,1,,true' "$tmp/out" &&
+	grep -qF 'check failed: gpu A100, arch sm_80, block 256, kernel saxpy' "$tmp/err"
+ok $? "200 KiB of dynamic shared memory launches on an H100 (227 KiB opt-in), not on an A100 (163 KiB): --check fails that row"
+run --kernels "$B/kernels.o" --kernel '^saxpy|^big_smem' --gpu H100-SXM,V100 -b 256
+sed -n '/^Occupancy by GPU/,$p' "$tmp/out" >"$tmp/matrix"
+cat >"$tmp/want" <<'W'
+Occupancy by GPU, with the image each loads:
+H100-SXM              V100                  kernel
+100.00% sm_90a        no image              saxpy(int, float, float const*, float*)
+62.50% sm_90a         no image              big_smem(float const*, float*)
+W
+diff "$tmp/want" "$tmp/matrix" >"$tmp/diff"
+ok $? "the text report ends with a matrix, kernels down (by symbol), GPUs across"
+sed 's/^/# /' "$tmp/diff"
+expect 2 "--gpu LIST names each GPU's architecture: leave out --arch" --gpu H100-SXM,A100 -a sm_90 -b 128
+expect 2 "--gpu takes a list with an occupancy calculation or --kernels" --gpu H100-SXM,A100 --info
+expect 2 "--gpu: 'H100-SXM,,A100': an empty item in the list" --gpu 'H100-SXM,,A100' -b 128
+expect 2 "--arch: 'sm_99x': not an architecture" -a sm_80,sm_99x -b 128
+
 done_testing

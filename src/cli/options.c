@@ -67,7 +67,8 @@ static const struct opt opts[] = {
 	{ "arch", 'a', ARG_STR, "ARCH", .dest = O(arch),
 	  .modes = CFG | ACC | PER | INF | TRF, .selects = -1,
 	  .section = "Kernel:", .help = "architecture: sm_90, 90 or 9.0 (see "
-	  "--list-archs);\nwithout it, the GPU's (--device)" },
+	  "--list-archs);\nwithout it, the GPU's (--device); a list\n"
+	  "(sm_80,sm_90): each in turn" },
 	{ "device", 0, ARG_FN, "N", .parse = arg_device,
 	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "the CUDA device to use without --arch (default 0);\n'all': "
@@ -100,7 +101,8 @@ static const struct opt opts[] = {
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
 	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
 	  "\nalso its device name ('NVIDIA H100 80GB HBM3')\nor a part of "
-	  "its name ('4090')" },
+	  "its name ('4090'); a list\n(H100-SXM,A100,RTX-5090): a row per "
+	  "GPU" },
 	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
 	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "
 	  "launched: full waves, the last wave, and\nthe occupancy averaged "

@@ -18,14 +18,14 @@
 #include "cli.h"
 
 /* The next item of a comma-separated list into buf: its end, or NULL. */
-static const char *next_item(const char *p, char *buf, size_t n,
-			     const char *opt)
+static const char *next_item(const char *list, const char *p, char *buf,
+			     size_t n, const char *opt)
 {
 	const char *comma = strchr(p, ',');
 	size_t len = comma ? (size_t)(comma - p) : strlen(p);
 
 	if (len == 0 || len >= n)
-		die_usage("--%s: '%s': %s", opt, p, len ? "an item too long"
+		die_usage("--%s: '%s': %s", opt, list, len ? "an item too long"
 			  : "an empty item in the list");
 	memcpy(buf, p, len);
 	buf[len] = '\0';
@@ -52,7 +52,7 @@ static void gpu_targets(struct session *s)
 	while (p) {
 		struct target *t;
 
-		p = next_item(p, name, sizeof name, "gpu");
+		p = next_item(s->o->gpu, p, name, sizeof name, "gpu");
 		session_lookup_gpu(s, name, &g);
 		t = add_target(s, "gpu");
 		snprintf(t->name, sizeof t->name, "%s", g.name);
@@ -74,7 +74,7 @@ static void arch_targets(struct session *s)
 		struct target *t;
 		int major, minor;
 
-		p = next_item(p, name, sizeof name, "arch");
+		p = next_item(s->o->arch, p, name, sizeof name, "arch");
 		if (occ_arch_parse_name(name, &major, &minor) != OCC_OK)
 			die_usage("--arch: '%s': not an architecture (try sm_90, "
 				  "90 or 9.0)", name);
@@ -125,7 +125,7 @@ int arch_list_matches(const char *list, const struct kernel_info *k)
 	const char *p = list;
 
 	while (p) {
-		p = next_item(p, name, sizeof name, "arch");
+		p = next_item(list, p, name, sizeof name, "arch");
 		if (kernel_arch_matches(name, k))
 			return 1;
 	}
