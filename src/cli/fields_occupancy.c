@@ -234,8 +234,6 @@ GETTER(get_api_dyn_loses)
 #define SMEM_STEP 8
 
 static const struct field fields[] = {
-	{ "gpu", FT_STR, "the GPU of --gpu's list the row is for (absent: "
-	  "no list)", get_gpu, NULL, { NULL, -14, 2, 0, NULL, 0 }, 0, 0 },
 	{ "arch", FT_STR, "the architecture, sm_XY", get_arch, NULL,
 	  { NULL, -7, 2, 0, NULL, 0 }, 0, 0 },
 	{ "block", FT_INT, "threads per block", get_block, NULL,
@@ -301,6 +299,8 @@ static const struct field fields[] = {
 	      get_tail),
 	PLAIN("launch_occupancy_pct", FT_DEC, "occupancy averaged over the "
 	      "launch's waves, percent", get_launch_occupancy),
+	{ "gpu", FT_STR, "the GPU of --gpu's list the row is for (absent: "
+	  "no list)", get_gpu, NULL, { NULL, -14, 2, 0, NULL, 0 }, 0, 0 },
 	{ "kernel", FT_STR, "the kernel's name, demangled (--kernels)",
 	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("mangled", FT_STR, "the kernel's symbol", get_mangled),
