@@ -156,7 +156,7 @@ sm_90,4' ]
 ok $? "--arch LIST: a row per architecture"
 run --kernels "$B/kernels.o" -a sm_80,sm_90a -f csv --fields arch
 [ "$(tail -n +2 "$tmp/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 22 sm_80; 22 sm_90a;" ]
-ok $? "--kernels --arch LIST keeps the images of each architecture listed"
+ok $? "--kernels --arch LIST: a row per kernel per architecture, the image each loads"
 run --kernels "$B/kernels.o" --kernel '^saxpy' --gpu H100-SXM,RTX-4090,A10,V100 -b 256 -f csv --fields gpu,arch,blocks_per_sm,reason,can_launch
 [ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = 'gpu,arch,blocks_per_sm,reason,can_launch
 H100-SXM,sm_90a,8,,true

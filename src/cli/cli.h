@@ -138,7 +138,6 @@ struct options {
 	const char *compare;            /* --compare BASELINE */
 	int all;                        /* --all: unchanged rows too */
 	int gpu_list;                   /* --gpu took a list (targets.c) */
-	const char *arch_list;          /* --arch's list, as given */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
@@ -146,6 +145,8 @@ struct options {
 	uint64_t carveout, barriers, streams;
 	int carveout_default, barriers_given;
 	int chart, api, measure, headroom, optin;
+	int all_images;                 /* --kernels: not only the loaded */
+	int device_given;               /* --device N */
 	enum out_format format;
 	struct access_request access;
 	struct traffic_request traffic;
@@ -374,6 +375,10 @@ struct kernel_info {
 	int req_threads[3], cluster[3];
 	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
 	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
+	/* With a GPU named, the image of its fatbin the driver loads there:
+	 * how it was chosen, the fatbin's images, how many run there. */
+	enum occ_bin_image image;
+	int images, images_run;
 	int line;                /* in a compiler report */
 };
 
@@ -387,6 +392,9 @@ struct kernel_list {
 	unsigned char *report;   /* a compiler report's text while it is read */
 	int text;                /* read from a compiler report */
 	int files_bad;           /* in a directory, warned about */
+	int target_cc;           /* the GPU images are chosen for; 0: none */
+	size_t no_image;         /* kernels with no image that runs there */
+	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
 	regex_t re;              /* --kernel */
 	int have_re;
 	const struct kernel_info **order;   /* --gpu LIST: grouped */
@@ -442,13 +450,14 @@ void session_lookup_gpu(struct session *s, const char *name,
 void targets_prepare(struct session *s);
 /* Target i's architecture, SM count and name into the options. */
 void target_apply(struct session *s, int i);
-/* --arch LIST with --kernels: whether k is compiled for one of them. */
-int arch_list_matches(const char *list, const struct kernel_info *k);
 /* Of the images of one kernel, the one t loads, or NULL. */
 const struct kernel_info *target_image(const struct kernel_info *const *group,
 				       size_t n, const struct target *t);
 /* The text matrix: a row per kernel, a cell per GPU. */
-void matrix_row(struct session *s, const char *kernel);
+void matrix_row(struct session *s, const char *file, const char *mangled,
+		const char *kernel);
+void matrix_rewind(struct session *s);
+int matrix_find(struct session *s, const char *file, const char *mangled);
 void matrix_cell(struct session *s, int gpu, const char *text);
 void matrix_print(struct session *s, struct out *o);
 void matrix_free(struct matrix *m);
@@ -528,6 +537,9 @@ struct occ_row;
 void kernels_rows(struct session *s, struct kernel_list *l,
 		  void (*sink)(struct occ_run *, const struct occ_row *),
 		  void *ctx);
+/* Why the driver loads k's image on the GPU named (a sentence), or NULL
+ * where no image was chosen. */
+const char *kernel_image_why(const struct kernel_info *k);
 
 /* ---- Occupancy rows (occupancy.c, fields_occupancy.c) ---- */
 

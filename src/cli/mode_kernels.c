@@ -457,31 +457,27 @@ static void no_image_row(struct report *rep, const struct kernel_info *k)
 	out_row(&rep->run.out, &row);
 }
 
-/* One kernel (its images: group) on each GPU of the list in turn. */
-static void kernel_on_gpus(struct report *rep,
-			   const struct kernel_info *const *group, size_t n)
+/* One kernel (its images as read for target i: group) on that target. */
+static void kernel_on_target(struct report *rep, int i,
+			     const struct kernel_info *const *group, size_t n)
 {
 	struct session *s = rep->run.s;
 	const struct kernel_info *k = group[0], *img;
-	int i;
 
-	matrix_row(s, k->name ? k->name : k->mangled);
-	for (i = 0; i < s->n_targets; i++) {
-		target_apply(s, i);
-		rep->gpu = i;
-		rep->gpu_table = session_find_arch(s, s->o->arch);
-		rep->run.gpu_name = s->targets[i].name;
-		img = target_image(group, n, &s->targets[i]);
-		if (!img)
-			matrix_cell(s, i, "no image");
-		if (!img)
-			no_image_row(rep, k);
-		else if (img->ptx_only)
-			matrix_cell(s, i, "PTX (driver JIT)");
-		if (img)
-			kernel_rows(rep, img);
+	if (i == 0)
+		matrix_row(s, k->file, k->mangled,
+			   k->name ? k->name : k->mangled);
+	else if (!matrix_find(s, k->file, k->mangled))
+		return;          /* a kernel the first target's read lacks */
+	img = target_image(group, n, &s->targets[i]);
+	if (!img) {
+		matrix_cell(s, i, "no image");
+		no_image_row(rep, k);
+		return;
 	}
-	rep->gpu = -1;
+	if (img->ptx_only)
+		matrix_cell(s, i, "PTX (driver JIT)");
+	kernel_rows(rep, img);
 }
 
 static int by_kernel(const void *a, const void *b)
@@ -494,24 +490,51 @@ static int by_kernel(const void *a, const void *b)
 	return c ? c : x < y ? -1 : 1;
 }
 
-/* --gpu LIST: kernels (a file's images of one symbol) in turn. */
-static void on_gpus(struct report *rep)
+/* The kernels as read for target i, grouped: a file's images of one
+ * symbol, in order of file and symbol (the matrix's). */
+static void rows_for_target(struct report *rep, int i)
 {
+	struct session *s = rep->run.s;
 	const struct kernel_info **k;
-	size_t i, j;
+	size_t n = rep->l->n, a, b;
 
+	rep->gpu = i;
+	rep->gpu_table = session_find_arch(s, s->o->arch);
+	rep->run.gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
 	/* The list's: freed with it, should a row end the run. */
-	if (!(k = rep->l->order = malloc((rep->l->n + 1) * sizeof *k)))
+	if (!(k = rep->l->order = malloc((n + 1) * sizeof *k)))
 		die("out of memory");
-	for (i = 0; i < rep->l->n; i++)
-		k[i] = &rep->l->k[i];
-	qsort(k, rep->l->n, sizeof *k, by_kernel);
-	for (i = 0; i < rep->l->n; i = j) {
-		for (j = i + 1; j < rep->l->n && k[j]->file == k[i]->file &&
-		     strcmp(k[j]->mangled, k[i]->mangled) == 0; j++)
+	for (a = 0; a < n; a++)
+		k[a] = &rep->l->k[a];
+	qsort(k, n, sizeof *k, by_kernel);
+	matrix_rewind(s);
+	for (a = 0; a < n; a = b) {
+		for (b = a + 1; b < n && k[b]->file == k[a]->file &&
+		     strcmp(k[b]->mangled, k[a]->mangled) == 0; b++)
 			;
-		kernel_on_gpus(rep, k + i, j - i);
+		kernel_on_target(rep, i, k + a, b - a);
 	}
+}
+
+static void min_blocks_from_ptx(struct kernel_list *l);
+
+/* --gpu LIST, --arch LIST: each target in turn, its kernels read again
+ * for it, so that each fatbin gives the image the driver loads there. */
+static void on_targets(struct report *rep)
+{
+	struct session *s = rep->run.s;
+	int i;
+
+	for (i = 0; i < s->n_targets; i++) {
+		target_apply(s, i);
+		if (i) {
+			kernels_free(rep->l);
+			kernels_read(s, s->o->ptxas, rep->l);
+			min_blocks_from_ptx(rep->l);
+		}
+		rows_for_target(rep, i);
+	}
+	rep->gpu = -1;
 }
 
 /* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
@@ -560,6 +583,23 @@ void kernels_rows(struct session *s, struct kernel_list *l,
 	occ_run_close(&rep.run);
 }
 
+/* Kernels whose fatbins hold no image that runs on the GPU named: a
+ * notice, or the end of the run when nothing else is left. */
+static void no_image_notice(const struct kernel_list *l, const char *input)
+{
+	int cc = l->target_cc;
+
+	if (!l->no_image)
+		return;
+	if (l->n == 0)
+		die("%s: no image runs on compute capability %d.%d: its SASS "
+		    "is for other GPUs and its PTX (if any) for later ones "
+		    "(--all-images lists every image)", input, cc / 10, cc % 10);
+	warn("%zu kernel image%s of fatbins with no image that runs on "
+	     "compute capability %d.%d left out (--all-images lists them)",
+	     l->no_image, l->no_image == 1 ? "" : "s", cc / 10, cc % 10);
+}
+
 int mode_kernels(struct session *s)
 {
 	const struct options *o = s->o;
@@ -576,6 +616,7 @@ int mode_kernels(struct session *s)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
 	kernels_read(s, o->ptxas, rep.l);
+	no_image_notice(rep.l, o->ptxas);
 	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",
@@ -587,8 +628,8 @@ int mode_kernels(struct session *s)
 	occ_run_open(&rep.run, s, 1, 1);
 	rep.run.hook = kernel_row;
 	rep.run.hook_ctx = &rep;
-	if (o->gpu_list)
-		on_gpus(&rep);
+	if (s->n_targets)
+		on_targets(&rep);
 	else
 		for (i = 0; i < rep.l->n; i++)
 			kernel_rows(&rep, &rep.l->k[i]);

@@ -2,15 +2,19 @@
  * targets.c - several GPUs or architectures in one run: --gpu LIST
  * (H100-SXM,A100-SXM4-80GB,RTX-5090) and --arch LIST (sm_80,sm_90). For
  * the occupancy mode and --kernels each target is computed in turn, a
- * row per configuration (or kernel) per GPU; with --kernels and a GPU
- * list, each kernel's image that GPU loads is chosen here, and the text
- * report ends with a matrix, kernels down, GPUs across.
+ * row per configuration (or kernel) per target; with --kernels, the
+ * input is read again for each target, so that each fatbin gives the
+ * image the driver loads there (kernels_read, the rule measured in
+ * docs/image-choice.md), and the text report ends with a matrix, kernels
+ * down, targets across.
  *
- * The image rule, until the driver's own is measured (issue 17): the
- * CUDA C++ Programming Guide's binary compatibility. A cubin for X.y runs
- * on X.z with z >= y, an arch-specific one (sm_90a) only on X.y itself;
- * PTX for compute capability c is compiled by the driver for any GPU of
- * c or above. The closest cubin wins (arch-specific first), then PTX.
+ * A cubin or a compiler report's row is no fatbin: for those, the CUDA
+ * C++ Programming Guide's binary compatibility, as imagechoice.c follows
+ * it where not measured. SASS for X.y runs on X.z with z >= y, an
+ * arch-specific one (sm_90a) only on X.y itself; PTX for compute
+ * capability c is compiled by the driver for any GPU of c or above (a
+ * family one, compute_XYf, within its major). SASS before PTX, the newest
+ * target first, then the most specific.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +108,6 @@ void targets_prepare(struct session *s)
 	else
 		arch_targets(s);
 	s->sms_given = o->sms;
-	o->arch_list = o->arch && archs ? o->arch : NULL;
 	o->gpu = NULL;
 	target_apply(s, 0);
 }
@@ -119,38 +122,32 @@ void target_apply(struct session *s, int i)
 	snprintf(s->gpu_arch, sizeof s->gpu_arch, "%s", t->arch);
 }
 
-int arch_list_matches(const char *list, const struct kernel_info *k)
-{
-	char name[16];
-	const char *p = list;
-
-	while (p) {
-		p = next_item(list, p, name, sizeof name, "arch");
-		if (kernel_arch_matches(name, k))
-			return 1;
-	}
-	return 0;
-}
-
 /* ---- The image a GPU loads ---- */
 
-/* How well image k suits t: 0 not at all; higher is preferred. */
+/* How well image k suits t: 0 not at all; higher is preferred. An image
+ * of a fatbin was chosen as it was read (kernels_read, for the target's
+ * compute capability: the driver's rule, docs/image-choice.md); a cubin
+ * or a report's row alone follows CUDA's compatibility rules. */
 static int image_rank(const struct kernel_info *k, const struct target *t)
 {
 	size_t n = strlen(k->arch);
-	int specific = n && (k->arch[n - 1] == 'a' || k->arch[n - 1] == 'f');
+	char suffix = n ? k->arch[n - 1] : 0;
+	int cc = k->cc_major * 10 + k->cc_minor,
+	    tcc = t->cc_major * 10 + t->cc_minor;
 
-	if (k->relocatable)
+	if (k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX)
+		return 10000;
+	if (k->image != OCC_IMAGE_ALL || k->relocatable)
 		return 0;
-	if (k->ptx_only)
-		return k->cc_major * 10 + k->cc_minor <=
-		       t->cc_major * 10 + t->cc_minor ? 1 + k->cc_major * 10 +
-		       k->cc_minor : 0;
-	if (k->cc_major != t->cc_major || k->cc_minor > t->cc_minor)
+	if (suffix == 'a' && cc != tcc)
 		return 0;
-	if (specific && k->arch[n - 1] == 'a' && k->cc_minor != t->cc_minor)
+	if ((suffix == 'f' || !k->ptx_only) &&
+	    (k->cc_major != t->cc_major || cc > tcc))
 		return 0;
-	return 1000 + k->cc_minor * 10 + specific;
+	if (cc > tcc)
+		return 0;
+	return (k->ptx_only ? 0 : 5000) + cc * 4 +
+	       (suffix == 'a' ? 2 : suffix == 'f' ? 1 : 0);
 }
 
 const struct kernel_info *target_image(const struct kernel_info *const *group,
@@ -170,62 +167,107 @@ const struct kernel_info *target_image(const struct kernel_info *const *group,
 
 /* ---- The matrix: kernels down, GPUs across ---- */
 
+struct mrow {
+	char *file, *mangled, *kernel;
+	char **cells;            /* one per target */
+};
+
 struct matrix {
-	char **cells;            /* row-major, n_gpus a row */
-	char **kernels;
-	size_t rows, cap, n_gpus;
+	struct mrow *rows;
+	size_t n, cap, cur, n_targets;
+	int have_cur;
 };
 
 void matrix_free(struct matrix *m)
 {
-	size_t i;
+	size_t i, j;
 
 	if (!m)
 		return;
-	for (i = 0; i < m->rows * m->n_gpus; i++)
-		free(m->cells[i]);
-	for (i = 0; i < m->rows; i++)
-		free(m->kernels[i]);
-	free(m->cells);
-	free(m->kernels);
+	for (i = 0; i < m->n; i++) {
+		for (j = 0; j < m->n_targets; j++)
+			free(m->rows[i].cells[j]);
+		free(m->rows[i].cells);
+		free(m->rows[i].file);
+		free(m->rows[i].mangled);
+		free(m->rows[i].kernel);
+	}
+	free(m->rows);
 	free(m);
 }
 
-/* A new row for kernel, its cells empty. */
-void matrix_row(struct session *s, const char *kernel)
+/* A new row, the current one, its cells empty. */
+void matrix_row(struct session *s, const char *file, const char *mangled,
+		const char *kernel)
 {
 	struct matrix *m = s->matrix;
+	struct mrow *r;
 
 	if (!m && !(m = s->matrix = calloc(1, sizeof *m)))
 		die("out of memory");
-	m->n_gpus = (size_t)s->n_targets;
-	if (m->rows == m->cap) {
+	m->n_targets = (size_t)s->n_targets;
+	if (m->n == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 16;
-		char **k = realloc(m->kernels, cap * sizeof *k);
-		char **c = k ? realloc(m->cells, cap * m->n_gpus * sizeof *c)
-			     : NULL;
 
-		if (k)
-			m->kernels = k;
-		if (!k || !c)
+		if (!(r = realloc(m->rows, cap * sizeof *r)))
 			die("out of memory");
-		m->cells = c;
+		m->rows = r;
 		m->cap = cap;
 	}
-	memset(&m->cells[m->rows * m->n_gpus], 0, m->n_gpus * sizeof *m->cells);
-	if (!(m->kernels[m->rows++] = strdup(kernel)))
+	r = &m->rows[m->n++];
+	memset(r, 0, sizeof *r);
+	r->cells = calloc(m->n_targets, sizeof *r->cells);
+	r->file = strdup(file);
+	r->mangled = strdup(mangled);
+	r->kernel = strdup(kernel);
+	if (!r->cells || !r->file || !r->mangled || !r->kernel)
 		die("out of memory");
+	m->cur = m->n - 1;
+	m->have_cur = 1;
 }
 
-/* The current row's cell for GPU gpu, if not yet set (a sweep's first). */
-void matrix_cell(struct session *s, int gpu, const char *text)
+void matrix_rewind(struct session *s)
+{
+	if (s->matrix) {
+		s->matrix->cur = 0;
+		s->matrix->have_cur = 0;
+	}
+}
+
+/* The row of (file, mangled), made current, looked for from the current
+ * one on (rows and lookups come in one order): 1, or 0 if none. */
+int matrix_find(struct session *s, const char *file, const char *mangled)
+{
+	struct matrix *m = s->matrix;
+	size_t i;
+	int c;
+
+	if (!m)
+		return 0;
+	for (i = m->cur; i < m->n; i++) {
+		c = strcmp(m->rows[i].file, file);
+		c = c ? c : strcmp(m->rows[i].mangled, mangled);
+		if (c == 0) {
+			m->cur = i;
+			return m->have_cur = 1;
+		}
+		if (c > 0)
+			break;
+	}
+	m->cur = i;
+	m->have_cur = 0;
+	return 0;
+}
+
+/* The current row's cell for target i, if not yet set (a sweep's first). */
+void matrix_cell(struct session *s, int i, const char *text)
 {
 	struct matrix *m = s->matrix;
 	char **c;
 
-	if (!m || !m->rows)
+	if (!m || !m->have_cur)
 		return;
-	c = &m->cells[(m->rows - 1) * m->n_gpus + (size_t)gpu];
+	c = &m->rows[m->cur].cells[i];
 	if (!*c && !(*c = strdup(text)))
 		die("out of memory");
 }
@@ -236,14 +278,17 @@ void matrix_print(struct session *s, struct out *o)
 	char line[8192];
 	size_t i, j, len;
 
-	if (!m || !m->rows)
+	if (!m || !m->n)
 		return;
-	out_text(o, "\nOccupancy by GPU, with the image each loads:\n");
-	for (i = 0; i <= m->rows; i++) {
+	out_text(o, s->o->gpu_list ? "\nOccupancy by GPU, with the image "
+		 "each loads:\n" : "\nOccupancy by architecture, with the "
+		 "image each loads:\n");
+	for (i = 0; i <= m->n; i++) {
 		len = 0;
-		for (j = 0; j < m->n_gpus; j++) {
-			const char *c = i ? m->cells[(i - 1) * m->n_gpus + j]
-					  : s->targets[j].name;
+		for (j = 0; j < m->n_targets; j++) {
+			const struct target *t = &s->targets[j];
+			const char *c = i ? m->rows[i - 1].cells[j]
+				      : t->name[0] ? t->name : t->arch;
 
 			len += (size_t)snprintf(line + len, sizeof line - len,
 						"%-22s", c ? c : "-");
@@ -251,7 +296,7 @@ void matrix_print(struct session *s, struct out *o)
 				len = sizeof line - 1;
 		}
 		snprintf(line + len, sizeof line - len, "%s\n",
-			 i ? m->kernels[i - 1] : "kernel");
+			 i ? m->rows[i - 1].kernel : "kernel");
 		out_text(o, line);
 	}
 }
