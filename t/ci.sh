@@ -141,6 +141,18 @@ expect 1 "row 1 has no kernel or mangled: not occcalc's --kernels rows" --kernel
 expect 2 "--compare reads two builds" --kernels "$tmp/new.txt" --compare "$tmp/base.json" --api
 expect 2 "--compare does not apply to an occupancy calculation" -a sm_90 --compare "$tmp/base.json"
 
+# ---- --check in the other modes ----
+run -a sm_90 --traffic 'z[i] = x[i] + y[i]' --grid 131072 --block 64 --check 'block < 64'
+[ "$status" -eq 1 ] && grep -q '^Launch\|L1' "$tmp/out" &&
+	grep -qxF 'occcalc: --check: 3 of 3 rows fail' "$tmp/err"
+ok $? "--check judges --traffic's rows under its text report too (load, store, total)"
+run --list-gpus -f csv --check "multiProcessorCount >= 132 || name == 'K40'"
+[ "$status" -eq 1 ] && grep -qF "check failed: name H100-PCIe: multiProcessorCount >= 132 (multiProcessorCount 114); name == 'K40' (name H100-PCIe)" "$tmp/err"
+ok $? "--check on --list-gpus rows: a failing || says each side and its values"
+run -a sm_90 --access load --stride 1,2 -f csv --check 'efficiency_pct >= 100'
+[ "$status" -eq 1 ] && grep -qF 'efficiency_pct >= 100 (efficiency_pct 50.00)' "$tmp/err"
+ok $? "--check on --access rows"
+
 # ---- --gpu LIST and --arch LIST ----
 B=$F/bin
 run --gpu H100-SXM,A100,RTX-5090 -b 256 -r 64 -f csv --fields gpu,arch,blocks_per_sm,occupancy_pct,min_grid_size,can_launch

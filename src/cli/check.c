@@ -41,7 +41,7 @@ struct check_set {
 	size_t n;
 	char *file_text;           /* --check-file's, which items point into */
 	const struct field *kernel, *mangled;
-	const struct field *id[5]; /* what names a row in a message */
+	const struct field *id[7]; /* what names a row in a message */
 	uint64_t rows, failed, undecided;
 	char undecided_field[64];
 };
@@ -195,7 +195,7 @@ static struct check_set *checks_make(struct session *s,
 				     const struct row_kind *kind)
 {
 	static const char *const ids[] = { "gpu", "arch", "block", "kernel",
-					   "device" };
+					   "device", "name", "op" };
 	const struct options *o = s->o;
 	struct check_set *c = calloc(1, sizeof *c);
 	size_t i, n = 0;
@@ -259,7 +259,7 @@ static void row_name(const struct check_set *c, const void *row, char *buf,
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < 5 && c->id[i] && len + 1 < n; i++) {
+	for (i = 0; i < 7 && c->id[i] && len + 1 < n; i++) {
 		memset(&v, 0, sizeof v);
 		c->id[i]->get(row, c->id[i], &v);
 		if (v.type == VAL_STR && v.s[0])
@@ -328,9 +328,11 @@ int check_status(struct session *s, int status)
 
 	if (!s->o->n_check && !s->o->check_file)
 		return status;
+	/* Every mode judges the rows it computes: none is a run that
+	 * checked nothing, which must not pass for one that checked. */
 	if (!c || !c->rows) {
-		warn("--check: no row to check");
-		return status;
+		say("--check: no row was checked");
+		return EXIT_FAILURE;
 	}
 	for (i = 0; i < c->n; i++)
 		if (c->items[i].have_re && !c->items[i].matched)
