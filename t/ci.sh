@@ -139,6 +139,8 @@ expect 1 "bad.json:2:12: expected a field name in quotes" --kernels "$tmp/new.tx
 printf '[{"regs":1}]' >"$tmp/bad.json"
 expect 1 "row 1 has no kernel or mangled: not occcalc's --kernels rows" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
 expect 2 "--compare reads two builds" --kernels "$tmp/new.txt" --compare "$tmp/base.json" --api
+expect 2 "--compare sets two builds side by side on one target" --kernels "$tmp/new.txt" --compare "$tmp/base.json" --gpu H100-SXM,A100
+expect 2 "--all lists unchanged kernels: it goes with --compare" --kernels "$tmp/new.txt" --all
 expect 2 "--compare does not apply to an occupancy calculation" -a sm_90 --compare "$tmp/base.json"
 
 # ---- --check in the other modes ----

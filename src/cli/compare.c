@@ -541,6 +541,9 @@ int mode_compare(struct session *s)
 
 	if (o->api)
 		die_usage("--compare reads two builds; --api does not apply");
+	if (s->n_targets)
+		die_usage("--compare sets two builds side by side on one target: "
+			  "give one --gpu or --arch");
 	if (!(c = calloc(1, sizeof *c)))
 		die("out of memory");
 	s->compare = c;

@@ -608,6 +608,8 @@ int mode_kernels(struct session *s)
 
 	if (o->compare)
 		return mode_compare(s);
+	if (o->all)
+		die_usage("--all lists unchanged kernels: it goes with --compare");
 	memset(&rep, 0, sizeof rep);
 	rep.gpu = -1;
 	rep.l = &s->kernels;
