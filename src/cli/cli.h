@@ -338,9 +338,6 @@ FILE *out_file_open(const char *path);
 int out_file_close(FILE *f);
 /* Flushes stdout; exits with "write error" if that failed. */
 void flush_stdout(void);
-/* A regular text file whole, at most max bytes, NUL-terminated (to
- * free); exits 1 with the reason if it cannot be read. */
-char *text_file_read(const char *path, uint64_t max, size_t *len);
 
 /* ---- The session: what a run has found, passed to every mode ---- */
 
@@ -439,48 +436,7 @@ struct session {
 	struct matrix *matrix;            /* --kernels --gpu LIST, text */
 };
 
-/* --gpu NAME's lookup, for a name of --gpu's list. */
-void session_lookup_gpu(struct session *s, const char *name,
-			struct occ_gpu *g);
-
-/* ---- Several GPUs or architectures (targets.c) ---- */
-
-/* --gpu LIST or --arch LIST: the targets, the first applied; refuses
- * lists where they do not apply. Nothing without a list. */
-void targets_prepare(struct session *s);
-/* Target i's architecture, SM count and name into the options. */
-void target_apply(struct session *s, int i);
-/* Of the images of one kernel, the one t loads, or NULL. */
-const struct kernel_info *target_image(const struct kernel_info *const *group,
-				       size_t n, const struct target *t);
-/* The text matrix: a row per kernel, a cell per GPU. */
-void matrix_row(struct session *s, const char *file, const char *mangled,
-		const char *kernel);
-void matrix_rewind(struct session *s);
-int matrix_find(struct session *s, const char *file, const char *mangled);
-void matrix_cell(struct session *s, int gpu, const char *text);
-void matrix_print(struct session *s, struct out *o);
-void matrix_free(struct matrix *m);
-
-/* ---- --check and --check-file (check.c) ---- */
-
-/* Parses the checks against kind's fields (a usage error names the
- * column) and has out judge each row it writes. Nothing without --check. */
-void check_attach(struct session *s, struct out *out,
-		  const struct row_kind *kind);
-void check_judge(struct check_set *c, const void *row);
-/* The run's exit status: status without checks, else 1 if a row failed
- * one (each said on stderr as it was written), 0 if none did. */
-int check_status(struct session *s, int status);
-void check_free(struct check_set *c);
-
-/* ---- --compare (compare.c) ---- */
-
-extern const struct row_kind kind_compare;
-/* --kernels NEW --compare BASELINE: the rows that changed, added,
- * removed; mode_kernels' entry with --compare. */
-int mode_compare(struct session *s);
-void compare_free(struct compare *c);
+/* --check, --compare, --gpu LIST and --arch LIST: ci.h */
 
 const struct occ_tables *session_tables(struct session *s);
 /* --arch's table: a usage error when there is none. */
@@ -531,12 +487,6 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
-/* The rows of l's kernels, each handed to sink (mode_kernels.c). */
-struct occ_run;
-struct occ_row;
-void kernels_rows(struct session *s, struct kernel_list *l,
-		  void (*sink)(struct occ_run *, const struct occ_row *),
-		  void *ctx);
 /* Why the driver loads k's image on the GPU named (a sentence), or NULL
  * where no image was chosen. */
 const char *kernel_image_why(const struct kernel_info *k);
@@ -682,6 +632,8 @@ int chart_svg(FILE *f, const char *title, const struct chart_series s[3],
 
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
 char *demangle(const char *mangled);
+
+#include "ci.h"
 
 #ifdef __cplusplus
 }

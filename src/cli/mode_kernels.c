@@ -457,84 +457,29 @@ static void no_image_row(struct report *rep, const struct kernel_info *k)
 	out_row(&rep->run.out, &row);
 }
 
-/* One kernel (its images as read for target i: group) on that target. */
-static void kernel_on_target(struct report *rep, int i,
-			     const struct kernel_info *const *group, size_t n)
+static void min_blocks_from_ptx(struct kernel_list *l);
+
+/* --gpu LIST, --arch LIST: target i's kernels read; its table. */
+static void target_begin(void *ctx, int i)
 {
+	struct report *rep = ctx;
 	struct session *s = rep->run.s;
-	const struct kernel_info *k = group[0], *img;
 
-	if (i == 0)
-		matrix_row(s, k->file, k->mangled,
-			   k->name ? k->name : k->mangled);
-	else if (!matrix_find(s, k->file, k->mangled))
-		return;          /* a kernel the first target's read lacks */
-	img = target_image(group, n, &s->targets[i]);
-	if (!img) {
-		matrix_cell(s, i, "no image");
-		no_image_row(rep, k);
-		return;
-	}
-	if (img->ptx_only)
-		matrix_cell(s, i, "PTX (driver JIT)");
-	kernel_rows(rep, img);
-}
-
-static int by_kernel(const void *a, const void *b)
-{
-	const struct kernel_info *x = *(const struct kernel_info *const *)a,
-				 *y = *(const struct kernel_info *const *)b;
-	int c = x->file != y->file ? strcmp(x->file, y->file)
-		: strcmp(x->mangled, y->mangled);
-
-	return c ? c : x < y ? -1 : 1;
-}
-
-/* The kernels as read for target i, grouped: a file's images of one
- * symbol, in order of file and symbol (the matrix's). */
-static void rows_for_target(struct report *rep, int i)
-{
-	struct session *s = rep->run.s;
-	const struct kernel_info **k;
-	size_t n = rep->l->n, a, b;
-
+	min_blocks_from_ptx(rep->l);
 	rep->gpu = i;
 	rep->gpu_table = session_find_arch(s, s->o->arch);
 	rep->run.gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
-	/* The list's: freed with it, should a row end the run. */
-	if (!(k = rep->l->order = malloc((n + 1) * sizeof *k)))
-		die("out of memory");
-	for (a = 0; a < n; a++)
-		k[a] = &rep->l->k[a];
-	qsort(k, n, sizeof *k, by_kernel);
-	matrix_rewind(s);
-	for (a = 0; a < n; a = b) {
-		for (b = a + 1; b < n && k[b]->file == k[a]->file &&
-		     strcmp(k[b]->mangled, k[a]->mangled) == 0; b++)
-			;
-		kernel_on_target(rep, i, k + a, b - a);
-	}
 }
 
-static void min_blocks_from_ptx(struct kernel_list *l);
-
-/* --gpu LIST, --arch LIST: each target in turn, its kernels read again
- * for it, so that each fatbin gives the image the driver loads there. */
-static void on_targets(struct report *rep)
+/* Kernel k on target i: the image it loads, or a row saying none. */
+static void target_row(void *ctx, int i, const struct kernel_info *k,
+		       const struct kernel_info *img)
 {
-	struct session *s = rep->run.s;
-	int i;
-
-	for (i = 0; i < s->n_targets; i++) {
-		target_apply(s, i);
-		if (i) {
-			kernels_free(rep->l);
-			kernels_read(s, s->o->ptxas, rep->l);
-			min_blocks_from_ptx(rep->l);
-		}
-		rows_for_target(rep, i);
-	}
-	rep->gpu = -1;
+	(void)i;
+	if (img)
+		kernel_rows(ctx, img);
+	else
+		no_image_row(ctx, k);
 }
 
 /* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
@@ -631,7 +576,7 @@ int mode_kernels(struct session *s)
 	rep.run.hook = kernel_row;
 	rep.run.hook_ctx = &rep;
 	if (s->n_targets)
-		on_targets(&rep);
+		targets_kernels(s, rep.l, target_begin, target_row, &rep);
 	else
 		for (i = 0; i < rep.l->n; i++)
 			kernel_rows(&rep, &rep.l->k[i]);

@@ -165,6 +165,74 @@ const struct kernel_info *target_image(const struct kernel_info *const *group,
 	return best;
 }
 
+/* ---- --kernels on each target ---- */
+
+static int by_kernel(const void *a, const void *b)
+{
+	const struct kernel_info *x = *(const struct kernel_info *const *)a,
+				 *y = *(const struct kernel_info *const *)b;
+	int c = x->file != y->file ? strcmp(x->file, y->file)
+		: strcmp(x->mangled, y->mangled);
+
+	return c ? c : x < y ? -1 : 1;
+}
+
+/* Kernel group[0..n) (a file's images of one symbol) on target i: its
+ * matrix row (made for the first target, found for the others). */
+static void kernel_on_target(struct session *s, int i,
+			     const struct kernel_info *const *group, size_t n,
+			     void (*row)(void *, int, const struct kernel_info *,
+					 const struct kernel_info *),
+			     void *ctx)
+{
+	const struct kernel_info *k = group[0],
+				 *img = target_image(group, n, &s->targets[i]);
+
+	if (i == 0)
+		matrix_row(s, k->file, k->mangled,
+			   k->name ? k->name : k->mangled);
+	else if (!matrix_find(s, k->file, k->mangled))
+		return;          /* a kernel the first target's read lacks */
+	if (!img)
+		matrix_cell(s, i, "no image");
+	else if (img->ptx_only)
+		matrix_cell(s, i, "PTX (driver JIT)");
+	row(ctx, i, k, img);
+}
+
+void targets_kernels(struct session *s, struct kernel_list *l,
+		     void (*begin)(void *ctx, int i),
+		     void (*row)(void *ctx, int i, const struct kernel_info *k,
+				 const struct kernel_info *img),
+		     void *ctx)
+{
+	const struct kernel_info **k;
+	size_t a, b;
+	int i;
+
+	for (i = 0; i < s->n_targets; i++) {
+		target_apply(s, i);
+		if (i) {
+			kernels_free(l);
+			kernels_read(s, s->o->ptxas, l);
+		}
+		begin(ctx, i);
+		/* The list's: freed with it, should a row end the run. */
+		if (!(k = l->order = malloc((l->n + 1) * sizeof *k)))
+			die("out of memory");
+		for (a = 0; a < l->n; a++)
+			k[a] = &l->k[a];
+		qsort(k, l->n, sizeof *k, by_kernel);
+		matrix_rewind(s);
+		for (a = 0; a < l->n; a = b) {
+			for (b = a + 1; b < l->n && k[b]->file == k[a]->file &&
+			     strcmp(k[b]->mangled, k[a]->mangled) == 0; b++)
+				;
+			kernel_on_target(s, i, k + a, b - a, row, ctx);
+		}
+	}
+}
+
 /* ---- The matrix: kernels down, GPUs across ---- */
 
 struct mrow {
