@@ -10,6 +10,7 @@ corpora() {
 	size) echo "fuzz/seeds/size t/fuzz-repro/size" ;;
 	seq) echo "fuzz/seeds/seq t/fuzz-repro/seq" ;;
 	binary) echo "t/fixtures/bin t/fuzz-repro/binary" ;;
+	triton) echo "t/fixtures/triton-cache fuzz/seeds/triton t/fuzz-repro/triton" ;;
 	cli) echo "fuzz/seeds/cli t/fuzz-repro/cli" ;;
 	*) return 1 ;;
 	esac

@@ -341,6 +341,16 @@ enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
 		     KSRC_ELF };
 
 /* One kernel of one architecture, as read; -1: not recorded there. */
+/* How Triton launches a kernel of its cache (kernels_triton.c). */
+struct kernel_launch {
+	int block;               /* 32 x num_warps threads */
+	int64_t dynamic_smem;    /* its "shared" */
+	int num_warps, num_ctas;
+	int cluster[3];          /* the cluster it launches; 0: none */
+	char name[256], version[32];
+	char entry[256];         /* the cache entry: the cubin's directory */
+};
+
 struct kernel_info {
 	char *mangled;
 	char *name;              /* demangled, or NULL: not C++ */
@@ -361,6 +371,7 @@ struct kernel_info {
 	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
 	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
 	int line;                /* in a compiler report */
+	struct kernel_launch *launch;   /* Triton's, or NULL */
 };
 
 struct kernel_list {
@@ -446,6 +457,19 @@ int mode_list_fields(struct session *s);
  * --arch and --kernel keep; dies on what cannot be read. */
 void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
+/* A cubin of a Triton cache: the launch its metadata records, attached to
+ * k; warned about where the metadata is missing, partial or malformed. */
+void kernels_triton(struct kernel_info *k, const char *cubin);
+/* The blocks and dynamic shared memory ki's rows take: Triton's launch
+ * where --block and --smem do not say otherwise (one value each, in the
+ * seqs given), else the options'; whether the block is the launch's. */
+/* The text table's note on the rows at Triton's launch, if any. */
+void kernels_triton_note(struct out *out, const struct kernel_list *l,
+			 const struct options *o);
+int kernels_launch(const struct options *o, const struct kernel_info *ki,
+		   struct seq *block, struct seq_range *br,
+		   const struct seq **blocks, const struct seq **smem,
+		   struct seq *dyn, struct seq_range *dr);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
 
@@ -541,6 +565,9 @@ struct occ_run {
 	const struct kernel_info *ki;
 	const char *kernel;
 	const uint16_t *shape;         /* the block's, from --block */
+	int launch;                    /* the block is the launch's (Triton's) */
+	const struct seq *smem;        /* its dynamic shared memory, or NULL:
+	                                  --smem's */
 	/* --kernels: the driver on the row's kernel, and the row counted. */
 	void (*hook)(struct occ_run *run, struct occ_row *row,
 		     struct row_gpu *g);

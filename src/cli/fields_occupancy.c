@@ -328,6 +328,16 @@ static const struct field fields[] = {
 	      "x y z", get_required_block),
 	PLAIN("cluster_dims", FT_LIST, "its cluster shape (__cluster_dims__), "
 	      "x y z", get_cluster_dims),
+	PLAIN("triton_kernel", FT_STR, "the kernel's name in Triton's "
+	      "metadata (a Triton cache)", get_triton_kernel),
+	PLAIN("triton_version", FT_STR, "the Triton that compiled it",
+	      get_triton_version),
+	PLAIN("triton_entry", FT_STR, "its entry (directory) in the Triton "
+	      "cache", get_triton_entry),
+	PLAIN("num_warps", FT_INT, "Triton's num_warps: the block is 32 "
+	      "times as many threads", get_num_warps),
+	PLAIN("num_ctas", FT_INT, "Triton's num_ctas: the CTAs of one "
+	      "cluster it launches", get_num_ctas),
 	{ "api_regs", FT_INT, "registers per thread, per the driver "
 	  "(cuFuncGetAttribute, --kernels --api)", get_api_regs, NULL,
 	  { "api regs", 9, 1, TXT_DASH, NULL, 0 }, 0, 0 },

@@ -138,6 +138,7 @@ static void print_notes(struct report *rep)
 			 "short of it; r64: a cubin without its PTX keeps only\n"
 			 "the register cap ptxas applied for it, or for "
 			 "__maxnreg__).\n");
+	kernels_triton_note(out, rep->l, o);
 	for (i = 0; i < rep->l->n; i++)
 		if (rep->l->k[i].ptx_only) {
 			out_text(out, "\nPTX only (compiled by the driver when "
@@ -398,6 +399,9 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 {
 	struct session *s = rep->run.s;
 	struct occ_kernel k;
+	struct seq block, dyn;
+	struct seq_range br, dr;
+	const struct seq *blocks, *smem;
 
 	if (ki->ptx_only) {
 		ptx_row(rep, ki);
@@ -413,7 +417,10 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 			     ? OCC_MAX_BARRIERS_PER_BLOCK : ki->barriers;
 	rep->run.ki = ki;
 	rep->run.kernel = ki->name ? ki->name : ki->mangled;
-	occ_run_blocks(&rep->run, kernel_arch(rep, ki), &s->o->block, &k);
+	rep->run.launch = kernels_launch(s->o, ki, &block, &br, &blocks, &smem,
+					 &dyn, &dr);
+	rep->run.smem = smem;
+	occ_run_blocks(&rep->run, kernel_arch(rep, ki), blocks, &k);
 }
 
 /* A cubin does not record __launch_bounds__' minimum blocks; the PTX of

@@ -369,7 +369,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	row.a = run->a;
 	arch_tag(row.arch, sizeof row.arch, run->a);
 	row.k = *k;
-	if (o->have_block) {
+	if (o->have_block || run->launch) {
 		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
 		check_growth(&g, k->block_size, row.k.dynamic_smem);
 		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK)
@@ -417,7 +417,7 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 
 	run->a = a;
 	for (seq_first(&ib, blocks); ; ) {
-		for (seq_first(&id, &o->smem); ; ) {
+		for (seq_first(&id, run->smem ? run->smem : &o->smem); ; ) {
 			k->block_size = (int)ib.value;
 			k->dynamic_smem = id.value;
 			run->shape = blocks->ranges[ib.range].dim;
