@@ -21,10 +21,11 @@ else
 	skip 1 "python3 is not installed (./bootstrap installs it)"
 fi
 
-run --kernels "$C" -f csv --fields $F
+run --kernels "$C" --kernel add_kernel -f csv --fields $F
 [ "$status" -eq 0 ] && [ ! -s "$tmp/err" ] &&
 	grep -q "^$C/$ADD/add_kernel.cubin,512,0,34,3$" "$tmp/out"
 ok $? "num_warps 16: a block of 512 threads, 3 blocks per SM (34 registers), no warning"
+run --kernels "$C" -f csv --fields $F
 grep -q "^$C/$MM/matmul_kernel.cubin,256,196608,182,1$" "$tmp/out"
 ok $? "\"shared\" 196608 is the row's dynamic shared memory: 1 block per SM"
 

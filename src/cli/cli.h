@@ -119,6 +119,8 @@ struct cluster_item {
 	struct occ_cluster_shape shape;
 	int best;                      /* 'best': the size is the model's */
 	char name[24];                 /* as given: "4", "2x2", "best" */
+	const char *source;            /* NULL: --cluster; else what declares
+	                                  it (__cluster_dims__, num_ctas) */
 };
 
 struct cluster_request {
@@ -466,6 +468,20 @@ void kernels_triton(struct kernel_info *k, const char *cubin);
 /* The text table's note on the rows at Triton's launch, if any. */
 void kernels_triton_note(struct out *out, const struct kernel_list *l,
 			 const struct options *o);
+/* --kernels and clusters (kernels_cluster.c). Whether cluster launches
+ * are computed in this run (--cluster, or a kernel declaring one with a
+ * layout to compute it with: --layout, --gpu, or the device), the layout
+ * prepared; warns once when declared clusters cannot be computed. */
+int kernels_clusters_prepare(struct session *s, const struct kernel_list *l);
+/* The cluster launches of ki's rows on arch a: the one it declares (its
+ * binary's __cluster_dims__, or Triton's num_ctas), which wins, else
+ * --cluster's; none where clusters are off or a has none. */
+void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
+			 const struct kernel_info *ki, int on,
+			 struct cluster_request *req);
+/* The text table's note on declared clusters, if any. */
+void kernels_cluster_note(struct out *out, const struct kernel_list *l,
+			  const struct options *o, int on);
 int kernels_launch(const struct options *o, const struct kernel_info *ki,
 		   struct seq *block, struct seq_range *br,
 		   const struct seq **blocks, const struct seq **smem,
@@ -526,6 +542,7 @@ struct row_cluster {
 	struct occ_cluster_shape shape;
 	char name[24];                     /* "2x2", "4" */
 	int best;                          /* chosen by --cluster best */
+	const char *source;                /* the item's */
 	struct occ_cluster_result c;
 	struct gpc_kind kinds[OCC_MAX_GPCS];   /* in the layout's order */
 	int n_kinds;
@@ -568,6 +585,10 @@ struct occ_run {
 	int launch;                    /* the block is the launch's (Triton's) */
 	const struct seq *smem;        /* its dynamic shared memory, or NULL:
 	                                  --smem's */
+	const struct cluster_request *clusters;  /* the row's cluster launches,
+	                                  or NULL: --cluster's */
+	/* --kernels: each cluster launch of a row, for its summary. */
+	void (*cluster_hook)(struct occ_run *run, const struct occ_row *row);
 	/* --kernels: the driver on the row's kernel, and the row counted. */
 	void (*hook)(struct occ_run *run, struct occ_row *row,
 		     struct row_gpu *g);

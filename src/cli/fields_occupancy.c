@@ -377,6 +377,9 @@ static const struct field fields[] = {
 	{ "cluster", FT_STR, "the cluster's shape, CTAs in x, y and z "
 	  "(--cluster)", get_cluster, NULL, { NULL, 8, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("cluster_size", FT_INT, "CTAs per cluster", get_cluster_size),
+	PLAIN("cluster_source", FT_STR, "what set the cluster: __cluster_dims__ "
+	      "or num_ctas (the kernel declares it), or --cluster",
+	      get_cluster_source),
 	PLAIN("cluster_portable", FT_BOOL, "whether the size is portable "
 	      "(false: it needs cudaFuncAttributeNonPortableClusterSizeAllowed)",
 	      get_cluster_portable),

@@ -60,6 +60,7 @@ GETTER_SIG(get_num_ctas);
 /* fields_cluster.c: the device, and a cluster launch (--cluster). */
 GETTER_SIG(get_device); GETTER_SIG(get_device_name);
 GETTER_SIG(get_cluster); GETTER_SIG(get_cluster_size);
+GETTER_SIG(get_cluster_source);
 GETTER_SIG(get_cluster_portable); GETTER_SIG(get_cluster_blocks);
 GETTER_SIG(get_max_active_clusters); GETTER_SIG(get_cluster_active_blocks);
 GETTER_SIG(get_cluster_occupancy); GETTER_SIG(get_cluster_limiter);

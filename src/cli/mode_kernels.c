@@ -19,6 +19,7 @@ struct worst {
 	uint64_t warps, max_warps;   /* occupancy, as a fraction */
 	const struct kernel_info *ki;
 	int block;
+	char cluster[24];            /* a cluster launch's shape, or "" */
 };
 
 struct summary {
@@ -41,6 +42,7 @@ struct api {
 
 struct report {
 	struct occ_run run;
+	int clusters;                 /* cluster launches computed */
 	struct kernel_list *l;        /* the session's */
 	struct summary sum;
 	struct api api;
@@ -58,8 +60,17 @@ static void worst_add(struct summary *s, const struct occ_row *row)
 {
 	struct worst w = { (uint64_t)row->r.warps_per_sm,
 			   (uint64_t)row->r.max_warps_per_sm, row->ki,
-			   row->k.block_size };
+			   row->k.block_size, "" };
 	size_t i;
+
+	/* A cluster launch: the GPU's warps it keeps busy, of its slots. */
+	if (row->cl) {
+		w.warps = (uint64_t)row->cl->c.active_warps;
+		w.max_warps = (uint64_t)row->cl->c.warp_slots;
+		snprintf(w.cluster, sizeof w.cluster, "%s", row->cl->name);
+	}
+	if (w.max_warps == 0 || w.warps >= w.max_warps)
+		return;
 
 	if (s->n_low == LOWEST && !lower(&w, &s->low[LOWEST - 1]))
 		return;
@@ -70,7 +81,8 @@ static void worst_add(struct summary *s, const struct occ_row *row)
 	s->low[i] = w;
 }
 
-static void count(struct summary *s, const struct occ_row *row)
+static void count(struct summary *s, const struct occ_row *row,
+		  int clusters)
 {
 	int i;
 
@@ -83,9 +95,19 @@ static void count(struct summary *s, const struct occ_row *row)
 	if (row->ki && row->ki->min_blocks > 0 &&
 	    row->r.blocks_per_sm < row->ki->min_blocks)
 		s->below_min++;
-	if (row->r.blocks_per_sm &&
+	/* Rows launched as clusters are ranked by those launches. */
+	if (row->r.blocks_per_sm && !clusters &&
 	    row->r.warps_per_sm < row->r.max_warps_per_sm)
 		worst_add(s, row);
+}
+
+/* A cluster launch of a row: its occupancy among the lowest. */
+static void count_cluster(struct occ_run *run, const struct occ_row *row)
+{
+	struct report *rep = run->hook_ctx;
+
+	if (row->r.blocks_per_sm)
+		worst_add(&rep->sum, row);
 }
 
 static void print_summary(struct out *o, const struct summary *s)
@@ -110,9 +132,10 @@ static void print_summary(struct out *o, const struct summary *s)
 		const struct worst *w = &s->low[i];
 
 		format_ratio_percent(pct, w->warps, w->max_warps);
-		snprintf(line, sizeof line, "%s%s%% %s, %d threads: %s\n",
+		snprintf(line, sizeof line, "%s%s%% %s, %d threads%s%s: %s\n",
 			 i ? "                  " : "Lowest occupancy  ", pct,
-			 w->ki->arch, w->block,
+			 w->ki->arch, w->block, w->cluster[0] ?
+			 ", clusters of " : "", w->cluster,
 			 w->ki->name ? w->ki->name : w->ki->mangled);
 		out_text(o, line);
 	}
@@ -139,6 +162,7 @@ static void print_notes(struct report *rep)
 			 "the register cap ptxas applied for it, or for "
 			 "__maxnreg__).\n");
 	kernels_triton_note(out, rep->l, o);
+	kernels_cluster_note(out, rep->l, o, rep->clusters);
 	for (i = 0; i < rep->l->n; i++)
 		if (rep->l->k[i].ptx_only) {
 			out_text(out, "\nPTX only (compiled by the driver when "
@@ -349,7 +373,7 @@ static void kernel_row(struct occ_run *run, struct occ_row *row,
 	memset(g, 0, sizeof *g);
 	if (rep->api.loader)
 		api_row(rep, row, g);
-	count(&rep->sum, row);
+	count(&rep->sum, row, run->clusters && run->clusters->n);
 }
 
 static const struct occ_arch *kernel_arch(struct report *rep,
@@ -402,6 +426,8 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 	struct seq block, dyn;
 	struct seq_range br, dr;
 	const struct seq *blocks, *smem;
+	const struct occ_arch *a;
+	struct cluster_request req;
 
 	if (ki->ptx_only) {
 		ptx_row(rep, ki);
@@ -420,7 +446,10 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 	rep->run.launch = kernels_launch(s->o, ki, &block, &br, &blocks, &smem,
 					 &dyn, &dr);
 	rep->run.smem = smem;
-	occ_run_blocks(&rep->run, kernel_arch(rep, ki), blocks, &k);
+	a = kernel_arch(rep, ki);
+	kernels_cluster_for(s->o, a, ki, rep->clusters, &req);
+	rep->run.clusters = &req;
+	occ_run_blocks(&rep->run, a, blocks, &k);
 }
 
 /* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
@@ -466,8 +495,10 @@ int mode_kernels(struct session *s)
 	min_blocks_from_ptx(rep.l);
 	if (o->api)
 		api_open(&rep, s);
-	occ_run_open(&rep.run, s, 1, 1);
+	rep.clusters = kernels_clusters_prepare(s, rep.l);
+	occ_run_open(&rep.run, s, 1, rep.clusters ? 2 : 1);
 	rep.run.hook = kernel_row;
+	rep.run.cluster_hook = count_cluster;
 	rep.run.hook_ctx = &rep;
 	for (i = 0; i < rep.l->n; i++)
 		kernel_rows(&rep, &rep.l->k[i]);
