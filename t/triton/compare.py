@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""compare.py OCCCALC CACHE TRUTH.csv [--cluster] - occcalc's rows for every
+"""compare.py OCCCALC CACHE TRUTH.csv [--api] - occcalc's rows for every
 cubin of a Triton cache against the driver's recorded truth (TRUTH.csv, as
 .dev/data/driver_truth.py and t/gpu/triton.py write it: entry, regs,
 blocks_per_sm per cubin). Prints one line per kernel and a last line
 "N kernels, M agree"; exit 0 only when every kernel of the truth has one
 row in occcalc's answer and they all agree, and occcalc lists no kernel
-the truth lacks."""
+the truth lacks. With --api (on the GPU, which gives occcalc the layout of
+its GPCs), a kernel launched as clusters (num_ctas > 1) must also have
+occcalc's max_active_clusters equal to the truth's clusters
+(cuOccupancyMaxActiveClusters); a line "clusters: N kernels, M agree"."""
 import csv, json, os, subprocess, sys
 
 
-def occcalc_rows(occ, cache):
+def occcalc_rows(occ, cache, api):
     out = subprocess.run([occ, "--kernels", cache, "-f", "json", "--fields",
                           "file,kernel,block,smem,regs,blocks_per_sm,num_warps,"
-                          "num_ctas,triton_version"],
+                          "num_ctas,triton_version,cluster,"
+                          "max_active_clusters"] + (["--api"] if api else []),
                          capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("occcalc failed: " + out.stderr.strip())
@@ -27,8 +31,9 @@ def occcalc_rows(occ, cache):
 
 def main():
     occ, cache, truth_path = sys.argv[1:4]
-    rows, err = occcalc_rows(occ, cache)
-    n = agree = 0
+    api = sys.argv[4:5] == ["--api"]
+    rows, err = occcalc_rows(occ, cache, api)
+    n = agree = cn = cagree = 0
     with open(truth_path) as f:
         truth = list(csv.DictReader(f))
     for t in truth:
@@ -48,6 +53,13 @@ def main():
               r["block"] == 32 * int(t["num_warps"]) and
               r["smem"] == int(t["shared"]))
         agree += ok
+        if api and t.get("clusters"):
+            cn += 1
+            cok = r.get("max_active_clusters") == int(t["clusters"])
+            cagree += cok
+            print("%s %s clusters of %s: %s/%s" % (
+                "ok  " if cok else "DIFF", t["entry"], r.get("cluster"),
+                r.get("max_active_clusters"), t["clusters"]))
         print("%s %s %s block %d smem %d: regs %d/%d blocks %d/%d" % (
             "ok  " if ok else "DIFF", t["entry"], t["name"], r["block"],
             r["smem"], r["regs"], int(t["regs"]), r["blocks_per_sm"],
@@ -56,8 +68,10 @@ def main():
         print("EXTRA %s: no truth for occcalc's row" % e)
     if err.strip():
         print("stderr: " + err.strip())
+    if api:
+        print("clusters: %d kernels, %d agree" % (cn, cagree))
     print("%d kernels, %d agree" % (n, agree))
-    sys.exit(0 if n and agree == n and not rows else 1)
+    sys.exit(0 if n and agree == n and cagree == cn and not rows else 1)
 
 
 main()
