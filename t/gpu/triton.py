@@ -30,8 +30,9 @@ MODES = ("hand", "default", "autotune")
 MAKE_TIMEOUT = 300
 
 
-def make(mode):
-    """One cache, in this process (TRITON_CACHE_DIR set by the caller)."""
+if len(sys.argv) > 2 and sys.argv[1] == "--make":
+    # Module-level, as Triton resolves the names a kernel uses (tl) in its
+    # globals; only the processes that make a cache import it.
     import torch
     import triton
     import triton.language as tl
@@ -69,6 +70,9 @@ def make(mode):
         tl.store(c + rm[:, None] * scm + rn[None, :] * scn,
                  acc.to(tl.float16))
 
+
+def make(mode):
+    """One cache, in this process (TRITON_CACHE_DIR set by the caller)."""
     dev = "cuda"
     if mode == "hand":
         n = 1 << 20
@@ -262,8 +266,9 @@ def main():
         return 0
     occcalc, report = sys.argv[1:3]
     tmp = tempfile.mkdtemp(prefix="occcalc-triton-")
-    problems = ["cache %s could not be made (see its log)" % m
-                for m in build(tmp)]
+    failed = build(tmp)
+    problems = ["cache %s could not be made (its log below)" % m
+                for m in failed]
     sections, total, agree = [], 0, 0
     for m in MODES + ("hand --api",):
         m, api = m.split()[0], m.endswith("--api")
@@ -308,6 +313,10 @@ def main():
         f.write("**%d kernels, %d agree** in registers and blocks per SM%s.\n"
                 % (total, agree, "" if not problems else
                    "; problems: " + "; ".join(problems)))
+        for m in failed:
+            log = open(os.path.join(tmp, m.split()[0] + ".log")).read()
+            f.write("\n## The log of cache %s\n\n```\n%s\n```\n" % (
+                m, "\n".join(log.splitlines()[-40:])))
         for m, last, cmp_out, truth_csv in sections:
             f.write("\n## %s: %s\n\n```\n%s```\n" % (m, last, cmp_out))
             if truth_csv:
