@@ -133,6 +133,8 @@ struct cluster_request {
 struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
+	const char *const *more_kernels;   /* --kernels' paths after the first */
+	int n_more_kernels;
 	const char *kernel_re;          /* --kernel REGEX */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
@@ -302,6 +304,7 @@ struct out {
 	const struct fieldsel *sel;
 	int record;            /* text and CSV: one row as key/value lines */
 	int stream;            /* JSON Lines: flush each row (slow rows) */
+	int headless;          /* text: no header for a table of no row */
 	uint64_t rows;
 	size_t len;
 	char buf[1 << 16];
@@ -459,6 +462,9 @@ int mode_list_fields(struct session *s);
  * --arch and --kernel keep; dies on what cannot be read. */
 void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
+/* Another path's kernels, added to l (--kernels a.o b.o). */
+void kernels_read_add(struct session *s, const char *path,
+		      struct kernel_list *l);
 /* A cubin of a Triton cache: the launch its metadata records, attached to
  * k; warned about where the metadata is missing, partial or malformed. */
 void kernels_triton(struct kernel_info *k, const char *cubin);

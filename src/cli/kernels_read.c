@@ -408,8 +408,6 @@ static void read_file(struct reader *r, const char *path)
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path, 0 };
-	struct stat sb;
 	int e;
 	char msg[256];
 
@@ -422,6 +420,15 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 		}
 		l->have_re = 1;
 	}
+	kernels_read_add(s, path, l);
+}
+
+void kernels_read_add(struct session *s, const char *path,
+		      struct kernel_list *l)
+{
+	struct reader r = { s, l, path, 0 };
+	struct stat sb;
+
 	if (strcmp(path, "-") == 0) {
 		r.input = "<stdin>";
 		read_stdin(&r);

@@ -148,14 +148,16 @@ static void print_notes(struct report *rep)
 	struct out *out = &rep->run.out;
 	size_t i;
 
+	/* Only PTX: no table, so no note on its columns. */
+	out->headless = rep->sum.rows == 0;
 	if (rep->sum.rows)
 		print_summary(out, &rep->sum);
-	if (rep->l->text && !o->have_block)
+	if (rep->sum.rows && rep->l->text && !o->have_block)
 		out_text(out, "\nA compiler report does not carry "
 			 "__launch_bounds__: the block sizes above assume\n"
 			 "none, and a kernel compiled with a lower bound cannot "
 			 "launch with them\n(give occcalc the binary instead).\n");
-	if (!rep->l->text)
+	if (rep->sum.rows && !rep->l->text)
 		out_text(out, "\nbound, min: __launch_bounds__' maximum threads "
 			 "and minimum blocks per SM\n('!': the prediction falls "
 			 "short of it; r64: a cubin without its PTX keeps only\n"
@@ -165,8 +167,10 @@ static void print_notes(struct report *rep)
 	kernels_cluster_note(out, rep->l, o, rep->clusters);
 	for (i = 0; i < rep->l->n; i++)
 		if (rep->l->k[i].ptx_only) {
-			out_text(out, "\nPTX only (compiled by the driver when "
-				 "loaded, resources unknown until then):\n");
+			out_text(out, rep->sum.rows ? "\nPTX only (compiled by "
+				 "the driver when loaded, resources unknown until "
+				 "then):\n" : "PTX only (compiled by the driver "
+				 "when loaded, resources unknown until then):\n");
 			break;
 		}
 	for (; i < rep->l->n; i++) {
@@ -487,6 +491,8 @@ int mode_kernels(struct session *s)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
 	kernels_read(s, o->ptxas, rep.l);
+	for (i = 0; i < (size_t)o->n_more_kernels; i++)
+		kernels_read_add(s, o->more_kernels[i], rep.l);
 	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",

@@ -510,6 +510,12 @@ void options_parse(int argc, char **argv, struct options *o)
 		take(&opts[i], optarg, o);
 		record(o, i);
 	}
+	/* --kernels a.o b.o, or a shell's glob: the other paths. */
+	if (optind < argc && o->ptxas) {
+		o->more_kernels = (const char *const *)argv + optind;
+		o->n_more_kernels = argc - optind;
+		optind = argc;
+	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (see --help)", argv[optind]);
 	check(o);

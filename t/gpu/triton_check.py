@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""triton.py - `occcalc --kernels CACHE` on Triton caches made here, against
+"""triton_check.py - (not triton.py: it would shadow the triton package) `occcalc --kernels CACHE` on Triton caches made here, against
 the driver. Builds three caches with the Triton and PyTorch installed:
 hand-written kernels (add, softmax, matmul; num_warps 1-16, num_ctas 1, 2
 and 4), torch.compile's default and max-autotune (Triton GEMMs) kernels of
@@ -298,7 +298,7 @@ def main():
     with open(report, "w") as f:
         f.write("# Triton caches: occcalc against the driver\n\n")
         f.write("Written by `make check-gpu GPU_CHECKS=triton` "
-                "(t/gpu/triton.py) on %s, PyTorch %s, Triton %s, %s.\n\n" % (
+                "(t/gpu/triton_check.py) on %s, PyTorch %s, Triton %s, %s.\n\n" % (
                     device(), torch_v, triton_v,
                     datetime.datetime.now(datetime.timezone.utc).strftime(
                         "%Y-%m-%d %H:%M UTC")))
