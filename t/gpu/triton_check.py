@@ -12,7 +12,7 @@ cluster launch Triton makes (num_ctas x 1 x 1). Then t/triton/compare.py
 sets occcalc's rows beside it. Writes REPORT.md (device, driver, versions,
 date, the figures, every kernel) and exits 1 on any disagreement.
 
-Usage: triton.py OCCCALC REPORT.md
+Usage: triton_check.py OCCCALC REPORT.md
 """
 import csv
 import ctypes
