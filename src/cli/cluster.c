@@ -308,6 +308,7 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 	memset(cl, 0, sizeof *cl);
 	cl->layout = &s->layout;
 	cl->best = item->best;
+	cl->source = item->source;
 	cl->shape = item->shape;
 	st = occ_cluster_best(row->a, &row->r, l, 0, &cl->portable);
 	if (st == OCC_OK)

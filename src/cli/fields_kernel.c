@@ -118,6 +118,19 @@ GETTER(get_cluster_dims)
 	ROW;
 	dims(v, K ? K->cluster : none);
 }
+/* Triton's launch, from its cache's metadata. */
+#define L r->ki->launch
+#define HAVE_L (r->ki && r->ki->launch)
+GETTER(get_triton_kernel) { ROW; v->type = VAL_NULL;
+	if (HAVE_L && L->name[0]) set_str(v, L->name); }
+GETTER(get_triton_version) { ROW; v->type = VAL_NULL;
+	if (HAVE_L && L->version[0]) set_str(v, L->version); }
+GETTER(get_triton_entry) { ROW; v->type = VAL_NULL;
+	if (HAVE_L) set_str(v, L->entry); }
+KOPT_GETTER(get_num_warps, HAVE_L, L->num_warps)
+KOPT_GETTER(get_num_ctas, HAVE_L, L->num_ctas)
+#undef L
+#undef HAVE_L
 #define FN r->gpu->func
 #define HAVE_FN (r->gpu && r->gpu->have_func)
 KOPT_GETTER(get_api_regs, HAVE_FN, FN.regs)

@@ -368,6 +368,16 @@ static const struct field fields[] = {
 	      "x y z", get_required_block),
 	PLAIN("cluster_dims", FT_LIST, "its cluster shape (__cluster_dims__), "
 	      "x y z", get_cluster_dims),
+	PLAIN("triton_kernel", FT_STR, "the kernel's name in Triton's "
+	      "metadata (a Triton cache)", get_triton_kernel),
+	PLAIN("triton_version", FT_STR, "the Triton that compiled it",
+	      get_triton_version),
+	PLAIN("triton_entry", FT_STR, "its entry (directory) in the Triton "
+	      "cache", get_triton_entry),
+	PLAIN("num_warps", FT_INT, "Triton's num_warps: the block is 32 "
+	      "times as many threads", get_num_warps),
+	PLAIN("num_ctas", FT_INT, "Triton's num_ctas: the CTAs of one "
+	      "cluster it launches", get_num_ctas),
 	{ "api_regs", FT_INT, "registers per thread, per the driver "
 	  "(cuFuncGetAttribute, --kernels --api)", get_api_regs, NULL,
 	  { "api regs", 9, 1, TXT_DASH, NULL, 0 }, 0, 0 },
@@ -407,6 +417,9 @@ static const struct field fields[] = {
 	{ "cluster", FT_STR, "the cluster's shape, CTAs in x, y and z "
 	  "(--cluster)", get_cluster, NULL, { NULL, 8, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("cluster_size", FT_INT, "CTAs per cluster", get_cluster_size),
+	PLAIN("cluster_source", FT_STR, "what set the cluster: __cluster_dims__ "
+	      "or num_ctas (the kernel declares it), or --cluster",
+	      get_cluster_source),
 	PLAIN("cluster_portable", FT_BOOL, "whether the size is portable "
 	      "(false: it needs cudaFuncAttributeNonPortableClusterSizeAllowed)",
 	      get_cluster_portable),

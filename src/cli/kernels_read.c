@@ -23,6 +23,7 @@ struct reader {
 	struct session *s;
 	struct kernel_list *l;
 	const char *input;       /* as the user named it */
+	int walk;                /* a directory: a Triton cache, perhaps */
 };
 
 /* ---- The list ---- */
@@ -63,6 +64,7 @@ void kernels_free(struct kernel_list *l)
 	for (i = 0; i < l->n; i++) {
 		free(l->k[i].mangled);
 		free(l->k[i].name);
+		free(l->k[i].launch);
 	}
 	for (i = 0; i < l->nfiles; i++)
 		free(l->files[i]);
@@ -314,6 +316,8 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	k->images = b->images;
 	k->images_run = b->images_run;
 	keep_or_drop(r, k);
+	if (r->walk && r->l->n && k == &r->l->k[r->l->n - 1])
+		kernels_triton(k, k->file);
 	return 0;
 }
 
@@ -347,6 +351,7 @@ static void read_dir(struct reader *r, const char *path)
 	enum occ_status st;
 	int fs;
 
+	r->walk = 1;
 	st = occ_bin_walk(path, from_binary, bad_file, r, &fs, &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
@@ -492,8 +497,6 @@ static void drop_relocatable(struct kernel_list *l)
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path };
-	struct stat sb;
 	int e;
 	char msg[256];
 
@@ -506,6 +509,15 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 		}
 		l->have_re = 1;
 	}
+	kernels_read_add(s, path, l);
+}
+
+void kernels_read_add(struct session *s, const char *path,
+		      struct kernel_list *l)
+{
+	struct reader r = { s, l, path, 0 };
+	struct stat sb;
+
 	if (strcmp(path, "-") == 0) {
 		r.input = "<stdin>";
 		read_stdin(&r);

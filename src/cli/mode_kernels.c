@@ -19,6 +19,7 @@ struct worst {
 	uint64_t warps, max_warps;   /* occupancy, as a fraction */
 	const struct kernel_info *ki;
 	int block;
+	char cluster[24];            /* a cluster launch's shape, or "" */
 };
 
 struct summary {
@@ -41,6 +42,7 @@ struct api {
 
 struct report {
 	struct occ_run run;
+	int clusters;                 /* cluster launches computed */
 	struct kernel_list *l;        /* the session's */
 	struct summary sum;
 	struct api api;
@@ -60,8 +62,17 @@ static void worst_add(struct summary *s, const struct occ_row *row)
 {
 	struct worst w = { (uint64_t)row->r.warps_per_sm,
 			   (uint64_t)row->r.max_warps_per_sm, row->ki,
-			   row->k.block_size };
+			   row->k.block_size, "" };
 	size_t i;
+
+	/* A cluster launch: the GPU's warps it keeps busy, of its slots. */
+	if (row->cl) {
+		w.warps = (uint64_t)row->cl->c.active_warps;
+		w.max_warps = (uint64_t)row->cl->c.warp_slots;
+		snprintf(w.cluster, sizeof w.cluster, "%s", row->cl->name);
+	}
+	if (w.max_warps == 0 || w.warps >= w.max_warps)
+		return;
 
 	if (s->n_low == LOWEST && !lower(&w, &s->low[LOWEST - 1]))
 		return;
@@ -72,7 +83,8 @@ static void worst_add(struct summary *s, const struct occ_row *row)
 	s->low[i] = w;
 }
 
-static void count(struct summary *s, const struct occ_row *row)
+static void count(struct summary *s, const struct occ_row *row,
+		  int clusters)
 {
 	int i;
 
@@ -85,9 +97,19 @@ static void count(struct summary *s, const struct occ_row *row)
 	if (row->ki && row->ki->min_blocks > 0 &&
 	    row->r.blocks_per_sm < row->ki->min_blocks)
 		s->below_min++;
-	if (row->r.blocks_per_sm &&
+	/* Rows launched as clusters are ranked by those launches. */
+	if (row->r.blocks_per_sm && !clusters &&
 	    row->r.warps_per_sm < row->r.max_warps_per_sm)
 		worst_add(s, row);
+}
+
+/* A cluster launch of a row: its occupancy among the lowest. */
+static void count_cluster(struct occ_run *run, const struct occ_row *row)
+{
+	struct report *rep = run->hook_ctx;
+
+	if (row->r.blocks_per_sm)
+		worst_add(&rep->sum, row);
 }
 
 static void print_summary(struct out *o, const struct summary *s)
@@ -112,9 +134,10 @@ static void print_summary(struct out *o, const struct summary *s)
 		const struct worst *w = &s->low[i];
 
 		format_ratio_percent(pct, w->warps, w->max_warps);
-		snprintf(line, sizeof line, "%s%s%% %s, %d threads: %s\n",
+		snprintf(line, sizeof line, "%s%s%% %s, %d threads%s%s: %s\n",
 			 i ? "                  " : "Lowest occupancy  ", pct,
-			 w->ki->arch, w->block,
+			 w->ki->arch, w->block, w->cluster[0] ?
+			 ", clusters of " : "", w->cluster,
 			 w->ki->name ? w->ki->name : w->ki->mangled);
 		out_text(o, line);
 	}
@@ -127,23 +150,29 @@ static void print_notes(struct report *rep)
 	struct out *out = &rep->run.out;
 	size_t i;
 
+	/* Only PTX: no table, so no note on its columns. */
+	out->headless = rep->sum.rows == 0;
 	if (rep->sum.rows)
 		print_summary(out, &rep->sum);
-	if (rep->l->text && !o->have_block)
+	if (rep->sum.rows && rep->l->text && !o->have_block)
 		out_text(out, "\nA compiler report does not carry "
 			 "__launch_bounds__: the block sizes above assume\n"
 			 "none, and a kernel compiled with a lower bound cannot "
 			 "launch with them\n(give occcalc the binary instead).\n");
-	if (!rep->l->text)
+	if (rep->sum.rows && !rep->l->text)
 		out_text(out, "\nbound, min: __launch_bounds__' maximum threads "
 			 "and minimum blocks per SM\n('!': the prediction falls "
 			 "short of it; r64: a cubin without its PTX keeps only\n"
 			 "the register cap ptxas applied for it, or for "
 			 "__maxnreg__).\n");
+	kernels_triton_note(out, rep->l, o);
+	kernels_cluster_note(out, rep->l, o, rep->clusters);
 	for (i = 0; i < rep->l->n; i++)
 		if (rep->l->k[i].ptx_only) {
-			out_text(out, "\nPTX only (compiled by the driver when "
-				 "loaded, resources unknown until then):\n");
+			out_text(out, rep->sum.rows ? "\nPTX only (compiled by "
+				 "the driver when loaded, resources unknown until "
+				 "then):\n" : "PTX only (compiled by the driver "
+				 "when loaded, resources unknown until then):\n");
 			break;
 		}
 	for (; i < rep->l->n; i++) {
@@ -350,7 +379,7 @@ static void kernel_row(struct occ_run *run, struct occ_row *row,
 	memset(g, 0, sizeof *g);
 	if (rep->api.loader)
 		api_row(rep, row, g);
-	count(&rep->sum, row);
+	count(&rep->sum, row, run->clusters && run->clusters->n);
 	if (rep->gpu >= 0) {
 		char cell[64], pct[32];
 
@@ -421,6 +450,11 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 {
 	struct session *s = rep->run.s;
 	struct occ_kernel k;
+	struct seq block, dyn;
+	struct seq_range br, dr;
+	const struct seq *blocks, *smem;
+	const struct occ_arch *a;
+	struct cluster_request req;
 
 	if (ki->ptx_only) {
 		ptx_row(rep, ki);
@@ -436,8 +470,13 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 			     ? OCC_MAX_BARRIERS_PER_BLOCK : ki->barriers;
 	rep->run.ki = ki;
 	rep->run.kernel = ki->name ? ki->name : ki->mangled;
-	occ_run_blocks(&rep->run, rep->gpu_table ? rep->gpu_table
-			: kernel_arch(rep, ki), &s->o->block, &k);
+	rep->run.launch = kernels_launch(s->o, ki, &block, &br, &blocks, &smem,
+					 &dyn, &dr);
+	rep->run.smem = smem;
+	a = rep->gpu_table ? rep->gpu_table : kernel_arch(rep, ki);
+	kernels_cluster_for(s->o, a, ki, rep->clusters, &req);
+	rep->run.clusters = &req;
+	occ_run_blocks(&rep->run, a, blocks, &k);
 }
 
 /* --gpu LIST: a kernel no image of which the GPU loads. */
@@ -518,8 +557,10 @@ void kernels_rows(struct session *s, struct kernel_list *l,
 	memset(&rep, 0, sizeof rep);
 	rep.l = l;
 	min_blocks_from_ptx(l);
-	occ_run_open(&rep.run, s, 1, 1);
+	rep.clusters = kernels_clusters_prepare(s, l);
+	occ_run_open(&rep.run, s, 1, rep.clusters ? 2 : 1);
 	rep.run.hook = kernel_row;
+	rep.run.cluster_hook = count_cluster;
 	rep.run.hook_ctx = &rep;
 	rep.run.sink = sink;
 	rep.run.sink_ctx = ctx;
@@ -564,6 +605,8 @@ int mode_kernels(struct session *s)
 			  "or 9.0)", o->arch);
 	kernels_read(s, o->ptxas, rep.l);
 	no_image_notice(rep.l, o->ptxas);
+	for (i = 0; i < (size_t)o->n_more_kernels; i++)
+		kernels_read_add(s, o->more_kernels[i], rep.l);
 	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",
@@ -572,8 +615,10 @@ int mode_kernels(struct session *s)
 	min_blocks_from_ptx(rep.l);
 	if (o->api)
 		api_open(&rep, s);
-	occ_run_open(&rep.run, s, 1, 1);
+	rep.clusters = kernels_clusters_prepare(s, rep.l);
+	occ_run_open(&rep.run, s, 1, rep.clusters ? 2 : 1);
 	rep.run.hook = kernel_row;
+	rep.run.cluster_hook = count_cluster;
 	rep.run.hook_ctx = &rep;
 	if (s->n_targets)
 		targets_kernels(s, rep.l, target_begin, target_row, &rep);

@@ -48,6 +48,8 @@
 	"stack,spill_stores,blocks_per_sm,min_blocks_per_sm,warps_per_sm," \
 	"occupancy_pct,limiter"
 #define KERNEL_TEXT_API ",api_regs,api_blocks_per_sm,agrees"
+#define KERNEL_TEXT_CLUSTER ",cluster,cluster_blocks_per_sm," \
+	"max_active_clusters,cluster_occupancy_pct,cluster_limiter"
 #define KERNEL_FIELDS ",file,container,ptx_only,bounds_known,max_threads," \
 	"min_blocks_per_sm,reaches_min_blocks,max_regs,required_block,cluster_dims"
 #define KERNEL_API_FIELDS ",api_regs,api_static_smem,api_stack," \
@@ -112,15 +114,19 @@ static void insert_after(char *list, size_t n, const char *after,
 static void default_fields(const struct options *o, int kernels, char *buf,
 			   size_t n)
 {
-	int cl = o->cluster.n > 0, text = o->format == OUT_TEXT;
+	/* kernels 2: --kernels computing cluster launches. */
+	int cl = o->cluster.n > 0 || kernels > 1, text = o->format == OUT_TEXT;
 
 	if (text && kernels)
-		snprintf(buf, n, "%s%s,kernel", KERNEL_TEXT_FIELDS,
+		snprintf(buf, n, "%s%s%s,kernel", KERNEL_TEXT_FIELDS,
+			 cl ? KERNEL_TEXT_CLUSTER : "",
 			 o->api ? KERNEL_TEXT_API : "");
 	else if (kernels)
-		snprintf(buf, n, "%s%s%s", FIELDS KERNEL_FIELDS,
+		snprintf(buf, n, "%s%s%s%s%s", FIELDS KERNEL_FIELDS,
 			 o->headroom ? HEADROOM_FIELDS : "",
-			 o->api ? KERNEL_API_FIELDS : "");
+			 o->api ? KERNEL_API_FIELDS : "",
+			 cl ? CLUSTER_FIELDS ",cluster_source" : "",
+			 cl && o->api ? CLUSTER_GPU_FIELDS : "");
 	else if (text)
 		snprintf(buf, n, "%s%s%s", o->device_all ? "device," : "",
 			 cl ? TEXT_CLUSTER_FIELDS : TEXT_FIELDS,
@@ -329,17 +335,20 @@ static void emit(struct occ_run *run, const struct occ_row *row)
 
 /* The configuration once per cluster shape asked for; the plain
  * launch's answers (and measurement) are shared by all. */
-static void emit_clusters(struct occ_run *run, struct occ_row *row)
+static void emit_clusters(struct occ_run *run, struct occ_row *row,
+			  const struct cluster_request *req)
 {
 	const struct options *o = run->s->o;
 	struct row_cluster cl;
 	int i;
 
-	for (i = 0; i < o->cluster.n; i++) {
-		cluster_compute(run->s, row, &o->cluster.items[i], &cl);
+	for (i = 0; i < req->n; i++) {
+		cluster_compute(run->s, row, &req->items[i], &cl);
 		row->cl = &cl;
+		if (run->cluster_hook)
+			run->cluster_hook(run, row);
 		emit(run, row);
-		if (o->measure && i + 1 < o->cluster.n)
+		if (o->measure && i + 1 < req->n)
 			show_progress(run->s);
 	}
 	row->cl = NULL;
@@ -388,7 +397,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	row.a = run->a;
 	arch_tag(row.arch, sizeof row.arch, run->a);
 	row.k = *k;
-	if (o->have_block) {
+	if (o->have_block || run->launch) {
 		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
 		check_growth(&g, k->block_size, row.k.dynamic_smem);
 		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK)
@@ -421,8 +430,9 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 		run_on_gpu(run->s, &row, &gpu);
 		row.gpu = &gpu;
 	}
-	if (o->cluster.n)
-		emit_clusters(run, &row);
+	if ((run->clusters ? run->clusters : &o->cluster)->n)
+		emit_clusters(run, &row, run->clusters ? run->clusters
+						       : &o->cluster);
 	else
 		emit(run, &row);
 	draw_charts(o, &row);
@@ -437,7 +447,7 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 
 	run->a = a;
 	for (seq_first(&ib, blocks); ; ) {
-		for (seq_first(&id, &o->smem); ; ) {
+		for (seq_first(&id, run->smem ? run->smem : &o->smem); ; ) {
 			k->block_size = (int)ib.value;
 			k->dynamic_smem = id.value;
 			run->shape = blocks->ranges[ib.range].dim;

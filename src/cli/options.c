@@ -125,11 +125,11 @@ static const struct opt opts[] = {
 	  "compiler report ('nvcc -Xptxas -v',\n'cuobjdump "
 	  "--dump-resource-usage'); '-': standard\ninput. One row per kernel "
 	  "and architecture" },
-	{ "cluster", 0, ARG_FN, "SHAPE", .parse = arg_cluster, .modes = OCC,
+	{ "cluster", 0, ARG_FN, "SHAPE", .parse = arg_cluster, .modes = CFG,
 	  .selects = -1, .groups = G_OCC, .help = "thread-block clusters of N "
 	  "CTAs, or AxB[xC]: the\nclusters the GPU holds at once (a list, a "
 	  "range,\nor 'best': the size with the most CTAs resident)" },
-	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = OCC,
+	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = CFG,
 	  .selects = -1, .groups = G_OCC, .help = "the GPU's SMs per GPC for "
 	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
 	  "own,\nmeasured, or --gpu's from the list)" },
@@ -473,7 +473,7 @@ static void check_pairs(const struct options *o)
 	if (o->api && o->gpu)
 		die_usage("--api and --measure run on this machine's GPU; --gpu "
 			  "names a model (use --device N)");
-	if (o->layout_text && !o->cluster.n)
+	if (o->layout_text && !o->cluster.n && !o->ptxas)
 		die_usage("--layout goes with --cluster");
 	if (o->device_all && (o->arch || o->gpu))
 		die_usage("--device all runs on each GPU of this machine, with "
@@ -526,6 +526,12 @@ void options_parse(int argc, char **argv, struct options *o)
 			select_mode(&opts[i], o, &selected);
 		take(&opts[i], optarg, o);
 		record(o, i);
+	}
+	/* --kernels a.o b.o, or a shell's glob: the other paths. */
+	if (optind < argc && o->ptxas) {
+		o->more_kernels = (const char *const *)argv + optind;
+		o->n_more_kernels = argc - optind;
+		optind = argc;
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (see --help)", argv[optind]);

@@ -469,7 +469,7 @@ void out_text(struct out *o, const char *s)
 
 void out_close(struct out *o)
 {
-	if (o->rows == 0)
+	if (o->rows == 0 && !(o->headless && o->format == OUT_TEXT))
 		out_header(o);
 	if (o->format == OUT_JSON)
 		put_str(o, "\n]\n");

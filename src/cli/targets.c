@@ -215,6 +215,8 @@ void targets_kernels(struct session *s, struct kernel_list *l,
 		if (i) {
 			kernels_free(l);
 			kernels_read(s, s->o->ptxas, l);
+			for (a = 0; a < (size_t)s->o->n_more_kernels; a++)
+				kernels_read_add(s, s->o->more_kernels[a], l);
 		}
 		begin(ctx, i);
 		/* The list's: freed with it, should a row end the run. */

@@ -85,7 +85,8 @@ int occ_bin_sniff(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
-	return len >= 4 && (rd32(p) == 0x464c457fu || rd32(p) == FATBIN_MAGIC);
+	return (len >= 4 && (rd32(p) == 0x464c457fu ||
+			     rd32(p) == FATBIN_MAGIC)) || ar_sniff(p, len);
 }
 
 enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
@@ -98,6 +99,10 @@ enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
 		c->container = s.n >= 20 && rd16(s.p + 0x12) == 190
 			       ? OCC_BIN_CUBIN : OCC_BIN_HOST_ELF;
 		return elf_read(c, s);
+	}
+	if (ar_sniff(s.p, s.n)) {
+		c->container = OCC_BIN_HOST_ELF;
+		return ar_read(c, s);
 	}
 	return bin_fail(c, OCC_ERR_NOT_BINARY, s.p, "not a cubin, fatbin or "
 			"ELF file");
