@@ -48,11 +48,12 @@ int mode_compare(struct session *s);
 void compare_free(struct compare *c);
 
 /* --gpu LIST, --arch LIST with --kernels: for each target in turn, the
- * input read again for it (i > 0), begin(ctx, i), then row(ctx, i, k,
+ * input read again for it (i > 0, into the session's target_kernels[i];
+ * l for the first), begin(ctx, i, its list), then row(ctx, i, k,
  * img) for each kernel k (a file's images of one symbol) with the image
  * the target loads, or NULL; the matrix's rows and cells kept. */
 void targets_kernels(struct session *s, struct kernel_list *l,
-		     void (*begin)(void *ctx, int i),
+		     void (*begin)(void *ctx, int i, struct kernel_list *l),
 		     void (*row)(void *ctx, int i, const struct kernel_info *k,
 				 const struct kernel_info *img),
 		     void *ctx);

@@ -449,6 +449,7 @@ struct session {
 	/* --gpu LIST or --arch LIST: each computed in turn (targets.c). */
 	struct target targets[MAX_TARGETS];
 	int n_targets;
+	struct kernel_list target_kernels[MAX_TARGETS];   /* read for each */
 	struct matrix *matrix;            /* --kernels --gpu LIST, text */
 };
 

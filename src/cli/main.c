@@ -71,6 +71,8 @@ void cli_free(struct cli *c)
 	check_free(c->s.checks);
 	compare_free(c->s.compare);
 	matrix_free(c->s.matrix);
+	for (int i = 0; i < MAX_TARGETS; i++)
+		kernels_free(&c->s.target_kernels[i]);
 	if (c->s.tables)
 		occ_tables_free(c->s.tables);
 	options_free(&c->o);

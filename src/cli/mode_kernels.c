@@ -499,11 +499,12 @@ static void no_image_row(struct report *rep, const struct kernel_info *k)
 static void min_blocks_from_ptx(struct kernel_list *l);
 
 /* --gpu LIST, --arch LIST: target i's kernels read; its table. */
-static void target_begin(void *ctx, int i)
+static void target_begin(void *ctx, int i, struct kernel_list *l)
 {
 	struct report *rep = ctx;
 	struct session *s = rep->run.s;
 
+	rep->l = l;
 	min_blocks_from_ptx(rep->l);
 	rep->gpu = i;
 	rep->gpu_table = session_find_arch(s, s->o->arch);

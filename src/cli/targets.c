@@ -201,7 +201,7 @@ static void kernel_on_target(struct session *s, int i,
 }
 
 void targets_kernels(struct session *s, struct kernel_list *l,
-		     void (*begin)(void *ctx, int i),
+		     void (*begin)(void *ctx, int i, struct kernel_list *l),
 		     void (*row)(void *ctx, int i, const struct kernel_info *k,
 				 const struct kernel_info *img),
 		     void *ctx)
@@ -212,13 +212,15 @@ void targets_kernels(struct session *s, struct kernel_list *l,
 
 	for (i = 0; i < s->n_targets; i++) {
 		target_apply(s, i);
+		/* Each target's read is kept to the end of the run: rows and
+		 * the summary point into it. */
 		if (i) {
-			kernels_free(l);
+			l = &s->target_kernels[i];
 			kernels_read(s, s->o->ptxas, l);
 			for (a = 0; a < (size_t)s->o->n_more_kernels; a++)
 				kernels_read_add(s, s->o->more_kernels[a], l);
 		}
-		begin(ctx, i);
+		begin(ctx, i, l);
 		/* The list's: freed with it, should a row end the run. */
 		if (!(k = l->order = malloc((l->n + 1) * sizeof *k)))
 			die("out of memory");
