@@ -199,6 +199,11 @@ W
 diff "$tmp/want" "$tmp/matrix" >"$tmp/diff"
 ok $? "the text report ends with a matrix, kernels down (by symbol), GPUs across"
 sed 's/^/# /' "$tmp/diff"
+run --kernels "$F/triton-cache" --gpu H100-SXM,A100
+n_h100=$(sed -n '/^Occupancy by GPU/,$p' "$tmp/out" | grep -c ' sm_90a ')
+n_none=$(sed -n '/^Occupancy by GPU/,$p' "$tmp/out" | grep -c 'no image')
+[ "$status" -eq 0 ] && [ "$n_h100" -gt 10 ] && [ "$n_none" -eq "$n_h100" ]
+ok $? "a Triton cache (sm_90a cubins) on an H100 and an A100: every kernel loads on the first, none on the second"
 expect 2 "--gpu LIST names each GPU's architecture: leave out --arch" --gpu H100-SXM,A100 -a sm_90 -b 128
 expect 2 "--gpu takes a list with an occupancy calculation or --kernels" --gpu H100-SXM,A100 --info
 expect 2 "--gpu: 'H100-SXM,,A100': an empty item in the list" --gpu 'H100-SXM,,A100' -b 128
