@@ -199,6 +199,9 @@ W
 diff "$tmp/want" "$tmp/matrix" >"$tmp/diff"
 ok $? "the text report ends with a matrix, kernels down (by symbol), GPUs across"
 sed 's/^/# /' "$tmp/diff"
+run --kernels "$B/kernels.o" --kernel bounded_128_4 --gpu H100-SXM,RTX-4090 -b 128:256:128 -f csv --fields gpu,block,blocks_per_sm,reason,can_launch --check 'can_launch == true'
+[ "$status" -eq 1 ] && [ "$(tail -n +2 "$tmp/out" | tr '\n' ';')" = 'H100-SXM,128,16,,true;H100-SXM,256,0,launch_bounds,false;RTX-4090,128,11,,true;RTX-4090,256,0,launch_bounds,false;' ]
+ok $? "a block above the kernel's __launch_bounds__ (128) cannot launch on any GPU: can_launch false"
 run --kernels "$F/triton-cache" --gpu H100-SXM,A100
 n_h100=$(sed -n '/^Occupancy by GPU/,$p' "$tmp/out" | grep -c ' sm_90a ')
 n_none=$(sed -n '/^Occupancy by GPU/,$p' "$tmp/out" | grep -c 'no image')
