@@ -124,7 +124,7 @@ expect 2 "--sms 100: the GPU list's H100-PCIe has 114 SMs" --gpu H100-PCIe --sms
 expect 2 "--layout 8,8 has 16 SMs, the GPU 132" --gpu H200 -b 128 --cluster 2 --layout 8,8
 expect 2 "--sms 100: the GPU list's layout of H200 has 132 SMs" --gpu H200 --sms 100 -b 128 --cluster 2
 expect 2 "--layout goes with --cluster" -a sm_90 -b 128 $L
-expect 2 "--cluster does not apply to --kernels" --ptxas "$T/fixtures/ptxas-sm90.txt" --cluster 2
+expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" --ptxas "$T/fixtures/ptxas-sm90.txt" --cluster 2
 expect 2 "--device all runs on each GPU of this machine" -a sm_90 -b 128 --device all
 expect 2 "--device all runs on each GPU of this machine" --gpu H200 -b 128 --device all
 expect 2 "--device all goes with an occupancy calculation" --device all --access load

@@ -301,4 +301,15 @@ void arg_device(const char *opt, const char *arg, struct options *o)
 	o->device_all = strcmp(arg, "all") == 0;
 	if (!o->device_all)
 		o->device = arg_number(opt, arg, 0, 1023);
+	o->device_given = 1;
+}
+
+/* --check EXPR, repeatable: kept as given, parsed once the mode's rows
+ * are known (check.c). */
+void arg_check(const char *opt, const char *arg, struct options *o)
+{
+	if (o->n_check == (int)(sizeof o->check / sizeof o->check[0]))
+		die_usage("--%s: more than %zu checks", opt,
+			  sizeof o->check / sizeof o->check[0]);
+	o->check[o->n_check++] = arg;
 }

@@ -125,6 +125,8 @@ struct cluster_item {
 	struct occ_cluster_shape shape;
 	int best;                      /* 'best': the size is the model's */
 	char name[24];                 /* as given: "4", "2x2", "best" */
+	const char *source;            /* NULL: --cluster; else what declares
+	                                  it (__cluster_dims__, num_ctas) */
 };
 
 struct cluster_request {
@@ -137,8 +139,16 @@ struct cluster_request {
 struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
+	const char *const *more_kernels;   /* --kernels' paths after the first */
+	int n_more_kernels;
 	const char *kernel_re;          /* --kernel REGEX */
 	const char *completion;         /* --completion SHELL */
+	const char *check[32];          /* --check EXPR, each given */
+	int n_check;
+	const char *check_file;         /* --check-file FILE */
+	const char *compare;            /* --compare BASELINE */
+	int all;                        /* --all: unchanged rows too */
+	int gpu_list;                   /* --gpu took a list (targets.c) */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
@@ -146,6 +156,8 @@ struct options {
 	uint64_t carveout, barriers, streams;
 	int carveout_default, barriers_given;
 	int chart, api, measure, headroom, optin;
+	int all_images;                 /* --kernels: not only the loaded */
+	int device_given;               /* --device N */
 	enum out_format format;
 	unsigned format_style;          /* OUT_NOHEADER | OUT_NOUNITS */
 	struct access_request access;
@@ -189,6 +201,7 @@ static inline int64_t seq_signed(uint64_t v)
 void arg_device(const char *opt, const char *arg, struct options *o);
 void arg_cluster(const char *opt, const char *arg, struct options *o);
 void arg_layout(const char *opt, const char *arg, struct options *o);
+void arg_check(const char *opt, const char *arg, struct options *o);
 
 /* Parses argv; exits with a usage error (or after --help) as it must. */
 void options_parse(int argc, char **argv, struct options *o);
@@ -313,13 +326,17 @@ void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
 
 /* ---- Writers (out.c): one per format, rows computed before ---- */
 
+struct check_set;
+
 struct out {
 	FILE *f;
+	struct check_set *check;   /* --check: judges each row written */
 	enum out_format format;
 	const struct fieldsel *sel;
 	int record;            /* text and CSV: one row as key/value lines */
 	int stream;            /* JSON Lines: flush each row (slow rows) */
 	unsigned style;        /* OUT_NOHEADER, OUT_NOUNITS */
+	int headless;          /* text: no header for a table of no row */
 	uint64_t rows;
 	size_t len;
 	char buf[1 << 16];
@@ -369,6 +386,16 @@ enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
 		     KSRC_ELF };
 
 /* One kernel of one architecture, as read; -1: not recorded there. */
+/* How Triton launches a kernel of its cache (kernels_triton.c). */
+struct kernel_launch {
+	int block;               /* 32 x num_warps threads */
+	int64_t dynamic_smem;    /* its "shared" */
+	int num_warps, num_ctas;
+	int cluster[3];          /* the cluster it launches; 0: none */
+	char name[256], version[32];
+	char entry[256];         /* the cache entry: the cubin's directory */
+};
+
 struct kernel_info {
 	char *mangled;
 	char *name;              /* demangled, or NULL: not C++ */
@@ -388,7 +415,12 @@ struct kernel_info {
 	int req_threads[3], cluster[3];
 	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
 	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
+	/* With a GPU named, the image of its fatbin the driver loads there:
+	 * how it was chosen, the fatbin's images, how many run there. */
+	enum occ_bin_image image;
+	int images, images_run;
 	int line;                /* in a compiler report */
+	struct kernel_launch *launch;   /* Triton's, or NULL */
 };
 
 struct kernel_list {
@@ -401,9 +433,24 @@ struct kernel_list {
 	unsigned char *report;   /* a compiler report's text while it is read */
 	int text;                /* read from a compiler report */
 	int files_bad;           /* in a directory, warned about */
+	int target_cc;           /* the GPU images are chosen for; 0: none */
+	size_t no_image;         /* kernels with no image that runs there */
+	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
 	regex_t re;              /* --kernel */
 	int have_re;
+	const struct kernel_info **order;   /* --gpu LIST: grouped */
 };
+
+#define MAX_TARGETS 32
+
+struct target {
+	char name[48];                    /* the GPU's; "" for an --arch */
+	char arch[16];
+	int cc_major, cc_minor;
+	uint64_t sms;                     /* the GPU's; 0 for an --arch */
+};
+
+struct matrix;
 
 struct session {
 	struct options *o;
@@ -434,7 +481,16 @@ struct session {
 	 * so that a configuration that cannot launch does not fail the run
 	 * by itself. */
 	int status_by_check;
+	struct check_set *checks;         /* --check, once attached */
+	struct compare *compare;          /* --compare's two sides */
+	/* --gpu LIST or --arch LIST: each computed in turn (targets.c). */
+	struct target targets[MAX_TARGETS];
+	int n_targets;
+	struct kernel_list target_kernels[MAX_TARGETS];   /* read for each */
+	struct matrix *matrix;            /* --kernels --gpu LIST, text */
 };
+
+/* --check, --compare, --gpu LIST and --arch LIST: ci.h */
 
 const struct occ_tables *session_tables(struct session *s);
 /* --arch's table: a usage error when there is none. */
@@ -499,8 +555,41 @@ int mode_list_fields(struct session *s);
  * --arch and --kernel keep; dies on what cannot be read. */
 void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
+/* Another path's kernels, added to l (--kernels a.o b.o). */
+void kernels_read_add(struct session *s, const char *path,
+		      struct kernel_list *l);
+/* A cubin of a Triton cache: the launch its metadata records, attached to
+ * k; warned about where the metadata is missing, partial or malformed. */
+void kernels_triton(struct kernel_info *k, const char *cubin);
+/* The blocks and dynamic shared memory ki's rows take: Triton's launch
+ * where --block and --smem do not say otherwise (one value each, in the
+ * seqs given), else the options'; whether the block is the launch's. */
+/* The text table's note on the rows at Triton's launch, if any. */
+void kernels_triton_note(struct out *out, const struct kernel_list *l,
+			 const struct options *o);
+/* --kernels and clusters (kernels_cluster.c). Whether cluster launches
+ * are computed in this run (--cluster, or a kernel declaring one with a
+ * layout to compute it with: --layout, --gpu, or the device), the layout
+ * prepared; warns once when declared clusters cannot be computed. */
+int kernels_clusters_prepare(struct session *s, const struct kernel_list *l);
+/* The cluster launches of ki's rows on arch a: the one it declares (its
+ * binary's __cluster_dims__, or Triton's num_ctas), which wins, else
+ * --cluster's; none where clusters are off or a has none. */
+void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
+			 const struct kernel_info *ki, int on,
+			 struct cluster_request *req);
+/* The text table's note on declared clusters, if any. */
+void kernels_cluster_note(struct out *out, const struct kernel_list *l,
+			  const struct options *o, int on);
+int kernels_launch(const struct options *o, const struct kernel_info *ki,
+		   struct seq *block, struct seq_range *br,
+		   const struct seq **blocks, const struct seq **smem,
+		   struct seq *dyn, struct seq_range *dr);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
+/* Why the driver loads k's image on the GPU named (a sentence), or NULL
+ * where no image was chosen. */
+const char *kernel_image_why(const struct kernel_info *k);
 
 /* ---- Occupancy rows (occupancy.c, fields_occupancy.c) ---- */
 
@@ -542,6 +631,8 @@ struct occ_row {
 	int no_model;                  /* PTX only: nothing to compute */
 	const struct occ_device *dev;  /* the GPU it was computed for */
 	const struct row_cluster *cl;  /* with --cluster, or NULL */
+	const char *gpu_name;          /* --gpu LIST: the row's GPU */
+	int no_image;                  /* --gpu LIST: the GPU loads no image */
 };
 
 /* A cluster launch of the row's configuration (cluster.c). */
@@ -557,6 +648,7 @@ struct row_cluster {
 	int best;                          /* chosen by --cluster best */
 	struct occ_cluster_result c;      /* an upper bound with layout->bound */
 	struct occ_gpc_layout own;        /* then the layout that gives it */
+	const char *source;                /* the item's */
 	struct gpc_kind kinds[OCC_MAX_GPCS];   /* in the layout's order */
 	int n_kinds;
 	struct occ_cluster_best portable, nonportable;
@@ -595,10 +687,21 @@ struct occ_run {
 	const struct kernel_info *ki;
 	const char *kernel;
 	const uint16_t *shape;         /* the block's, from --block */
+	const char *gpu_name;          /* --gpu LIST: the GPU computed for */
+	int launch;                    /* the block is the launch's (Triton's) */
+	const struct seq *smem;        /* its dynamic shared memory, or NULL:
+	                                  --smem's */
+	const struct cluster_request *clusters;  /* the row's cluster launches,
+	                                  or NULL: --cluster's */
+	/* --kernels: each cluster launch of a row, for its summary. */
+	void (*cluster_hook)(struct occ_run *run, const struct occ_row *row);
 	/* --kernels: the driver on the row's kernel, and the row counted. */
 	void (*hook)(struct occ_run *run, struct occ_row *row,
 		     struct row_gpu *g);
 	void *hook_ctx;
+	/* --compare: each row handed here instead of printed. */
+	void (*sink)(struct occ_run *run, const struct occ_row *row);
+	void *sink_ctx;
 };
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
@@ -615,6 +718,8 @@ void format_limiters(char *buf, unsigned bits);
 
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
 char *demangle(const char *mangled);
+
+#include "ci.h"
 
 #ifdef __cplusplus
 }

@@ -354,6 +354,7 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 	memset(cl, 0, sizeof *cl);
 	cl->layout = &s->layout;
 	cl->best = item->best;
+	cl->source = item->source;
 	cl->shape = item->shape;
 	/* Without a layout, the one of the published counts that holds the
 	 * most clusters of this size: an upper bound (cluster_bound). */

@@ -34,6 +34,14 @@ GETTER(get_cluster)
 		set_str(v, C->name);
 }
 OPT_GETTER(get_cluster_size, C, C->c.size)
+/* --kernels: what set the row's cluster shape. */
+GETTER(get_cluster_source)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C)
+		set_str(v, C->source ? C->source : "--cluster");
+}
 GETTER(get_cluster_portable)
 {
 	ROW;

@@ -45,6 +45,24 @@ GETTER(get_container)
 }
 KBOOL_GETTER(get_ptx_only, K, K->ptx_only)
 KBOOL_GETTER(get_bounds_known, K, K->bounds_known)
+KBOOL_GETTER(get_relocatable, K, K->relocatable)
+/* With a GPU named: the kind of image the driver loads there. */
+GETTER(get_image)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (K && K->image == OCC_IMAGE_SASS)
+		set_str(v, "sass");
+	else if (K && K->image == OCC_IMAGE_PTX)
+		set_str(v, "ptx");
+}
+GETTER(get_image_why)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (K)
+		set_str(v, kernel_image_why(K));
+}
 KOPT_GETTER(get_max_threads, K && K->max_threads > 0, K->max_threads)
 /* The text table: '?' where the input cannot say (a compiler report). */
 GETTER(text_max_threads)
@@ -100,6 +118,19 @@ GETTER(get_cluster_dims)
 	ROW;
 	dims(v, K ? K->cluster : none);
 }
+/* Triton's launch, from its cache's metadata. */
+#define L r->ki->launch
+#define HAVE_L (r->ki && r->ki->launch)
+GETTER(get_triton_kernel) { ROW; v->type = VAL_NULL;
+	if (HAVE_L && L->name[0]) set_str(v, L->name); }
+GETTER(get_triton_version) { ROW; v->type = VAL_NULL;
+	if (HAVE_L && L->version[0]) set_str(v, L->version); }
+GETTER(get_triton_entry) { ROW; v->type = VAL_NULL;
+	if (HAVE_L) set_str(v, L->entry); }
+KOPT_GETTER(get_num_warps, HAVE_L, L->num_warps)
+KOPT_GETTER(get_num_ctas, HAVE_L, L->num_ctas)
+#undef L
+#undef HAVE_L
 #define FN r->gpu->func
 #define HAVE_FN (r->gpu && r->gpu->have_func)
 KOPT_GETTER(get_api_regs, HAVE_FN, FN.regs)

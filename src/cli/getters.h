@@ -46,6 +46,8 @@ static inline void set_str(struct val *v, const char *s)
 GETTER_SIG(get_stack); GETTER_SIG(get_spill_stores);
 GETTER_SIG(get_spill_loads); GETTER_SIG(text_spills); GETTER_SIG(get_file);
 GETTER_SIG(get_container); GETTER_SIG(get_ptx_only);
+GETTER_SIG(get_image); GETTER_SIG(get_image_why);
+GETTER_SIG(get_relocatable);
 GETTER_SIG(get_bounds_known); GETTER_SIG(get_max_threads);
 GETTER_SIG(text_max_threads); GETTER_SIG(get_min_blocks);
 GETTER_SIG(get_reaches_min); GETTER_SIG(text_min_blocks);
@@ -53,10 +55,14 @@ GETTER_SIG(get_max_regs); GETTER_SIG(get_required_block);
 GETTER_SIG(get_cluster_dims); GETTER_SIG(get_api_regs);
 GETTER_SIG(get_api_static_smem); GETTER_SIG(get_api_stack);
 GETTER_SIG(get_api_max_threads);
+GETTER_SIG(get_triton_kernel); GETTER_SIG(get_triton_version);
+GETTER_SIG(get_triton_entry); GETTER_SIG(get_num_warps);
+GETTER_SIG(get_num_ctas);
 
 /* fields_cluster.c: the device, and a cluster launch (--cluster). */
 GETTER_SIG(get_device); GETTER_SIG(get_device_name);
 GETTER_SIG(get_cluster); GETTER_SIG(get_cluster_size);
+GETTER_SIG(get_cluster_source);
 GETTER_SIG(get_cluster_portable); GETTER_SIG(get_cluster_blocks);
 GETTER_SIG(get_max_active_clusters); GETTER_SIG(get_cluster_active_blocks);
 GETTER_SIG(get_cluster_occupancy); GETTER_SIG(get_cluster_limiter);

@@ -25,9 +25,11 @@ static const struct topic_help {
 	[T_LAUNCH] = { "launch", "The GPU and the launch:", "the GPU, the "
 		"grid and clusters", NULL },
 	[T_KERNELS] = { "kernels", "Kernels of a binary or a compiler report:",
-		"the kernels of what you ship", NULL },
+		"what you ship", NULL },
 	[T_OUTPUT] = { "output", "Output:", "formats, fields and charts",
 		NULL },
+	[T_CI] = { "ci", "Budgets and builds compared (in CI):", "budgets, "
+		"builds compared", NULL },
 	[T_GPU] = { "gpu", "On the GPU (no --arch, or the device's own):",
 		"the runtime's answers and measurement", NULL },
 	[T_ACCESS] = { "access", "Global memory, one warp instruction "

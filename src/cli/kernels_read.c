@@ -23,6 +23,7 @@ struct reader {
 	struct session *s;
 	struct kernel_list *l;
 	const char *input;       /* as the user named it */
+	int walk;                /* a directory: a Triton cache, perhaps */
 };
 
 /* ---- The list ---- */
@@ -63,6 +64,7 @@ void kernels_free(struct kernel_list *l)
 	for (i = 0; i < l->n; i++) {
 		free(l->k[i].mangled);
 		free(l->k[i].name);
+		free(l->k[i].launch);
 	}
 	for (i = 0; i < l->nfiles; i++)
 		free(l->files[i]);
@@ -70,6 +72,7 @@ void kernels_free(struct kernel_list *l)
 	free(l->files);
 	free(l->stdin_buf);
 	free(l->report);
+	free((void *)l->order);
 	if (l->have_re)
 		regfree(&l->re);
 	memset(l, 0, sizeof *l);
@@ -93,11 +96,40 @@ int kernel_arch_matches(const char *want, const struct kernel_info *k)
 	return 1;
 }
 
-/* Keeps k (the last added) or takes it back. */
+const char *kernel_image_why(const struct kernel_info *k)
+{
+	size_t n = strlen(k->arch);
+
+	if (k->image == OCC_IMAGE_PTX)
+		return "no SASS of its fatbin runs on this GPU: the driver "
+		       "compiles its newest PTX not newer than the GPU";
+	if (k->image != OCC_IMAGE_SASS)
+		return NULL;
+	if (k->images_run == 1)
+		return "the only image of its fatbin that runs on this GPU";
+	if (n && k->arch[n - 1] == 'a')
+		return "SASS for this GPU, arch-specific: the driver loads it "
+		       "before plain SASS and PTX";
+	return "SASS for this GPU: the driver loads SASS before PTX";
+}
+
+/* Keeps k (the last added) or takes it back. An image chosen for the GPU
+ * is kept whatever its target (compute_80 PTX runs on a 9.0 device); a
+ * kernel none of whose images runs there is counted for a notice. */
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
-	int keep = !o->arch || kernel_arch_matches(o->arch, k);
+	int targets = r->s->n_targets > 0;
+	int keep = targets || k->image == OCC_IMAGE_SASS ||
+		   k->image == OCC_IMAGE_PTX || !o->arch ||
+		   kernel_arch_matches(o->arch, k);
+
+	/* With --gpu LIST or --arch LIST, a kernel no image of which runs
+	 * on the target is kept: its row says so (mode_kernels.c). */
+	if (k->image == OCC_IMAGE_NONE && !targets) {
+		r->l->no_image++;
+		keep = 0;
+	}
 
 	if (keep && r->l->have_re)
 		keep = regexec(&r->l->re, k->mangled, 0, NULL, 0) == 0 ||
@@ -314,7 +346,11 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 			 : a ? (int64_t)occ_bin_static_smem(a, b)
 			 : b->shared_section;
 	k->barriers = b->barriers;
-	k->stack = b->frame;
+	/* The local memory the driver allocates per thread: the call chain's
+	 * (EIATTR_MIN_STACK_SIZE: 1,736 B for NCCL's linked
+	 * ncclDevKernel_Generic on sm_90, as cuobjdump's STACK), else the
+	 * kernel's own frame. */
+	k->stack = b->stack >= 0 ? b->stack : b->frame;
 	k->spill_stores = k->spill_loads = -1;
 	k->bounds_known = 1;
 	k->max_threads = bound(b->max_threads);
@@ -324,7 +360,12 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	memcpy(k->cluster, b->cluster, sizeof k->cluster);
 	k->fatbin_offset = b->fatbin_offset;
 	k->relocatable = b->relocatable;
+	k->image = b->image;
+	k->images = b->images;
+	k->images_run = b->images_run;
 	keep_or_drop(r, k);
+	if (r->walk && r->l->n && k == &r->l->k[r->l->n - 1])
+		kernels_triton(k, k->file);
 	return 0;
 }
 
@@ -358,6 +399,7 @@ static void read_dir(struct reader *r, const char *path)
 	enum occ_status st;
 	int fs;
 
+	r->walk = 1;
 	st = occ_bin_walk(path, from_binary, bad_file, r, &fs, &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
@@ -368,6 +410,8 @@ static void read_dir(struct reader *r, const char *path)
 }
 
 /* ---- Reading, by content ---- */
+
+static int image_target(struct session *s);
 
 static unsigned char *slurp(int fd, const char *input, size_t *len)
 {
@@ -413,7 +457,9 @@ static void read_stdin(struct reader *r)
 		read_report(r, buf, len);
 		return;
 	}
-	st = occ_bin_read(buf, len, r->input, from_binary, r, &fs, &d);
+	r->l->target_cc = image_target(r->s);
+	st = occ_bin_read_for(buf, len, r->input, r->l->target_cc / 10,
+			      r->l->target_cc % 10, from_binary, r, &fs, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 }
@@ -434,7 +480,10 @@ static void read_file(struct reader *r, const char *path)
 		die("%s: cannot read: %s", path, strerror(errno));
 	if (occ_bin_sniff(head, (size_t)got)) {
 		close(fd);
-		st = occ_bin_read_file(path, from_binary, r, &fs, &d);
+		r->l->target_cc = image_target(r->s);
+		st = occ_bin_read_file_for(path, r->l->target_cc / 10,
+					   r->l->target_cc % 10, from_binary,
+					   r, &fs, &d);
 		if (st != OCC_OK)
 			bin_failed(st, &d);
 		return;
@@ -449,10 +498,53 @@ static void read_file(struct reader *r, const char *path)
 	r->l->report = NULL;
 }
 
+/* The compute capability (major * 10 + minor) whose image of each fatbin
+ * is read: the GPU named by --arch (or --gpu, which sets it), else by
+ * --device or --api; 0 with --all-images or no GPU named. */
+static int image_target(struct session *s)
+{
+	const struct options *o = s->o;
+	int major, minor;
+
+	if (o->all_images)
+		return 0;
+	if (o->arch && occ_arch_parse_name(o->arch, &major, &minor) == OCC_OK)
+		return major * 10 + minor;
+	if (o->api || o->device_given) {
+		session_device_arch(s);
+		return s->dev.cc_major * 10 + s->dev.cc_minor;
+	}
+	return 0;
+}
+
+/* Relocatable device code (nvcc -rdc) is linked before it is loaded: in
+ * a file that also holds linked code (NCCL's library holds both), only the
+ * linked kernels are what runs. A lone -rdc object keeps its kernels. */
+static void drop_relocatable(struct kernel_list *l)
+{
+	size_t start, end, i, kept = 0;
+	int linked;
+
+	for (start = 0; start < l->n; start = end) {
+		linked = 0;
+		for (end = start; end < l->n && l->k[end].file == l->k[start].file;
+		     end++)
+			linked |= !l->k[end].relocatable && !l->k[end].ptx_only;
+		for (i = start; i < end; i++) {
+			if (linked && l->k[i].relocatable) {
+				free(l->k[i].mangled);
+				free(l->k[i].name);
+				l->relocatable_dropped++;
+				continue;
+			}
+			l->k[kept++] = l->k[i];
+		}
+	}
+	l->n = kept;
+}
+
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path };
-	struct stat sb;
 	int e;
 	char msg[256];
 
@@ -465,6 +557,15 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 		}
 		l->have_re = 1;
 	}
+	kernels_read_add(s, path, l);
+}
+
+void kernels_read_add(struct session *s, const char *path,
+		      struct kernel_list *l)
+{
+	struct reader r = { s, l, path, 0 };
+	struct stat sb;
+
 	if (strcmp(path, "-") == 0) {
 		r.input = "<stdin>";
 		read_stdin(&r);
@@ -478,4 +579,6 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	} else {
 		read_file(&r, path);
 	}
+	if (!s->o->all_images)
+		drop_relocatable(l);
 }

@@ -307,6 +307,7 @@ static void open_run(struct access_run *run, struct session *s)
 	fieldsel_make(&run->sel, &kind_access, o->fields, defaults);
 	out_open(&run->out, stdout, o->format, &run->sel);
 	out_style(&run->out, o->format_style);
+	check_attach(s, &run->out, &kind_access);
 	run->out.stream = o->measure;
 }
 

@@ -33,6 +33,7 @@ static void list_all(struct session *s, const struct row_kind *kind,
 	fieldsel_make(&sel, kind, s->o->fields, defaults);
 	out_open(&out, stdout, s->o->format, &sel);
 	out_style(&out, s->o->format_style);
+	check_attach(s, &out, kind);
 	for (i = 0; i < n; i++)
 		out_row(&out, &rows[i]);
 	out_close(&out);
@@ -246,7 +247,8 @@ const struct row_kind kind_fields = {
 int mode_list_fields(struct session *s)
 {
 	static const struct row_kind *const kinds[] = {
-		&kind_occupancy, &kind_access, &kind_traffic, &kind_persist,
+		&kind_occupancy, &kind_compare, &kind_access, &kind_traffic,
+		&kind_persist,
 		&kind_info,
 		&kind_archs, &kind_gpus, &kind_devices, &kind_fields,
 	};
@@ -259,6 +261,7 @@ int mode_list_fields(struct session *s)
 		      "kind,field,type,description");
 	out_open(&out, stdout, s->o->format, &sel);
 	out_style(&out, s->o->format_style);
+	check_attach(s, &out, &kind_fields);
 	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		for (j = 0; j < kinds[i]->n; j++) {
 			row.kind = kinds[i];

@@ -300,6 +300,7 @@ int mode_persist(struct session *s)
 		      o->measure ? FIELDS MEASURED_FIELDS : FIELDS);
 	out_open(&out, stdout, o->format, &sel);
 	out_style(&out, o->format_style);
+	check_attach(s, &out, &kind_persist);
 	out.stream = o->measure;
 	row.l2 = &l2;
 	row.streams = (int)o->streams;

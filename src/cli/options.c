@@ -45,7 +45,8 @@ const struct opt opts[] = {
 	  .complete = "@archs",
 	  .modes = CFG | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "architecture: sm_90, 90 or 9.0 (see "
-	  "--list-archs);\nwithout it, the GPU's (--device)" },
+	  "--list-archs);\nwithout it, the GPU's (--device); a list\n"
+	  "(sm_80,sm_90): each in turn" },
 	{ "device", 0, ARG_FN, "N", .parse = arg_device,
 	  .topic = T_KERNEL,
 	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
@@ -88,7 +89,8 @@ const struct opt opts[] = {
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
 	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
 	  "\nits L2 for --persist; also its device name\n('NVIDIA H100 80GB "
-	  "HBM3') or a part of its name ('4090')" },
+	  "HBM3') or a part of its name ('4090');\na list (H100-SXM,A100,RTX-5090): a row per "
+	  "GPU" },
 	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
 	  .topic = T_LAUNCH,
 	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "
@@ -117,12 +119,12 @@ const struct opt opts[] = {
 	  "compiler report ('nvcc -Xptxas -v',\n'cuobjdump "
 	  "--dump-resource-usage'); '-': standard\ninput. One row per kernel "
 	  "and architecture" },
-	{ "cluster", 0, ARG_FN, "SHAPE", .parse = arg_cluster, .modes = OCC,
+	{ "cluster", 0, ARG_FN, "SHAPE", .parse = arg_cluster, .modes = CFG,
 	  .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "thread-block clusters of N "
 	  "CTAs, or AxB[xC]: the\nclusters the GPU holds at once (a list, a "
 	  "range,\nor 'best': the size with the most CTAs resident)" },
-	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = OCC,
+	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = CFG,
 	  .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "the GPU's SMs per GPC for "
 	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
@@ -134,6 +136,18 @@ const struct opt opts[] = {
 	  .topic = T_KERNELS,
 	  .selects = -1, .help = "--kernels: only kernels whose name, "
 	  "demangled\nor not, matches REGEX (extended)" },
+	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
+	  .topic = T_CI,
+	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "
+	  "binary,\na directory, or occcalc's JSON or JSON Lines):\nthe "
+	  "fields that changed, kernels added and removed" },
+	{ "all", 0, FLAG(all, 1), .modes = KER, .selects = -1,
+	  .topic = T_CI,
+	  .help = "--compare: list unchanged kernels too" },
+	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,
+	  .topic = T_KERNELS,
+	  .help = "--kernels: every image of each fatbin, not\nonly the one "
+	  "the driver loads on the GPU\nnamed (--gpu, --device, --arch, --api)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .topic = T_OUTPUT, .complete = "text csv json jsonl csv,noheader "
 	  "csv,noheader,nounits",
@@ -157,6 +171,14 @@ const struct opt opts[] = {
 	  .topic = T_OUTPUT,
 	  .groups = G_OCC, .help = "CSV and JSON: add the register and "
 	  "shared-memory\nheadroom fields (the text report always has it)" },
+	{ "check", 0, ARG_FN, "EXPR", .parse = arg_check, .modes = ROWS,
+	  .topic = T_CI,
+	  .selects = -1, .help = "fail (exit 1) if a row breaks EXPR, as "
+	  "'regs <= 128\n&& spill_stores == 0' (fields, == != < <= > >=,\n&& "
+	  "|| ! and parentheses); repeatable" },
+	{ "check-file", 0, ARG_STR, "FILE", .dest = O(check_file), .modes = KER,
+	  .topic = T_CI,
+	  .selects = -1, .help = "per-kernel budgets, 'REGEX: EXPR' a line" },
 	{ "info", 'i', FLAG(mode, MODE_INFO), MODE(MODE_INFO),
 	  .topic = T_INFO,
 	  .help = "print the architecture's table values" },
@@ -461,7 +483,7 @@ static void check_pairs(const struct options *o)
 	if (o->api && o->gpu)
 		die_usage("--api and --measure run on this machine's GPU; --gpu "
 			  "names a model (use --device N)");
-	if (o->layout_text && !o->cluster.n)
+	if (o->layout_text && !o->cluster.n && !o->ptxas)
 		die_usage("--layout goes with --cluster");
 	if (o->device_all && (o->arch || o->gpu))
 		die_usage("--device all runs on each GPU of this machine, with "
@@ -522,6 +544,12 @@ void options_parse(int argc, char **argv, struct options *o)
 			select_mode(&opts[i], o, &selected);
 		take(&opts[i], optarg, o);
 		record(o, i);
+	}
+	/* --kernels a.o b.o, or a shell's glob: the other paths. */
+	if (optind < argc && o->ptxas) {
+		o->more_kernels = (const char *const *)argv + optind;
+		o->n_more_kernels = argc - optind;
+		optind = argc;
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (see --help)", argv[optind]);

@@ -432,6 +432,7 @@ void out_open(struct out *o, FILE *f, enum out_format format,
 	      const struct fieldsel *sel)
 {
 	o->f = f;
+	o->check = NULL;
 	o->format = format;
 	o->sel = sel;
 	o->record = 0;
@@ -460,6 +461,8 @@ static void out_header(struct out *o)
 
 void out_row(struct out *o, const void *row)
 {
+	if (o->check)
+		check_judge(o->check, row);
 	if (o->rows == 0)
 		out_header(o);
 	switch (o->format) {
@@ -497,7 +500,7 @@ void out_text(struct out *o, const char *s)
 
 void out_close(struct out *o)
 {
-	if (o->rows == 0)
+	if (o->rows == 0 && !(o->headless && o->format == OUT_TEXT))
 		out_header(o);
 	if (o->format == OUT_JSON)
 		put_str(o, "\n]\n");

@@ -257,6 +257,16 @@ static void find_gpu(struct session *s, struct occ_gpu *g)
 		  "gives any SM count)", name, path);
 }
 
+void session_lookup_gpu(struct session *s, const char *name,
+			struct occ_gpu *g)
+{
+	const char *given = s->o->gpu;
+
+	s->o->gpu = name;
+	find_gpu(s, g);
+	s->o->gpu = given;
+}
+
 void session_apply_gpu(struct session *s)
 {
 	struct options *o = s->o;

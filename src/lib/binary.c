@@ -66,6 +66,9 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->container = c->container;
 	k->fatbin_offset = c->container == OCC_BIN_CUBIN ? -1 : c->fatbin_offset;
 	k->compression = c->compression;
+	k->image = c->image;
+	k->images = c->images;
+	k->images_run = c->images_run;
 	k->file = c->diag->file;
 	r = c->fn ? c->fn(k, c->ctx) : 0;
 	if (r) {
@@ -82,7 +85,8 @@ int occ_bin_sniff(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
-	return len >= 4 && (rd32(p) == 0x464c457fu || rd32(p) == FATBIN_MAGIC);
+	return (len >= 4 && (rd32(p) == 0x464c457fu ||
+			     rd32(p) == FATBIN_MAGIC)) || ar_sniff(p, len);
 }
 
 enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
@@ -96,6 +100,10 @@ enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
 			       ? OCC_BIN_CUBIN : OCC_BIN_HOST_ELF;
 		return elf_read(c, s);
 	}
+	if (ar_sniff(s.p, s.n)) {
+		c->container = OCC_BIN_HOST_ELF;
+		return ar_read(c, s);
+	}
 	return bin_fail(c, OCC_ERR_NOT_BINARY, s.p, "not a cubin, fatbin or "
 			"ELF file");
 }
@@ -103,6 +111,14 @@ enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
 enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 			     occ_bin_fn fn, void *ctx, int *fn_status,
 			     struct occ_bin_diag *diag)
+{
+	return occ_bin_read_for(buf, len, name, 0, 0, fn, ctx, fn_status, diag);
+}
+
+enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
+				 int cc_major, int cc_minor, occ_bin_fn fn,
+				 void *ctx, int *fn_status,
+				 struct occ_bin_diag *diag)
 {
 	struct bin_ctx c;
 	struct span s = { buf, len };
@@ -118,6 +134,8 @@ enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 	c.file = buf;
 	c.file_len = len;
 	c.fatbin_offset = -1;
+	c.target_cc = cc_major > 0 && cc_major < 100 && cc_minor >= 0 &&
+		      cc_minor < 10 ? cc_major * 10 + cc_minor : 0;
 	if (fn_status)
 		*fn_status = 0;
 	st = bin_read_any(&c, s);
@@ -141,6 +159,13 @@ enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
 				  void *ctx, int *fn_status,
 				  struct occ_bin_diag *diag)
 {
+	return occ_bin_read_file_for(path, 0, 0, fn, ctx, fn_status, diag);
+}
+
+enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
+				      int cc_minor, occ_bin_fn fn, void *ctx,
+				      int *fn_status, struct occ_bin_diag *diag)
+{
 	struct stat sb;
 	void *map;
 	enum occ_status st;
@@ -160,14 +185,15 @@ enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
 	}
 	if (sb.st_size == 0) {
 		close(fd);
-		return occ_bin_read("", 0, path, fn, ctx, fn_status, diag);
+		return occ_bin_read_for("", 0, path, cc_major, cc_minor, fn,
+					ctx, fn_status, diag);
 	}
 	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return io_fail(diag, path, "cannot map", errno);
-	st = occ_bin_read(map, (size_t)sb.st_size, path, fn, ctx, fn_status,
-			  diag);
+	st = occ_bin_read_for(map, (size_t)sb.st_size, path, cc_major,
+			      cc_minor, fn, ctx, fn_status, diag);
 	munmap(map, (size_t)sb.st_size);
 	return st;
 }

@@ -129,8 +129,70 @@ static enum occ_status entry_at(struct bin_ctx *c, struct span s, size_t *pos,
 	return OCC_OK;
 }
 
+#define ENTRY_ARCH_SPECIFIC 0x100000u
+#define ENTRY_FAMILY 0x200000u
+
+/* What the driver chooses by, from the header alone. */
+static void describe(const struct entry *en, struct image_desc *d)
+{
+	d->candidate = en->kind == KIND_PTX || en->kind == KIND_ELF;
+	d->ptx = en->kind == KIND_PTX;
+	d->sm = en->sm > 1000 ? 1000 : (int)en->sm;
+	d->suffix = en->flags & ENTRY_ARCH_SPECIFIC ? 'a'
+		    : en->flags & ENTRY_FAMILY ? 'f' : 0;
+}
+
+/* The entries of s from pos on, described into *out (allocated); *n of
+ * them. A malformed entry fails as the reading would. */
+static enum occ_status describe_all(struct bin_ctx *c, struct span s,
+				    size_t pos, struct image_desc **out,
+				    size_t *n)
+{
+	struct image_desc *d = NULL, *nd;
+	size_t cap = 0;
+	enum occ_status st = OCC_OK;
+
+	for (*n = 0; pos < s.n; ++*n) {
+		struct entry en;
+
+		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
+			break;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			if (!(nd = realloc(d, cap * sizeof *d))) {
+				st = OCC_ERR_NOMEM;
+				break;
+			}
+			d = nd;
+		}
+		describe(&en, &d[*n]);
+	}
+	*out = d;
+	return st;
+}
+
+/* The images of a fatbin that are read for c->target_cc: the one the
+ * driver loads (chosen[i] set for it), or all when none runs there. */
+static enum occ_status choose(struct bin_ctx *c, struct span s, size_t pos,
+			      int *pick)
+{
+	struct image_desc *d;
+	size_t n, i;
+	enum occ_status st = describe_all(c, s, pos, &d, &n);
+
+	if (st == OCC_OK) {
+		*pick = image_choose(d, n, c->target_cc, &c->image,
+				     &c->images_run);
+		for (c->images = 0, i = 0; i < n; i++)
+			c->images += d[i].candidate;
+	}
+	free(d);
+	return st;
+}
+
 enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 {
+	int pick = -1, index;
 	size_t pos, hsize;
 	uint64_t size;
 	enum occ_status st;
@@ -149,16 +211,22 @@ enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
 				(unsigned long long)size, s.n);
 	s.n = hsize + (size_t)size;
 	c->fatbin_offset = (int64_t)bin_offset(c, s.p);
+	if (c->target_cc && (st = choose(c, s, hsize, &pick)) != OCC_OK)
+		return st;
 	c->depth++;
-	for (pos = hsize, st = OCC_OK; pos < s.n && st == OCC_OK;) {
+	for (pos = hsize, index = 0, st = OCC_OK; pos < s.n && st == OCC_OK;
+	     index++) {
 		struct entry en;
 
 		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
 			break;
-		if (en.kind == KIND_PTX || en.kind == KIND_ELF)
+		if ((en.kind == KIND_PTX || en.kind == KIND_ELF) &&
+		    (pick < 0 || pick == index))
 			st = entry_read(c, &en);
 	}
 	c->depth--;
+	c->image = OCC_IMAGE_ALL;
+	c->images = c->images_run = 0;
 	c->compression = OCC_BIN_STORED;
 	return st;
 }

@@ -68,6 +68,15 @@ enum occ_bin_container {
 	OCC_BIN_HOST_ELF        /* an object, executable or shared library */
 };
 
+/* How the image a kernel was read from was chosen, when a device is given
+ * (occ_bin_read_for): the driver loads one image of each fatbin. */
+enum occ_bin_image {
+	OCC_IMAGE_ALL = 0,      /* no device given, or not in a fatbin */
+	OCC_IMAGE_SASS,         /* SASS that runs there, preferred to PTX */
+	OCC_IMAGE_PTX,          /* no SASS runs there: PTX the driver compiles */
+	OCC_IMAGE_NONE          /* no image of its fatbin runs there */
+};
+
 /* One kernel of one architecture, as the binary records it. Fields the
  * binary does not hold are -1 (see each). */
 struct occ_bin_kernel {
@@ -103,6 +112,12 @@ struct occ_bin_kernel {
 	enum occ_bin_container container;
 	int64_t fatbin_offset;
 	enum occ_bin_compression compression;
+	/* With a device given: how its image was chosen, the images of its
+	 * fatbin (SASS and PTX) and how many of them could run there. With
+	 * OCC_IMAGE_NONE every image is reported, so that its kernels can be
+	 * named; otherwise only the chosen one. */
+	enum occ_bin_image image;
+	int images, images_run;
 	/* The file it was read from (occ_bin_read's name; in a walk, the
 	 * path): valid during the callback only. */
 	const char *file;
@@ -135,11 +150,24 @@ enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 			     occ_bin_fn fn, void *ctx, int *fn_status,
 			     struct occ_bin_diag *diag);
 
+/* The same, reading of each fatbin only the image the driver loads on a
+ * device of compute capability cc_major.cc_minor (0.0: every image, as
+ * occ_bin_read). The others are not decompressed. */
+enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
+				 int cc_major, int cc_minor, occ_bin_fn fn,
+				 void *ctx, int *fn_status,
+				 struct occ_bin_diag *diag);
+
 /* The same for a file, which must be a regular file (a FIFO or device is
  * refused without blocking): OCC_ERR_IO when it cannot be read. */
 enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
 				  void *ctx, int *fn_status,
 				  struct occ_bin_diag *diag);
+
+/* occ_bin_read_file, with occ_bin_read_for's device. */
+enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
+				      int cc_minor, occ_bin_fn fn, void *ctx,
+				      int *fn_status, struct occ_bin_diag *diag);
 
 /* Called for each file of a directory that could not be read; reading
  * goes on unless it returns nonzero. */
@@ -161,6 +189,32 @@ enum occ_status occ_bin_walk(const char *dir, occ_bin_fn fn,
 			     occ_bin_warn_fn warn, void *ctx, int *fn_status,
 			     struct occ_bin_walk_stats *stats,
 			     struct occ_bin_diag *diag);
+
+/* ---- Triton's launch: the metadata beside each cubin of its cache ---- */
+
+#define OCC_TRITON_MAX_WARPS 1024   /* above any block a GPU launches */
+#define OCC_TRITON_MAX_CTAS 1024    /* above any cluster a GPU launches */
+
+/* What Triton's NAME.json says of the launch. */
+struct occ_triton_meta {
+	char name[256];         /* the kernel's; "" when absent */
+	char version[32];       /* triton_version; "" when absent */
+	int num_warps;          /* the block is 32 x num_warps; -1: absent */
+	int num_ctas;           /* CTAs per cluster; -1: absent */
+	int64_t shared;         /* dynamic shared memory, bytes; -1: absent */
+	int cluster_dims[3];    /* older Triton's cluster_dims; 0: absent */
+	int arch;               /* target.arch (90); -1: absent */
+};
+
+/* Reads the JSON text of a Triton metadata file (any bytes: a strict JSON
+ * reader, nesting bounded). OCC_OK with the keys found (absent ones as
+ * above: the caller says whether enough are there); OCC_ERR_SYNTAX for
+ * text that is no JSON object, OCC_ERR_BAD_VALUE for a launch key of the
+ * wrong type, OCC_ERR_RANGE for one out of range or nesting too deep
+ * (diag: the byte offset and what is wrong; diag->file untouched). */
+enum occ_status occ_triton_meta_parse(const char *text, size_t len,
+				      struct occ_triton_meta *m,
+				      struct occ_bin_diag *diag);
 
 /* Whether this build decompresses Zstandard (fatbins nvcc writes by
  * default and with -compress-mode=size or balance). */
