@@ -343,7 +343,7 @@ struct session_layout {
 };
 
 enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
-		     KSRC_ELF };
+		     KSRC_ELF, KSRC_PTX };
 
 /* One kernel of one architecture, as read; -1: not recorded there. */
 /* How Triton launches a kernel of its cache (kernels_triton.c). */
@@ -472,6 +472,8 @@ void kernels_triton(struct kernel_info *k, const char *cubin);
  * where --block and --smem do not say otherwise (one value each, in the
  * seqs given), else the options'; whether the block is the launch's. */
 /* The text table's note on the rows at Triton's launch, if any. */
+/* A PTX kernel's line under the text table: what its PTX states. */
+void kernels_ptx_line(char *buf, size_t n, const struct kernel_info *k);
 void kernels_triton_note(struct out *out, const struct kernel_list *l,
 			 const struct options *o);
 /* --kernels and clusters (kernels_cluster.c). Whether cluster launches

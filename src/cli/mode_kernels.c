@@ -179,8 +179,7 @@ static void print_notes(struct report *rep)
 
 		if (!k->ptx_only)
 			continue;
-		snprintf(line, sizeof line, "%-12s %s\n", k->arch,
-			 k->name ? k->name : k->mangled);
+		kernels_ptx_line(line, sizeof line, k);
 		out_text(out, line);
 	}
 }
