@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 #include "getters.h"
 
 /* Defined here, used by that table. */

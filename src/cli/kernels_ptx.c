@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 static size_t put(char *buf, size_t n, size_t at, const char *fmt, int v)
 {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 /* Compiler reports are text: more than this is no report. */
 #define TEXT_MAX (UINT64_C(256) << 20)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 /* Triton writes a few KB; more is no metadata of its. */
 #define META_MAX (UINT64_C(1) << 20)
