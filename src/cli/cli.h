@@ -125,8 +125,7 @@ struct cluster_item {
 	struct occ_cluster_shape shape;
 	int best;                      /* 'best': the size is the model's */
 	char name[24];                 /* as given: "4", "2x2", "best" */
-	const char *source;            /* NULL: --cluster; else what declares
-	                                  it (__cluster_dims__, num_ctas) */
+	const char *source;            /* NULL: --cluster; else what declares */
 };
 
 struct cluster_request {
@@ -139,8 +138,7 @@ struct cluster_request {
 struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
-	const char *const *more_kernels;   /* --kernels' paths after the first */
-	int n_more_kernels;
+	const char *const *more_kernels; int n_more_kernels;  /* --kernels a b */
 	const char *kernel_re;          /* --kernel REGEX */
 	const char *completion;         /* --completion SHELL */
 	const char *check[32];          /* --check EXPR, each given */
@@ -383,19 +381,9 @@ struct session_layout {
 };
 
 enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
-		     KSRC_ELF };
+		     KSRC_ELF, KSRC_PTX };
 
 /* One kernel of one architecture, as read; -1: not recorded there. */
-/* How Triton launches a kernel of its cache (kernels_triton.c). */
-struct kernel_launch {
-	int block;               /* 32 x num_warps threads */
-	int64_t dynamic_smem;    /* its "shared" */
-	int num_warps, num_ctas;
-	int cluster[3];          /* the cluster it launches; 0: none */
-	char name[256], version[32];
-	char entry[256];         /* the cache entry: the cubin's directory */
-};
-
 struct kernel_info {
 	char *mangled;
 	char *name;              /* demangled, or NULL: not C++ */
@@ -420,7 +408,7 @@ struct kernel_info {
 	enum occ_bin_image image;
 	int images, images_run;
 	int line;                /* in a compiler report */
-	struct kernel_launch *launch;   /* Triton's, or NULL */
+	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
 };
 
 struct kernel_list {
@@ -555,36 +543,6 @@ int mode_list_fields(struct session *s);
  * --arch and --kernel keep; dies on what cannot be read. */
 void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
-/* Another path's kernels, added to l (--kernels a.o b.o). */
-void kernels_read_add(struct session *s, const char *path,
-		      struct kernel_list *l);
-/* A cubin of a Triton cache: the launch its metadata records, attached to
- * k; warned about where the metadata is missing, partial or malformed. */
-void kernels_triton(struct kernel_info *k, const char *cubin);
-/* The blocks and dynamic shared memory ki's rows take: Triton's launch
- * where --block and --smem do not say otherwise (one value each, in the
- * seqs given), else the options'; whether the block is the launch's. */
-/* The text table's note on the rows at Triton's launch, if any. */
-void kernels_triton_note(struct out *out, const struct kernel_list *l,
-			 const struct options *o);
-/* --kernels and clusters (kernels_cluster.c). Whether cluster launches
- * are computed in this run (--cluster, or a kernel declaring one with a
- * layout to compute it with: --layout, --gpu, or the device), the layout
- * prepared; warns once when declared clusters cannot be computed. */
-int kernels_clusters_prepare(struct session *s, const struct kernel_list *l);
-/* The cluster launches of ki's rows on arch a: the one it declares (its
- * binary's __cluster_dims__, or Triton's num_ctas), which wins, else
- * --cluster's; none where clusters are off or a has none. */
-void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
-			 const struct kernel_info *ki, int on,
-			 struct cluster_request *req);
-/* The text table's note on declared clusters, if any. */
-void kernels_cluster_note(struct out *out, const struct kernel_list *l,
-			  const struct options *o, int on);
-int kernels_launch(const struct options *o, const struct kernel_info *ki,
-		   struct seq *block, struct seq_range *br,
-		   const struct seq **blocks, const struct seq **smem,
-		   struct seq *dyn, struct seq_range *dr);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
 /* Why the driver loads k's image on the GPU named (a sentence), or NULL

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 #include "getters.h"
 
 /* Defined here, used by that table. */
@@ -36,7 +37,7 @@ GETTER(get_container)
 	static const char *const names[] = {
 		[KSRC_PTXAS] = "ptxas", [KSRC_CUOBJDUMP] = "cuobjdump",
 		[KSRC_CUBIN] = "cubin", [KSRC_FATBIN] = "fatbin",
-		[KSRC_ELF] = "elf"
+		[KSRC_ELF] = "elf", [KSRC_PTX] = "ptx"
 	};
 	ROW;
 	v->type = VAL_NULL;
@@ -94,6 +95,8 @@ GETTER(text_min_blocks)
 	set_str(v, v->buf);
 }
 KOPT_GETTER(get_max_regs, K && K->max_regs > 0, K->max_regs)
+KOPT_GETTER(get_ptx_shared, K && K->source == KSRC_PTX && K->static_smem >= 0,
+	    K->static_smem)
 /* x y z, or absent when x is 0. */
 static void dims(struct val *v, const int d[3])
 {

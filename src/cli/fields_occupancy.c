@@ -338,7 +338,7 @@ static const struct field fields[] = {
 	     "blocks per SM from smem_drop_from"),
 	PLAIN("file", FT_STR, "the file the kernel was read from", get_file),
 	PLAIN("container", FT_STR, "what it was read from: ptxas, cuobjdump, "
-	      "cubin, fatbin or elf (an object, executable or library)",
+	      "cubin, fatbin, elf (an object, executable or library) or ptx",
 	      get_container),
 	PLAIN("ptx_only", FT_BOOL, "PTX only: the driver compiles it when "
 	      "loaded, its resources unknown until then", get_ptx_only),
@@ -364,6 +364,9 @@ static const struct field fields[] = {
 	      "min_blocks_per_sm", get_reaches_min),
 	PLAIN("max_regs", FT_INT, "the register cap ptxas honoured "
 	      "(__maxnreg__, -maxrregcount, or the minimum blocks)", get_max_regs),
+	PLAIN("ptx_shared", FT_INT, "the static shared memory a PTX file's "
+	      "entry declares, bytes (registers unknown until compiled)",
+	      get_ptx_shared),
 	PLAIN("required_block", FT_LIST, "the block shape the kernel requires, "
 	      "x y z", get_required_block),
 	PLAIN("cluster_dims", FT_LIST, "its cluster shape (__cluster_dims__), "

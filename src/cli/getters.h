@@ -52,6 +52,7 @@ GETTER_SIG(get_bounds_known); GETTER_SIG(get_max_threads);
 GETTER_SIG(text_max_threads); GETTER_SIG(get_min_blocks);
 GETTER_SIG(get_reaches_min); GETTER_SIG(text_min_blocks);
 GETTER_SIG(get_max_regs); GETTER_SIG(get_required_block);
+GETTER_SIG(get_ptx_shared);
 GETTER_SIG(get_cluster_dims); GETTER_SIG(get_api_regs);
 GETTER_SIG(get_api_static_smem); GETTER_SIG(get_api_stack);
 GETTER_SIG(get_api_max_threads);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 /* The cluster k declares into c (0 where it declares none). */
 static int declared(const struct kernel_info *k, struct occ_cluster_shape *c,

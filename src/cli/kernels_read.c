@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 /* Compiler reports are text: more than this is no report. */
 #define TEXT_MAX (UINT64_C(256) << 20)
@@ -277,6 +278,22 @@ static void check_compiler_errors(const char *input, char *text, size_t len)
 	    e.n == 1 ? ":" : "; the first:", e.first);
 }
 
+static int from_binary(const struct occ_bin_kernel *b, void *ctx);
+static _Noreturn void bin_failed(enum occ_status st,
+				 const struct occ_bin_diag *d);
+
+/* A PTX file: its kernels as the text states them. */
+static void read_ptx(struct reader *r, const unsigned char *text, size_t len)
+{
+	struct occ_bin_diag d;
+	enum occ_status st;
+	int fs;
+
+	st = occ_bin_read(text, len, r->input, from_binary, r, &fs, &d);
+	if (st != OCC_OK)
+		bin_failed(st, &d);
+}
+
 static void read_report(struct reader *r, unsigned char *text, size_t len)
 {
 	struct occ_diag d;
@@ -288,6 +305,10 @@ static void read_report(struct reader *r, unsigned char *text, size_t len)
 		die("%s: %zu bytes that are no binary: more than a compiler "
 		    "report (at most %llu)", r->input, len,
 		    (unsigned long long)TEXT_MAX);
+	if (occ_bin_is_ptx(text, len)) {
+		read_ptx(r, text, len);
+		return;
+	}
 	check_compiler_errors(r->input, (char *)text, len);
 	f = len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
 	if (!f)
@@ -311,7 +332,8 @@ static void read_report(struct reader *r, unsigned char *text, size_t len)
 static enum kernel_source bin_source(const struct occ_bin_kernel *b)
 {
 	return b->container == OCC_BIN_CUBIN ? KSRC_CUBIN
-	       : b->container == OCC_BIN_FATBIN ? KSRC_FATBIN : KSRC_ELF;
+	       : b->container == OCC_BIN_FATBIN ? KSRC_FATBIN
+	       : b->container == OCC_BIN_PTX ? KSRC_PTX : KSRC_ELF;
 }
 
 /* The maximum threads of __launch_bounds__ (x, y, z as .maxntid). */
@@ -342,7 +364,9 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	k->ptx_only = b->ptx_only;
 	k->regs = b->regs;
 	a = occ_tables_find(session_tables(r->s), b->cc_major, b->cc_minor);
-	k->static_smem = b->ptx_only || b->shared_section < 0 ? -1
+	/* A PTX file states the shared memory its entries declare. */
+	k->static_smem = b->container == OCC_BIN_PTX ? b->shared_section
+			 : b->ptx_only || b->shared_section < 0 ? -1
 			 : a ? (int64_t)occ_bin_static_smem(a, b)
 			 : b->shared_section;
 	k->barriers = b->barriers;

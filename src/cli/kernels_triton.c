@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 /* Triton writes a few KB; more is no metadata of its. */
 #define META_MAX (UINT64_C(1) << 20)
@@ -50,7 +51,7 @@ static char *read_meta(const char *path, size_t *len, char *err, size_t n)
 	struct stat sb;
 	char *buf = NULL;
 	size_t got = 0;
-	ssize_t r;
+	ssize_t r = 0;
 
 	if (fd < 0 || fstat(fd, &sb) != 0) {
 		snprintf(err, n, "cannot be read: %s", strerror(errno));
@@ -68,6 +69,11 @@ static char *read_meta(const char *path, size_t *len, char *err, size_t n)
 			|| (r < 0 && errno == EINTR)))
 			got += r > 0 ? (size_t)r : 0;
 		*len = got;
+		if (r < 0) {
+			snprintf(err, n, "cannot be read: %s", strerror(errno));
+			free(buf);
+			buf = NULL;
+		}
 	}
 	if (fd >= 0)
 		close(fd);

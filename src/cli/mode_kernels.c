@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 #define LOWEST 3       /* the summary's lowest-occupancy rows */
 
@@ -181,8 +182,7 @@ static void print_notes(struct report *rep)
 
 		if (!k->ptx_only)
 			continue;
-		snprintf(line, sizeof line, "%-12s %s\n", k->arch,
-			 k->name ? k->name : k->mangled);
+		kernels_ptx_line(line, sizeof line, k);
 		out_text(out, line);
 	}
 }
@@ -470,8 +470,7 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 			     ? OCC_MAX_BARRIERS_PER_BLOCK : ki->barriers;
 	rep->run.ki = ki;
 	rep->run.kernel = ki->name ? ki->name : ki->mangled;
-	rep->run.launch = kernels_launch(s->o, ki, &block, &br, &blocks, &smem,
-					 &dyn, &dr);
+	kernels_launch(s->o, ki, &block, &br, &blocks, &smem, &dyn, &dr);
 	rep->run.smem = smem;
 	a = rep->gpu_table ? rep->gpu_table : kernel_arch(rep, ki);
 	kernels_cluster_for(s->o, a, ki, rep->clusters, &req);

@@ -403,7 +403,8 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	row.a = run->a;
 	arch_tag(row.arch, sizeof row.arch, run->a);
 	row.k = *k;
-	if (o->have_block || run->launch) {
+	/* A Triton cache's kernel: the block is the launch's. */
+	if (o->have_block || (run->ki && run->ki->launch)) {
 		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
 		check_growth(&g, k->block_size, row.k.dynamic_smem);
 		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 /* The next item of a comma-separated list into buf: its end, or NULL. */
 static const char *next_item(const char *list, const char *p, char *buf,

@@ -65,7 +65,9 @@ enum occ_bin_compression {
 enum occ_bin_container {
 	OCC_BIN_CUBIN = 1,      /* a bare cubin (CUDA ELF) */
 	OCC_BIN_FATBIN,         /* a bare fatbin */
-	OCC_BIN_HOST_ELF        /* an object, executable or shared library */
+	OCC_BIN_HOST_ELF,       /* an object, executable or shared library */
+	OCC_BIN_PTX             /* a PTX file: shared_section is the static
+	                           shared memory its .entry declares */
 };
 
 /* How the image a kernel was read from was chosen, when a device is given
@@ -138,6 +140,9 @@ typedef int (*occ_bin_fn)(const struct occ_bin_kernel *k, void *ctx);
 /* Whether buf starts like something occ_bin_read reads: an ELF file or a
  * fatbin. */
 int occ_bin_sniff(const void *buf, size_t len);
+/* Whether buf is PTX text (comments, then ".version"): occ_bin_read reads
+ * it too, its kernels PTX only. */
+int occ_bin_is_ptx(const void *buf, size_t len);
 
 /* Reads every kernel of a cubin, fatbin or host ELF file held in memory,
  * recognised by content. Never reads outside buf. Returns
