@@ -97,6 +97,12 @@ enum occ_status elf_read(struct bin_ctx *c, struct span s);
 enum occ_status fatbin_read(struct bin_ctx *c, struct span s);
 enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 			 uint64_t entry_flags);
+/* A static library (ar.c): whether buf starts like one, and its members. */
+int ar_sniff(const void *buf, size_t len);
+/* A PTX file (ptx_file.c). */
+int ptx_file_sniff(const void *buf, size_t len);
+enum occ_status ptx_file_read(struct bin_ctx *c, struct span s);
+enum occ_status ar_read(struct bin_ctx *c, struct span s);
 /* Emits one kernel: the callback, stopping the read when it asks. */
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k);
 void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k);

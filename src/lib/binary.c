@@ -52,7 +52,8 @@ void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->shared_section = k->frame = k->stack = -1;
 	k->min_blocks = -1;
 	k->container = c->container;
-	k->fatbin_offset = c->container == OCC_BIN_CUBIN ? -1 : c->fatbin_offset;
+	k->fatbin_offset = c->container == OCC_BIN_CUBIN ||
+			    c->container == OCC_BIN_PTX ? -1 : c->fatbin_offset;
 	k->compression = c->compression;
 }
 
@@ -64,7 +65,8 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 		return bin_fail(c, OCC_ERR_CORRUPT, c->file, "a kernel without "
 				"a name");
 	k->container = c->container;
-	k->fatbin_offset = c->container == OCC_BIN_CUBIN ? -1 : c->fatbin_offset;
+	k->fatbin_offset = c->container == OCC_BIN_CUBIN ||
+			    c->container == OCC_BIN_PTX ? -1 : c->fatbin_offset;
 	k->compression = c->compression;
 	k->image = c->image;
 	k->images = c->images;
@@ -88,7 +90,13 @@ int occ_bin_sniff(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
-	return len >= 4 && (rd32(p) == 0x464c457fu || rd32(p) == FATBIN_MAGIC);
+	return (len >= 4 && (rd32(p) == 0x464c457fu ||
+			     rd32(p) == FATBIN_MAGIC)) || ar_sniff(p, len);
+}
+
+int occ_bin_is_ptx(const void *buf, size_t len)
+{
+	return ptx_file_sniff(buf, len);
 }
 
 enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
@@ -101,6 +109,12 @@ enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
 		c->container = s.n >= 20 && rd16(s.p + 0x12) == 190
 			       ? OCC_BIN_CUBIN : OCC_BIN_HOST_ELF;
 		return elf_read(c, s);
+	}
+	if (c->depth == 0 && ptx_file_sniff(s.p, s.n))
+		return ptx_file_read(c, s);
+	if (ar_sniff(s.p, s.n)) {
+		c->container = OCC_BIN_HOST_ELF;
+		return ar_read(c, s);
 	}
 	return bin_fail(c, OCC_ERR_NOT_BINARY, s.p, "not a cubin, fatbin or "
 			"ELF file");
