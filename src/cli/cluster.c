@@ -293,7 +293,8 @@ static void cluster_on_gpu(struct session *s, const struct occ_row *row,
 		s->disagreements++;
 }
 
-static void shape_name(char *buf, size_t n, const struct occ_cluster_shape *c)
+void cluster_shape_name(char *buf, size_t n,
+			const struct occ_cluster_shape *c)
 {
 	if (c->dims[2] > 1)
 		snprintf(buf, n, "%dx%dx%d", c->dims[0], c->dims[1], c->dims[2]);
@@ -380,7 +381,7 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 		die("--cluster %s: %s", item->name, occ_strerror(st));
 	gpc_kinds(row, l, cl);
 	if (item->best)
-		shape_name(cl->name, sizeof cl->name, &cl->shape);
+		cluster_shape_name(cl->name, sizeof cl->name, &cl->shape);
 	else
 		snprintf(cl->name, sizeof cl->name, "%s", item->name);
 	if (s->o->api)

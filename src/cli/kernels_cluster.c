@@ -75,16 +75,6 @@ int kernels_clusters_prepare(struct session *s, const struct kernel_list *l)
 	return 1;
 }
 
-static void shape_text(char *buf, size_t n, const struct occ_cluster_shape *c)
-{
-	if (c->dims[2] > 1)
-		snprintf(buf, n, "%dx%dx%d", c->dims[0], c->dims[1], c->dims[2]);
-	else if (c->dims[1] > 1)
-		snprintf(buf, n, "%dx%d", c->dims[0], c->dims[1]);
-	else
-		snprintf(buf, n, "%d", c->dims[0]);
-}
-
 void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
 			 const struct kernel_info *ki, int on,
 			 struct cluster_request *req)
@@ -103,7 +93,7 @@ void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
 	 * declared; its row stays the plain launch's. */
 	if (it->shape.size > a->cluster_size_max)
 		return;
-	shape_text(it->name, sizeof it->name, &it->shape);
+	cluster_shape_name(it->name, sizeof it->name, &it->shape);
 	req->n = 1;
 }
 
