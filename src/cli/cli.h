@@ -632,14 +632,14 @@ struct row_cluster {
  * its table, and finds the layout (--layout, the device's measured, or
  * --gpu's in the GPU list), before any row is printed. */
 void cluster_prepare(struct session *s, const struct occ_arch *a);
-/* The cluster launch of row for item: the model, and the GPU's answers
- * with --api and --measure. */
 /* A cluster shape as the user writes it: "4", "2x2", "2x2x2". */
 void cluster_shape_name(char *buf, size_t n,
 			const struct occ_cluster_shape *c);
 /* The names of the limits set in bits (enum occ_cluster_limit), in one
  * order for every output; how many (at most 3). */
 size_t cluster_limiter_names(unsigned bits, const char *names[3]);
+/* The cluster launch of row for item: the model, and the GPU's answers
+ * with --api and --measure. */
 void cluster_compute(struct session *s, const struct occ_row *row,
 		     const struct cluster_item *item, struct row_cluster *cl);
 /* The report's section on it (report_cluster.c). */
