@@ -132,6 +132,7 @@ struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
 	const char *kernel_re;          /* --kernel REGEX */
+	uint64_t jobs;                  /* --jobs N; 0: one per processor */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */

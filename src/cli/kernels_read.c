@@ -23,6 +23,8 @@ struct reader {
 	struct session *s;
 	struct kernel_list *l;
 	const char *input;       /* as the user named it */
+	struct occ_bin_opts opts;
+	int cc_major, cc_minor;  /* --arch's, when given */
 };
 
 /* ---- The list ---- */
@@ -114,6 +116,30 @@ static void names(struct kernel_info *k, const char *mangled)
 	if (!(k->mangled = strdup(mangled)))
 		die("out of memory");
 	k->name = demangle(mangled);
+}
+
+/* Whether --arch can keep an image's kernels, from its fatbin entry's
+ * header: those it cannot are never decompressed. Only the compute
+ * capability decides here (the suffix is the cubin's to say);
+ * keep_or_drop decides the rest. */
+static int arch_may_keep(const struct occ_bin_image *im, void *ctx)
+{
+	const struct reader *r = ctx;
+
+	return (int)(im->sm / 10) == r->cc_major &&
+	       (int)(im->sm % 10) == r->cc_minor;
+}
+
+static void reader_opts(struct reader *r)
+{
+	const struct options *o = r->s->o;
+
+	r->opts.jobs = (int)o->jobs;
+	if (o->arch && occ_arch_parse_name(o->arch, &r->cc_major,
+					   &r->cc_minor) == OCC_OK) {
+		r->opts.select = arch_may_keep;
+		r->opts.select_ctx = r;
+	}
 }
 
 /* ---- Compiler reports ---- */
@@ -310,7 +336,8 @@ static void read_dir(struct reader *r, const char *path)
 	enum occ_status st;
 	int fs;
 
-	st = occ_bin_walk(path, from_binary, bad_file, r, &fs, &stats, &d);
+	st = occ_bin_walk_opts(path, &r->opts, from_binary, bad_file, r, &fs,
+			       &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 	if (stats.files_read == 0)
@@ -365,7 +392,8 @@ static void read_stdin(struct reader *r)
 		read_report(r, buf, len);
 		return;
 	}
-	st = occ_bin_read(buf, len, r->input, from_binary, r, &fs, &d);
+	st = occ_bin_read_opts(buf, len, r->input, &r->opts, from_binary, r,
+			       &fs, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 }
@@ -386,7 +414,8 @@ static void read_file(struct reader *r, const char *path)
 		die("%s: cannot read: %s", path, strerror(errno));
 	if (occ_bin_sniff(head, (size_t)got)) {
 		close(fd);
-		st = occ_bin_read_file(path, from_binary, r, &fs, &d);
+		st = occ_bin_read_file_opts(path, &r->opts, from_binary, r,
+					    &fs, &d);
 		if (st != OCC_OK)
 			bin_failed(st, &d);
 		return;
@@ -403,12 +432,13 @@ static void read_file(struct reader *r, const char *path)
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path };
+	struct reader r = { s, l, path, { 0, NULL, NULL }, 0, 0 };
 	struct stat sb;
 	int e;
 	char msg[256];
 
 	memset(l, 0, sizeof *l);
+	reader_opts(&r);
 	if (s->o->kernel_re) {
 		e = regcomp(&l->re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
 		if (e) {

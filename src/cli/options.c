@@ -136,6 +136,9 @@ static const struct opt opts[] = {
 	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re), .modes = KER,
 	  .selects = -1, .help = "--kernels: only kernels whose name, "
 	  "demangled\nor not, matches REGEX (extended)" },
+	{ "jobs", 0, NUM(1, 256), .metavar = "N", .dest = O(jobs), .modes = KER,
+	  .selects = -1, .help = "--kernels: read a binary's images on N "
+	  "threads\n(default: one per processor; the output is the same)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .selects = -1, .section = "\n  --block, --regs, --smem and "
 	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"

@@ -14,15 +14,54 @@ struct span {
 	size_t n;
 };
 
-/* Everything one read needs: the caller's callback, the file's start (to
- * turn pointers into file offsets for messages) and the diagnosis. */
+/* Where the bytes come from: a buffer in memory, or a file read piece
+ * by piece (pread), so that a large file is never held whole. */
+struct bin_src {
+	const uint8_t *mem;      /* NULL: read from fd */
+	int fd;
+	uint64_t len;
+};
+
+/* A reusable buffer, grown as needed and kept (one per thread). */
+struct bin_buf {
+	uint8_t *p;
+	size_t cap;
+};
+
+/* What a read of bytes at an offset found: a pointer to them (into the
+ * memory source or into the buffer given). */
+enum occ_status src_read(const struct bin_src *s, uint64_t off, size_t n,
+			 struct bin_buf *b, const uint8_t **out);
+/* A window for small reads that move forward (headers, padding): bytes
+ * [off, off + n) are read ahead in one piece of at least WINDOW bytes. */
+struct bin_win {
+	struct bin_buf buf;
+	uint64_t off;
+	size_t n;
+	const uint8_t *p;
+};
+enum occ_status win_get(const struct bin_src *s, struct bin_win *w,
+			uint64_t off, size_t n, const uint8_t **out);
+int buf_reserve(struct bin_buf *b, size_t n);
+
+struct bin_sched;
+struct bin_scratch;
+
+/* Everything one read needs: the caller's callback, the window of the
+ * file being read (to turn pointers into file offsets for messages) and
+ * the diagnosis. */
 struct bin_ctx {
 	occ_bin_fn fn;
 	void *ctx;
 	int *fn_status;
 	struct occ_bin_diag *diag;
-	const uint8_t *file;     /* the outermost buffer */
+	const uint8_t *file;     /* the bytes of the file at hand */
 	size_t file_len;
+	uint64_t file_off;       /* their offset in the file */
+	const struct bin_src *src;
+	struct bin_sched *sched; /* runs fatbin entries, delivers in order */
+	struct bin_scratch *scratch;  /* the running thread's buffers */
+	const struct occ_bin_opts *opts;
 	int depth;               /* nesting: fatbin in ELF, ELF in fatbin */
 	/* Set while reading a fatbin entry, for the kernels it holds. */
 	enum occ_bin_container container;
@@ -38,6 +77,17 @@ struct bin_ctx {
 /* Inside the outermost buffer: its offset there; else the offset of the
  * decompressed data's origin (the entry), which is the closest place. */
 uint64_t bin_offset(const struct bin_ctx *c, const void *at);
+
+/* Fills c->diag (the file offset given) and returns st. */
+enum occ_status bin_fail_off(struct bin_ctx *c, enum occ_status st,
+			     uint64_t off, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+/* A failed src_read or win_get at off, said in c->diag. */
+enum occ_status src_fail(struct bin_ctx *c, enum occ_status st, uint64_t off);
 
 /* Fills c->diag (offset of `at`) and returns st. */
 enum occ_status bin_fail(struct bin_ctx *c, enum occ_status st,
@@ -70,20 +120,63 @@ static inline uint64_t rd64(const uint8_t *p)
 #define BIN_MAX_DEPTH 4
 
 /* Readers by format; each recognises its magic before it is called. */
-enum occ_status bin_read_any(struct bin_ctx *c, struct span s);
+/* A file by path, with the scheduler given (NULL: one of its own). */
+enum occ_status bin_read_path(const char *path,
+			      const struct occ_bin_opts *opts,
+			      struct bin_sched *sched, occ_bin_fn fn,
+			      void *ctx, int *fn_status,
+			      struct occ_bin_diag *diag);
 enum occ_status elf_read(struct bin_ctx *c, struct span s);
-enum occ_status fatbin_read(struct bin_ctx *c, struct span s);
+/* A fatbin at [off, off + n) of the source: its entries' headers read
+ * first, the images wanted handed to the scheduler. */
+enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n);
+/* A host ELF file (object, executable, library) from the source: its
+ * headers, then the fatbins of its fatbin sections (hostelf.c). */
+enum occ_status host_walk(struct bin_ctx *c);
 enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 			 uint64_t entry_flags);
 /* Emits one kernel: the callback, stopping the read when it asks. */
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k);
 void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k);
 
+/* One fatbin entry: its header's facts and where its payload lies. */
+struct bin_entry {
+	unsigned kind;
+	uint64_t flags;
+	unsigned sm;
+	uint64_t csize, usize;
+	uint64_t off;            /* the payload's offset in the source */
+	uint64_t size;           /* its stored size */
+};
+
+/* A thread's buffers: the payload read, the image decompressed, and the
+ * Zstandard context (decompress.c). */
+struct bin_scratch {
+	struct bin_buf in, out;
+	void *zstd;
+};
+void scratch_free(struct bin_scratch *s);
+
+/* Reads one entry's images into rows (fatbin.c); runs on any thread. */
+enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
+			   struct span payload);
+
+/* The scheduler (sched.c): entries read on a pool of threads, their
+ * kernels delivered to the callback in the order they were submitted. */
+struct bin_sched *sched_open(int jobs);
+void sched_close(struct bin_sched *s);
+/* Submits an entry read in c's context (container, fatbin); returns the
+ * first failure delivered so far (then reading stops). */
+enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en);
+/* Delivers every entry submitted; st is the reader's own status, which a
+ * failure of an earlier entry replaces. */
+enum occ_status sched_finish(struct bin_ctx *c, enum occ_status st);
+
 /* Decompression (decompress.c): exactly out_len bytes into out. */
 enum occ_status lz4_block_decode(struct span in, uint8_t *out, size_t out_len,
 				 const char **why);
-enum occ_status zstd_decode(struct span in, uint8_t *out, size_t out_len,
-			    const char **why);
+enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
+			    uint8_t *out, size_t out_len, const char **why);
 
 #define FATBIN_MAGIC 0xBA55ED50u
 

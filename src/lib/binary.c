@@ -1,14 +1,14 @@
 /*
  * binary.c - reading kernels from binaries: recognising the format by its
- * first bytes, files (mapped, regular files only), and what the readers
+ * first bytes, files (read in pieces, regular files only), and what the readers
  * share (binary-range checks, messages, the callback).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,9 +28,21 @@ uint64_t bin_offset(const struct bin_ctx *c, const void *at)
 {
 	const uint8_t *p = at;
 
-	if (p >= c->file && p <= c->file + c->file_len)
-		return (uint64_t)(p - c->file);
+	if (c->file && p >= c->file && p <= c->file + c->file_len)
+		return c->file_off + (uint64_t)(p - c->file);
 	return c->origin;
+}
+
+enum occ_status bin_fail_off(struct bin_ctx *c, enum occ_status st,
+			     uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->diag->offset = off;
+	va_start(ap, fmt);
+	vsnprintf(c->diag->what, sizeof c->diag->what, fmt, ap);
+	va_end(ap);
+	return st;
 }
 
 enum occ_status bin_fail(struct bin_ctx *c, enum occ_status st,
@@ -85,43 +97,101 @@ int occ_bin_sniff(const void *buf, size_t len)
 	return len >= 4 && (rd32(p) == 0x464c457fu || rd32(p) == FATBIN_MAGIC);
 }
 
-enum occ_status bin_read_any(struct bin_ctx *c, struct span s)
+/* A bare cubin: read whole (it is one image) and parsed in place. */
+static enum occ_status cubin_file(struct bin_ctx *c)
 {
-	if (s.n >= 4 && rd32(s.p) == FATBIN_MAGIC) {
+	struct bin_buf b = { NULL, 0 };
+	const uint8_t *p;
+	enum occ_status st = src_read(c->src, 0, (size_t)c->src->len, &b, &p);
+
+	if (st != OCC_OK) {
+		free(b.p);
+		return src_fail(c, st, 0);
+	}
+	c->file = p;
+	c->file_len = (size_t)c->src->len;
+	c->file_off = 0;
+	st = elf_read(c, (struct span){ p, (size_t)c->src->len });
+	free(b.p);
+	c->file = NULL;
+	c->file_len = 0;
+	return st;
+}
+
+/* The source, recognised by its first bytes. */
+static enum occ_status read_any(struct bin_ctx *c)
+{
+	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	const uint8_t *p = NULL;
+	uint64_t n = c->src->len;
+	enum occ_status st = win_get(c->src, &w, 0, n < 20 ? (size_t)n : 20,
+				     &p);
+	uint32_t magic = st == OCC_OK && n >= 4 ? rd32(p) : 0;
+	int cubin = magic == 0x464c457fu && n >= 20 && rd16(p + 0x12) == 190;
+
+	free(w.buf.p);
+	if (st != OCC_OK)
+		return src_fail(c, st, 0);
+	if (magic == FATBIN_MAGIC) {
 		c->container = OCC_BIN_FATBIN;
-		return fatbin_read(c, s);
+		return fatbin_walk(c, 0, n);
 	}
-	if (s.n >= 4 && rd32(s.p) == 0x464c457fu) {
-		c->container = s.n >= 20 && rd16(s.p + 0x12) == 190
-			       ? OCC_BIN_CUBIN : OCC_BIN_HOST_ELF;
-		return elf_read(c, s);
+	if (magic == 0x464c457fu) {
+		c->container = cubin ? OCC_BIN_CUBIN : OCC_BIN_HOST_ELF;
+		return cubin ? cubin_file(c) : host_walk(c);
 	}
-	return bin_fail(c, OCC_ERR_NOT_BINARY, s.p, "not a cubin, fatbin or "
-			"ELF file");
+	return bin_fail_off(c, OCC_ERR_NOT_BINARY, 0, "not a cubin, fatbin or "
+			    "ELF file");
+}
+
+/* Reads the source with the scheduler given (or one of its own). */
+static enum occ_status read_src(const struct bin_src *src, const char *name,
+				const struct occ_bin_opts *opts,
+				struct bin_sched *sched, occ_bin_fn fn,
+				void *ctx, int *fn_status,
+				struct occ_bin_diag *diag)
+{
+	struct bin_ctx c;
+	struct bin_sched *own = NULL;
+	enum occ_status st;
+
+	memset(diag, 0, sizeof *diag);
+	occ_copy_string(diag->file, sizeof diag->file, name ? name : "");
+	if (!sched && !(sched = own = sched_open(opts ? opts->jobs : 1)))
+		return OCC_ERR_NOMEM;
+	memset(&c, 0, sizeof c);
+	c.fn = fn;
+	c.ctx = ctx;
+	c.fn_status = fn_status;
+	c.diag = diag;
+	c.src = src;
+	c.sched = sched;
+	c.opts = opts;
+	c.fatbin_offset = -1;
+	if (fn_status)
+		*fn_status = 0;
+	st = sched_finish(&c, read_any(&c));
+	sched_close(own);
+	return c.stopped ? OCC_OK : st;
+}
+
+enum occ_status occ_bin_read_opts(const void *buf, size_t len,
+				  const char *name,
+				  const struct occ_bin_opts *opts,
+				  occ_bin_fn fn, void *ctx, int *fn_status,
+				  struct occ_bin_diag *diag)
+{
+	struct bin_src src = { len ? buf : (const uint8_t *)"", -1, len };
+
+	return read_src(&src, name, opts, NULL, fn, ctx, fn_status, diag);
 }
 
 enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 			     occ_bin_fn fn, void *ctx, int *fn_status,
 			     struct occ_bin_diag *diag)
 {
-	struct bin_ctx c;
-	struct span s = { buf, len };
-	enum occ_status st;
-
-	memset(diag, 0, sizeof *diag);
-	occ_copy_string(diag->file, sizeof diag->file, name ? name : "");
-	memset(&c, 0, sizeof c);
-	c.fn = fn;
-	c.ctx = ctx;
-	c.fn_status = fn_status;
-	c.diag = diag;
-	c.file = buf;
-	c.file_len = len;
-	c.fatbin_offset = -1;
-	if (fn_status)
-		*fn_status = 0;
-	st = bin_read_any(&c, s);
-	return c.stopped ? OCC_OK : st;
+	return occ_bin_read_opts(buf, len, name, NULL, fn, ctx, fn_status,
+				 diag);
 }
 
 static enum occ_status io_fail(struct occ_bin_diag *diag, const char *path,
@@ -135,14 +205,17 @@ static enum occ_status io_fail(struct occ_bin_diag *diag, const char *path,
 }
 
 /* Opened without blocking (a FIFO would wait for a writer), then refused
- * unless it is a regular file; mapped, since a shared library may be
- * hundreds of megabytes of which only the fatbins are read. */
-enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
-				  void *ctx, int *fn_status,
-				  struct occ_bin_diag *diag)
+ * unless it is a regular file; read in pieces (pread), since a shared
+ * library may be hundreds of megabytes of which only the fatbins' images
+ * are read, one at a time per thread. */
+enum occ_status bin_read_path(const char *path,
+			      const struct occ_bin_opts *opts,
+			      struct bin_sched *sched, occ_bin_fn fn,
+			      void *ctx, int *fn_status,
+			      struct occ_bin_diag *diag)
 {
 	struct stat sb;
-	void *map;
+	struct bin_src src;
 	enum occ_status st;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
@@ -158,18 +231,28 @@ enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
 		close(fd);
 		return io_fail(diag, path, "not a regular file", 0);
 	}
-	if (sb.st_size == 0) {
-		close(fd);
-		return occ_bin_read("", 0, path, fn, ctx, fn_status, diag);
-	}
-	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	src.mem = NULL;
+	src.fd = fd;
+	src.len = (uint64_t)sb.st_size;
+	st = read_src(&src, path, opts, sched, fn, ctx, fn_status, diag);
 	close(fd);
-	if (map == MAP_FAILED)
-		return io_fail(diag, path, "cannot map", errno);
-	st = occ_bin_read(map, (size_t)sb.st_size, path, fn, ctx, fn_status,
-			  diag);
-	munmap(map, (size_t)sb.st_size);
 	return st;
+}
+
+enum occ_status occ_bin_read_file_opts(const char *path,
+				       const struct occ_bin_opts *opts,
+				       occ_bin_fn fn, void *ctx,
+				       int *fn_status,
+				       struct occ_bin_diag *diag)
+{
+	return bin_read_path(path, opts, NULL, fn, ctx, fn_status, diag);
+}
+
+enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
+				  void *ctx, int *fn_status,
+				  struct occ_bin_diag *diag)
+{
+	return bin_read_path(path, NULL, NULL, fn, ctx, fn_status, diag);
 }
 
 uint64_t occ_bin_static_smem(const struct occ_arch *arch,

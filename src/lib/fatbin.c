@@ -10,36 +10,31 @@
  * family-specific (0x200000, "sm_120f").
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bin.h"
 
 enum { KIND_PTX = 1, KIND_ELF = 2 };
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
+#define FLAG_ARCH_SPECIFIC 0x100000u
+#define FLAG_FAMILY 0x200000u
 #define ENTRY_MIN_HEADER 64
 /* Most a compressed entry may claim to expand to. */
 #define MAX_DECOMPRESSED (1ull << 30)
 /* LZ4 cannot expand a byte into more than 255 (its format's bound). */
 #define LZ4_MAX_RATIO 255
 
-struct entry {
-	unsigned kind;
-	uint64_t flags;
-	unsigned sm;
-	uint64_t csize, usize;
-	struct span payload;      /* as stored */
-};
-
-/* The stored bytes made readable: decompressed into *buf when needed. */
-static enum occ_status entry_bytes(struct bin_ctx *c, const struct entry *en,
-				   uint8_t **buf, struct span *out)
+/* The stored bytes made readable: decompressed into the thread's buffer
+ * when needed. */
+static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en,
+				   struct span in, struct span *out)
 {
 	int lz4 = (en->flags & FLAG_LZ4) != 0, zstd = (en->flags & FLAG_ZSTD) != 0;
-	struct span in = en->payload;
+	struct bin_buf *buf = &c->scratch->out;
 	const char *why = NULL;
 	enum occ_status st;
 
-	*buf = NULL;
 	c->compression = lz4 ? OCC_BIN_LZ4 : zstd ? OCC_BIN_ZSTD : OCC_BIN_STORED;
 	if (!lz4 && !zstd) {
 		*out = in;
@@ -58,36 +53,35 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct entry *en,
 		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "implausible "
 				"decompressed size %llu for %zu compressed "
 				"bytes", (unsigned long long)en->usize, in.n);
-	if (!(*buf = malloc((size_t)en->usize)))
+	if (buf_reserve(buf, (size_t)en->usize))
 		return OCC_ERR_NOMEM;
-	st = lz4 ? lz4_block_decode(in, *buf, (size_t)en->usize, &why)
-		 : zstd_decode(in, *buf, (size_t)en->usize, &why);
-	if (st != OCC_OK) {
-		free(*buf);
-		*buf = NULL;
+	st = lz4 ? lz4_block_decode(in, buf->p, (size_t)en->usize, &why)
+		 : zstd_decode(c->scratch, in, buf->p, (size_t)en->usize, &why);
+	if (st == OCC_ERR_NOMEM)
+		return st;
+	if (st != OCC_OK)
 		return bin_fail(c, st, in.p, "fatbin entry does not decompress: "
 				"%s", why);
-	}
-	out->p = *buf;
+	out->p = buf->p;
 	out->n = (size_t)en->usize;
 	return OCC_OK;
 }
 
-static enum occ_status entry_read(struct bin_ctx *c, const struct entry *en)
+enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
+			   struct span payload)
 {
 	struct span s;
-	uint8_t *buf;
 	uint64_t origin = c->origin;
-	enum occ_status st = entry_bytes(c, en, &buf, &s);
+	enum occ_status st = entry_bytes(c, en, payload, &s);
 
 	if (st != OCC_OK)
 		return st;
-	c->origin = bin_offset(c, en->payload.p);
+	c->origin = bin_offset(c, payload.p);
 	c->entry_flags = en->flags;
 	if (en->kind == KIND_PTX) {
 		st = ptx_read(c, s, (int)en->sm, en->flags);
 	} else if (s.n < 4 || rd32(s.p) != 0x464c457fu) {
-		st = bin_fail(c, OCC_ERR_CORRUPT, en->payload.p, "fatbin entry "
+		st = bin_fail(c, OCC_ERR_CORRUPT, payload.p, "fatbin entry "
 			      "for sm_%u holds no ELF", en->sm);
 	} else {
 		c->depth++;
@@ -96,69 +90,129 @@ static enum occ_status entry_read(struct bin_ctx *c, const struct entry *en)
 	}
 	c->entry_flags = 0;
 	c->origin = origin;
-	free(buf);
 	return st;
 }
 
-/* The entry at *pos, advanced past it. */
-static enum occ_status entry_at(struct bin_ctx *c, struct span s, size_t *pos,
-				struct entry *en)
+/* The entry whose header is at *pos of the fatbin at base (n bytes long),
+ * *pos advanced past it. */
+static enum occ_status entry_at(struct bin_ctx *c, struct bin_win *w,
+				uint64_t base, uint64_t n, uint64_t *pos,
+				struct bin_entry *en)
 {
-	const uint8_t *p = s.p + *pos;
-	uint64_t hsize, size;
+	const uint8_t *p;
+	uint64_t at = base + *pos, hsize, size;
+	enum occ_status st;
 
-	if (s.n - *pos < ENTRY_MIN_HEADER)
-		return bin_fail(c, OCC_ERR_CORRUPT, p, "fatbin entry header "
-				"truncated");
+	if (n - *pos < ENTRY_MIN_HEADER)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, at, "fatbin entry "
+				    "header truncated");
+	if ((st = win_get(c->src, w, at, ENTRY_MIN_HEADER, &p)) != OCC_OK)
+		return src_fail(c, st, at);
 	hsize = rd32(p + 4);
 	size = rd64(p + 8);
-	if (hsize < ENTRY_MIN_HEADER || hsize > s.n - *pos)
-		return bin_fail(c, OCC_ERR_CORRUPT, p, "fatbin entry header "
-				"size %llu is impossible",
-				(unsigned long long)hsize);
-	if (span_sub(s, *pos + hsize, size, &en->payload))
-		return bin_fail(c, OCC_ERR_CORRUPT, p, "fatbin entry of %llu "
-				"bytes runs past the end of its fatbin",
-				(unsigned long long)size);
+	if (hsize < ENTRY_MIN_HEADER || hsize > n - *pos)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, at, "fatbin entry "
+				    "header size %llu is impossible",
+				    (unsigned long long)hsize);
+	if (size > n - *pos - hsize)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, at, "fatbin entry of "
+				    "%llu bytes runs past the end of its "
+				    "fatbin", (unsigned long long)size);
 	en->kind = rd16(p);
 	en->csize = rd32(p + 16);
 	en->sm = rd32(p + 28);
 	en->flags = rd64(p + 40);
 	en->usize = rd64(p + 56);
-	*pos += (size_t)hsize + (size_t)size;
+	en->off = at + hsize;
+	en->size = size;
+	*pos += hsize + size;
 	return OCC_OK;
 }
 
-enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
+/* Whether the caller wants the entry's images: decided from its header,
+ * before its payload is read or decompressed. */
+static int wanted(const struct bin_ctx *c, const struct bin_entry *en)
 {
-	size_t pos, hsize;
-	uint64_t size;
-	enum occ_status st;
+	struct occ_bin_image im;
+	const struct occ_bin_opts *o = c->opts;
+
+	if (en->kind != KIND_PTX && en->kind != KIND_ELF)
+		return 0;
+	if (!o || !o->select)
+		return 1;
+	memset(&im, 0, sizeof im);
+	im.ptx = en->kind == KIND_PTX;
+	im.sm = en->sm;
+	im.arch_specific = (en->flags & FLAG_ARCH_SPECIFIC) != 0;
+	im.family = (en->flags & FLAG_FAMILY) != 0;
+	return o->select(&im, o->select_ctx);
+}
+
+/* Every entry header of the fatbin, up to the first bad one (*bad). */
+static struct bin_entry *entries_of(struct bin_ctx *c, uint64_t off,
+				    uint64_t hsize, uint64_t n, size_t *count,
+				    enum occ_status *bad)
+{
+	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	struct bin_entry *v = NULL, *grown;
+	size_t cap = 0;
+	uint64_t pos;
+
+	*count = 0;
+	*bad = OCC_OK;
+	for (pos = hsize; pos < n;) {
+		struct bin_entry en;
+
+		if ((*bad = entry_at(c, &w, off, n, &pos, &en)) != OCC_OK)
+			break;
+		if (*count == cap) {
+			cap = cap ? 2 * cap : 16;
+			if (!(grown = realloc(v, cap * sizeof *v))) {
+				*bad = OCC_ERR_NOMEM;
+				break;
+			}
+			v = grown;
+		}
+		v[(*count)++] = en;
+	}
+	free(w.buf.p);
+	return v;
+}
+
+enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
+{
+	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	const uint8_t *p;
+	uint64_t hsize, size;
+	struct bin_entry *v;
+	size_t count, i;
+	enum occ_status st, bad;
 
 	if (c->depth >= BIN_MAX_DEPTH)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "fatbins nested too "
-				"deep");
-	if (s.n < 16)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "fatbin header "
-				"truncated");
-	hsize = rd16(s.p + 6);
-	size = rd64(s.p + 8);
-	if (hsize < 16 || hsize > s.n || size > s.n - hsize)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "fatbin of %llu bytes "
-				"runs past the end (%zu bytes)",
-				(unsigned long long)size, s.n);
-	s.n = hsize + (size_t)size;
-	c->fatbin_offset = (int64_t)bin_offset(c, s.p);
-	c->depth++;
-	for (pos = hsize, st = OCC_OK; pos < s.n && st == OCC_OK;) {
-		struct entry en;
-
-		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
-			break;
-		if (en.kind == KIND_PTX || en.kind == KIND_ELF)
-			st = entry_read(c, &en);
+		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbins nested "
+				    "too deep");
+	if (n < 16 || win_get(c->src, &w, off, 16, &p) != OCC_OK) {
+		free(w.buf.p);
+		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbin header "
+				    "truncated");
 	}
+	hsize = rd16(p + 6);
+	size = rd64(p + 8);
+	free(w.buf.p);
+	if (hsize < 16 || hsize > n || size > n - hsize)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbin of %llu "
+				    "bytes runs past the end (%llu bytes)",
+				    (unsigned long long)size,
+				    (unsigned long long)n);
+	n = hsize + size;
+	c->fatbin_offset = (int64_t)off;
+	c->depth++;
+	v = entries_of(c, off, hsize, n, &count, &bad);
+	for (i = 0, st = OCC_OK; i < count && st == OCC_OK; i++)
+		if (wanted(c, &v[i]))
+			st = sched_submit(c, &v[i]);
+	free(v);
 	c->depth--;
 	c->compression = OCC_BIN_STORED;
-	return st;
+	return st != OCC_OK ? st : bad;
 }

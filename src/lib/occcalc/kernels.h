@@ -120,6 +120,28 @@ struct occ_bin_diag {
  * back through fn_status. */
 typedef int (*occ_bin_fn)(const struct occ_bin_kernel *k, void *ctx);
 
+/* A fatbin entry's image as its header describes it, before it is read:
+ * PTX or a cubin, the SM number (90 for 9.0) and the target's suffix. */
+struct occ_bin_image {
+	int ptx;
+	unsigned sm;
+	int arch_specific;      /* "sm_90a" */
+	int family;             /* "sm_120f" */
+};
+
+/* Whether to read an image; those refused are never decompressed. */
+typedef int (*occ_bin_select_fn)(const struct occ_bin_image *im, void *ctx);
+
+/* How to read: the threads that read a fatbin's images at once (0: one
+ * per processor; 1: in order on the calling thread), and which images.
+ * Kernels reach the callback in the same order whatever the threads, on
+ * the calling thread. */
+struct occ_bin_opts {
+	int jobs;
+	occ_bin_select_fn select;   /* NULL: every image */
+	void *select_ctx;
+};
+
 /* Whether buf starts like something occ_bin_read reads: an ELF file or a
  * fatbin. */
 int occ_bin_sniff(const void *buf, size_t len);
@@ -141,6 +163,19 @@ enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
 				  void *ctx, int *fn_status,
 				  struct occ_bin_diag *diag);
 
+/* occ_bin_read and occ_bin_read_file as opts say (NULL: one thread,
+ * every image). */
+enum occ_status occ_bin_read_opts(const void *buf, size_t len,
+				  const char *name,
+				  const struct occ_bin_opts *opts,
+				  occ_bin_fn fn, void *ctx, int *fn_status,
+				  struct occ_bin_diag *diag);
+enum occ_status occ_bin_read_file_opts(const char *path,
+				       const struct occ_bin_opts *opts,
+				       occ_bin_fn fn, void *ctx,
+				       int *fn_status,
+				       struct occ_bin_diag *diag);
+
 /* Called for each file of a directory that could not be read; reading
  * goes on unless it returns nonzero. */
 typedef int (*occ_bin_warn_fn)(enum occ_status st,
@@ -161,6 +196,14 @@ enum occ_status occ_bin_walk(const char *dir, occ_bin_fn fn,
 			     occ_bin_warn_fn warn, void *ctx, int *fn_status,
 			     struct occ_bin_walk_stats *stats,
 			     struct occ_bin_diag *diag);
+
+/* occ_bin_walk as opts say. */
+enum occ_status occ_bin_walk_opts(const char *dir,
+				  const struct occ_bin_opts *opts,
+				  occ_bin_fn fn, occ_bin_warn_fn warn,
+				  void *ctx, int *fn_status,
+				  struct occ_bin_walk_stats *stats,
+				  struct occ_bin_diag *diag);
 
 /* Whether this build decompresses Zstandard (fatbins nvcc writes by
  * default and with -compress-mode=size or balance). */
