@@ -152,9 +152,18 @@ struct bin_entry {
 /* A thread's buffers: the payload read, the image decompressed, and the
  * Zstandard context (decompress.c). */
 struct bin_scratch {
-	struct bin_buf in, out;
+	struct bin_buf in, out, chunk;
 	void *zstd;
 };
+
+/* Zstandard cubins this large are decompressed sparsely (sparse.c):
+ * only the pages of the sections the reader reads are kept. */
+#define SPARSE_MIN ((uint64_t)8 << 20)
+int sparse_wanted(const struct bin_entry *en);
+/* The image in *out, within a mapping (*map, usize bytes) to unmap. */
+enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
+			     uint64_t usize, struct span *out, void **map,
+			     const char **why);
 void scratch_free(struct bin_scratch *s);
 
 /* Reads one entry's images into rows (fatbin.c); runs on any thread. */

@@ -92,6 +92,7 @@ void scratch_free(struct bin_scratch *s)
 {
 	free(s->in.p);
 	free(s->out.p);
+	free(s->chunk.p);
 #ifdef HAVE_ZSTD
 	ZSTD_freeDCtx(s->zstd);
 #endif

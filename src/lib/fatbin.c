@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "bin.h"
 
@@ -28,7 +29,7 @@ enum { KIND_PTX = 1, KIND_ELF = 2 };
 /* The stored bytes made readable: decompressed into the thread's buffer
  * when needed. */
 static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en,
-				   struct span in, struct span *out)
+				   struct span in, struct span *out, void **map)
 {
 	int lz4 = (en->flags & FLAG_LZ4) != 0, zstd = (en->flags & FLAG_ZSTD) != 0;
 	struct bin_buf *buf = &c->scratch->out;
@@ -53,6 +54,13 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en
 		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "implausible "
 				"decompressed size %llu for %zu compressed "
 				"bytes", (unsigned long long)en->usize, in.n);
+	if (sparse_wanted(en)) {
+		st = sparse_cubin(c->scratch, in, en->usize, out, map, &why);
+		if (st != OCC_OK && st != OCC_ERR_NOMEM)
+			return bin_fail(c, st, in.p, "fatbin entry does not "
+					"decompress: %s", why);
+		return st;
+	}
 	if (buf_reserve(buf, (size_t)en->usize))
 		return OCC_ERR_NOMEM;
 	st = lz4 ? lz4_block_decode(in, buf->p, (size_t)en->usize, &why)
@@ -72,7 +80,8 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
 {
 	struct span s;
 	uint64_t origin = c->origin;
-	enum occ_status st = entry_bytes(c, en, payload, &s);
+	void *map = NULL;
+	enum occ_status st = entry_bytes(c, en, payload, &s, &map);
 
 	if (st != OCC_OK)
 		return st;
@@ -90,6 +99,8 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
 	}
 	c->entry_flags = 0;
 	c->origin = origin;
+	if (map)
+		munmap(map, (size_t)en->usize);
 	return st;
 }
 
