@@ -17,7 +17,9 @@ for dir in "$@"; do
 	for f in "$dir"/*.so*; do
 		[ -f "$f" ] && [ ! -L "$f" ] || continue
 		[ "$(stat -c %s "$f")" -ge 1048576 ] || continue
-		objdump -h "$f" 2>/dev/null | grep -q nv_fatbin || continue
+		if command -v objdump >/dev/null; then
+			objdump -h "$f" 2>/dev/null | grep -q nv_fatbin || continue
+		fi
 		o= c=
 		for i in 1 2 3; do   # alternating: one of each, three times
 			o=$(echo "$o $(best1 "$occ" --kernels "$f" -f csv)")
