@@ -343,8 +343,8 @@ enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
 
 /* One kernel of one architecture, as read; -1: not recorded there. */
 struct kernel_info {
-	char *mangled;
-	char *name;              /* demangled, or NULL: not C++ */
+	const char *mangled;     /* the list's names' */
+	const char *name;        /* demangled, or NULL: not C++ or not needed */
 	const char *file;        /* the kernel_list's copy */
 	char arch[16];           /* as compiled: sm_90a, sm_120f, compute_90 */
 	int cc_major, cc_minor;
@@ -364,9 +364,28 @@ struct kernel_info {
 	int line;                /* in a compiler report */
 };
 
+/* Each kernel name once (names.c). */
+struct name_entry {
+	char *mangled, *name;    /* name: demangled, NULL if not C++ */
+	uint64_t hash;
+	int demangled;           /* name was computed */
+};
+
+struct name_table {
+	struct name_entry *e;
+	size_t n, cap;           /* cap: a power of 2 */
+};
+
+/* The table's entry for mangled, added if new, demangled once when asked. */
+const struct name_entry *names_intern(struct name_table *t,
+				      const char *mangled, int demangled);
+void names_free(struct name_table *t);
+
 struct kernel_list {
 	struct kernel_info *k;
 	size_t n, cap;
+	struct name_table names;
+	int need_names;          /* demangled names are printed or matched */
 	char **files;            /* the files read, for kernel_info.file */
 	size_t nfiles;
 	unsigned char *stdin_buf;   /* a binary read from standard input */

@@ -62,10 +62,7 @@ void kernels_free(struct kernel_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		free(l->k[i].mangled);
-		free(l->k[i].name);
-	}
+	names_free(&l->names);
 	for (i = 0; i < l->nfiles; i++)
 		free(l->files[i]);
 	free(l->k);
@@ -95,27 +92,41 @@ int kernel_arch_matches(const char *want, const struct kernel_info *k)
 	return 1;
 }
 
-/* Keeps k (the last added) or takes it back. */
+/* Keeps k (the last added) or takes it back; the name of a kept one
+ * demangled when it is needed (once per name). */
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
 	int keep = !o->arch || kernel_arch_matches(o->arch, k);
 
+	if (keep && r->l->need_names)
+		k->name = names_intern(&r->l->names, k->mangled, 1)->name;
 	if (keep && r->l->have_re)
 		keep = regexec(&r->l->re, k->mangled, 0, NULL, 0) == 0 ||
 		       (k->name && regexec(&r->l->re, k->name, 0, NULL, 0) == 0);
-	if (!keep) {
-		free(k->mangled);
-		free(k->name);
+	if (!keep)
 		r->l->n--;
-	}
 }
 
-static void names(struct kernel_info *k, const char *mangled)
+static void names(struct reader *r, struct kernel_info *k, const char *mangled)
 {
-	if (!(k->mangled = strdup(mangled)))
-		die("out of memory");
-	k->name = demangle(mangled);
+	k->mangled = names_intern(&r->l->names, mangled, 0)->mangled;
+}
+
+/* Whether a demangled name is printed or matched: --fields without
+ * kernel, and no --kernel nor --api, need none (a default text report
+ * names kernels in its notes). */
+static int names_needed(const struct options *o)
+{
+	const char *p = o->fields;
+	size_t n = strlen("kernel");
+
+	if (!p || o->kernel_re || o->api)
+		return 1;
+	for (; *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, "kernel", n) == 0 && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
 }
 
 /* Whether --arch can keep an image's kernels, from its fatbin entry's
@@ -163,7 +174,7 @@ static int from_report(const struct occ_usage *u, void *ctx)
 	struct reader *r = ctx;
 	struct kernel_info *k = add(r->l);
 
-	names(k, u->mangled);
+	names(r, k, u->mangled);
 	k->file = file_name(r->l, r->input);
 	snprintf(k->arch, sizeof k->arch, "%s", u->arch);
 	k->cc_major = u->cc_major;
@@ -278,7 +289,7 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	struct kernel_info *k = add(r->l);
 	const struct occ_arch *a;
 
-	names(k, b->mangled);
+	names(r, k, b->mangled);
 	k->file = file_name(r->l, b->file && *b->file ? b->file : r->input);
 	memcpy(k->arch, b->arch, sizeof k->arch);
 	k->arch[sizeof k->arch - 1] = '\0';
@@ -438,6 +449,7 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	char msg[256];
 
 	memset(l, 0, sizeof *l);
+	l->need_names = names_needed(s->o);
 	reader_opts(&r);
 	if (s->o->kernel_re) {
 		e = regcomp(&l->re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
