@@ -14,7 +14,7 @@ for lib in libcublasLt.so.13 libcudnn_engines_precompiled.so.9 libnccl.so.2 \
 	rows=$(($(wc -l </tmp/occcalc-bench.$$) - 1))
 	t1=$( { /usr/bin/time -f '%e' "$occ" --jobs 1 --kernels "$f" -f csv >/dev/null ; } 2>&1 | tail -n 1)
 	set -- $t
-	printf '%-40s %8d %6d %8s %10d %10s\n' "$lib" $(($(stat -c %s "$f") >> 20)) \
+	printf '%-40s %8d %6d %8s %10d %10s\n' "$lib" $(($(stat -L -c %s "$f") >> 20)) \
 		"$rows" "$1" $(($2 >> 10)) "$t1"
 done
 rm -f /tmp/occcalc-bench.$$

@@ -31,8 +31,8 @@ for dir in "$@"; do
 		tot_c=$(echo "$tot_c $c" | awk '{ print $1 + $2 }')
 		printf '%-44s %7d %9s %9s %6.1fx\n' "$(basename "$f")" \
 			$(($(stat -c %s "$f") >> 20)) "$o" "$c" \
-			"$(echo "$c $o" | awk '{ print $2 > 0 ? $1 / $2 : 0 }')"
+			"$(echo "$c $o" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
 	done
 done
 printf '%-44s %7s %9.2f %9.2f %6.1fx\n' "whole set" "" "$tot_o" "$tot_c" \
-	"$(echo "$tot_c $tot_o" | awk '{ print $2 > 0 ? $1 / $2 : 0 }')"
+	"$(echo "$tot_c $tot_o" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"

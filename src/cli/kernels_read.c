@@ -7,6 +7,7 @@
  * was read from.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -144,6 +145,13 @@ static int arch_may_keep(const struct occ_bin_image *im, void *ctx)
 static void reader_opts(struct reader *r)
 {
 	const struct options *o = r->s->o;
+
+#ifdef M_MMAP_THRESHOLD
+	/* Blocks of 1 MB and more mapped, whatever glibc learnt: a thread's
+	 * image buffers (zstd's too) go back when freed instead of staying
+	 * in that thread's arena, so memory does not grow with --jobs. */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 
 	r->opts.jobs = (int)o->jobs;
 	if (o->arch && occ_arch_parse_name(o->arch, &r->cc_major,

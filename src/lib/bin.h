@@ -43,6 +43,7 @@ struct bin_win {
 enum occ_status win_get(const struct bin_src *s, struct bin_win *w,
 			uint64_t off, size_t n, const uint8_t **out);
 int buf_reserve(struct bin_buf *b, size_t n);
+void buf_free(struct bin_buf *b);
 
 struct bin_sched;
 struct bin_scratch;

@@ -105,14 +105,14 @@ static enum occ_status cubin_file(struct bin_ctx *c)
 	enum occ_status st = src_read(c->src, 0, (size_t)c->src->len, &b, &p);
 
 	if (st != OCC_OK) {
-		free(b.p);
+		buf_free(&b);
 		return src_fail(c, st, 0);
 	}
 	c->file = p;
 	c->file_len = (size_t)c->src->len;
 	c->file_off = 0;
 	st = elf_read(c, (struct span){ p, (size_t)c->src->len });
-	free(b.p);
+	buf_free(&b);
 	c->file = NULL;
 	c->file_len = 0;
 	return st;
@@ -129,7 +129,7 @@ static enum occ_status read_any(struct bin_ctx *c)
 	uint32_t magic = st == OCC_OK && n >= 4 ? rd32(p) : 0;
 	int cubin = magic == 0x464c457fu && n >= 20 && rd16(p + 0x12) == 190;
 
-	free(w.buf.p);
+	buf_free(&w.buf);
 	if (st != OCC_OK)
 		return src_fail(c, st, 0);
 	if (magic == FATBIN_MAGIC) {

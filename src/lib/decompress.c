@@ -90,9 +90,9 @@ int occ_bin_has_zstd(void)
 
 void scratch_free(struct bin_scratch *s)
 {
-	free(s->in.p);
-	free(s->out.p);
-	free(s->chunk.p);
+	buf_free(&s->in);
+	buf_free(&s->out);
+	buf_free(&s->chunk);
 #ifdef HAVE_ZSTD
 	ZSTD_freeDCtx(s->zstd);
 #endif

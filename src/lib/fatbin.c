@@ -186,7 +186,7 @@ static struct bin_entry *entries_of(struct bin_ctx *c, uint64_t off,
 		}
 		v[(*count)++] = en;
 	}
-	free(w.buf.p);
+	buf_free(&w.buf);
 	return v;
 }
 
@@ -203,13 +203,13 @@ enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbins nested "
 				    "too deep");
 	if (n < 16 || win_get(c->src, &w, off, 16, &p) != OCC_OK) {
-		free(w.buf.p);
+		buf_free(&w.buf);
 		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbin header "
 				    "truncated");
 	}
 	hsize = rd16(p + 6);
 	size = rd64(p + 8);
-	free(w.buf.p);
+	buf_free(&w.buf);
 	if (hsize < 16 || hsize > n || size > n - hsize)
 		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbin of %llu "
 				    "bytes runs past the end (%llu bytes)",

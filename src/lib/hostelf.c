@@ -226,7 +226,7 @@ enum occ_status host_walk(struct bin_ctx *c)
 	    (st = host_counts(c, &h)) == OCC_OK &&
 	    (st = host_names(c, &h)) == OCC_OK)
 		st = host_sections(c, &h);
-	free(h.w.buf.p);
-	free(h.names.p);
+	buf_free(&h.w.buf);
+	buf_free(&h.names);
 	return st;
 }

@@ -20,6 +20,13 @@
 #define TASKS_PER_JOB 4
 /* Most threads, whatever the machine says. */
 #define MAX_JOBS 256
+/* Bytes of images that threads may hold at once, however many threads
+ * there are: a thread waits before taking an image that would pass it
+ * (unless no other is held). Between images a thread keeps buffers up to
+ * its share of a quarter of it, and frees larger ones. */
+#define BUDGET ((uint64_t)32 << 20)
+#define KEEP_MIN ((size_t)256 << 10)
+#define KEEP_MAX ((size_t)8 << 20)
 
 enum { QUEUED, RUNNING, DONE };
 
@@ -42,7 +49,9 @@ struct bin_sched {
 	int jobs, nthreads;
 	pthread_t *threads;
 	pthread_mutex_t mu;
-	pthread_cond_t work, done;
+	pthread_cond_t work, done, room;
+	uint64_t held;               /* bytes of images being read */
+	size_t keep;                 /* a thread's buffers kept, each */
 	struct task *ring;
 	size_t cap;
 	uint64_t head, next, tail;   /* oldest undelivered, next to run, end */
@@ -142,6 +151,22 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 		t->st = OCC_ERR_NOMEM;
 }
 
+/* What reading the entry holds at its peak: the payload, and the image
+ * (a sparse one keeps only some pages). */
+static uint64_t task_cost(const struct task *t)
+{
+	uint64_t image = sparse_wanted(&t->en) ? SPARSE_MIN / 4
+			 : t->en.usize > t->en.size ? t->en.usize : t->en.size;
+
+	return t->en.size + image;
+}
+
+static void trim(struct bin_buf *b, size_t keep)
+{
+	if (b->cap > keep)
+		buf_free(b);
+}
+
 static void *worker(void *arg)
 {
 	struct bin_sched *s = arg;
@@ -151,6 +176,7 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		struct task *t;
+		uint64_t cost;
 
 		while (!s->quit && s->next == s->tail)
 			pthread_cond_wait(&s->work, &s->mu);
@@ -158,10 +184,18 @@ static void *worker(void *arg)
 			break;
 		t = &s->ring[s->next++ % s->cap];
 		t->state = RUNNING;
+		cost = t->cancelled ? 0 : task_cost(t);
+		while (s->held && s->held + cost > BUDGET)
+			pthread_cond_wait(&s->room, &s->mu);
+		s->held += cost;
 		pthread_mutex_unlock(&s->mu);
 		if (!t->cancelled)
 			task_run(t, &sc);
+		trim(&sc.in, s->keep);
+		trim(&sc.out, s->keep);
 		pthread_mutex_lock(&s->mu);
+		s->held -= cost;
+		pthread_cond_broadcast(&s->room);
 		t->state = DONE;
 		pthread_cond_broadcast(&s->done);
 	}
@@ -186,6 +220,9 @@ struct bin_sched *sched_open(int jobs)
 		return NULL;
 	s->jobs = jobs_for(jobs);
 	s->cap = s->jobs == 1 ? 1 : (size_t)s->jobs * TASKS_PER_JOB;
+	s->keep = (size_t)(BUDGET / 8 / (uint64_t)s->jobs);
+	s->keep = s->keep < KEEP_MIN ? KEEP_MIN : s->keep > KEEP_MAX ? KEEP_MAX
+		  : s->keep;
 	s->ring = calloc(s->cap, sizeof *s->ring);
 	if (!s->ring) {
 		free(s);
@@ -196,6 +233,7 @@ struct bin_sched *sched_open(int jobs)
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->work, NULL);
 	pthread_cond_init(&s->done, NULL);
+	pthread_cond_init(&s->room, NULL);
 	s->threads = calloc((size_t)s->jobs, sizeof *s->threads);
 	for (i = 0; s->threads && i < s->jobs; i++)
 		if (pthread_create(&s->threads[i], NULL, worker, s) != 0)
@@ -230,6 +268,7 @@ void sched_close(struct bin_sched *s)
 		pthread_mutex_destroy(&s->mu);
 		pthread_cond_destroy(&s->work);
 		pthread_cond_destroy(&s->done);
+		pthread_cond_destroy(&s->room);
 	}
 	for (j = 0; j < s->cap; j++)
 		task_reset(&s->ring[j]);

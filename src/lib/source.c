@@ -3,7 +3,9 @@
  * file read piece by piece with pread, so that what is resident while a
  * large library is read is the pieces at hand, not the file.
  */
+#define _DEFAULT_SOURCE 1  /* MAP_ANONYMOUS */
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -11,6 +13,20 @@
 
 /* Forward reads of headers and padding come in pieces of this size. */
 #define WINDOW ((size_t)64 << 10)
+
+/* Buffers this large are mapped, so that freeing one gives its memory
+ * back at once (malloc may keep it in a thread's arena). */
+#define MAP_MIN ((size_t)256 << 10)
+
+void buf_free(struct bin_buf *b)
+{
+	if (b->cap >= MAP_MIN)
+		munmap(b->p, b->cap);
+	else
+		free(b->p);
+	b->p = NULL;
+	b->cap = 0;
+}
 
 int buf_reserve(struct bin_buf *b, size_t n)
 {
@@ -22,9 +38,15 @@ int buf_reserve(struct bin_buf *b, size_t n)
 	while (cap < n)
 		cap = cap > SIZE_MAX / 2 ? n : 2 * cap;
 	/* No realloc: what the buffer held is not needed again. */
-	if (!(p = malloc(cap)))
+	if (cap >= MAP_MIN) {
+		p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return -1;
+	} else if (!(p = malloc(cap))) {
 		return -1;
-	free(b->p);
+	}
+	buf_free(b);
 	b->p = p;
 	b->cap = cap;
 	return 0;

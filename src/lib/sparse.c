@@ -218,6 +218,10 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
 			break;
 	}
 	free(sp.need);
+	/* Streaming gave the context a window buffer: not kept. */
+	ZSTD_freeDCtx(sc->zstd);
+	sc->zstd = NULL;
+	buf_free(&sc->chunk);
 	if (st != OCC_OK) {
 		munmap(sp.img, (size_t)usize);
 		return st;
