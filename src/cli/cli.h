@@ -135,6 +135,7 @@ struct options {
 	uint64_t jobs;                  /* --jobs N; 0: one per processor */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
+	int regs_given;                 /* --regs given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
 	uint64_t sms, grid, device;     /* 0: not given (device: 0) */
 	uint64_t carveout, barriers, streams;
@@ -561,6 +562,8 @@ struct occ_run {
 	const struct kernel_info *ki;
 	const char *kernel;
 	const uint16_t *shape;         /* the block's, from --block */
+	const struct occ_arch *tag_of; /* tag is this architecture's name */
+	char tag[16];
 	/* --kernels: the driver on the row's kernel, and the row counted. */
 	void (*hook)(struct occ_run *run, struct occ_row *row,
 		     struct row_gpu *g);

@@ -481,6 +481,7 @@ static void check(struct options *o)
 	if (o->measure)
 		o->api = 1;
 	o->have_block = option_given(o, "block");
+	o->regs_given = option_given(o, "regs");
 	o->barriers_given = option_given(o, "barriers");
 	check_pairs(o);
 }
