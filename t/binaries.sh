@@ -84,13 +84,16 @@ ok $? "--kernel matches demangled names"
 expect 2 "--kernel: '(': " --kernels "$B/none.fatbin" --kernel '('
 expect 1 "no kernel matching --kernel nothing_like_this" --kernels "$B/none.fatbin" --kernel nothing_like_this
 
-run --kernels "$B/none.fatbin" --arch 90 -f csv --fields arch
+run --kernels "$B/none.fatbin" --arch 90 --all-images -f csv --fields arch
 [ "$(tail -n +2 "$tmp/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 22 compute_90; 22 sm_90a;" ]
-ok $? "--arch 90 keeps compute capability 9.0: sm_90a code and compute_90 PTX"
+ok $? "--arch 90 --all-images keeps compute capability 9.0: sm_90a code and compute_90 PTX"
+run --kernels "$B/none.fatbin" --arch 90 -f csv --fields arch
+[ "$(tail -n +2 "$tmp/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 22 sm_90a;" ]
+ok $? "--arch 90 names a GPU: the image the driver loads there, sm_90a, not the PTX"
 run --kernels "$B/none.fatbin" --arch sm_90a -f csv --fields arch
 [ "$(tail -n +2 "$tmp/out" | sort -u)" = "sm_90a" ]
 ok $? "--arch sm_90a keeps only sm_90a code"
-expect 1 "no kernel compiled for --arch sm_87" --kernels "$B/none.fatbin" --arch sm_87
+expect 1 "no kernel compiled for --arch sm_87" --kernels "$B/none.fatbin" --arch sm_87 --all-images
 
 # ---- Directories, standard input, formats ----
 

@@ -32,13 +32,16 @@ run --jobs 4 --kernels - -f csv <"$B/kernels.exe"
 [ "$status" -eq 0 ] && [ -s "$tmp/one" ] && cmp -s "$tmp/one" "$tmp/out"
 ok $? "an executable read from standard input: --jobs 4 prints what --jobs 1 does"
 
-# --arch: the images of other architectures are skipped unread, the rows
-# are those of the whole read filtered.
+# --all-images --arch: the images of other architectures are skipped
+# unread, the rows are those of the whole read filtered.
 run --jobs 2 --kernels "$B/kernels.exe" -f csv --fields "$F"
 { head -n 1 "$tmp/out"; grep '^sm_90a,\|^compute_90,' "$tmp/out"; } >"$tmp/all"
-run --jobs 2 --kernels "$B/kernels.exe" -f csv --fields "$F" --arch sm_90
+run --jobs 2 --kernels "$B/kernels.exe" -f csv --fields "$F" --arch sm_90 --all-images
 [ "$(wc -l <"$tmp/out")" -gt 1 ] && cmp -s "$tmp/all" "$tmp/out"
-ok $? "--arch sm_90: the rows of sm_90a and compute_90 of a whole read, in order"
+ok $? "--all-images --arch sm_90: the rows of sm_90a and compute_90 of a whole read, in order"
+# --arch alone: the image the driver loads, the others unread.
+same_rows "--arch sm_90 (the image the driver loads)" --kernels "$B/kernels.exe" \
+	-f csv --fields "$F" --arch sm_90
 
 # A large library: many fatbins, compressed images of 100 MB and more.
 big=

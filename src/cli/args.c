@@ -201,4 +201,5 @@ void arg_device(const char *opt, const char *arg, struct options *o)
 	o->device_all = strcmp(arg, "all") == 0;
 	if (!o->device_all)
 		o->device = arg_number(opt, arg, 0, 1023);
+	o->device_given = 1;
 }

@@ -141,6 +141,8 @@ struct options {
 	uint64_t carveout, barriers, streams;
 	int carveout_default, barriers_given;
 	int chart, api, measure, headroom, optin;
+	int all_images;                 /* --kernels: not only the loaded */
+	int device_given;               /* --device N */
 	enum out_format format;
 	struct access_request access;
 	struct traffic_request traffic;
@@ -362,6 +364,10 @@ struct kernel_info {
 	int req_threads[3], cluster[3];
 	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
 	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
+	/* With a GPU named, the image of its fatbin the driver loads there:
+	 * how it was chosen, the fatbin's images, how many run there. */
+	enum occ_bin_image image;
+	int images, images_run;
 	int line;                /* in a compiler report */
 };
 
@@ -394,6 +400,9 @@ struct kernel_list {
 	unsigned char *report;   /* a compiler report's text while it is read */
 	int text;                /* read from a compiler report */
 	int files_bad;           /* in a directory, warned about */
+	int target_cc;           /* the GPU images are chosen for; 0: none */
+	size_t no_image;         /* kernels with no image that runs there */
+	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
 	regex_t re;              /* --kernel */
 	int have_re;
 };
@@ -469,6 +478,9 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
+/* Why the driver loads k's image on the GPU named (a sentence), or NULL
+ * where no image was chosen. */
+const char *kernel_image_why(const struct kernel_info *k);
 
 /* ---- Occupancy rows (occupancy.c, fields_occupancy.c) ---- */
 

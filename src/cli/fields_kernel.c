@@ -45,6 +45,24 @@ GETTER(get_container)
 }
 KBOOL_GETTER(get_ptx_only, K, K->ptx_only)
 KBOOL_GETTER(get_bounds_known, K, K->bounds_known)
+KBOOL_GETTER(get_relocatable, K, K->relocatable)
+/* With a GPU named: the kind of image the driver loads there. */
+GETTER(get_image)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (K && K->image == OCC_IMAGE_SASS)
+		set_str(v, "sass");
+	else if (K && K->image == OCC_IMAGE_PTX)
+		set_str(v, "ptx");
+}
+GETTER(get_image_why)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (K)
+		set_str(v, kernel_image_why(K));
+}
 KOPT_GETTER(get_max_threads, K && K->max_threads > 0, K->max_threads)
 /* The text table: '?' where the input cannot say (a compiler report). */
 GETTER(text_max_threads)

@@ -310,6 +310,14 @@ static const struct field fields[] = {
 	      get_container),
 	PLAIN("ptx_only", FT_BOOL, "PTX only: the driver compiles it when "
 	      "loaded, its resources unknown until then", get_ptx_only),
+	PLAIN("image", FT_STR, "with a GPU named, the image of its fatbin "
+	      "the driver loads there: sass, or ptx (compiled by the driver)",
+	      get_image),
+	PLAIN("image_why", FT_STR, "why the driver loads that image",
+	      get_image_why),
+	PLAIN("relocatable", FT_BOOL, "relocatable device code (nvcc -rdc) "
+	      "not linked yet: the driver loads the linked code",
+	      get_relocatable),
 	PLAIN("bounds_known", FT_BOOL, "whether the input records "
 	      "__launch_bounds__ (a binary does, a compiler report does not)",
 	      get_bounds_known),

@@ -93,12 +93,37 @@ int kernel_arch_matches(const char *want, const struct kernel_info *k)
 	return 1;
 }
 
-/* Keeps k (the last added) or takes it back; the name of a kept one
- * demangled when it is needed (once per name). */
+const char *kernel_image_why(const struct kernel_info *k)
+{
+	size_t n = strlen(k->arch);
+
+	if (k->image == OCC_IMAGE_PTX)
+		return "no SASS of its fatbin runs on this GPU: the driver "
+		       "compiles its newest PTX not newer than the GPU";
+	if (k->image != OCC_IMAGE_SASS)
+		return NULL;
+	if (k->images_run == 1)
+		return "the only image of its fatbin that runs on this GPU";
+	if (n && k->arch[n - 1] == 'a')
+		return "SASS for this GPU, arch-specific: the driver loads it "
+		       "before plain SASS and PTX";
+	return "SASS for this GPU: the driver loads SASS before PTX";
+}
+
+/* Keeps k (the last added) or takes it back. An image chosen for the GPU
+ * is kept whatever its target (compute_80 PTX runs on a 9.0 device); a
+ * kernel none of whose images runs there is counted for a notice. The
+ * name of a kept one is demangled when it is needed (once per name). */
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
-	int keep = !o->arch || kernel_arch_matches(o->arch, k);
+	int keep = k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX ||
+		   !o->arch || kernel_arch_matches(o->arch, k);
+
+	if (k->image == OCC_IMAGE_NONE) {
+		r->l->no_image++;
+		keep = 0;
+	}
 
 	if (keep && r->l->need_names)
 		k->name = names_intern(&r->l->names, k->mangled, 1)->name;
@@ -133,8 +158,9 @@ static int names_needed(const struct options *o)
 /* Whether --arch can keep an image's kernels, from its fatbin entry's
  * header: those it cannot are never decompressed. Only the compute
  * capability decides here (the suffix is the cubin's to say);
- * keep_or_drop decides the rest. */
-static int arch_may_keep(const struct occ_bin_image *im, void *ctx)
+ * keep_or_drop decides the rest. Where a GPU is named, the image the
+ * driver loads there is read instead, and this is not asked. */
+static int arch_may_keep(const struct occ_bin_image_head *im, void *ctx)
 {
 	const struct reader *r = ctx;
 
@@ -311,7 +337,11 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 			 : a ? (int64_t)occ_bin_static_smem(a, b)
 			 : b->shared_section;
 	k->barriers = b->barriers;
-	k->stack = b->frame;
+	/* The local memory the driver allocates per thread: the call chain's
+	 * (EIATTR_MIN_STACK_SIZE: 1,736 B for NCCL's linked
+	 * ncclDevKernel_Generic on sm_90, as cuobjdump's STACK), else the
+	 * kernel's own frame. */
+	k->stack = b->stack >= 0 ? b->stack : b->frame;
 	k->spill_stores = k->spill_loads = -1;
 	k->bounds_known = 1;
 	k->max_threads = bound(b->max_threads);
@@ -321,6 +351,9 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	memcpy(k->cluster, b->cluster, sizeof k->cluster);
 	k->fatbin_offset = b->fatbin_offset;
 	k->relocatable = b->relocatable;
+	k->image = b->image;
+	k->images = b->images;
+	k->images_run = b->images_run;
 	keep_or_drop(r, k);
 	return 0;
 }
@@ -367,6 +400,17 @@ static void read_dir(struct reader *r, const char *path)
 
 /* ---- Reading, by content ---- */
 
+static int image_target(struct session *s);
+
+/* The reader's options with the GPU whose image of each fatbin is read. */
+static const struct occ_bin_opts *for_target(struct reader *r)
+{
+	r->l->target_cc = image_target(r->s);
+	r->opts.cc_major = r->l->target_cc / 10;
+	r->opts.cc_minor = r->l->target_cc % 10;
+	return &r->opts;
+}
+
 static unsigned char *slurp(int fd, const char *input, size_t *len)
 {
 	unsigned char *buf = NULL, *nb;
@@ -411,8 +455,8 @@ static void read_stdin(struct reader *r)
 		read_report(r, buf, len);
 		return;
 	}
-	st = occ_bin_read_opts(buf, len, r->input, &r->opts, from_binary, r,
-			       &fs, &d);
+	st = occ_bin_read_opts(buf, len, r->input, for_target(r), from_binary,
+			       r, &fs, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 }
@@ -433,8 +477,8 @@ static void read_file(struct reader *r, const char *path)
 		die("%s: cannot read: %s", path, strerror(errno));
 	if (occ_bin_sniff(head, (size_t)got)) {
 		close(fd);
-		st = occ_bin_read_file_opts(path, &r->opts, from_binary, r,
-					    &fs, &d);
+		st = occ_bin_read_file_opts(path, for_target(r), from_binary,
+					    r, &fs, &d);
 		if (st != OCC_OK)
 			bin_failed(st, &d);
 		return;
@@ -449,9 +493,52 @@ static void read_file(struct reader *r, const char *path)
 	r->l->report = NULL;
 }
 
+/* The compute capability (major * 10 + minor) whose image of each fatbin
+ * is read: the GPU named by --arch (or --gpu, which sets it), else by
+ * --device or --api; 0 with --all-images or no GPU named. */
+static int image_target(struct session *s)
+{
+	const struct options *o = s->o;
+	int major, minor;
+
+	if (o->all_images)
+		return 0;
+	if (o->arch && occ_arch_parse_name(o->arch, &major, &minor) == OCC_OK)
+		return major * 10 + minor;
+	if (o->api || o->device_given) {
+		session_device_arch(s);
+		return s->dev.cc_major * 10 + s->dev.cc_minor;
+	}
+	return 0;
+}
+
+/* Relocatable device code (nvcc -rdc) is linked before it is loaded: in
+ * a file that also holds linked code (NCCL's library holds both), only the
+ * linked kernels are what runs. A lone -rdc object keeps its kernels. */
+static void drop_relocatable(struct kernel_list *l)
+{
+	size_t start, end, i, kept = 0;
+	int linked;
+
+	for (start = 0; start < l->n; start = end) {
+		linked = 0;
+		for (end = start; end < l->n && l->k[end].file == l->k[start].file;
+		     end++)
+			linked |= !l->k[end].relocatable && !l->k[end].ptx_only;
+		for (i = start; i < end; i++) {
+			if (linked && l->k[i].relocatable) {
+				l->relocatable_dropped++;
+				continue;
+			}
+			l->k[kept++] = l->k[i];
+		}
+	}
+	l->n = kept;
+}
+
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path, { 0, NULL, NULL }, 0, 0 };
+	struct reader r = { s, l, path, { 0, NULL, NULL, 0, 0 }, 0, 0 };
 	struct stat sb;
 	int e;
 	char msg[256];
@@ -480,4 +567,6 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	} else {
 		read_file(&r, path);
 	}
+	if (!s->o->all_images)
+		drop_relocatable(l);
 }

@@ -438,6 +438,23 @@ static void min_blocks_from_ptx(struct kernel_list *l)
 	}
 }
 
+/* Kernels whose fatbins hold no image that runs on the GPU named: a
+ * notice, or the end of the run when nothing else is left. */
+static void no_image_notice(const struct kernel_list *l, const char *input)
+{
+	int cc = l->target_cc;
+
+	if (!l->no_image)
+		return;
+	if (l->n == 0)
+		die("%s: no image runs on compute capability %d.%d: its SASS "
+		    "is for other GPUs and its PTX (if any) for later ones "
+		    "(--all-images lists every image)", input, cc / 10, cc % 10);
+	warn("%zu kernel image%s of fatbins with no image that runs on "
+	     "compute capability %d.%d left out (--all-images lists them)",
+	     l->no_image, l->no_image == 1 ? "" : "s", cc / 10, cc % 10);
+}
+
 int mode_kernels(struct session *s)
 {
 	const struct options *o = s->o;
@@ -451,6 +468,7 @@ int mode_kernels(struct session *s)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
 	kernels_read(s, o->ptxas, rep.l);
+	no_image_notice(rep.l, o->ptxas);
 	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",

@@ -139,6 +139,9 @@ static const struct opt opts[] = {
 	{ "jobs", 0, NUM(1, 256), .metavar = "N", .dest = O(jobs), .modes = KER,
 	  .selects = -1, .help = "--kernels: read a binary's images on N "
 	  "threads\n(default: one per processor; the output is the same)" },
+	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,
+	  .help = "--kernels: every image of each fatbin, not\nonly the one "
+	  "the driver loads on the GPU\nnamed (--gpu, --device, --arch, --api)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .selects = -1, .section = "\n  --block, --regs, --smem and "
 	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"

@@ -69,6 +69,11 @@ struct bin_ctx {
 	int64_t fatbin_offset;
 	enum occ_bin_compression compression;
 	uint64_t entry_flags;    /* the fatbin entry's flags; 0 outside */
+	/* The device whose image of each fatbin is read (major * 10 + minor),
+	 * 0: every image; and, inside a fatbin, how its image was chosen. */
+	int target_cc;
+	enum occ_bin_image image;
+	int images, images_run;
 	/* Offset in the file of the entry whose decompressed bytes are being
 	 * read: messages about them point there. */
 	uint64_t origin;
@@ -119,6 +124,21 @@ static inline uint64_t rd64(const uint8_t *p)
 
 /* Most nesting followed (a fatbin in an ELF file is depth 2). */
 #define BIN_MAX_DEPTH 4
+
+/* A fatbin entry as its header describes it: what the driver chooses the
+ * image to load by (imagechoice.c). */
+struct image_desc {
+	int candidate;           /* SASS or PTX (not LTO-IR or another kind) */
+	int ptx;                 /* PTX text, else an ELF (SASS) */
+	int sm;                  /* the target: 90 for sm_90a and compute_90 */
+	char suffix;             /* 'a' (arch-specific), 'f' (family), or 0 */
+};
+
+/* The index of the image the driver loads on a device of compute
+ * capability cc (major * 10 + minor), or -1 when none runs there; *why says
+ * which kind it is, *runnable how many images could run there. */
+int image_choose(const struct image_desc *d, size_t n, int cc,
+		 enum occ_bin_image *why, int *runnable);
 
 /* Readers by format; each recognises its magic before it is called. */
 /* A file by path, with the scheduler given (NULL: one of its own). */

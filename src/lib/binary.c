@@ -78,6 +78,9 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->container = c->container;
 	k->fatbin_offset = c->container == OCC_BIN_CUBIN ? -1 : c->fatbin_offset;
 	k->compression = c->compression;
+	k->image = c->image;
+	k->images = c->images;
+	k->images_run = c->images_run;
 	k->file = c->diag->file;
 	r = c->fn ? c->fn(k, c->ctx) : 0;
 	if (r) {
@@ -168,6 +171,10 @@ static enum occ_status read_src(const struct bin_src *src, const char *name,
 	c.sched = sched;
 	c.opts = opts;
 	c.fatbin_offset = -1;
+	if (opts)
+		c.target_cc = opts->cc_major > 0 && opts->cc_major < 100 &&
+			      opts->cc_minor >= 0 && opts->cc_minor < 10
+			      ? opts->cc_major * 10 + opts->cc_minor : 0;
 	if (fn_status)
 		*fn_status = 0;
 	st = sched_finish(&c, read_any(&c));
@@ -192,6 +199,16 @@ enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 {
 	return occ_bin_read_opts(buf, len, name, NULL, fn, ctx, fn_status,
 				 diag);
+}
+
+enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
+				 int cc_major, int cc_minor, occ_bin_fn fn,
+				 void *ctx, int *fn_status,
+				 struct occ_bin_diag *diag)
+{
+	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor };
+
+	return occ_bin_read_opts(buf, len, name, &o, fn, ctx, fn_status, diag);
 }
 
 static enum occ_status io_fail(struct occ_bin_diag *diag, const char *path,
@@ -246,6 +263,15 @@ enum occ_status occ_bin_read_file_opts(const char *path,
 				       struct occ_bin_diag *diag)
 {
 	return bin_read_path(path, opts, NULL, fn, ctx, fn_status, diag);
+}
+
+enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
+				      int cc_minor, occ_bin_fn fn, void *ctx,
+				      int *fn_status, struct occ_bin_diag *diag)
+{
+	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor };
+
+	return bin_read_path(path, &o, NULL, fn, ctx, fn_status, diag);
 }
 
 enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,

@@ -144,7 +144,7 @@ static enum occ_status entry_at(struct bin_ctx *c, struct bin_win *w,
  * before its payload is read or decompressed. */
 static int wanted(const struct bin_ctx *c, const struct bin_entry *en)
 {
-	struct occ_bin_image im;
+	struct occ_bin_image_head im;
 	const struct occ_bin_opts *o = c->opts;
 
 	if (en->kind != KIND_PTX && en->kind != KIND_ELF)
@@ -190,6 +190,47 @@ static struct bin_entry *entries_of(struct bin_ctx *c, uint64_t off,
 	return v;
 }
 
+/* What the driver chooses by, from the header alone. */
+static void describe(const struct bin_entry *en, struct image_desc *d)
+{
+	d->candidate = en->kind == KIND_PTX || en->kind == KIND_ELF;
+	d->ptx = en->kind == KIND_PTX;
+	d->sm = en->sm > 1000 ? 1000 : (int)en->sm;
+	d->suffix = en->flags & FLAG_ARCH_SPECIFIC ? 'a'
+		    : en->flags & FLAG_FAMILY ? 'f' : 0;
+}
+
+/* The index of the entry the driver loads on c->target_cc (-1: none runs
+ * there, and every image is read); c says how it was chosen. */
+static enum occ_status choose(struct bin_ctx *c, const struct bin_entry *v,
+			      size_t n, int *pick)
+{
+	struct image_desc *d = calloc(n ? n : 1, sizeof *d);
+	size_t i;
+
+	if (!d)
+		return OCC_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+		describe(&v[i], &d[i]);
+	*pick = image_choose(d, n, c->target_cc, &c->image, &c->images_run);
+	for (c->images = 0, i = 0; i < n; i++)
+		c->images += d[i].candidate;
+	free(d);
+	return OCC_OK;
+}
+
+/* Whether entry i is read: the driver's choice when a device is named
+ * and an image runs there (whatever the caller's selection: that image is
+ * the kernel), else the caller's selection. */
+static int to_read(const struct bin_ctx *c, const struct bin_entry *v,
+		   size_t i, int pick)
+{
+	if (pick >= 0)
+		return (size_t)pick == i;
+	return c->target_cc ? v[i].kind == KIND_PTX || v[i].kind == KIND_ELF
+			    : wanted(c, &v[i]);
+}
+
 enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 {
 	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
@@ -197,6 +238,7 @@ enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 	uint64_t hsize, size;
 	struct bin_entry *v;
 	size_t count, i;
+	int pick = -1;
 	enum occ_status st, bad;
 
 	if (c->depth >= BIN_MAX_DEPTH)
@@ -219,11 +261,16 @@ enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 	c->fatbin_offset = (int64_t)off;
 	c->depth++;
 	v = entries_of(c, off, hsize, n, &count, &bad);
-	for (i = 0, st = OCC_OK; i < count && st == OCC_OK; i++)
-		if (wanted(c, &v[i]))
+	/* Choosing needs every header: a bad one fails before any image. */
+	st = !c->target_cc ? OCC_OK : bad != OCC_OK ? bad
+	     : choose(c, v, count, &pick);
+	for (i = 0; i < count && st == OCC_OK; i++)
+		if (to_read(c, v, i, pick))
 			st = sched_submit(c, &v[i]);
 	free(v);
 	c->depth--;
+	c->image = OCC_IMAGE_ALL;
+	c->images = c->images_run = 0;
 	c->compression = OCC_BIN_STORED;
 	return st != OCC_OK ? st : bad;
 }

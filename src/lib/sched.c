@@ -36,6 +36,8 @@ struct task {
 	enum occ_bin_container container;
 	int64_t fatbin_offset;
 	int depth;
+	enum occ_bin_image image;     /* how the image was chosen */
+	int images, images_run;
 	int state, cancelled, nomem;
 	enum occ_status st;
 	struct occ_bin_diag diag;
@@ -134,6 +136,9 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 	c.container = t->container;
 	c.fatbin_offset = t->fatbin_offset;
 	c.depth = t->depth;
+	c.image = t->image;
+	c.images = t->images;
+	c.images_run = t->images_run;
 	t->st = src_read(t->src, t->en.off, (size_t)t->en.size, &sc->in, &p);
 	if (t->st != OCC_OK) {
 		t->st = src_fail(&c, t->st, t->en.off);
@@ -335,6 +340,20 @@ static void cancel_rest(struct bin_sched *s)
 		s->ring[i % s->cap].cancelled = 1;
 }
 
+/* The entry and what the reader knows of it where it was found. */
+static void task_from(struct task *t, const struct bin_ctx *c,
+		      const struct bin_entry *en)
+{
+	t->en = *en;
+	t->src = c->src;
+	t->container = c->container;
+	t->fatbin_offset = c->fatbin_offset;
+	t->depth = c->depth;
+	t->image = c->image;
+	t->images = c->images;
+	t->images_run = c->images_run;
+}
+
 enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en)
 {
 	struct bin_sched *s = c->sched;
@@ -345,11 +364,7 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en)
 	if (s->jobs == 1) {
 		t = &s->ring[0];
 		task_reset(t);
-		t->en = *en;
-		t->src = c->src;
-		t->container = c->container;
-		t->fatbin_offset = c->fatbin_offset;
-		t->depth = c->depth;
+		task_from(t, c, en);
 		task_run(t, &s->scratch);
 		deliver(c, s, t);
 		task_reset(t);
@@ -360,11 +375,7 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en)
 		deliver_ready(c, s, 1);
 	if (s->failed == OCC_OK) {
 		t = &s->ring[s->tail % s->cap];
-		t->en = *en;
-		t->src = c->src;
-		t->container = c->container;
-		t->fatbin_offset = c->fatbin_offset;
-		t->depth = c->depth;
+		task_from(t, c, en);
 		t->state = QUEUED;
 		s->tail++;
 		pthread_cond_signal(&s->work);

@@ -28,7 +28,15 @@ COLS = ("file,arch,kernel,block,regs,api_regs,static_smem,api_static_smem,"
 CONTAINERS = ["sm_90a.cubin", "none.fatbin", "default.fatbin",
               "speed.fatbin", "kernels.o", "kernels.exe", "libkernels.so"]
 BLOCKS = (None, 64, 512, 1024)   # None: the recommended block size
-LIB_TIMEOUT = 180
+LIB_TIMEOUT = int(os.environ.get("KERNELS_API_LIB_TIMEOUT", "180"))
+# Libraries whose sm_90 kernels the driver loads (issue 17): NCCL, cuBLAS,
+# cuDNN, NVSHMEM and PyTorch's, where this machine has them (a Python
+# environment's nvidia wheels and torch); KERNELS_API_LIBS (paths joined by
+# ':') replaces the list.
+LIB_GLOBS = ("nvidia/nccl/lib/libnccl.so.*", "nvidia/cu13/lib/libcublasLt.so.*",
+             "nvidia/cudnn/lib/libcudnn_*.so.*",
+             "nvidia/nvshmem/lib/libnvshmem_host.so.*",
+             "torch/lib/libtorch_nvshmem.so", "torch/lib/libtorch_cuda.so")
 
 
 def run(cmd, timeout=None):
@@ -140,6 +148,74 @@ def library(occcalc, problems):
             "read_s": read_s, "rows": len(rows), "bad": bad}
 
 
+def library_paths():
+    if os.environ.get("KERNELS_API_LIBS"):
+        return os.environ["KERNELS_API_LIBS"].split(":")
+    found = []
+    for d in sys.path:
+        for g in LIB_GLOBS:
+            found += sorted(glob.glob(os.path.join(d, g)))
+    return sorted(set(os.path.realpath(f) for f in found))
+
+
+def libraries(occcalc, problems):
+    """Each library with the GPU named by --api: the image of each fatbin
+    the driver loads, beside the driver's reading of it."""
+    out = []
+    start = time.time()
+    budget = float(os.environ.get("KERNELS_API_BUDGET_S", "1e9"))
+    for lib in library_paths():
+        t0 = time.time()
+        if t0 - start > budget:
+            problems.append("%s: not run (KERNELS_API_BUDGET_S %g spent)"
+                            % (lib, budget))
+            continue
+        try:
+            rc, o, err = run([occcalc, "--kernels", lib, "--api", "-f", "csv",
+                              "--fields", COLS + ",ptx_only,image"],
+                             timeout=LIB_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            problems.append("%s: over %d s" % (lib, LIB_TIMEOUT))
+            continue
+        rows = list(csv.DictReader(io.StringIO(o)))
+        bad = [r for r in rows if r["agrees"] != "true"]
+        asked = [r for r in rows if r["api_regs"] not in ("", "0")]
+        res = {"lib": lib, "s": time.time() - t0, "rows": len(rows),
+               "sass": sum(r["image"] == "sass" for r in rows),
+               "ptx": sum(r["image"] == "ptx" for r in rows),
+               "asked": len(asked), "bad": bad,
+               "arch": sorted(set(r["arch"] for r in rows)),
+               "err": err.strip().splitlines()[-3:]}
+        if rc != 0 or bad:
+            problems.append("%s: exit %d, %d rows, %d disagree (%s)" % (
+                lib, rc, len(rows), len(bad), " ".join(res["err"])[:300]))
+        out.append(res)
+    return out
+
+
+def write_libraries(o, libs):
+    o.write("## Libraries, with the GPU named by `--api`\n\n"
+            "`occcalc --kernels LIB --api`: one row per kernel of each "
+            "fatbin, the image the driver loads on this GPU (docs/"
+            "image-choice.md), relocatable code left out where the "
+            "library holds linked code; the driver loads the same fatbin "
+            "and answers for the kernel.\n\n"
+            "| library | rows | SASS | PTX (JIT) | driver answered | "
+            "agrees false | targets | s |\n"
+            "|---|---:|---:|---:|---:|---:|---|---:|\n")
+    for r in libs:
+        o.write("| %s | %d | %d | %d | %d | %d | %s | %.0f |\n" % (
+            r["lib"], r["rows"], r["sass"], r["ptx"], r["asked"],
+            len(r["bad"]), " ".join(r["arch"]), r["s"]))
+    for r in libs:
+        for b in r["bad"][:10]:
+            o.write("\n- %s disagrees: %s" % (os.path.basename(r["lib"]),
+                                             ",".join(b.values())))
+        for e in r["err"]:
+            o.write("\n- %s: %s" % (os.path.basename(r["lib"]), e))
+    o.write("\n\n")
+
+
 def bound_launch(work, problems):
     """t/gpu/bound-launch.cu's output; a launch above the bound must fail
     while both occupancy APIs still answer."""
@@ -168,7 +244,7 @@ def device():
     return out.strip() or "unknown", now.strftime("%Y-%m-%d %H:%M")
 
 
-def write(md, dev, fix, other, ptx, lib, bound, problems):
+def write(md, dev, fix, other, ptx, lib, bound, problems, libs=()):
     t = tally(fix)
     with open(md, "w") as o:
         o.write("# --kernels --api: occcalc's reading and model beside the "
@@ -214,6 +290,8 @@ def write(md, dev, fix, other, ptx, lib, bound, problems):
                        lib["read_s"], lib["rows"], len(lib["bad"])))
             for r in lib["bad"][:20]:
                 o.write("- disagrees: %s\n" % ",".join(r.values()))
+        if libs:
+            write_libraries(o, libs)
         o.write("\nResult: **%s**\n" % ("FAIL" if problems else "PASS"))
         for p in problems:
             o.write("\n- Problem: %s\n" % p)
@@ -233,9 +311,12 @@ def main():
         ptx = ptx_only(occcalc, work, problems)
         bound = bound_launch(work, problems)
     lib = library(occcalc, problems)
-    write(md, device(), fix, other, ptx, lib, bound, problems)
-    print("kernels-api: %d fixture rows, %d PTX rows, %s library rows; %s"
+    libs = libraries(occcalc, problems)
+    write(md, device(), fix, other, ptx, lib, bound, problems, libs)
+    print("kernels-api: %d fixture rows, %d PTX rows, %s library rows, "
+          "%d rows of %d libraries; %s"
           % (len(fix), len(ptx), lib["rows"] if lib else 0,
+             sum(r["rows"] for r in libs), len(libs),
              "; ".join(problems) or "PASS"))
     return 1 if problems else 0
 

@@ -68,6 +68,15 @@ enum occ_bin_container {
 	OCC_BIN_HOST_ELF        /* an object, executable or shared library */
 };
 
+/* How the image a kernel was read from was chosen, when a device is given
+ * (occ_bin_read_for): the driver loads one image of each fatbin. */
+enum occ_bin_image {
+	OCC_IMAGE_ALL = 0,      /* no device given, or not in a fatbin */
+	OCC_IMAGE_SASS,         /* SASS that runs there, preferred to PTX */
+	OCC_IMAGE_PTX,          /* no SASS runs there: PTX the driver compiles */
+	OCC_IMAGE_NONE          /* no image of its fatbin runs there */
+};
+
 /* One kernel of one architecture, as the binary records it. Fields the
  * binary does not hold are -1 (see each). */
 struct occ_bin_kernel {
@@ -103,6 +112,12 @@ struct occ_bin_kernel {
 	enum occ_bin_container container;
 	int64_t fatbin_offset;
 	enum occ_bin_compression compression;
+	/* With a device given: how its image was chosen, the images of its
+	 * fatbin (SASS and PTX) and how many of them could run there. With
+	 * OCC_IMAGE_NONE every image is reported, so that its kernels can be
+	 * named; otherwise only the chosen one. */
+	enum occ_bin_image image;
+	int images, images_run;
 	/* The file it was read from (occ_bin_read's name; in a walk, the
 	 * path): valid during the callback only. */
 	const char *file;
@@ -122,7 +137,7 @@ typedef int (*occ_bin_fn)(const struct occ_bin_kernel *k, void *ctx);
 
 /* A fatbin entry's image as its header describes it, before it is read:
  * PTX or a cubin, the SM number (90 for 9.0) and the target's suffix. */
-struct occ_bin_image {
+struct occ_bin_image_head {
 	int ptx;
 	unsigned sm;
 	int arch_specific;      /* "sm_90a" */
@@ -130,7 +145,8 @@ struct occ_bin_image {
 };
 
 /* Whether to read an image; those refused are never decompressed. */
-typedef int (*occ_bin_select_fn)(const struct occ_bin_image *im, void *ctx);
+typedef int (*occ_bin_select_fn)(const struct occ_bin_image_head *im,
+				 void *ctx);
 
 /* How to read: the threads that read a fatbin's images at once (0: one
  * per processor; 1: in order on the calling thread), and which images.
@@ -140,6 +156,9 @@ struct occ_bin_opts {
 	int jobs;
 	occ_bin_select_fn select;   /* NULL: every image */
 	void *select_ctx;
+	/* As occ_bin_read_for: of each fatbin, only the image the driver
+	 * loads on this compute capability (0.0: every image). */
+	int cc_major, cc_minor;
 };
 
 /* Whether buf starts like something occ_bin_read reads: an ELF file or a
@@ -156,6 +175,14 @@ int occ_bin_sniff(const void *buf, size_t len);
 enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 			     occ_bin_fn fn, void *ctx, int *fn_status,
 			     struct occ_bin_diag *diag);
+
+/* The same, reading of each fatbin only the image the driver loads on a
+ * device of compute capability cc_major.cc_minor (0.0: every image, as
+ * occ_bin_read). The others are not decompressed. */
+enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
+				 int cc_major, int cc_minor, occ_bin_fn fn,
+				 void *ctx, int *fn_status,
+				 struct occ_bin_diag *diag);
 
 /* The same for a file, which must be a regular file (a FIFO or device is
  * refused without blocking): OCC_ERR_IO when it cannot be read. */
@@ -175,6 +202,10 @@ enum occ_status occ_bin_read_file_opts(const char *path,
 				       occ_bin_fn fn, void *ctx,
 				       int *fn_status,
 				       struct occ_bin_diag *diag);
+/* occ_bin_read_file, with occ_bin_read_for's device. */
+enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
+				      int cc_minor, occ_bin_fn fn, void *ctx,
+				      int *fn_status, struct occ_bin_diag *diag);
 
 /* Called for each file of a directory that could not be read; reading
  * goes on unless it returns nonzero. */
