@@ -179,10 +179,7 @@ struct bin_scratch {
 
 /* Zstandard cubins this large are decompressed sparsely (sparse.c):
  * only the pages of the sections the reader reads are kept. */
-#define SPARSE_MIN ((uint64_t)2 << 20)
-/* What one holds at most, about: its first MB, the section table and
- * the sections read (1 to 4 MB in NCCL's and cuBLASLt's images). */
-#define SPARSE_HELD ((uint64_t)3 << 20)
+#define SPARSE_MIN ((uint64_t)8 << 20)
 int sparse_wanted(const struct bin_entry *en);
 /* The image in *out, within a mapping (*map, usize bytes) to unmap. */
 enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,

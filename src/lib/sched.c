@@ -24,8 +24,8 @@
  * there are: a thread waits before taking an image that would pass it
  * (unless no other is held). Between images a thread keeps buffers up to
  * its share of a quarter of it, and frees larger ones. */
-#define BUDGET ((uint64_t)40 << 20)
-#define KEEP_MIN ((size_t)1 << 20)
+#define BUDGET ((uint64_t)32 << 20)
+#define KEEP_MIN ((size_t)256 << 10)
 #define KEEP_MAX ((size_t)8 << 20)
 
 enum { QUEUED, RUNNING, DONE };
@@ -160,7 +160,7 @@ static void task_run(struct task *t, struct bin_scratch *sc)
  * (a sparse one keeps only some pages). */
 static uint64_t task_cost(const struct task *t)
 {
-	uint64_t image = sparse_wanted(&t->en) ? SPARSE_HELD
+	uint64_t image = sparse_wanted(&t->en) ? SPARSE_MIN / 4
 			 : t->en.usize > t->en.size ? t->en.usize : t->en.size;
 
 	return t->en.size + image;
