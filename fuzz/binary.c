@@ -48,10 +48,51 @@ static int sane(const struct occ_bin_kernel *k, void *ctx)
 	return 0;
 }
 
+/* The same bytes read for a 9.0 device (one image of each fatbin, chosen
+ * from the entries' headers), counted: the same guarantees, and a kernel
+ * count that is what the callback saw; on three threads, the same. */
+static int sane_counted(const struct occ_bin_kernel *k, void *ctx)
+{
+	FUZZ_CHECK(k->image >= OCC_IMAGE_ALL && k->image <= OCC_IMAGE_BESIDE &&
+		   k->images_run <= k->images, "image %d, %d of %d run",
+		   (int)k->image, k->images_run, k->images);
+	return sane(k, ctx);
+}
+
+static enum occ_status gpu_read(const uint8_t *data, size_t size, int jobs,
+				struct seen *seen, struct occ_bin_contents *n,
+				struct occ_bin_diag *d)
+{
+	struct occ_bin_opts o = { jobs, NULL, NULL, 9, 0, n, 1 };
+	int fs;
+
+	return occ_bin_read_opts(data, size, "fuzz", &o, sane_counted, seen,
+				 &fs, d);
+}
+
+static int read_for_gpu(const uint8_t *data, size_t size)
+{
+	struct occ_bin_contents n, nj;
+	struct occ_bin_diag d, dj;
+	struct seen one = { 0xcbf29ce484222325ull, 0 }, three = one;
+	enum occ_status st = gpu_read(data, size, 1, &one, &n, &d);
+	enum occ_status stj = gpu_read(data, size, 3, &three, &nj, &dj);
+
+	FUZZ_CHECK(st == OCC_OK || d.what[0], "a refusal that says not why");
+	FUZZ_CHECK(n.kernels == one.n, "%llu kernels counted, %llu seen",
+		   (unsigned long long)n.kernels, (unsigned long long)one.n);
+	FUZZ_CHECK(stj == st && three.n == one.n && three.hash == one.hash &&
+		   memcmp(&n, &nj, sizeof n) == 0,
+		   "for a 9.0 device three threads read otherwise: %d, %llu "
+		   "kernels; one: %d, %llu", stj, (unsigned long long)three.n,
+		   st, (unsigned long long)one.n);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct occ_bin_diag d, dj;
-	struct occ_bin_opts jobs = { 3, NULL, NULL };
+	struct occ_bin_opts jobs = { 3, NULL, NULL, 0, 0, NULL, 1 };
 	struct seen one = { 0xcbf29ce484222325ull, 0 }, three = one;
 	int fs;
 	enum occ_status st = occ_bin_read(data, size, "fuzz", sane, &one, &fs,
@@ -68,5 +109,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(st == OCC_OK || (dj.offset == d.offset &&
 				    strcmp(dj.what, d.what) == 0),
 		   "three threads refuse otherwise: %s", dj.what);
-	return 0;
+	return read_for_gpu(data, size);
 }

@@ -351,6 +351,9 @@ static int same_kernel(const struct occ_bin_kernel *a,
 	x.container = y.container = OCC_BIN_FATBIN;
 	x.fatbin_offset = y.fatbin_offset = 0;
 	x.file = y.file = NULL;
+	/* Where the PTX text lies differs (decompressed or not), not its
+	 * length. */
+	x.ptx_text = y.ptx_text = NULL;
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 

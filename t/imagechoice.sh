@@ -23,7 +23,7 @@ want_row() {
 		sed 's/, /,/'
 }
 
-grep -v '^#' "$F/answers.txt" | while read -r case image; do
+grep -v '^#' "$F/answers.txt" | while read -r case image regs smem; do
 	run --kernels "$tmp/fat/$case.fatbin" --arch sm_90 -f csv \
 		--fields arch,static_smem,image
 	if [ "$image" = none ]; then
@@ -40,6 +40,23 @@ done >"$tmp/tap"
 cat "$tmp/tap"
 n=$(grep -c '^' "$tmp/tap")
 failed=$(grep -c '^not ok' "$tmp/tap")
+
+# PTX the driver compiles: ptxas's registers and shared memory for sm_90
+# beside the driver's JIT's (answers.txt), where ptxas is installed.
+ptxas=${PTXAS:-$cuda/bin/ptxas}
+if [ -x "$ptxas" ]; then
+	grep -v '^#' "$F/answers.txt" | awk '$2 ~ /^p/' >"$tmp/ptx"
+	while read -r case image regs smem; do
+		PTXAS=$ptxas "$OCCCALC" --kernels "$tmp/fat/$case.fatbin" --arch sm_90 \
+			--ptxas-jit -f csv --fields regs,static_smem,from_ptxas 2>&1 |
+			tail -n +2 | grep -qx "$regs,$smem,true" || echo "$case"
+	done <"$tmp/ptx" >"$tmp/jit-differs"
+	[ -s "$tmp/ptx" ] && [ ! -s "$tmp/jit-differs" ]
+	ok $? "--ptxas-jit: ptxas's registers and shared memory equal the driver's JIT for the $(wc -l <"$tmp/ptx") PTX answers"
+	expect 2 "--ptxas-jit: name the GPU" --kernels "$tmp/fat/only-p80.fatbin" --ptxas-jit
+else
+	skip 2 "no ptxas in $cuda/bin"
+fi
 
 # Every image is read without a GPU named, or with --all-images.
 run --kernels "$tmp/fat/multi14.fatbin" -f csv --fields arch

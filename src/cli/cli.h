@@ -142,6 +142,7 @@ struct options {
 	int carveout_default, barriers_given;
 	int chart, api, measure, headroom, optin;
 	int all_images;                 /* --kernels: not only the loaded */
+	int ptxas_jit;                  /* --kernels: PTX through ptxas */
 	int device_given;               /* --device N */
 	enum out_format format;
 	struct access_request access;
@@ -368,6 +369,9 @@ struct kernel_info {
 	 * how it was chosen, the fatbin's images, how many run there. */
 	enum occ_bin_image image;
 	int images, images_run;
+	/* PTX whose resources are the toolkit's ptxas's for the GPU named
+	 * (--ptxas-jit): a prediction of the driver's compiler. */
+	int from_ptxas;
 	int line;                /* in a compiler report */
 };
 
@@ -387,6 +391,7 @@ struct name_table {
 const struct name_entry *names_intern(struct name_table *t,
 				      const char *mangled, int demangled);
 void names_free(struct name_table *t);
+#include "ptxas_jit.h"
 
 struct kernel_list {
 	struct kernel_info *k;
@@ -403,6 +408,8 @@ struct kernel_list {
 	int target_cc;           /* the GPU images are chosen for; 0: none */
 	size_t no_image;         /* kernels with no image that runs there */
 	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
+	struct occ_bin_contents contents;   /* what a binary's fatbins held */
+	struct ptxas_jit jit;    /* --ptxas-jit: the last PTX compiled */
 	regex_t re;              /* --kernel */
 	int have_re;
 };
@@ -476,6 +483,9 @@ int mode_list_fields(struct session *s);
  * --arch and --kernel keep; dies on what cannot be read. */
 void kernels_read(struct session *s, const char *path, struct kernel_list *l);
 void kernels_free(struct kernel_list *l);
+/* Takes out the PTX read beside the SASS chosen (OCC_IMAGE_BESIDE), once
+ * its launch bounds have been given to the SASS rows. */
+void kernels_drop_beside(struct kernel_list *l);
 /* The target, with a binary's suffix: whether --arch keeps it. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
 /* Why the driver loads k's image on the GPU named (a sentence), or NULL

@@ -46,6 +46,7 @@ GETTER(get_container)
 KBOOL_GETTER(get_ptx_only, K, K->ptx_only)
 KBOOL_GETTER(get_bounds_known, K, K->bounds_known)
 KBOOL_GETTER(get_relocatable, K, K->relocatable)
+KBOOL_GETTER(get_from_ptxas, K, K->from_ptxas)
 /* With a GPU named: the kind of image the driver loads there. */
 GETTER(get_image)
 {

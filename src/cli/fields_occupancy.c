@@ -318,6 +318,9 @@ static const struct field fields[] = {
 	PLAIN("relocatable", FT_BOOL, "relocatable device code (nvcc -rdc) "
 	      "not linked yet: the driver loads the linked code",
 	      get_relocatable),
+	PLAIN("from_ptxas", FT_BOOL, "PTX the driver compiles, its resources "
+	      "the toolkit's ptxas's for the GPU named (--ptxas-jit): a "
+	      "prediction of the driver's", get_from_ptxas),
 	PLAIN("bounds_known", FT_BOOL, "whether the input records "
 	      "__launch_bounds__ (a binary does, a compiler report does not)",
 	      get_bounds_known),

@@ -47,7 +47,7 @@ GETTER_SIG(get_stack); GETTER_SIG(get_spill_stores);
 GETTER_SIG(get_spill_loads); GETTER_SIG(text_spills); GETTER_SIG(get_file);
 GETTER_SIG(get_container); GETTER_SIG(get_ptx_only);
 GETTER_SIG(get_image); GETTER_SIG(get_image_why);
-GETTER_SIG(get_relocatable);
+GETTER_SIG(get_relocatable); GETTER_SIG(get_from_ptxas);
 GETTER_SIG(get_bounds_known); GETTER_SIG(get_max_threads);
 GETTER_SIG(text_max_threads); GETTER_SIG(get_min_blocks);
 GETTER_SIG(get_reaches_min); GETTER_SIG(text_min_blocks);

@@ -59,6 +59,18 @@ static const char *file_name(struct kernel_list *l, const char *file)
 	return l->files[l->nfiles++];
 }
 
+void kernels_drop_beside(struct kernel_list *l)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->k[i].image == OCC_IMAGE_BESIDE)
+			continue;          /* its names stay in the table */
+		l->k[kept++] = l->k[i];
+	}
+	l->n = kept;
+}
+
 void kernels_free(struct kernel_list *l)
 {
 	size_t i;
@@ -70,6 +82,7 @@ void kernels_free(struct kernel_list *l)
 	free(l->files);
 	free(l->stdin_buf);
 	free(l->report);
+	ptxas_jit_clear(&l->jit);
 	if (l->have_re)
 		regfree(&l->re);
 	memset(l, 0, sizeof *l);
@@ -118,7 +131,8 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
 	int keep = k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX ||
-		   !o->arch || kernel_arch_matches(o->arch, k);
+		   k->image == OCC_IMAGE_BESIDE || !o->arch ||
+		   kernel_arch_matches(o->arch, k);
 
 	if (k->image == OCC_IMAGE_NONE) {
 		r->l->no_image++;
@@ -317,6 +331,32 @@ static int bound(const int t[3])
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
+/* --ptxas-jit: a PTX kernel the driver would compile, with ptxas's
+ * resources for the GPU named, computed as code for that GPU. */
+static void from_ptxas(struct reader *r, const struct occ_bin_kernel *b,
+		       struct kernel_info *k)
+{
+	char err[512] = "";
+	int cc = r->l->target_cc;
+	const struct ptxas_kernel *p = ptxas_jit_find(&r->l->jit, b, cc, err,
+						      sizeof err);
+
+	if (!p) {
+		if (*err)
+			warn("%s: --ptxas-jit: %s; its PTX rows stay without "
+			     "resources", k->file, err);
+		return;
+	}
+	k->ptx_only = 0;
+	k->from_ptxas = 1;
+	k->cc_major = cc / 10;
+	k->cc_minor = cc % 10;
+	k->regs = p->regs;
+	k->static_smem = p->static_smem;
+	k->stack = p->stack;
+	k->barriers = p->barriers;
+}
+
 static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 {
 	struct reader *r = ctx;
@@ -354,6 +394,8 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	k->image = b->image;
 	k->images = b->images;
 	k->images_run = b->images_run;
+	if (r->s->o->ptxas_jit && b->ptx_only && b->image == OCC_IMAGE_PTX)
+		from_ptxas(r, b, k);
 	keep_or_drop(r, k);
 	return 0;
 }
@@ -408,6 +450,10 @@ static const struct occ_bin_opts *for_target(struct reader *r)
 	r->l->target_cc = image_target(r->s);
 	r->opts.cc_major = r->l->target_cc / 10;
 	r->opts.cc_minor = r->l->target_cc % 10;
+	r->opts.contents = &r->l->contents;
+	/* --ptxas-jit compiles the PTX the driver would: its text is kept
+	 * for the callback only then. */
+	r->opts.ptx_text = r->s->o->ptxas_jit;
 	return &r->opts;
 }
 
@@ -538,7 +584,7 @@ static void drop_relocatable(struct kernel_list *l)
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path, { 0, NULL, NULL, 0, 0 }, 0, 0 };
+	struct reader r = { s, l, path, { 0, NULL, NULL, 0, 0, NULL, 0 }, 0, 0 };
 	struct stat sb;
 	int e;
 	char msg[256];
@@ -567,6 +613,7 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	} else {
 		read_file(&r, path);
 	}
+	ptxas_jit_clear(&l->jit);
 	if (!s->o->all_images)
 		drop_relocatable(l);
 }

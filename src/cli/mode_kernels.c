@@ -119,6 +119,30 @@ static void print_summary(struct out *o, const struct summary *s)
 }
 
 /* The notes under a text table. */
+/* With a GPU named, which images were read and why, in one line. */
+static void print_image_line(struct out *out, const struct kernel_list *l)
+{
+	size_t i, sass = 0, specific = 0, ptx = 0;
+	char line[512];
+
+	for (i = 0; i < l->n; i++) {
+		const struct kernel_info *k = &l->k[i];
+		size_t n = strlen(k->arch);
+
+		sass += k->image == OCC_IMAGE_SASS;
+		specific += k->image == OCC_IMAGE_SASS && n && k->arch[n - 1] == 'a';
+		ptx += k->image == OCC_IMAGE_PTX;
+	}
+	if (!sass && !ptx)
+		return;
+	snprintf(line, sizeof line, "\nImages: the one of each fatbin the "
+		 "driver loads on compute capability %d.%d (SASS before PTX, "
+		 "arch-specific first): %zu SASS (%zu arch-specific), %zu PTX "
+		 "it compiles; --all-images lists all.\n", l->target_cc / 10,
+		 l->target_cc % 10, sass, specific, ptx);
+	out_text(out, line);
+}
+
 static void print_notes(struct report *rep)
 {
 	const struct options *o = rep->run.s->o;
@@ -127,6 +151,7 @@ static void print_notes(struct report *rep)
 
 	if (rep->sum.rows)
 		print_summary(out, &rep->sum);
+	print_image_line(out, rep->l);
 	if (rep->l->text && !o->have_block)
 		out_text(out, "\nA compiler report does not carry "
 			 "__launch_bounds__: the block sizes above assume\n"
@@ -438,6 +463,30 @@ static void min_blocks_from_ptx(struct kernel_list *l)
 	}
 }
 
+/* A binary without kernels whose fatbins hold something else: what, and
+ * why no resources can be read from it. */
+static void no_kernel_contents(const struct occ_bin_contents *n,
+			       const char *input)
+{
+	if (n->kernels)
+		return;          /* all left out by --arch or --kernel */
+	if (n->ltoir && !n->data_fatbins)
+		die("%s: no kernel to read: its %llu fatbin%s hold%s %llu "
+		    "LTO-IR image%s (nvcc -dlto), which is linked and compiled "
+		    "to SASS only when the program runs (nvJitLink): no "
+		    "registers or shared memory exist before", input,
+		    (unsigned long long)n->fatbins, n->fatbins == 1 ? "" : "s",
+		    n->fatbins == 1 ? "s" : "", (unsigned long long)n->ltoir,
+		    n->ltoir == 1 ? "" : "s");
+	if (n->data_fatbins)
+		die("%s: no kernel in the fatbins the CUDA runtime registers "
+		    "(%llu, .nv_fatbin); %llu more fatbins lie in its other "
+		    "sections, outside what the runtime registers: occcalc "
+		    "does not read those", input,
+		    (unsigned long long)n->fatbins,
+		    (unsigned long long)n->data_fatbins);
+}
+
 /* Kernels whose fatbins hold no image that runs on the GPU named: a
  * notice, or the end of the run when nothing else is left. */
 static void no_image_notice(const struct kernel_list *l, const char *input)
@@ -467,14 +516,22 @@ int mode_kernels(struct session *s)
 					   &(int){ 0 }) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
+	if (o->ptxas_jit && (o->all_images || (!o->arch && !o->api &&
+						!o->device_given)))
+		die_usage("--ptxas-jit: name the GPU the driver compiles the "
+			  "PTX for (--gpu, --arch, --device), and not "
+			  "--all-images");
 	kernels_read(s, o->ptxas, rep.l);
 	no_image_notice(rep.l, o->ptxas);
+	if (rep.l->n == 0 && !rep.l->text)
+		no_kernel_contents(&rep.l->contents, o->ptxas);
 	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",
 		    o->kernel_re ? " matching --kernel " : "",
 		    o->kernel_re ? o->kernel_re : "");
 	min_blocks_from_ptx(rep.l);
+	kernels_drop_beside(rep.l);
 	if (o->api)
 		api_open(&rep, s);
 	occ_run_open(&rep.run, s, 1, 1);

@@ -142,6 +142,9 @@ static const struct opt opts[] = {
 	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,
 	  .help = "--kernels: every image of each fatbin, not\nonly the one "
 	  "the driver loads on the GPU\nnamed (--gpu, --device, --arch, --api)" },
+	{ "ptxas-jit", 0, FLAG(ptxas_jit, 1), .modes = KER, .selects = -1,
+	  .help = "--kernels: where that image is PTX, the\nresources the "
+	  "toolkit's ptxas gives for the\nGPU named (the driver's own: --api)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .selects = -1, .section = "\n  --block, --regs, --smem and "
 	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"

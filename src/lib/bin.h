@@ -74,6 +74,8 @@ struct bin_ctx {
 	int target_cc;
 	enum occ_bin_image image;
 	int images, images_run;
+	int capped;              /* a kernel read had a register cap */
+	struct occ_bin_contents *contents;   /* counted into, or NULL */
 	/* Offset in the file of the entry whose decompressed bytes are being
 	 * read: messages about them point there. */
 	uint64_t origin;
@@ -154,6 +156,9 @@ enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n);
 /* A host ELF file (object, executable, library) from the source: its
  * headers, then the fatbins of its fatbin sections (hostelf.c). */
 enum occ_status host_walk(struct bin_ctx *c);
+/* For a host file that gave no kernel: the fatbins in its other sections,
+ * counted into c->contents->data_fatbins (hostelf.c). */
+enum occ_status host_data_fatbins(struct bin_ctx *c);
 enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 			 uint64_t entry_flags);
 /* Emits one kernel: the callback, stopping the read when it asks. */
@@ -195,9 +200,12 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
  * kernels delivered to the callback in the order they were submitted. */
 struct bin_sched *sched_open(int jobs);
 void sched_close(struct bin_sched *s);
-/* Submits an entry read in c's context (container, fatbin); returns the
- * first failure delivered so far (then reading stops). */
-enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en);
+/* Submits an entry read in c's context (container, fatbin), and the PTX
+ * entries to read after it when one of its kernels has a register cap
+ * (copied; may be NULL); returns the first failure delivered so far (then
+ * reading stops). */
+enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
+			     const struct bin_entry *beside, size_t nbeside);
 /* Delivers every entry submitted; st is the reader's own status, which a
  * failure of an earlier entry replaces. */
 enum occ_status sched_finish(struct bin_ctx *c, enum occ_status st);

@@ -82,6 +82,9 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->images = c->images;
 	k->images_run = c->images_run;
 	k->file = c->diag->file;
+	if (c->contents)
+		c->contents->kernels++;
+	c->capped |= k->max_regs > 0;
 	r = c->fn ? c->fn(k, c->ctx) : 0;
 	if (r) {
 		/* Unwinds every reader; occ_bin_read then returns OCC_OK. */
@@ -175,9 +178,17 @@ static enum occ_status read_src(const struct bin_src *src, const char *name,
 		c.target_cc = opts->cc_major > 0 && opts->cc_major < 100 &&
 			      opts->cc_minor >= 0 && opts->cc_minor < 10
 			      ? opts->cc_major * 10 + opts->cc_minor : 0;
+	c.contents = opts ? opts->contents : NULL;
+	if (c.contents)
+		memset(c.contents, 0, sizeof *c.contents);
 	if (fn_status)
 		*fn_status = 0;
 	st = sched_finish(&c, read_any(&c));
+	/* Once every kernel is counted: what a host file without any holds
+	 * besides. */
+	if (st == OCC_OK && !c.stopped && c.contents && !c.contents->kernels &&
+	    c.container == OCC_BIN_HOST_ELF)
+		st = host_data_fatbins(&c);
 	sched_close(own);
 	return c.stopped ? OCC_OK : st;
 }
@@ -206,7 +217,19 @@ enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
 				 void *ctx, int *fn_status,
 				 struct occ_bin_diag *diag)
 {
-	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor };
+	return occ_bin_read_counted(buf, len, name, cc_major, cc_minor, fn, ctx,
+				    fn_status, NULL, diag);
+}
+
+enum occ_status occ_bin_read_counted(const void *buf, size_t len,
+				     const char *name, int cc_major,
+				     int cc_minor, occ_bin_fn fn, void *ctx,
+				     int *fn_status,
+				     struct occ_bin_contents *contents,
+				     struct occ_bin_diag *diag)
+{
+	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor, contents,
+				  1 };
 
 	return occ_bin_read_opts(buf, len, name, &o, fn, ctx, fn_status, diag);
 }
@@ -269,7 +292,18 @@ enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
 				      int cc_minor, occ_bin_fn fn, void *ctx,
 				      int *fn_status, struct occ_bin_diag *diag)
 {
-	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor };
+	return occ_bin_read_file_counted(path, cc_major, cc_minor, fn, ctx,
+					 fn_status, NULL, diag);
+}
+
+enum occ_status occ_bin_read_file_counted(const char *path, int cc_major,
+					  int cc_minor, occ_bin_fn fn,
+					  void *ctx, int *fn_status,
+					  struct occ_bin_contents *contents,
+					  struct occ_bin_diag *diag)
+{
+	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor, contents,
+				  1 };
 
 	return bin_read_path(path, &o, NULL, fn, ctx, fn_status, diag);
 }

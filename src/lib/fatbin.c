@@ -15,7 +15,7 @@
 
 #include "bin.h"
 
-enum { KIND_PTX = 1, KIND_ELF = 2 };
+enum { KIND_PTX = 1, KIND_ELF = 2, KIND_LTOIR = 8 };
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
 #define FLAG_ARCH_SPECIFIC 0x100000u
@@ -219,6 +219,44 @@ static enum occ_status choose(struct bin_ctx *c, const struct bin_entry *v,
 	return OCC_OK;
 }
 
+/* What the entry is, for a file's contents (kind 8: LTO-IR, nvcc -dlto). */
+static void count_entry(struct occ_bin_contents *n, unsigned kind)
+{
+	if (!n)
+		return;
+	if (kind == KIND_ELF)
+		n->sass++;
+	else if (kind == KIND_PTX)
+		n->ptx++;
+	else if (kind == KIND_LTOIR)
+		n->ltoir++;
+	else
+		n->other++;
+}
+
+/* The PTX entries of the fatbin, read after the SASS chosen when a kernel
+ * of it has a register cap (which __launch_bounds__' minimum blocks leaves
+ * in a cubin): their .minnctapersm records the minimum itself. Into *out
+ * (allocated), *n of them. */
+static enum occ_status ptx_beside(const struct bin_entry *v, size_t count,
+				  struct bin_entry **out, size_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	*out = NULL;
+	for (i = 0; i < count; i++)
+		*n += v[i].kind == KIND_PTX;
+	if (*n == 0)
+		return OCC_OK;
+	if (!(*out = malloc(*n * sizeof **out)))
+		return OCC_ERR_NOMEM;
+	for (*n = 0, i = 0; i < count; i++)
+		if (v[i].kind == KIND_PTX)
+			(*out)[(*n)++] = v[i];
+	return OCC_OK;
+}
+
 /* Whether entry i is read: the driver's choice when a device is named
  * and an image runs there (whatever the caller's selection: that image is
  * the kernel), else the caller's selection. */
@@ -236,8 +274,8 @@ enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
 	const uint8_t *p;
 	uint64_t hsize, size;
-	struct bin_entry *v;
-	size_t count, i;
+	struct bin_entry *v, *beside = NULL;
+	size_t count, i, nbeside = 0;
 	int pick = -1;
 	enum occ_status st, bad;
 
@@ -260,13 +298,22 @@ enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 	n = hsize + size;
 	c->fatbin_offset = (int64_t)off;
 	c->depth++;
+	if (c->contents)
+		c->contents->fatbins++;
 	v = entries_of(c, off, hsize, n, &count, &bad);
+	for (i = 0; i < count; i++)
+		count_entry(c->contents, v[i].kind);
 	/* Choosing needs every header: a bad one fails before any image. */
 	st = !c->target_cc ? OCC_OK : bad != OCC_OK ? bad
 	     : choose(c, v, count, &pick);
+	if (st == OCC_OK && pick >= 0 && c->image == OCC_IMAGE_SASS)
+		st = ptx_beside(v, count, &beside, &nbeside);
 	for (i = 0; i < count && st == OCC_OK; i++)
 		if (to_read(c, v, i, pick))
-			st = sched_submit(c, &v[i]);
+			st = (size_t)pick == i
+			     ? sched_submit(c, &v[i], beside, nbeside)
+			     : sched_submit(c, &v[i], NULL, 0);
+	free(beside);
 	free(v);
 	c->depth--;
 	c->image = OCC_IMAGE_ALL;

@@ -7,7 +7,8 @@
  * the device is preferred to any PTX; among SASS, the arch-specific image
  * (sm_90a) to the plain one (sm_90); among PTX, the newest that is not newer
  * than the device, compute_90a before compute_90; between two images of the
- * same target, the first in the fatbin. SASS of another major version never
+ * same target, the first in the fatbin, except PTX of the device's own
+ * version (compute_90 twice: the last). SASS of another major version never
  * runs; PTX newer than the device never runs.
  *
  * Not measured (no such device): which SASS runs on a device of a later
@@ -40,14 +41,20 @@ static int specificity(const struct image_desc *d)
 	return d->suffix == 'a' ? 2 : d->suffix == 'f' ? 1 : 0;
 }
 
-/* Whether a is preferred to b, both runnable (the earlier wins ties). */
-static int better(const struct image_desc *a, const struct image_desc *b)
+/* Whether a, later in the fatbin, is preferred to b, both runnable. Of
+ * two images of one target the earlier wins, except PTX of the device's
+ * own version, where the later does (measured both ways round, for
+ * compute_90 and for compute_80 on a 9.0 device). */
+static int better(const struct image_desc *a, const struct image_desc *b,
+		  int cc)
 {
 	if (a->ptx != b->ptx)
 		return !a->ptx;
 	if (a->sm != b->sm)
 		return a->sm > b->sm;
-	return specificity(a) > specificity(b);
+	if (specificity(a) != specificity(b))
+		return specificity(a) > specificity(b);
+	return a->ptx && a->sm == cc;
 }
 
 int image_choose(const struct image_desc *d, size_t n, int cc,
@@ -61,7 +68,7 @@ int image_choose(const struct image_desc *d, size_t n, int cc,
 		if (!d[i].candidate || !image_runs(&d[i], cc))
 			continue;
 		++*runnable;
-		if (best < 0 || better(&d[i], &d[best]))
+		if (best < 0 || better(&d[i], &d[best], cc))
 			best = (int)i;
 	}
 	*why = best < 0 ? OCC_IMAGE_NONE

@@ -142,6 +142,10 @@ enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 	k.min_blocks = 0;
 	k.cc_major = sm / 10;
 	k.cc_minor = sm % 10;
+	/* The text without the NUL padding an entry may end in. */
+	k.ptx_text = (const char *)s.p;
+	for (k.ptx_len = s.n; k.ptx_len && s.p[k.ptx_len - 1] == 0;)
+		k.ptx_len--;
 	snprintf(k.arch, sizeof k.arch, "compute_%d%s", sm % 10000,
 		 entry_flags & FLAG_ARCH_SPECIFIC ? "a" :
 		 entry_flags & FLAG_FAMILY ? "f" : "");

@@ -38,6 +38,11 @@ struct task {
 	int depth;
 	enum occ_bin_image image;     /* how the image was chosen */
 	int images, images_run;
+	struct bin_entry *beside;     /* PTX read after it if capped */
+	size_t nbeside;
+	int want_text;                /* PTX rows keep their text */
+	struct text { const char *src; char *copy; } *texts;
+	size_t ntexts;
 	int state, cancelled, nomem;
 	enum occ_status st;
 	struct occ_bin_diag diag;
@@ -64,9 +69,34 @@ struct bin_sched {
 
 static void task_reset(struct task *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->ntexts; i++)
+		free(t->texts[i].copy);
+	free(t->texts);
+	free(t->beside);
 	free(t->k);
 	free(t->names);
 	memset(t, 0, sizeof *t);
+}
+
+/* The task's copy of a PTX entry's text, made once per entry. */
+static const char *keep_text(struct task *t, const char *text, size_t len)
+{
+	struct text *grown;
+	size_t i;
+
+	for (i = 0; i < t->ntexts; i++)
+		if (t->texts[i].src == text)
+			return t->texts[i].copy;
+	if (!(grown = realloc(t->texts, (t->ntexts + 1) * sizeof *grown)))
+		return NULL;
+	t->texts = grown;
+	if (!(grown[t->ntexts].copy = malloc(len ? len : 1)))
+		return NULL;
+	memcpy(grown[t->ntexts].copy, text, len);
+	grown[t->ntexts].src = text;
+	return t->texts[t->ntexts++].copy;
 }
 
 static int keep_name(struct task *t, const char *name, size_t *at)
@@ -116,16 +146,43 @@ static int collect(const struct occ_bin_kernel *k, void *ctx)
 	t->k[t->n] = *k;
 	t->k[t->n].mangled = (const char *)(uintptr_t)at;
 	t->k[t->n].file = NULL;
+	t->k[t->n].ptx_text = NULL;
+	if (k->ptx_text && t->want_text &&
+	    !(t->k[t->n].ptx_text = keep_text(t, k->ptx_text, k->ptx_len))) {
+		t->nomem = 1;
+		return 1;
+	}
 	t->n++;
 	return 0;
 }
 
-/* Reads the task's entry into rows, on whichever thread runs it. */
+/* One entry read into rows in c (the task's context). */
+static enum occ_status read_one(struct task *t, struct bin_ctx *c,
+				struct bin_scratch *sc, const struct bin_entry *en)
+{
+	struct span payload;
+	const uint8_t *p;
+	enum occ_status st = src_read(t->src, en->off, (size_t)en->size,
+				      &sc->in, &p);
+
+	if (st != OCC_OK)
+		return src_fail(c, st, en->off);
+	payload.p = p;
+	payload.n = (size_t)en->size;
+	/* Messages point into the file: the window is the source's
+	 * memory, or the payload read from the file at its offset. */
+	c->file = t->src->mem ? t->src->mem : p;
+	c->file_len = t->src->mem ? (size_t)t->src->len : payload.n;
+	c->file_off = t->src->mem ? 0 : en->off;
+	return entry_read(c, en, payload);
+}
+
+/* Reads the task's entry into rows, on whichever thread runs it; then,
+ * when one of its kernels has a register cap, the PTX beside it. */
 static void task_run(struct task *t, struct bin_scratch *sc)
 {
 	struct bin_ctx c;
-	struct span payload;
-	const uint8_t *p;
+	size_t i;
 
 	memset(&c, 0, sizeof c);
 	c.fn = collect;
@@ -139,19 +196,12 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 	c.image = t->image;
 	c.images = t->images;
 	c.images_run = t->images_run;
-	t->st = src_read(t->src, t->en.off, (size_t)t->en.size, &sc->in, &p);
-	if (t->st != OCC_OK) {
-		t->st = src_fail(&c, t->st, t->en.off);
-		return;
+	t->st = read_one(t, &c, sc, &t->en);
+	if (t->st == OCC_OK && c.capped && c.image == OCC_IMAGE_SASS) {
+		c.image = OCC_IMAGE_BESIDE;
+		for (i = 0; i < t->nbeside && t->st == OCC_OK; i++)
+			t->st = read_one(t, &c, sc, &t->beside[i]);
 	}
-	payload.p = p;
-	payload.n = (size_t)t->en.size;
-	/* Messages point into the file: the window is the source's
-	 * memory, or the payload read from the file at its offset. */
-	c.file = t->src->mem ? t->src->mem : p;
-	c.file_len = t->src->mem ? (size_t)t->src->len : payload.n;
-	c.file_off = t->src->mem ? 0 : t->en.off;
-	t->st = entry_read(&c, &t->en, payload);
 	if (t->nomem)
 		t->st = OCC_ERR_NOMEM;
 }
@@ -293,6 +343,9 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 
 		k.mangled = t->names + (uintptr_t)k.mangled;
 		k.file = c->diag->file;
+		k.ptx_len = k.ptx_text ? k.ptx_len : 0;
+		if (c->contents)
+			c->contents->kernels++;
 		r = c->fn ? c->fn(&k, c->ctx) : 0;
 		if (r) {
 			if (c->fn_status)
@@ -341,9 +394,17 @@ static void cancel_rest(struct bin_sched *s)
 }
 
 /* The entry and what the reader knows of it where it was found. */
-static void task_from(struct task *t, const struct bin_ctx *c,
-		      const struct bin_entry *en)
+static int task_from(struct task *t, const struct bin_ctx *c,
+		     const struct bin_entry *en, const struct bin_entry *beside,
+		     size_t nbeside)
 {
+	if (nbeside) {
+		if (!(t->beside = malloc(nbeside * sizeof *beside)))
+			return -1;
+		memcpy(t->beside, beside, nbeside * sizeof *beside);
+		t->nbeside = nbeside;
+	}
+	t->want_text = !c->opts || c->opts->ptx_text;
 	t->en = *en;
 	t->src = c->src;
 	t->container = c->container;
@@ -352,9 +413,11 @@ static void task_from(struct task *t, const struct bin_ctx *c,
 	t->image = c->image;
 	t->images = c->images;
 	t->images_run = c->images_run;
+	return 0;
 }
 
-enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en)
+enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
+			     const struct bin_entry *beside, size_t nbeside)
 {
 	struct bin_sched *s = c->sched;
 	struct task *t;
@@ -364,7 +427,8 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en)
 	if (s->jobs == 1) {
 		t = &s->ring[0];
 		task_reset(t);
-		task_from(t, c, en);
+		if (task_from(t, c, en, beside, nbeside))
+			return OCC_ERR_NOMEM;
 		task_run(t, &s->scratch);
 		deliver(c, s, t);
 		task_reset(t);
@@ -375,7 +439,11 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en)
 		deliver_ready(c, s, 1);
 	if (s->failed == OCC_OK) {
 		t = &s->ring[s->tail % s->cap];
-		task_from(t, c, en);
+		if (task_from(t, c, en, beside, nbeside)) {
+			task_reset(t);
+			pthread_mutex_unlock(&s->mu);
+			return OCC_ERR_NOMEM;
+		}
 		t->state = QUEUED;
 		s->tail++;
 		pthread_cond_signal(&s->work);

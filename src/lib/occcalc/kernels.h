@@ -74,7 +74,10 @@ enum occ_bin_image {
 	OCC_IMAGE_ALL = 0,      /* no device given, or not in a fatbin */
 	OCC_IMAGE_SASS,         /* SASS that runs there, preferred to PTX */
 	OCC_IMAGE_PTX,          /* no SASS runs there: PTX the driver compiles */
-	OCC_IMAGE_NONE          /* no image of its fatbin runs there */
+	OCC_IMAGE_NONE,         /* no image of its fatbin runs there */
+	/* PTX beside the SASS chosen, read only for what a cubin does not
+	 * record (__launch_bounds__' minimum blocks): not what runs. */
+	OCC_IMAGE_BESIDE
 };
 
 /* One kernel of one architecture, as the binary records it. Fields the
@@ -118,6 +121,10 @@ struct occ_bin_kernel {
 	 * named; otherwise only the chosen one. */
 	enum occ_bin_image image;
 	int images, images_run;
+	/* PTX: its entry's text (not NUL-terminated, no padding), for a compiler
+	 * the caller runs; valid during the callback only. NULL otherwise. */
+	const char *ptx_text;
+	size_t ptx_len;
 	/* The file it was read from (occ_bin_read's name; in a walk, the
 	 * path): valid during the callback only. */
 	const char *file;
@@ -152,6 +159,8 @@ typedef int (*occ_bin_select_fn)(const struct occ_bin_image_head *im,
  * per processor; 1: in order on the calling thread), and which images.
  * Kernels reach the callback in the same order whatever the threads, on
  * the calling thread. */
+struct occ_bin_contents;
+
 struct occ_bin_opts {
 	int jobs;
 	occ_bin_select_fn select;   /* NULL: every image */
@@ -159,6 +168,11 @@ struct occ_bin_opts {
 	/* As occ_bin_read_for: of each fatbin, only the image the driver
 	 * loads on this compute capability (0.0: every image). */
 	int cc_major, cc_minor;
+	/* As occ_bin_read_counted: counted into (zeroed first), or NULL. */
+	struct occ_bin_contents *contents;
+	/* Whether PTX rows carry their entry's text (ptx_text): kept for
+	 * the callback, a copy per image, only when asked. */
+	int ptx_text;
 };
 
 /* Whether buf starts like something occ_bin_read reads: an ELF file or a
@@ -202,10 +216,37 @@ enum occ_status occ_bin_read_file_opts(const char *path,
 				       occ_bin_fn fn, void *ctx,
 				       int *fn_status,
 				       struct occ_bin_diag *diag);
+
+/* What the fatbins read held, by entry kind: for a file without kernels,
+ * what it holds instead. */
+struct occ_bin_contents {
+	uint64_t fatbins;
+	uint64_t sass, ptx, ltoir, other;   /* their entries */
+	uint64_t kernels;                   /* given to the callback */
+	/* A host file whose fatbin sections hold no kernel: fatbins found
+	 * in its other sections (cuFFT 12 keeps its code in .ldata), which
+	 * are not read. */
+	uint64_t data_fatbins;
+};
+
+/* occ_bin_read_for, counting into *contents (zeroed first) what it read. */
+enum occ_status occ_bin_read_counted(const void *buf, size_t len,
+				     const char *name, int cc_major,
+				     int cc_minor, occ_bin_fn fn, void *ctx,
+				     int *fn_status,
+				     struct occ_bin_contents *contents,
+				     struct occ_bin_diag *diag);
+
 /* occ_bin_read_file, with occ_bin_read_for's device. */
 enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
 				      int cc_minor, occ_bin_fn fn, void *ctx,
 				      int *fn_status, struct occ_bin_diag *diag);
+/* And counting into *contents (NULL: not counted). */
+enum occ_status occ_bin_read_file_counted(const char *path, int cc_major,
+					  int cc_minor, occ_bin_fn fn,
+					  void *ctx, int *fn_status,
+					  struct occ_bin_contents *contents,
+					  struct occ_bin_diag *diag);
 
 /* Called for each file of a directory that could not be read; reading
  * goes on unless it returns nonzero. */

@@ -1,0 +1,1 @@
+--kernels $T/fixtures/bin/none.fatbin --kernel '^bounded_' --arch 90 --block 512
