@@ -37,7 +37,13 @@ static int sane(const struct occ_bin_kernel *k, void *ctx)
 	FUZZ_CHECK(memchr(k->arch, '\0', sizeof k->arch), "arch unterminated");
 	FUZZ_CHECK(k->cc_major >= 1 && k->cc_minor >= 0 && k->cc_minor <= 9,
 		   "compute capability %d.%d", k->cc_major, k->cc_minor);
-	if (k->ptx_only)
+	/* A PTX file states the shared memory its entries declare. */
+	if (k->ptx_only && k->container == OCC_BIN_PTX)
+		FUZZ_CHECK(k->regs == -1 && k->shared_section >= 0 &&
+			   (uint64_t)k->shared_section <= OCC_BYTES_MAX,
+			   "a PTX file's entry: regs %d, shared %lld", k->regs,
+			   (long long)k->shared_section);
+	else if (k->ptx_only)
 		FUZZ_CHECK(k->regs == -1 && k->shared_section == -1,
 			   "a PTX entry with resources");
 	else

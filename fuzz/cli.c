@@ -4,7 +4,8 @@
  * may hold newlines; else one argument a line), run through the CLI's
  * cli_run() as occcalc's main() runs it, and judged as a user would:
  *   - the exit status is 0, 1 or 2;
- *   - on failure, stderr is exactly one line starting "occcalc: ";
+ *   - on failure, stderr is exactly one line starting "occcalc: "
+ *     (with --check, a line per failing row, then the count);
  *   - on success, stderr holds only "occcalc: " lines (warnings);
  *   - CSV output says nothing that cannot be: a percentage outside
  *     0-100, a negative number, nan or inf, more warps than the SM has,
@@ -337,6 +338,14 @@ static void check_messages(char *const *argv, const struct outcome *r)
 		   r->status);
 	FUZZ_CHECK(!strstr(r->err, "internal error") || typed(argv, "internal"),
 		   "%s", r->err);
+	/* --check: a line per failing row, then the count, exit 1. */
+	if (r->status == 1 && strstr(r->err, "occcalc: --check: ") &&
+	    (typed(argv, "--check") || typed(argv, "--check-file"))) {
+		for (p = r->err; p < r->err + r->err_len; p = strchr(p, '\n') + 1)
+			FUZZ_CHECK(strncmp(p, "occcalc: ", 9) == 0 &&
+				   strchr(p, '\n'), "--check says '%s'", p);
+		return;
+	}
 	if (r->status != 0) {
 		FUZZ_CHECK(r->err_len > 9 && strncmp(r->err, "occcalc: ", 9) == 0
 			   && nl == r->err + r->err_len - 1,
@@ -416,8 +425,10 @@ static void check_row(char **head, char **cell, size_t n)
 
 		if (strcmp(h, "kernel") == 0 || strcmp(h, "mangled") == 0)
 			continue;
-		FUZZ_CHECK(!(c[0] == '-' && c[1] >= '0' && c[1] <= '9'),
-			   "%s is negative: %s", h, c);
+		/* --stride takes either sign */
+		FUZZ_CHECK(!(c[0] == '-' && c[1] >= '0' && c[1] <= '9') ||
+			   strcmp(h, "stride") == 0, "%s is negative: %s", h,
+			   c);
 		FUZZ_CHECK(strcasecmp(c, "nan") && strcasecmp(c, "inf") &&
 			   strcasecmp(c, "-nan") && strcasecmp(c, "-inf"),
 			   "%s is %s", h, c);

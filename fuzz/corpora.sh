@@ -9,8 +9,11 @@ corpora() {
 	gpus) echo "data/arch-tables t/fuzz-repro/gpus" ;;
 	size) echo "fuzz/seeds/size t/fuzz-repro/size" ;;
 	seq) echo "fuzz/seeds/seq t/fuzz-repro/seq" ;;
-	binary) echo "t/fixtures/bin t/fuzz-repro/binary" ;;
+	binary) echo "t/fixtures/bin t/fixtures/ar t/fixtures/ptx t/fuzz-repro/binary" ;;
+	triton) echo "t/fixtures/triton-cache fuzz/seeds/triton t/fuzz-repro/triton" ;;
 	cli) echo "fuzz/seeds/cli t/fuzz-repro/cli" ;;
+	expr) echo "fuzz/seeds/expr t/fuzz-repro/expr" ;;
+	baseline) echo "fuzz/seeds/baseline t/fuzz-repro/baseline" ;;
 	*) return 1 ;;
 	esac
 }

@@ -1,6 +1,7 @@
 /*
  * gpus.c - fuzzing the GPU list reader (gpus.txt). Every GPU it accepts
- * must have a compute capability and an SM count in range, must read back
+ * must have a compute capability and an SM count in range (0: not known),
+ * an L2 in range (its 'l2' line's), must read back
  * the same from its own line, and must be what its own name matches.
  */
 #include <strings.h>
@@ -24,11 +25,12 @@ static void check_reads_back(const struct occ_gpu *g)
 	struct occ_gpus *back;
 	struct occ_diag d;
 	const struct occ_gpu *b;
-	char line[512];
+	char line[512], sms[16];
 	int n;
 
-	n = snprintf(line, sizeof line, "%s %d.%d %d %s\n", g->name,
-		     g->cc_major, g->cc_minor, g->sms, g->source);
+	snprintf(sms, sizeof sms, g->sms ? "%d" : "-", g->sms);
+	n = snprintf(line, sizeof line, "%s %d.%d %s %s\n", g->name,
+		     g->cc_major, g->cc_minor, sms, g->source);
 	FUZZ_CHECK(read_list(line, (size_t)n, &back, &d) == OCC_OK &&
 		   occ_gpus_count(back) == 1,
 		   "a GPU's own line is refused: %s", line);
@@ -45,8 +47,26 @@ static void check_gpu(const struct occ_gpus *l, const struct occ_gpu *g)
 	struct occ_gpu_match m;
 
 	FUZZ_CHECK(g->cc_major > 0 && g->cc_minor >= 0 && g->cc_minor <= 9 &&
-		   g->sms >= 1 && g->sms <= 1 << 20, "%s: %d.%d, %d SMs",
+		   g->sms >= 0 && g->sms <= 1 << 20, "%s: %d.%d, %d SMs",
 		   g->name, g->cc_major, g->cc_minor, g->sms);
+	/* An L2 is whole, within the limit, its set-aside within it. */
+	FUZZ_CHECK(g->l2_size <= OCC_BYTES_MAX &&
+		   g->l2_persisting_max <= g->l2_size &&
+		   g->l2_window_max <= OCC_BYTES_MAX &&
+		   (!g->l2_size || g->l2_source[0]) &&
+		   (g->l2_size || (!g->l2_persisting_max && !g->l2_window_max)),
+		   "%s: L2 %llu, set-aside %llu, window %llu", g->name,
+		   (unsigned long long)g->l2_size,
+		   (unsigned long long)g->l2_persisting_max,
+		   (unsigned long long)g->l2_window_max);
+	/* Published GPCs: as many as SMs at most, each of at most the most,
+	 * and only for a GPU whose SMs are known. */
+	FUZZ_CHECK(!g->sms_per_gpc_max ||
+		   (g->sms > 0 && g->gpcs >= 0 && g->gpcs <= g->sms &&
+		    g->gpcs <= 128 && g->sms_per_gpc_max <= 256 &&
+		    g->sms <= 128 * g->sms_per_gpc_max && g->gpcs_source[0]),
+		   "%s: %d SMs, %d GPCs of at most %d", g->name, g->sms,
+		   g->gpcs, g->sms_per_gpc_max);
 	FUZZ_CHECK(occ_gpus_match(l, g->name, &m) == OCC_OK &&
 		   m.gpu[0] == g, "%s does not find itself", g->name);
 	check_reads_back(g);

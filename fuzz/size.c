@@ -1,7 +1,8 @@
 /*
- * size.c - fuzzing occ_parse_size: what it returns must equal the number
- * written, computed here independently in 128 bits, and must read back
- * from its own decimal form; what it refuses must be no size or too large.
+ * size.c - fuzzing occ_parse_size and occ_parse_size_decimal: what they
+ * return must equal the number written, computed here independently in
+ * 128 bits, and must read back from its own decimal form; what they refuse
+ * must be no size, too large, or (decimal) not a whole number of bytes.
  */
 #include <inttypes.h>
 
@@ -33,6 +34,62 @@ static int reference(const char *s, unsigned __int128 *v)
 	return -1;
 }
 
+/* The reference for decimals: digits, a point and 1-9 digits, a suffix;
+ * -1 for no size, -2 for a fraction of a byte. */
+static int reference_decimal(const char *s, unsigned __int128 *v)
+{
+	const char *point = strchr(s, '.');
+	unsigned __int128 whole, frac, scale = 1;
+	char *head, sfx[16];
+	size_t n, k;
+	int bad;
+
+	if (!point)
+		return reference(s, v);
+	n = (size_t)(point - s);
+	for (k = 1; point[k] >= '0' && point[k] <= '9'; k++)
+		scale *= 10;
+	if (n == 0 || strspn(s, "0123456789") != n || k == 1 || k > 10 ||
+	    strlen(point + k) > 4)
+		return -1;   /* digits, the point, digits, a suffix */
+	snprintf(sfx, sizeof sfx, "1%s", point + k);
+	if (reference(sfx, v) != 0 || reference(point + 1, &frac) != 0)
+		return -1;   /* *v: the multiplier; frac read multiplied */
+	head = strndup(s, n);
+	bad = !head || reference(head, &whole) != 0;
+	free(head);
+	if (bad)
+		return -1;
+	if (frac % scale != 0)
+		return -2;
+	*v = whole * *v + frac / scale;
+	return 0;
+}
+
+static void check_decimal(const char *s)
+{
+	unsigned __int128 want;
+	uint64_t v = 0;
+	int ref = reference_decimal(s, &want);
+
+	switch (occ_parse_size_decimal(s, &v)) {
+	case OCC_PARSE_OK:
+		FUZZ_CHECK(ref == 0 && want == v, "decimal '%s' read as %"
+			   PRIu64, s, v);
+		break;
+	case OCC_PARSE_RANGE:
+		FUZZ_CHECK(ref == 0 && want > UINT64_MAX,
+			   "decimal '%s' refused as too large", s);
+		break;
+	case OCC_PARSE_FRACTION:
+		FUZZ_CHECK(ref == -2, "decimal '%s' refused as a fraction", s);
+		break;
+	case OCC_PARSE_SYNTAX:
+		FUZZ_CHECK(ref == -1, "decimal '%s' refused as no size", s);
+		break;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_string(data, size), back[32];
@@ -55,7 +112,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case OCC_PARSE_SYNTAX:
 		FUZZ_CHECK(ref != 0, "'%s' refused as no size", s);
 		break;
+	case OCC_PARSE_FRACTION:
+		FUZZ_CHECK(0, "'%s': a fraction from occ_parse_size", s);
+		break;
 	}
+	check_decimal(s);
 	free(s);
 	return 0;
 }

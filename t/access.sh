@@ -63,7 +63,21 @@ expect 2 "--elem: '32': above the maximum of 16" -a 90 --access load --elem 32
 expect 2 "--threads: '33': above the maximum of 32" -a 90 --access load --threads 33
 expect 2 "--threads: '0': below the minimum of 1" -a 90 --access load --threads 0
 expect 2 "--threads: '-4': must not be negative" -a 90 --access load --threads -4
-expect 2 "--stride: '-1': must not be negative" -a 90 --access load --stride -1
+run --arch sm_90 --access load --stride -1 --offset 31 --format csv --fields stride,sectors,lines,efficiency_pct
+[ "$(sed -n 2p "$tmp/out")" = "-1,4,1,100.00" ]
+ok $? "--stride -1 --offset 31: a warp reading 32 floats backwards moves the 4 sectors of one line"
+
+run --arch sm_90 --access load --stride -1 --format csv --fields sectors,requested_bytes
+[ "$(sed -n 2p "$tmp/out")" = "5,128" ]
+ok $? "--stride -1 from element 0: elements -31 to 0, 5 sectors counted on the addresses touched"
+
+run --arch sm_90 --access load --stride -4:4:4 --format csv --fields stride,sectors
+[ "$(tr '\n' ' ' <"$tmp/out")" = "stride,sectors -4,17 0,1 4,16 " ]
+ok $? "--stride -4:4:4 sweeps through 0; -4 from element 0 touches 17 sectors"
+
+expect 2 "--stride: '4:-4': integers of either sign within 64 bits, a list or a rising range (-4:4:2)" -a 90 --access load --stride 4:-4
+expect 2 "--stride: '--1'" -a 90 --access load --stride=--1
+expect 2 "--stride: '-9223372036854775809'" -a 90 --access load --stride -9223372036854775809
 expect 2 "the addresses of 4-byte elements overflow 64 bits" -a 90 --access load --stride 288230376151711744
 expect 2 "the addresses of 16-byte elements overflow 64 bits" -a 90 --access store --elem 16 --offset 1152921504606846976
 expect 2 "--lane-xor: '32': above the maximum of 31" -a 90 --access load --lane-xor 32
@@ -80,5 +94,38 @@ expect 2 "--l2: '1:2:3:4': expected SIZE:MAX:WINDOW" -a 90 --persist 1M --l2 1:2
 expect 2 "--streams: '0': below the minimum of 1" -a 90 --persist 1M --streams 0 --l2 4M:2M:1M
 expect 2 "--streams: '1025': above the maximum of 1024" -a 90 --persist 1M --streams 1025 --l2 4M:2M:1M
 expect 2 "--l2 and --streams go with --persist" -a 90 -b 128 --streams 2
+expect 2 "--l2: '50M:0.1K:128M': MAX '0.1K' is not a whole number of bytes" -a 90 --persist 1M --l2 50M:0.1K:128M
+expect 2 "--l2: '50M:31.25:128M': MAX '31.25' is not a whole number of bytes" -a 90 --persist 1M --l2 50M:31.25:128M
+expect 2 "--l2: '50M:31.M:128M': expected SIZE:MAX:WINDOW" -a 90 --persist 1M --l2 50M:31.M:128M
+expect 2 "--l2: '50M:.5M:128M': expected SIZE:MAX:WINDOW" -a 90 --persist 1M --l2 50M:.5M:128M
+expect 2 "--l2: '50M:0.0000000001M:128M': expected SIZE:MAX:WINDOW" -a 90 --persist 1M --l2 50M:0.0000000001M:128M
+
+# --l2 takes decimals with the suffixes, as NVIDIA writes cache sizes.
+csv_of() { "$OCCCALC" "$@" -f csv 2>&1; }
+[ "$(csv_of -a 90 --persist 24M --l2 50M:31.25M:128M)" = \
+  "$(csv_of -a 90 --persist 24M --l2 52428800:32768000:134217728)" ] &&
+	[ "$(csv_of -a 90 --persist 1M --l2 1.5K:0.5K:1.25K | tail -1 | cut -d, -f3-5)" = "1536,512,1280" ]
+ok $? "--l2 50M:31.25M:128M is 52428800:32768000:134217728; 1.5K:0.5K:1.25K is 1536:512:1280"
+
+# --gpu for the modes whose answer depends on the GPU.
+[ "$(csv_of --gpu H100-SXM --persist 24M)" = \
+  "$(csv_of -a 90 --persist 24M --l2 52428800:32768000:134217728)" ]
+ok $? "--gpu H100-SXM --persist: the H100's own cudaDeviceProp figures (docs/device-query-h100.txt)"
+[ "$(csv_of --gpu H200 --persist 24M | tail -1 | cut -d, -f3-5)" = "62914560,39321600,134217728" ]
+ok $? "--gpu H200 --persist: the H200's figures (docs/persistence.md)"
+run --gpu H100-SXM --persist 24M
+grep -q "^H100-SXM, from the GPU list: cudaDeviceProp of an H100" "$tmp/out"
+ok $? "--gpu --persist: the text names where the L2 figures come from"
+expect 2 "--persist: the GPU list has no L2 figures for A30: give --l2 SIZE:MAX:WINDOW" --gpu A30 --persist 1M
+expect 2 "--persist: the GPU list has H100-PCIe's L2 (52428800 B, NVIDIA H100 Tensor Core GPU Architecture whitepaper (50 MB L2)) but not its largest set-aside and window" --gpu H100-PCIe --persist 1M
+expect 1 "sm_75 (Turing) has no L2 set-aside" --gpu T4 --persist 1M
+[ "$(csv_of --gpu H100-PCIe --persist 1M --l2 50M:30M:128M | tail -1 | cut -d, -f3-5)" = "52428800,31457280,134217728" ]
+ok $? "--l2 beside --gpu gives the figures the list does not know"
+[ "$(csv_of --gpu "RTX 4090" --access load --offset 0,1)" = "$(csv_of -a 89 --access load --offset 0,1)" ] &&
+	[ "$(csv_of --gpu K80 --access load --offset 1)" = "$(csv_of -a 37 --access load --offset 1)" ]
+ok $? "--gpu --access: the GPU's architecture (Kepler's L1 for a K80)"
+[ "$(csv_of --gpu H100-SXM --traffic 'z[i] = x[i] + y[i]' --grid 1024 --block 64)" = \
+  "$(csv_of -a 90 --traffic 'z[i] = x[i] + y[i]' --grid 1024 --block 64)" ]
+ok $? "--gpu --traffic: the GPU's architecture"
 
 done_testing

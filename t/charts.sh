@@ -54,7 +54,7 @@ run -a sm_90 -b 128 --chart -f csv
 [ "$status" -eq 2 ] && one_error_line "--chart draws in the text format only"
 ok $? "--chart refuses CSV and JSON"
 run -a sm_90 -b 128 --plot /nonexistent/dir/c.svg
-[ "$status" -eq 1 ] && grep -q '^occcalc: /nonexistent/dir/c.svg: cannot write' "$tmp/err"
-ok $? "--plot to an unwritable place: exit 1, 'cannot write'"
+[ "$status" -eq 1 ] && one_error_line "occcalc: /nonexistent/dir/c.svg: cannot write"
+ok $? "--plot to an unwritable place: exit 1, 'cannot write', checked before the report prints"
 
 done_testing

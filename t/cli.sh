@@ -71,9 +71,26 @@ run -a sm_75 -b 128 -f csv
 [ "$(sed -n 2p "$tmp/out" | cut -d, -f13,16,20,24)" = ",,default," ]
 ok $? "CSV leaves unlimited limits and the reason empty"
 
-run -a sm_90 -b 2048
-[ "$status" -eq 0 ] && grep -q '^Cannot launch: 2048 threads per block exceed maxThreadsPerBlock (1024)' "$tmp/out"
-ok $? "a configuration that cannot launch is a result (exit 0) with its reason"
+run -a sm_90 -b 2048 -r 32
+[ "$status" -eq 1 ] &&
+	sed -n '/^Occupancy/{n;p;}' "$tmp/out" | grep -q '^Cannot launch: 2048 threads per block exceed maxThreadsPerBlock (1024)' &&
+	! grep -q '^Limited by' "$tmp/out"
+ok $? "a configuration that cannot launch says why where 'Limited by' stands, and exits 1"
+[ "$(cat "$tmp/err")" = "occcalc: the configuration cannot launch" ]
+ok $? "a configuration that cannot launch says so in one line on stderr"
+
+run -a sm_90 -b 128 -s 300K -f json
+[ "$status" -eq 1 ] && grep -q '"reason":"shared_memory_per_block"' "$tmp/out"
+ok $? "-s 300K: JSON keeps the reason, and the run exits 1"
+
+run -a sm_90 -b 1024,2048 -f csv
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q ',block_too_large,' "$tmp/out"
+ok $? "a sweep where some configurations launch exits 0, the others' reason in their row"
+
+run -a sm_90 -b 2048,4096 -r 32 -f csv
+[ "$status" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+	[ "$(cat "$tmp/err")" = "occcalc: none of the 2 configurations can launch" ]
+ok $? "a sweep where no configuration launches prints its rows and exits 1"
 
 run -a sm_90 -b 2048 -f csv
 [ "$(sed -n 2p "$tmp/out" | cut -d, -f6,24)" = "0,block_too_large" ]
@@ -177,6 +194,27 @@ done
 ok $? "--gpu A10 is the A10, not the A100 that contains it: exact beats partial"
 [ "$(gpu_sms H200)" = "sm_90,2112" ] && [ "$(gpu_sms 1080)" = "sm_61,320" ]
 ok $? "--gpu H200 is not GH200; 1080 is GTX-1080 (ends with it), not GTX-1080-Ti"
+# The GPUs people own and rent (issue 20), with the architecture and SMs
+# NVIDIA's documents give (blocks of 128 threads: 16 per SM on sm_90, 12
+# on sm_86, sm_89 and sm_120, times the SMs).
+for g in "H100 NVL:sm_90,2112" "RTX 3060:sm_86,336" "RTX 3080:sm_86,816" \
+	"RTX 3090:sm_86,984" "RTX 4080:sm_89,912" \
+	"NVIDIA RTX 6000 Ada Generation:sm_89,1704" \
+	"NVIDIA RTX PRO 6000 Blackwell Workstation Edition:sm_120,2256" \
+	"RTX 5080:sm_120,1008"; do
+	[ "$(gpu_sms "${g%%:*}")" = "${g#*:}" ]
+	ok $? "--gpu '${g%%:*}' is the GPU with ${g#*:} (arch, blocks/SM x its SMs)"
+done
+# Those whose SM count NVIDIA does not publish: the architecture, no SMs.
+for g in "NVIDIA A10G:sm_86" "H800:sm_90" "NVIDIA GB200:sm_100" "B300:sm_103"; do
+	[ "$(csv_row --gpu "${g%%:*}" -b 128 --fields arch,min_grid_size)" = "${g#*:}," ]
+	ok $? "--gpu '${g%%:*}' is ${g#*:}; its SM count is not known, so no grid"
+done
+[ "$("$OCCCALC" --list-gpus -f csv --fields name,multiProcessorCount,l2CacheSize,persistingL2CacheMaxSize,accessPolicyMaxWindowSize | grep -E '^(H100-SXM|H100-PCIe|A10G),')" = \
+"A10G,,,,
+H100-SXM,132,52428800,32768000,134217728
+H100-PCIe,114,52428800,," ]
+ok $? "--list-gpus: L2 figures where the list has them, null where not (nor SMs for the A10G)"
 
 # --block takes shapes: threads are the product, the shape is echoed.
 run -a sm_90 -b 16x16 -r 32
@@ -214,8 +252,14 @@ run -a sm_90 -b 128 -r 40 --fields block,blocks_per_sm,limiter
 [ "$(cat "$tmp/out")" = " block  blocks  limiter
    128      12  registers" ]
 ok $? "--fields in text prints a table of those columns, even for one configuration"
-expect 2 "--fields: 'bogus': no such field; occupancy rows have: arch,block," -a sm_90 -b 128 --fields block,bogus
-expect 2 "--fields: 'arch': no such field; list-fields rows have: kind,field,type,description" --list-fields --fields arch
+expect 2 "--fields: 'bogus': no such field of occupancy rows; did you mean " -a sm_90 -b 128 --fields block,bogus
+expect 2 "--fields: 'occupancy': no such field of occupancy rows; did you mean occupancy_pct, launch_occupancy_pct or achieved_occupancy_pct? (--list-fields lists them all)" -a sm_90 -b 128 --fields block,occupancy
+expect 2 "--fields: 'blcok': no such field of occupancy rows; did you mean block," -a sm_90 -b 128 --fields blcok
+expect 2 "--fields: 'efficiency': no such field of access rows; did you mean efficiency_pct," -a sm_90 --access load --fields efficiency
+run -a sm_90 -b 128 --fields bogus
+[ "$(wc -c <"$tmp/err")" -lt 200 ]
+ok $? "an unknown field's message stays short (three names, not the kind's hundred)"
+expect 2 "--fields: 'arch': no such field of list-fields rows; did you mean " --list-fields --fields arch
 run -a sm_90 -b 64,128 -f jsonl --fields block,blocks_per_sm
 [ "$(cat "$tmp/out")" = '{"block":64,"blocks_per_sm":32}
 {"block":128,"blocks_per_sm":16}' ]
@@ -245,12 +289,103 @@ run --list-fields -f csv
 	grep -q '^persist,l2CacheSize,integer,' "$tmp/out"
 ok $? "--list-fields lists each kind's fields, device properties under cudaDeviceProp names"
 
+# --format csv,noheader,nounits, as nvidia-smi writes it.
+"$OCCCALC" -a sm_90 -b 128,256 -r 32 -f csv >"$tmp/with-header"
+run -a sm_90 -b 128,256 -r 32 -f csv,noheader
+[ "$status" -eq 0 ] && tail -n +2 "$tmp/with-header" | cmp -s - "$tmp/out"
+ok $? "--format csv,noheader: the CSV rows without the header row"
+run -a sm_90 -b 128,256 -r 32 -f csv,noheader,nounits
+[ "$status" -eq 0 ] && tail -n +2 "$tmp/with-header" | cmp -s - "$tmp/out"
+ok $? "--format csv,noheader,nounits: CSV values carry no units, so the same rows"
+run -a sm_90 -b 128,256 -r 32 -f text,nounits
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q occupancy &&
+	sed -n 2p "$tmp/out" | grep -q ' 100\.00  warps' && ! grep -q '%' "$tmp/out"
+ok $? "--format text,nounits: a text table's percentages without '%'"
+run --list-archs -f text,noheader
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q '^sm_30 '
+ok $? "--format text,noheader: a text table starts with its first row"
+expect 2 "--format: noheader and nounits go with csv or text, not json" -a sm_90 -b 128 -f json,noheader
+expect 2 "--format: 'nohead': not a modifier (noheader, nounits)" -a sm_90 -b 128 -f csv,nohead
+expect 2 "--format: 'cvs': unknown format" -a sm_90 -b 128 -f cvs,noheader
+
+# Every decimal field, in every mode, prints a fixed count of decimals by
+# its unit (out_decimals): _pct and ratios 2, _ms and _us 3, hit_ratio 4.
+# (--compare's numbers keep the decimals of the rows they come from.)
+"$OCCCALC" --list-fields -f csv | awk -F, '$3 == "decimal" && $1 != "compare" { print $2 }' | sort -u >"$tmp/decimal-fields"
+{
+	"$OCCCALC" -a sm_90 -b 96 -r 40 --grid 1000 --sms 132 -f json
+	"$OCCCALC" --gpu H200 -b 128 -r 40 --cluster 4 -f json
+	"$OCCCALC" -a sm_37 --access load --stride 0,1,4 --total -f json
+	"$OCCCALC" -a sm_90 --traffic 'y[i] = x[3*i]' --count 4096 -f json
+	"$OCCCALC" -a sm_90 --persist 40M --l2 50M:30M:128M -f json
+} | grep -o '"[a-z_A-Z0-9]*":[-0-9.]*[0-9]' >"$tmp/values"
+bad=
+seen=0
+while IFS=: read -r name value; do
+	name=${name#\"} name=${name%\"}
+	grep -qx "$name" "$tmp/decimal-fields" || continue
+	seen=$((seen + 1))
+	case $name in
+	*_ms|*_us) want=3 ;;
+	hit_ratio) want=4 ;;
+	*) want=2 ;;
+	esac
+	decimals=${value#*.}
+	[ "$value" != "$decimals" ] && [ ${#decimals} -eq "$want" ] || bad="$bad $name=$value"
+done <"$tmp/values"
+[ "$seen" -ge 15 ] && [ -z "$bad" ]
+ok $? "JSON decimals follow one rule in every mode: _pct 2 decimals, _ms/_us 3, hit_ratio 4 (checked $seen)${bad:+ (not:$bad)}"
+
+# Counts of one read in the singular wherever a text report counts.
+{
+	"$OCCCALC" -a sm_90 -b 1024 -r 64 --grid 1 --sms 1
+	"$OCCCALC" -a sm_90 -r 64 -s 200K --sms 1
+	"$OCCCALC" -a sm_90 -b 1024 -r 64 --layout 1 --cluster 1
+	"$OCCCALC" -a sm_90 --traffic 'y[i] = x[i]' --grid 1 --block 1 --threads 1
+	"$OCCCALC" -a sm_90 --access load --threads 1
+} >"$tmp/ones" 2>&1
+grep -E '(^|[^0-9.])1 (block|thread|SM|GPC|CTA|cluster|wave|warp|row|error)s\b' "$tmp/ones" >"$tmp/plural"
+[ ! -s "$tmp/plural" ] && grep -q '^Waves: a grid of 1 block on 1 SM$' "$tmp/ones" &&
+	grep -q '^Minimum grid          1 block (1 per SM x 1 SM)$' "$tmp/ones" &&
+	grep -q '^  Clusters at once      1 (1 CTA)$' "$tmp/ones" &&
+	grep -q '1 block of 1 thread, 1 thread in 1 warp' "$tmp/ones"
+ok $? "a count of one takes the singular in text reports"
+sed 's/^/# plural after 1: /' "$tmp/plural"
+
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: occcalc' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help prints usage on stdout, exit 0"
 run -h
 grep -q '^Usage: occcalc' "$tmp/out"
 ok $? "-h is --help"
+run --help
+[ "$(wc -l <"$tmp/out")" -le 30 ] && [ "$(awk '{ if (length > 79) n++ } END { print n + 0 }' "$tmp/out")" -eq 0 ]
+ok $? "--help alone fits one screen: at most 30 lines of at most 79 columns"
+"$OCCCALC" --help all | sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\).*/\2/p' | sort -u >"$tmp/all"
+"$OCCCALC" --help | grep -o -- '--[a-z][a-z0-9-]*' | sed 's/^--//' | sort -u >"$tmp/short"
+[ "$(wc -l <"$tmp/all")" -gt 40 ] && cmp -s "$tmp/all" "$tmp/short"
+ok $? "--help names every option that --help all explains"
+topics=$(sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' "$tmp/out")
+long=
+for t in $topics; do
+	"$OCCCALC" --help "$t" >"$tmp/topic" 2>&1 && [ -s "$tmp/topic" ] || long="$long $t(fails)"
+	[ "$(wc -l <"$tmp/topic")" -le 40 ] || long="$long $t"
+done
+[ -n "$topics" ] && [ -z "$long" ]
+ok $? "--help TOPIC, for each topic --help lists, prints at most 40 lines${long:+ (not:$long)}"
+"$OCCCALC" --help all >"$tmp/all-text"
+for t in $topics; do "$OCCCALC" --help "$t" | sed -n '/^[A-Z][^:]*:$/,/^Exit status/p' | sed '$d'; done |
+	grep '^  *-' >"$tmp/by-topic"
+grep '^  *-' "$tmp/all-text" >"$tmp/all-opts"
+cmp -s "$tmp/by-topic" "$tmp/all-opts"
+ok $? "--help all is every topic's options, each once, in the topics' order"
+"$OCCCALC" --help | grep '^  other ' >"$tmp/other"
+[ ! -s "$tmp/other" ]
+ok $? "every option names its --help topic (.topic in opts[])${tmp:+$(sed 's/^ *other *not yet in a topic:/ (none for:/; s/$/)/' "$tmp/other")}"
+run --help=gpu
+[ "$status" -eq 0 ] && grep -q -- '--measure' "$tmp/out" && ! grep -q -- '--tables' "$tmp/out"
+ok $? "--help=gpu is the GPU's topic, without --tables"
+expect 2 "--help: 'kernal': no such topic; did you mean kernel, kernels or launch? (--help lists them)" --help kernal
 run --version
 [ "$status" -eq 0 ] && grep -q '^occcalc [0-9]' "$tmp/out"
 ok $? "--version prints the version"
@@ -298,6 +433,24 @@ cl_row() { # ARGS: the first row's FIELDS of a --cluster run
 }
 [ "$(cl_row max_active_clusters,cluster_blocks_per_sm --gpu H200 -b 128 -r 40 --cluster 4)" = "248,8" ]
 ok $? "H200, 12 blocks per SM plainly: 8 in a cluster launch, 248 clusters of 4 (16+5x32+2x36)"
+[ "$(cl_row max_active_clusters,layout --gpu H100-SXM -b 128 -r 40 --cluster 4)" = '248,"8,16x5,18x2,2x4"' ]
+ok $? "H100 SXM: the layout measured on the device machine's H100 (docs/cluster-h100), 248 clusters of 4"
+# No measured layout, but NVIDIA's GPC and SM counts: upper bounds, said.
+[ "$(cl_row max_active_clusters,cluster_bound,cluster_potential_size,cluster_best_size --gpu H100-PCIe -b 256 -r 32 --cluster 4)" = "228,true,," ]
+ok $? "H100 PCIe (114 SMs, at least 7 GPCs of at most 18): at most 228 clusters of 4 (6,18x6), no recommended size"
+[ "$(cl_row max_active_clusters,cluster_bound --gpu GH200 -b 256 -r 32 --cluster 16)" = "66,true" ] &&
+	[ "$(cl_row cluster_bound --gpu H100-SXM -b 256 -r 32 --cluster 16)" = "false" ]
+ok $? "GH200 (132 SMs, GPCs of at most 18): at most 66 of 16; a measured layout is no bound"
+[ "$(cl_row max_active_clusters,cluster_bound --gpu H100-PCIe -b 256 -r 32 --cluster 16)" = "57,true" ] &&
+	[ "$(cl_row max_active_clusters,cluster_bound --gpu H100-PCIe --layout 8x8,18,16x2 -b 256 -r 32 --cluster 16)" = "25,false" ]
+ok $? "--layout still overrides the bound: 25 clusters of 16 on 8x8,18,16x2, where the counts allow 57"
+run --gpu H100-PCIe -b 256 -r 32 --cluster 4
+grep -q '^  Clusters at once      at most 228 (912 CTAs)$' "$tmp/out" &&
+	grep -q 'upper bounds' "$tmp/out" && ! grep -q '^Cluster sizes' "$tmp/out"
+ok $? "the text says 'at most' and why, and recommends no size"
+# A device name finds the list's layout under the list's own name.
+[ "$(cl_row layout_source --gpu 'NVIDIA H100 80GB HBM3' -b 128 --cluster 2 | cut -c1-30)" = '"the GPU list (H100-SXM): meas' ]
+ok $? "the H100's device name finds the H100-SXM layout"
 [ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 2x2)" = "248" ] &&
 	[ "$(cl_row max_active_clusters --gpu H200 -b 128 -r 40 --cluster 1x2x2)" = "248" ]
 ok $? "a shape counts by its CTAs: 2x2 and 1x2x2 hold as many as 4"

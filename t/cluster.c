@@ -356,6 +356,94 @@ static void test_gpu_list(void)
 	unlink(tmp);
 }
 
+/* The most clusters of size CTAs any split of sms SMs into at least gpcs
+ * GPCs of at most max allows, by enumerating every split (small counts). */
+static int brute_most(const int *f, int sms, int gpcs, int max, int parts)
+{
+	int n, best = -1, rest;
+
+	if (sms == 0)
+		return parts >= gpcs ? 0 : -1;
+	for (n = 1; n <= max && n <= sms; n++) {
+		rest = brute_most(f, sms - n, gpcs, max, parts + 1);
+		if (rest >= 0 && rest + f[n] > best)
+			best = rest + f[n];
+	}
+	return best;
+}
+
+static int bound(const struct occ_gpc_counts *c, struct occ_result r,
+		 int size, struct occ_gpc_layout *l)
+{
+	struct occ_cluster_result res;
+
+	if (occ_layout_most_clusters(arch(9, 0), &r, c, size, l) != OCC_OK ||
+	    occ_cluster_compute(arch(9, 0), &r, l, size, &res) != OCC_OK)
+		return -1;
+	return res.max_active_clusters;
+}
+
+static void test_most_clusters(void)
+{
+	static const int kernels[][2] = { { 1024, 64 }, { 1024, 32 },
+		{ 672, 32 }, { 512, 32 }, { 384, 32 }, { 320, 32 },
+		{ 288, 32 }, { 256, 32 } };
+	struct occ_gpc_counts h100 = { 132, 8, 18 }, small = { 14, 3, 6 };
+	struct occ_gpc_layout l;
+	int k, size, n, f[7], ok_all = 1, ok_brute = 1, got, lay_ok = 1;
+
+	for (k = 0; k < 8; k++)
+		for (size = 1; size <= 16; size++) {
+			struct occ_result r = plain(kernels[k][0], kernels[k][1]);
+			int measured = clusters(H200, kernels[k][0],
+						kernels[k][1], size)
+					       .max_active_clusters;
+
+			got = bound(&h100, r, size, &l);
+			ok_all &= got >= measured && measured >= 0;
+			lay_ok &= l.sms == 132 && l.n_gpcs >= 8;
+			for (n = 0; n < l.n_gpcs; n++)
+				lay_ok &= l.sms_per_gpc[n] <= 18;
+		}
+	tap_ok(ok_all && lay_ok, "published counts (132 SMs, 8 GPCs of at most "
+	       "18): the most clusters they allow is never below what the "
+	       "H100's and H200's measured layout holds, 8 kernels x sizes "
+	       "1-16; the layout found has those counts");
+	tap_ok(bound(&h100, plain(256, 32), 4, &l) == 264 &&
+	       clusters(H200, 256, 32, 4).max_active_clusters == 248,
+	       "clusters of 4 at 8 blocks per SM: at most 264 from the counts "
+	       "(16x6,18x2), 248 on the chips measured (their 4 pairs of SMs "
+	       "hold none): an upper bound, not the answer");
+	for (k = 0; k < 8; k++)
+		for (size = 1; size <= 8; size++) {
+			struct occ_result r = plain(kernels[k][0], kernels[k][1]);
+
+			for (n = 1; n <= 6; n++) {
+				struct occ_gpc_layout one = { 1, { n }, n };
+				struct occ_cluster_result c;
+
+				occ_cluster_compute(arch(9, 0), &r, &one, size, &c);
+				f[n] = c.max_active_clusters;
+			}
+			ok_brute &= bound(&small, r, size, &l) ==
+				    brute_most(f, 14, 3, 6, 0);
+		}
+	tap_ok(ok_brute, "the most clusters 14 SMs in at least 3 GPCs of at "
+	       "most 6 allow equals every split enumerated, 8 kernels x sizes "
+	       "1-8");
+	small.gpcs = 0;
+	tap_ok(bound(&small, plain(256, 32), 2, &l) == -1,
+	       "counts of 0 GPCs are refused");
+	small.gpcs = 3;
+	small.sms = 19;   /* more than 3 GPCs of 6 ... but 4 hold it */
+	tap_ok(bound(&small, plain(256, 32), 2, &l) >= 0 && l.n_gpcs >= 4,
+	       "19 SMs of at most 6 a GPC need at least 4 GPCs: the layout has "
+	       "them");
+	small.sms_per_gpc_max = 0;
+	tap_ok(bound(&small, plain(256, 32), 2, &l) == -1,
+	       "a most of 0 SMs a GPC is refused");
+}
+
 int main(void)
 {
 	load_tables();
@@ -370,6 +458,7 @@ int main(void)
 	test_residency();
 	test_layout_from_samples();
 	test_gpu_list();
+	test_most_clusters();
 	printf("1..%d\n", tap_n);
 	occ_tables_free(tables);
 	return tap_done();

@@ -37,10 +37,11 @@ expect 2 "--grid: '0': below the minimum of 1" -a sm_90 -b 128 --sms 132 --grid 
 expect 2 "--grid: '2147483648': above the maximum of 2147483647" -a sm_90 -b 128 --sms 132 --grid 2147483648
 expect 2 "--grid needs the GPU's SM count: --sms N or --gpu NAME" -a sm_90 -b 128 --grid 1000
 expect 2 "--gpu: 'Voodoo5': not in" --gpu Voodoo5 -b 128
-expect 2 "--gpu: 'H100' is ambiguous: did you mean H100-SXM, H100-PCIe?" --gpu H100 -b 128
-expect 2 "--gpu: 'RTX 4080': not in $OCCCALC_TABLES/gpus.txt: did you mean RTX-4090?" --gpu "RTX 4080" -b 128
+expect 2 "--gpu: 'H100' is ambiguous: did you mean H100-SXM, H100-PCIe, H100-NVL?" --gpu H100 -b 128
+expect 2 "--gpu: 'RTX 4085': not in $OCCCALC_TABLES/gpus.txt: did you mean RTX-4080?" --gpu "RTX 4085" -b 128
 expect 2 "--gpu: 'NVIDIA': not in" --gpu NVIDIA -b 128
 expect 2 "--gpu A100 is compute capability 8.0, not --arch sm_90" --gpu A100 -a sm_90 -b 128
+expect 2 "--grid: the GPU list gives no SM count for GB200 (NVIDIA GB200 NVL72 specifications" --gpu GB200 -b 128 --grid 1000
 expect 2 "--format: 'xml': unknown format" -a sm_90 -b 128 -f xml
 expect 2 "--arch: 'sm_99': no table for compute capability 9.9" -a sm_99 -b 128
 expect 2 "--arch: 'volta': not an architecture" -a volta -b 128
@@ -60,9 +61,34 @@ expect 1 "no architecture tables (*.arch) found" --tables "$tmp/empty" -a sm_90 
 # A GPU list that does not read: the file and line.
 cp "$OCCCALC_TABLES"/*.arch "$tmp/empty/"
 printf 'H100-SXM 9.0 132 a source\nalias H100-SXM NVIDIA H100-SXM\n' >"$tmp/empty/gpus.txt"
-expect 1 "gpus.txt:2: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE NAME'" --tables "$tmp/empty" --list-gpus
+expect 1 "gpus.txt:2: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE NAME', 'l2 NAME SIZE MAX WINDOW SOURCE' or 'gpcs NAME GPCS MAX SOURCE'" --tables "$tmp/empty" --list-gpus
 printf 'alias H100-SXM NVIDIA H100 80GB HBM3\n' >"$tmp/empty/gpus.txt"
 expect 1 "gpus.txt:1: expected" --tables "$tmp/empty" --gpu H100-SXM -b 128
+# 'l2' lines: for a GPU listed above, once, sizes that are whole bytes,
+# the set-aside within the L2.
+l2_line() { # LINE: the list is one GPU and LINE
+	printf 'H100-SXM 9.0 132 a source\n%s\n' "$1" >"$tmp/empty/gpus.txt"
+}
+l2_line 'l2 H100-PCIe 50M - - a source'
+expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
+l2_line 'l2 H100-SXM 50M 60M 128M a source'
+expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
+l2_line 'l2 H100-SXM 50.1M - - a source'
+expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
+l2_line 'l2 H100-SXM - - - a source'
+expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
+l2_line 'l2 H100-SXM 50M - -'
+expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
+printf 'H100-SXM 9.0 132 a\nl2 H100-SXM 50M - - a\nl2 H100-SXM 50M - - b\n' >"$tmp/empty/gpus.txt"
+expect 1 "gpus.txt:3: expected" --tables "$tmp/empty" --list-gpus
+# 'gpcs' lines: a GPU with SMs, GPCs no more than SMs, GPCs that hold them.
+for bad in 'gpcs H100-SXM 133 18 a' 'gpcs H100-SXM 8 1 a' 'gpcs H100-SXM 8 0 a' \
+	'gpcs H100-SXM 8 257 a' 'gpcs H100-SXM x 18 a' 'gpcs H100-SXM 8 18'; do
+	l2_line "$bad"
+	expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
+done
+printf 'H8 9.0 - a\ngpcs H8 - 18 a\n' >"$tmp/empty/gpus.txt"
+expect 1 "gpus.txt:2: expected" --tables "$tmp/empty" --list-gpus
 
 # Clusters: sizes, shapes, layouts, architectures, and a layout to use.
 L="--layout 16"
@@ -84,15 +110,21 @@ expect 2 "--layout: '2x129': not a GPC layout at column 3" -a sm_90 -b 128 --clu
 expect 2 "--layout: '': not a GPC layout at column 1" -a sm_90 -b 128 --cluster 4 --layout ''
 expect 2 "--cluster: sm_80 has no thread-block clusters (compute capability 9.0 on)" -a sm_80 -b 128 --cluster 2 $L
 expect 2 "--cluster: sm_86 has no thread-block clusters" --gpu A10 -b 128 --cluster 2
-expect 2 "--cluster: the sm_100 table has no cluster figures" -a sm_100 -b 128 --cluster 2 $L
+expect 2 "--cluster: sm_100 launches clusters of up to 8 CTAs portably, but a cluster launch's blocks per SM (clusterBlocksPerMultiprocessor) and its largest non-portable size (clusterSizeMax) are neither documented by NVIDIA nor measured here" -a sm_100 -b 128 --cluster 2 $L
+for g in B200 B300 RTX-5090 RTX-PRO-6000-Blackwell DGX-Spark; do
+	expect 2 "launches clusters of up to 8 CTAs portably, but a cluster launch's blocks per SM" --gpu $g -b 128 --cluster 2
+done
+mkdir "$tmp/nocl"
+sed '/^cluster/d' "$OCCCALC_TABLES/sm_90.arch" >"$tmp/nocl/sm_90.arch"
+expect 2 "--cluster: the sm_90 table has no cluster figures" --tables "$tmp/nocl" -a sm_90 -b 128 --cluster 2 $L
 expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" -a sm_90 -b 128 --cluster 2
-expect 2 "the GPU list has none for H100-SXM: give it with --layout" --gpu H100-SXM -b 128 --cluster 2
-# A device name finds the list's layout under the list's own name.
-expect 2 "the GPU list has none for H100-SXM: give it with --layout" --gpu "NVIDIA H100 80GB HBM3" -b 128 --cluster 2
+expect 2 "the GPU list has none for H800: give it with --layout" --gpu H800 -b 128 --cluster 2
+expect 2 "--cluster best: the size with the most CTAs depends on H100-PCIe's GPC layout, which is not measured" --gpu H100-PCIe -b 128 --cluster 2,best
+expect 2 "--sms 100: the GPU list's H100-PCIe has 114 SMs" --gpu H100-PCIe --sms 100 -b 128 --cluster 2
 expect 2 "--layout 8,8 has 16 SMs, the GPU 132" --gpu H200 -b 128 --cluster 2 --layout 8,8
 expect 2 "--sms 100: the GPU list's layout of H200 has 132 SMs" --gpu H200 --sms 100 -b 128 --cluster 2
 expect 2 "--layout goes with --cluster" -a sm_90 -b 128 $L
-expect 2 "--cluster does not apply to --kernels" --ptxas "$T/fixtures/ptxas-sm90.txt" --cluster 2
+expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" --ptxas "$T/fixtures/ptxas-sm90.txt" --cluster 2
 expect 2 "--device all runs on each GPU of this machine" -a sm_90 -b 128 --device all
 expect 2 "--device all runs on each GPU of this machine" --gpu H200 -b 128 --device all
 expect 2 "--device all goes with an occupancy calculation" --device all --access load

@@ -346,19 +346,79 @@ static void test_size_junk(void)
 	       "MiB are too large, one MiB less is not");
 }
 
+/* Decimal sizes, as NVIDIA writes cache sizes: exact or refused. */
+static void test_size_decimal(void)
+{
+	uint64_t v = 0, w = 0;
+
+	tap_ok(occ_parse_size_decimal("31.25M", &v) == OCC_PARSE_OK &&
+	       v == 32768000 && occ_parse_size_decimal("1.5K", &w) ==
+	       OCC_PARSE_OK && w == 1536,
+	       "decimal sizes: 31.25M is 32768000 bytes, 1.5K is 1536");
+	tap_ok(occ_parse_size_decimal("50M", &v) == OCC_PARSE_OK &&
+	       v == 52428800 && occ_parse_size_decimal("7", &w) ==
+	       OCC_PARSE_OK && w == 7,
+	       "decimal sizes: whole sizes read as occ_parse_size reads them");
+	tap_ok(occ_parse_size_decimal("0.1K", &v) == OCC_PARSE_FRACTION &&
+	       occ_parse_size_decimal("1.5", &v) == OCC_PARSE_FRACTION &&
+	       occ_parse_size_decimal("0.000000001M", &v) ==
+	       OCC_PARSE_FRACTION,
+	       "decimal sizes: 0.1K (102.4 B), 1.5 and 0.000000001M are not "
+	       "whole bytes");
+	tap_ok(occ_parse_size_decimal("1.", &v) == OCC_PARSE_SYNTAX &&
+	       occ_parse_size_decimal(".5M", &v) == OCC_PARSE_SYNTAX &&
+	       occ_parse_size_decimal("1.5.5M", &v) == OCC_PARSE_SYNTAX &&
+	       occ_parse_size_decimal("0.0000000001M", &v) ==
+	       OCC_PARSE_SYNTAX && occ_parse_size_decimal("1.5X", &v) ==
+	       OCC_PARSE_SYNTAX,
+	       "decimal sizes: no digits on a side of the point, two points, "
+	       "ten decimals or another suffix are not sizes");
+	tap_ok(occ_parse_size_decimal("17592186044415.5M", &v) ==
+	       OCC_PARSE_OK && v == (UINT64_C(17592186044415) << 20) +
+	       (1 << 19) && occ_parse_size_decimal("17592186044416.5M", &v) ==
+	       OCC_PARSE_RANGE,
+	       "decimal sizes: just below 2^64 reads, just above is too large");
+}
+
+/* The GPU list's 'l2' lines and unknown SM counts. */
+static void test_gpu_l2(void)
+{
+	char path[4200];
+	struct occ_gpu g;
+	struct occ_diag d;
+
+	write_file("gpus.txt", "X1 9.0 - a source\n"
+		   "l2 X1 50M 31.25M 128M measured\n");
+	snprintf(path, sizeof path, "%s/gpus.txt", dir);
+	tap_ok(occ_gpu_find(path, "X1", &g, &d) == OCC_OK && g.sms == 0 &&
+	       g.l2_size == 52428800 && g.l2_persisting_max == 32768000 &&
+	       g.l2_window_max == 134217728 &&
+	       strcmp(g.l2_source, "measured") == 0,
+	       "gpus.txt: SMS '-' is not known (0); an l2 line gives the L2, "
+	       "set-aside, window and source");
+	write_file("gpus.txt", "X1 9.0 8 a\nl2 X1 6M - - whitepaper\n");
+	tap_ok(occ_gpu_find(path, "X1", &g, &d) == OCC_OK &&
+	       g.l2_size == 6291456 && !g.l2_persisting_max &&
+	       !g.l2_window_max,
+	       "gpus.txt: '-' for a set-aside and window not known");
+	unlink(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
-	tap_plan(35);
+	tap_plan(42);
 	test_report_ranges();
 	test_report_signs();
 	test_report_lines();
 	test_not_regular();
 	test_data_lines();
 	test_size_junk();
+	test_size_decimal();
+	test_gpu_l2();
 	rmdir(dir);
 	return tap_done();
 }

@@ -95,4 +95,10 @@ refused "no kernel compiled for --arch sm_80" "--arch that matches no kernel is 
 run --ptxas "$tmp/none" -b 128
 refused "cannot read" "a missing report is refused"
 
+run --kernels "$T/fixtures/ptxas-sm90.txt" -b 128
+head -1 "$tmp/out" | sed 's/^ *//; s/   */\n/g' >"$tmp/columns"
+[ "$status" -eq 0 ] && grep -qx 'dyn smem' "$tmp/columns" && grep -qx 'static' "$tmp/columns" &&
+	! grep -qx 'smem' "$tmp/columns"
+ok $? "the text table heads dynamic shared memory 'dyn smem' and static 'static', not ptxas's ambiguous 'smem'"
+
 done_testing

@@ -17,19 +17,19 @@ bs=$(printf '\b')
 [ -s "$tmp/man" ] && ! grep -q "$bs" "$tmp/man"
 ok $? "mandoc renders the page as plain text"
 
-"$OCCCALC" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/help-opts"
+"$OCCCALC" --help all | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/help-opts"
 missing=
 for opt in $(cat "$tmp/help-opts"); do
 	grep -q -- "$opt" "$tmp/man" || missing="$missing $opt"
 done
 [ -z "$missing" ]
-ok $? "every option in --help is in the man page${missing:+ (missing:$missing)}"
+ok $? "every option in --help all is in the man page${missing:+ (missing:$missing)}"
 
 sed -n '/^OPTIONS/,/^OUTPUT/p' "$tmp/man" |
 	grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/man-opts"
 missing=$(comm -23 "$tmp/man-opts" "$tmp/help-opts" | tr '\n' ' ')
 [ -z "$missing" ]
-ok $? "every option in the man page is in --help${missing:+ (missing: $missing)}"
+ok $? "every option in the man page is in --help all${missing:+ (missing: $missing)}"
 
 "$OCCCALC" -a sm_90 -b 128 -f csv | head -1 | tr ',' '\n' >"$tmp/fields"
 missing=

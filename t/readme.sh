@@ -3,7 +3,8 @@
 # In a code block, a line '$ occcalc ARGS' (a '# comment' after a
 # space is not part of it) is followed by its output up to the next '$ '
 # line or the block's end; a line '...' there stands for any lines. A
-# sample without '...' is the whole output. Samples that need a GPU
+# sample without '...' is the whole output; it exits 0, or N where the
+# line ends with '# exit N'. Samples that need a GPU
 # (--api, --measure, --persist without --arch) are skipped.
 . "$T/lib.sh"
 
@@ -20,8 +21,13 @@ awk -v dir="$tmp" '
 		n++
 		cur = dir "/sample." n
 		cmd = substr($0, 3)
+		# "# exit N": the status the sample ends with (else 0).
+		st = 0
+		if (match(cmd, / +# exit [0-9]+$/))
+			st = substr(cmd, RSTART + index(substr(cmd, RSTART), "exit") + 4)
 		sub(/ +#.*$/, "", cmd)
 		print cmd >(cur ".cmd")
+		print st + 0 >(cur ".status")
 		printf "" >(cur ".want")
 		next
 	}
@@ -66,7 +72,7 @@ for cmd in "$tmp"/sample.*.cmd; do
 	esac
 	eval "set -- ${line#occcalc }"
 	run "$@"
-	[ "$status" -eq 0 ] && match "$base.want" "$tmp/out"
+	[ "$status" -eq "$(cat "$base.status")" ] && match "$base.want" "$tmp/out"
 	ok $? "README: \$ $line"
 	[ "$status" -eq 0 ] || sed 's/^/# /' "$tmp/err"
 	match "$base.want" "$tmp/out" || diff "$base.want" "$tmp/out" | sed 's/^/# /'

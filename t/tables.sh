@@ -75,6 +75,27 @@ sed -i 's/^sharedMemPerBlockOptin = 227K/sharedMemPerBlockOptin = 40K/' "$file"
 refused "sharedMemPerBlockOptin: value inconsistent" \
 	"an opt-in limit below sharedMemPerBlock is refused"
 
+# Cluster figures: the portable size alone, or with the other two.
+table sm_90.arch
+sed -i '/^clusterBlocksPerMultiprocessor/d' "$file"
+refused "clusterBlocksPerMultiprocessor: value inconsistent" \
+	"clusterSizeMax without clusterBlocksPerMultiprocessor is refused"
+table sm_90.arch
+sed -i '/^clusterSizePortable/d' "$file"
+refused "clusterSizePortable: value inconsistent" \
+	"clusterSizeMax and clusterBlocksPerMultiprocessor without clusterSizePortable are refused"
+table sm_90.arch
+sed -i '/^clusterSizeMax/d; /^clusterBlocksPerMultiprocessor/d' "$file"
+run --tables "$tmp/d" -a sm_90 --info -f csv --fields clusterSizePortable
+[ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "clusterSizePortable,8" ]
+ok $? "clusterSizePortable alone is a table (as the Blackwell tables give it)"
+for a in 100 101 103 110 120 121; do
+	run -a "sm_$a" --info
+	grep -q '^clusterSizePortable  *8$' "$tmp/out" &&
+		! grep -q 'clusterSizeMax\|clusterBlocksPerMultiprocessor' "$tmp/out"
+	ok $? "sm_$a: portable clusters of 8 (CUDA C++ Programming Guide); the rest not known, so not given"
+done
+
 table sm_89.arch
 refused "$file: computeCapability: file name does not match" \
 	"a table whose name does not match its computeCapability is refused"

@@ -110,20 +110,61 @@ grep -q '^L1/TEX ' "$tmp/out" && grep -q '^L1 to L2 ' "$tmp/out" &&
 	grep -q '^Device memory ' "$tmp/out" && grep -q '^read ' "$tmp/out"
 ok $? "text, one launch: a table per level, as the Memory Tables"
 
+# The index forms (each is checked against the brute force in t/traffic.c).
+run -a sm_90 --traffic 'y[i] = x[i+1] - x[i-1]' --grid 1000 --block 256 -f csv
+[ "$(cell 2 sectors)" = 80000 ] && [ "$(cell 2 l2_sectors_min)" = 32002 ] &&
+	[ "$(cell 3 sectors)" = 32000 ]
+ok $? "y[i] = x[i+1] - x[i-1]: 5 sectors a load request; x's 32,002 distinct sectors include element -1's"
+
+run -a sm_90 --traffic 'y[i] = x[N-i]' --define N=4096 --count 4096 -f csv
+[ "$(cell 2 sectors_per_request)" = 5.00 ] && [ "$(cell 2 l2_sectors_min)" = 513 ]
+ok $? "x[N-i], --define N=4096: reversed, one element past each line: 5 sectors a request, 513 distinct"
+
+run -a sm_90 --traffic 'y[N-1-i] = x[i*stride]' --define N=4096,stride=4 --count 4096 -f csv
+[ "$(cell 3 sectors_per_request)" = 4.00 ] && [ "$(cell 2 sectors_per_request)" = 16.00 ]
+ok $? "y[N-1-i] is 4 sectors a request (reversed, aligned); x[i*stride] with stride=4 is 16"
+
+run -a sm_90 --traffic 'int row = blockIdx.x*blockDim.y + threadIdx.y; int col = threadIdx.x; a[row*N + col] = b[col*N + row]' --define N=4096 --grid 512 --block 32x8 -f csv
+[ "$(cell 2 sectors_per_request)" = 32.00 ] && [ "$(cell 3 sectors_per_request)" = 4.00 ] &&
+	[ "$(cell 2 efficiency_pct)" = 12.50 ] && [ "$(cell 2 block)" = 256 ]
+ok $? "row*N+col from a 32x8 block: rows stored 4 sectors a request, columns read 32 (12.5 %)"
+
+run -a sm_90 --traffic 'y[threadIdx.x] = x[blockIdx.x*blockDim.x + threadIdx.x]' --grid 100 --block 128 -f csv
+[ "$(cell 3 l2_sectors_min)" = 16 ] && [ "$(cell 2 l2_sectors_min)" = 1600 ]
+ok $? "y[threadIdx.x]: every block stores the same 16 sectors; x[blockIdx.x*blockDim.x + threadIdx.x] reads 1,600"
+
+run -a sm_90 --traffic 'y[(i^m)] = x[i/g]' --define m=3,g=8 --grid 100 --block 128 -f csv
+[ "$(cell 3 sectors_per_request)" = 4.00 ] && [ "$(cell 2 sectors_per_request)" = 1.00 ]
+ok $? "(i^m) and i/g with --define m=3,g=8: 4 sectors a store, 1 a load"
+
+run -a sm_90 --traffic 'z[i] = x[i]' --grid 10 --block 16x16
+grep -q '^sm_90 (Hopper): 10 blocks of 16x16 (256) threads, 2560 threads in 80 warps$' "$tmp/out"
+ok $? "a block's shape is named in the report's head"
+
 # The README's sample is what occcalc prints.
 readme="$T/../README.md"
 cmd=$(grep '^\$ occcalc .*--traffic' "$readme" | head -1 | sed 's/^\$ occcalc //')
 eval "set -- $cmd"
 run "$@"
-sed -n "/^\\$ occcalc .*--traffic/,/^\`\`\`\$/p" "$readme" | sed '1d;$d' >"$tmp/readme"
+# (the first sample's block only; t/readme.sh checks every sample)
+sed -n "/^\\$ occcalc .*--traffic/,/^\`\`\`\$/{p;/^\`\`\`\$/q;}" "$readme" | sed '1d;$d' >"$tmp/readme"
 [ -n "$cmd" ] && [ -s "$tmp/out" ] && diff "$tmp/readme" "$tmp/out" >/dev/null
 ok $? "README: the --traffic sample is what occcalc prints"
 
 # Bad input: one line, the right exit status.
-expect 2 "--traffic: 'z[j] = x[i]': not understood at character 10 ('i]')" -a 90 --traffic 'z[j] = x[i]' --count 10
+expect 2 "--traffic: 'z[j] = x[i]': 'i' at character 10 is not the name the text gives the thread's index first, nor defined (--define i=N): an index is an affine expression in the thread's index i (i+c, i-c, c-i, i*k, k*i+c, (i^m), i/g)" -a 90 --traffic 'z[j] = x[i]' --count 10
+expect 2 "--traffic: 'y[i*i]': not understood at character 5 ('i]'): an index is an affine expression" -a 90 --traffic 'y[i*i]' --count 10
+expect 2 "--traffic: 'y[i % 4]': not understood at character 5 ('% 4]'): an index is an affine expression" -a 90 --traffic 'y[i % 4]' --count 10
+expect 2 "--traffic: 'y[threadIdx.x]': threadIdx, blockIdx, blockDim and gridDim need a launch of blocks: --grid and --block, not --count" -a 90 --traffic 'y[threadIdx.x]' --count 10
+expect 2 "--define: 'N': NAME=INTEGER, as N=4096" -a 90 --traffic 'y[N-i]' --count 10 --define N
+expect 2 "--define: 'N=4K': not an integer" -a 90 --traffic 'y[N-i]' --count 10 --define N=4K
+expect 2 "--define: 'N=9223372036854775808': beyond 64 bits" -a 90 --traffic 'y[N-i]' --count 10 --define N=9223372036854775808
+expect 2 "--define: 'N': a name is a C identifier of up to 31 characters, not CUDA's, given once" -a 90 --traffic 'y[N-i]' --count 10 --define N=1,N=2
+expect 2 "--define: 'blockDim': a name is a C identifier" -a 90 --traffic 'y[i]' --count 10 --define blockDim=1
+expect 2 "--define goes with --traffic" -a 90 --block 128 --define N=1
 expect 2 "--traffic: 'z[i] = x[i': ends at character 10, inside an access" -a 90 --traffic 'z[i] = x[i' --count 10
 expect 2 "--traffic: 'hello': no access NAME[INDEX]" -a 90 --traffic hello --count 10
-expect 2 "--traffic: 'z[i/3]': out of range at character 6" -a 90 --traffic 'z[i/3]' --count 10
+expect 2 "--traffic: 'z[i/3]': out of range at character 5" -a 90 --traffic 'z[i/3]' --count 10
 expect 2 "--count: '18446744073709551616': number too large" -a 90 --traffic 'z[i]' --count 18446744073709551616
 expect 2 "--count: '0': below the minimum of 1" -a 90 --traffic 'z[i]' --count 0
 expect 2 "--grid: '2147483648': above the maximum of 2147483647" -a 90 --traffic 'z[i]' --grid 2147483648 --block 64

@@ -10,6 +10,7 @@
 #include "occcalc.h"
 #include "arch.h"
 #include "tap.h"
+#include "brute.h"
 
 /* Runs text over grid x block; elem 0 keeps 4-byte elements. */
 static enum occ_status run(int major, int minor, const char *text,
@@ -17,7 +18,7 @@ static enum occ_status run(int major, int minor, const char *text,
 			   enum occ_l1_policy l1, struct occ_traffic *t)
 {
 	struct occ_kernel_text k;
-	struct occ_launch l = { grid, block, l1 };
+	struct occ_launch l = { grid, block, l1, 0, 0 };
 	size_t where;
 	enum occ_status st = occ_kernel_parse(text, &k, &where);
 
@@ -245,8 +246,9 @@ static void text(void)
 	       "where it is");
 	tap_ok(occ_kernel_parse("z[4*i/32]", &k, &at) == OCC_ERR_SYNTAX,
 	       "text: K*i/G (C divides the product) is refused");
-	tap_ok(occ_kernel_parse("z[i^1 + 2]", &k, &at) == OCC_ERR_SYNTAX,
-	       "text: i^X inside a sum needs parentheses (C's precedence)");
+	tap_ok(occ_kernel_parse("z[i^1 + 2]", &k, &at) == OCC_OK &&
+	       k.acc[0].access.lane_xor == 3 && k.acc[0].access.offset == 0,
+	       "text: i^1 + 2 is i ^ 3, as C's precedence reads it");
 	tap_ok(occ_kernel_parse("z[i/3]", &k, &at) == OCC_ERR_INVALID_INPUT &&
 	       occ_kernel_parse("z[(i^32)]", &k, &at) == OCC_ERR_INVALID_INPUT &&
 	       occ_kernel_parse("z[18446744073709551616]", &k, &at) ==
@@ -257,6 +259,136 @@ static void text(void)
 	       occ_kernel_parse("z[i", &k, &at) == OCC_ERR_SYNTAX &&
 	       occ_kernel_parse("z = 1", &k, &at) == OCC_ERR_SYNTAX,
 	       "text: no access, or an unclosed bracket, is a syntax error");
+}
+
+/* ---- Every index form, against the brute force ---- */
+
+/* N=4096, stride=4, g=8, m=3, c=5: the --define of the forms. */
+static void form_env(struct occ_kernel_env *env, const struct occ_launch *l)
+{
+	memset(env, 0, sizeof *env);
+	occ_kernel_env_define(env, "N", 4096);
+	occ_kernel_env_define(env, "stride", 4);
+	occ_kernel_env_define(env, "g", 8);
+	occ_kernel_env_define(env, "m", 3);
+	occ_kernel_env_define(env, "c", 5);
+	env->block_dim[0] = l->block_x ? l->block_x : l->block;
+	env->block_dim[1] = l->block_x && l->block_y ? l->block_y : 1;
+	env->block_dim[2] = l->block / env->block_dim[0] / env->block_dim[1];
+	env->grid_dim = l->grid;
+}
+
+/* The text over one launch: parsed with the launch's names, computed,
+ * and counted thread by thread; 1 when every total agrees. */
+static int form_agrees(const char *text, const struct occ_launch *l,
+		       const struct occ_arch *a)
+{
+	struct occ_kernel_env env;
+	struct occ_kernel_text k;
+	struct occ_traffic got, want;
+	size_t at;
+
+	form_env(&env, l);
+	if (occ_kernel_parse_env(text, &env, &k, &at) != OCC_OK) {
+		tap_diag("'%s' does not parse at %zu", text, at);
+		return 0;
+	}
+	if (occ_traffic_compute(a, l, k.acc, k.n, &got) != OCC_OK)
+		return 0;
+	brute(a, l, k.acc, k.n, &want);
+	return same_ops(&got.load, &want.load) &&
+	       same_ops(&got.store, &want.store) &&
+	       got.footprint == want.footprint;
+}
+
+/* A form over 1-D blocks (full and partial warps), a thread count when
+ * it names no builtin (count 1), and 2-D blocks unless it needs the
+ * thread's index to be blockIdx.x x blockDim.x + threadIdx.x (count 2),
+ * on sm_90 and Kepler. */
+static void form(const char *what, const char *text, int count)
+{
+	static const struct occ_launch launches[] = {
+		{ 37, 96, OCC_L1_DEFAULT, 0, 0 },
+		{ 11, 100, OCC_L1_CACHE, 0, 0 },
+		{ 9, 256, OCC_L1_DEFAULT, 32, 8 },
+		{ 6, 128, OCC_L1_BYPASS, 8, 4 },
+		{ 1, 5003, OCC_L1_DEFAULT, 0, 0 },
+	};
+	size_t i, n = sizeof launches / sizeof launches[0];
+	int ok = 1;
+
+	for (i = 0; i < n; i++) {
+		if ((launches[i].block_x && count == 2) ||
+		    (launches[i].grid == 1 && count != 1))
+			continue;
+		ok &= form_agrees(text, &launches[i], arch(9, 0)) &&
+		      form_agrees(text, &launches[i], arch(3, 7));
+	}
+	tap_ok(ok, "form %s: '%s' equals the thread-by-thread count over "
+	       "blocks of 96, 100%s%s", what, text,
+	       count == 2 ? "" : ", 32x8, 8x4x4",
+	       count == 1 ? " and 5003 threads" : "");
+}
+
+static void forms(void)
+{
+	form("i+c, i-c", "y[i] = x[i+1] - x[i-1]", 1);
+	form("c-i", "y[i] = x[N-i]", 1);
+	form("c-1-i (reversed, from the end)", "y[N-1-i] = x[N-1-i]", 1);
+	form("i*k", "y[i] = x[i*stride]", 1);
+	form("k*i+c", "y[i] = x[3*i+c] + x[stride*i - 2]", 1);
+	form("(i^m)", "y[(i^m)] = x[(i^1)]", 1);
+	form("i/g", "y[i/g] = x[i/32] + x[(i^m)/g*2]", 1);
+	form("negative strides", "y[-i] = x[-2*i + 7] + x[c - 4*i]", 1);
+	form("a read-modify-write both ways", "x[i] += x[N - i]", 1);
+	form("row*N+col (a transpose)",
+	     "int row = blockIdx.x*blockDim.y + threadIdx.y; "
+	     "int col = threadIdx.x; a[row*N + col] = b[col*N + row]", 0);
+	form("threadIdx.x", "y[threadIdx.x] = x[blockIdx.x*blockDim.x + "
+	     "threadIdx.x] + x[threadIdx.y*blockDim.x + threadIdx.x]", 0);
+	form("a defined thread index", "int i = blockIdx.x*blockDim.x + "
+	     "threadIdx.x; y[(i^1)] = x[i/4] + x[N - i]", 2);
+}
+
+static void form_text(void)
+{
+	struct occ_kernel_env env;
+	struct occ_kernel_text k;
+	size_t at;
+
+	memset(&env, 0, sizeof env);
+	tap_ok(occ_kernel_env_define(&env, "N", 4096) &&
+	       !occ_kernel_env_define(&env, "N", 1) &&
+	       !occ_kernel_env_define(&env, "threadIdx", 1) &&
+	       !occ_kernel_env_define(&env, "2x", 1),
+	       "env: a name is defined once, not CUDA's, an identifier");
+	tap_ok(occ_kernel_parse_env("y[N - i]", &env, &k, &at) == OCC_OK &&
+	       k.acc[0].access.offset == 4096 && k.acc[0].access.stride == -1,
+	       "text: N - i is offset N, stride -1");
+	tap_ok(occ_kernel_parse("y[N - i]", &k, &at) == OCC_ERR_SYNTAX &&
+	       at == 6, "text: without --define, N is the index and i a "
+	       "second name, refused where it is");
+	tap_ok(occ_kernel_parse("y[threadIdx.x + blockDim.x]", &k, &at) ==
+	       OCC_ERR_SYNTAX && at == 16,
+	       "text: blockDim.x without a launch is refused where it is");
+	tap_ok(occ_kernel_parse("y[i*i]", &k, &at) == OCC_ERR_SYNTAX &&
+	       at == 4 && occ_kernel_parse("y[(i+1)/2]", &k, &at) ==
+	       OCC_ERR_SYNTAX && occ_kernel_parse("y[(2*i)^1]", &k, &at) ==
+	       OCC_ERR_SYNTAX && occ_kernel_parse("y[i % 4]", &k, &at) ==
+	       OCC_ERR_SYNTAX,
+	       "text: i*i, (i+1)/2, (2*i)^1 and i%%4 are not forms the model "
+	       "follows");
+	tap_ok(occ_kernel_parse("y[threadIdx.w]", &k, &at) == OCC_ERR_SYNTAX &&
+	       occ_kernel_parse("y[9223372036854775807*i*2]", &k, &at) ==
+	       OCC_ERR_INVALID_INPUT,
+	       "text: threadIdx.w is no name; a factor past 64 bits is out of "
+	       "range");
+	tap_ok(occ_kernel_parse("float v = x[i]; y[i] = v", &k, &at) ==
+	       OCC_OK && k.n == 2 && k.acc[0].access.op == OCC_ACCESS_LOAD,
+	       "text: a definition that is not an index is read as text");
+	tap_ok(occ_kernel_parse("y[threadIdx.y*32 + threadIdx.x]", &k, &at) ==
+	       OCC_OK && k.uses_builtins && k.acc[0].tid[1] == 32,
+	       "text: threadIdx names are marked as used");
 }
 
 static void bad_launches(void)
@@ -302,156 +434,18 @@ static void large(void)
 	tap_ok(run(9, 0, "x[i] += 1", 1, n, 0, &t) == OCC_OK &&
 	       t.footprint == t.load.distinct && t.footprint == n / 8,
 	       "a read-modify-write touches each sector once");
-}
-
-/* ---- Brute force: every thread listed ---- */
-
-struct list {
-	uint64_t *v;
-	size_t n;
-};
-
-static void list_add(struct list *l, uint64_t x)
-{
-	l->v = realloc(l->v, (l->n + 1) * sizeof *l->v);
-	if (!l->v)
-		exit(99);
-	l->v[l->n++] = x;
-}
-
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-static uint64_t distinct(struct list *l)
-{
-	uint64_t n = 0;
-	size_t i;
-
-	if (l->n)
-		qsort(l->v, l->n, sizeof *l->v, cmp_u64);
-	for (i = 0; i < l->n; i++)
-		n += i == 0 || l->v[i] != l->v[i - 1];
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-	return n;
-}
-
-/* The units of [a, a + e) for every address, into l; how many distinct. */
-static uint64_t units(const uint64_t *addr, int n, uint64_t e,
-		      uint64_t unit, struct list *l)
-{
-	struct list mine = { 0 };
-	int i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t u;
-
-		for (u = addr[i] / unit; u <= (addr[i] + e - 1) / unit; u++) {
-			list_add(&mine, u);
-			if (l)
-				list_add(l, u);
-		}
-	}
-	return distinct(&mine);
-}
-
-static uint64_t bytes_covered(const uint64_t *addr, int n, uint64_t e)
-{
-	struct list b = { 0 };
-	int i;
-	uint64_t k;
-
-	for (i = 0; i < n; i++)
-		for (k = 0; k < e; k++)
-			list_add(&b, addr[i] + k);
-	return distinct(&b);
-}
-
-struct brute {
-	struct occ_traffic t;
-	/* per array: sectors of loads, of stores, of both; lines of loads */
-	struct list ld[3], st[3], all[3], lines[3];
-};
-
-static void brute_warp(const struct occ_arch *a, const struct occ_launch *l,
-		       const struct occ_kernel_access *k, uint64_t b,
-		       uint64_t w, struct brute *br)
-{
-	const struct occ_access *x = &k->access;
-	struct occ_traffic_ops *o = x->op == OCC_ACCESS_LOAD ? &br->t.load :
-							       &br->t.store;
-	uint64_t addr[32], e = (uint64_t)x->elem_size, t;
-	int n = 0, arr = k->array;
-
-	for (t = w * 32; t < w * 32 + 32 && t < l->block; t++) {
-		uint64_t i = b * l->block + (t ^ x->lane_xor);
-
-		if ((int)(t % 32) < x->threads)
-			addr[n++] = (x->offset + i / k->group * x->stride) * e;
-	}
-	o->instructions++;
-	o->requests++;
-	o->thread_bytes += (uint64_t)n * e;
-	o->requested += bytes_covered(addr, n, e);
-	o->lines += units(addr, n, e, (uint64_t)a->line_size,
-			  x->op == OCC_ACCESS_LOAD ? &br->lines[arr] : NULL);
-	o->sectors += units(addr, n, e, (uint64_t)a->sector_size,
-			    &br->all[arr]);
-	units(addr, n, e, (uint64_t)a->sector_size,
-	      x->op == OCC_ACCESS_LOAD ? &br->ld[arr] : &br->st[arr]);
-}
-
-/* The whole launch, thread by thread, with the library's rules for what
- * L1 and L2 see. */
-static void brute(const struct occ_arch *a, const struct occ_launch *l,
-		  const struct occ_kernel_access *acc, size_t n,
-		  struct occ_traffic *out)
-{
-	struct brute br;
-	uint64_t b, w, per_line = (uint64_t)(a->line_size / a->sector_size);
-	uint64_t load_lines = 0;
-	size_t i;
-	int arr, cached = l->l1 == OCC_L1_CACHE ||
-			  (l->l1 == OCC_L1_DEFAULT && a->cc_major >= 7);
-
-	memset(&br, 0, sizeof br);
-	for (b = 0; b < l->grid; b++)
-		for (w = 0; w * 32 < l->block; w++)
-			for (i = 0; i < n; i++)
-				brute_warp(a, l, &acc[i], b, w, &br);
-	br.t.threads = l->grid * l->block;
-	br.t.warps = l->grid * ((l->block + 31) / 32);
-	for (arr = 0; arr < 3; arr++) {
-		br.t.load.distinct += distinct(&br.ld[arr]);
-		br.t.store.distinct += distinct(&br.st[arr]);
-		br.t.footprint += distinct(&br.all[arr]);
-		load_lines += distinct(&br.lines[arr]);
-	}
-	br.t.store.l2_max = br.t.store.sectors;
-	br.t.store.l2_min = br.t.store.distinct;
-	br.t.load.l2_min = br.t.load.l2_max = br.t.load.sectors;
-	if (cached && a->l1_load_transaction == a->line_size) {
-		br.t.load.l2_max = br.t.load.lines * per_line;
-		br.t.load.l2_min = load_lines * per_line;
-	} else if (cached) {
-		br.t.load.l2_min = br.t.load.distinct;
-	}
-	*out = br.t;
-}
-
-static int same_ops(const struct occ_traffic_ops *x,
-		    const struct occ_traffic_ops *y)
-{
-	return x->instructions == y->instructions &&
-	       x->requests == y->requests && x->sectors == y->sectors &&
-	       x->lines == y->lines && x->thread_bytes == y->thread_bytes &&
-	       x->requested == y->requested && x->l2_max == y->l2_max &&
-	       x->l2_min == y->l2_min && x->distinct == y->distinct;
+	tap_ok(run(9, 0, "y[i] = x[i+1] - x[i-1]", 1, n, 0, &t) == OCC_OK &&
+	       t.load.distinct == n / 8 + 2 && t.store.distinct == n / 8,
+	       "2^40 threads, y[i] = x[i+1] - x[i-1]: x's sectors from "
+	       "element -1's to element 2^40's, in closed form");
+	tap_ok(run(9, 0, "x[1099511627775 - i] += x[i]", UINT64_C(1) << 30,
+		   1024, 0, &t) == OCC_OK && t.footprint == n / 8 &&
+	       t.load.sectors == n / 8 * 2,
+	       "2^40 threads, x reversed and forward: each sector once, in "
+	       "closed form");
+	tap_ok(run(9, 0, "y[i] = x[i] + x[2*i]", 1, n, 0, &t) ==
+	       OCC_ERR_UNSUPPORTED, "2^40 threads, x[i] with x[2*i]: steps of "
+	       "two sizes are listed, and too many are refused");
 }
 
 static uint64_t pick(unsigned *seed, const uint64_t *v, size_t n)
@@ -459,19 +453,32 @@ static uint64_t pick(unsigned *seed, const uint64_t *v, size_t n)
 	return v[(size_t)rand_r(seed) % n];
 }
 
+/* A factor: mostly small, either sign, some large. */
+static int64_t random_factor(unsigned *seed)
+{
+	static const uint64_t f[] = { 0, 1, 1, 1, 2, 3, 4, 5, 7, 8,
+				      16, 32, 33, 100, 1000, 65536 };
+	int64_t v = (int64_t)pick(seed, f, 16);
+
+	return rand_r(seed) % 4 ? v : -v;
+}
+
 static void random_access(unsigned *seed, struct occ_kernel_access *k)
 {
 	static const uint64_t elems[] = { 1, 2, 4, 8, 16 };
-	static const uint64_t strides[] = { 0, 1, 1, 1, 2, 3, 4, 5, 7, 8,
-					    16, 32, 33, 100, 1000, 65536 };
 	static const uint64_t groups[] = { 1, 1, 1, 2, 4, 8, 16, 32 };
-	int r = rand_r(seed);
+	int r = rand_r(seed), j;
 
 	memset(k, 0, sizeof *k);
 	k->access.op = r & 1 ? OCC_ACCESS_STORE : OCC_ACCESS_LOAD;
 	k->access.elem_size = (int)pick(seed, elems, 5);
-	k->access.stride = pick(seed, strides, 16);
-	k->access.offset = (uint64_t)(rand_r(seed) % 3 ? rand_r(seed) % 70 : 0);
+	k->access.stride = random_factor(seed);
+	k->access.offset = rand_r(seed) % 3 ? rand_r(seed) % 141 - 70 : 0;
+	/* threadIdx and blockIdx terms, a quarter of the time */
+	for (j = 0; j < 3 && rand_r(seed) % 4 == 0; j++)
+		k->tid[j] = random_factor(seed);
+	if (rand_r(seed) % 4 == 0)
+		k->bid = random_factor(seed) * (1 + rand_r(seed) % 64);
 	k->access.threads = rand_r(seed) % 2 ? 32 : 1 + rand_r(seed) % 32;
 	k->access.lane_xor = (unsigned)(rand_r(seed) % 3 ? 0 :
 					rand_r(seed) % 32);
@@ -483,8 +490,10 @@ static void random_access(unsigned *seed, struct occ_kernel_access *k)
  * ones, or a thread count. */
 static void random_launch(unsigned *seed, struct occ_launch *l)
 {
+	static const uint32_t xs[] = { 1, 2, 3, 4, 8, 16, 24, 32 };
 	int shape = rand_r(seed) % 3;
 
+	memset(l, 0, sizeof *l);
 	l->l1 = (enum occ_l1_policy)(rand_r(seed) % 3);
 	if (shape == 0) {
 		l->grid = 1 + (uint64_t)(rand_r(seed) % 300);
@@ -495,6 +504,16 @@ static void random_launch(unsigned *seed, struct occ_launch *l)
 	} else {
 		l->grid = 1;
 		l->block = 1 + (uint64_t)(rand_r(seed) % 20000);
+	}
+	/* a block of 2 or 3 dimensions, a third of the blocks */
+	if (l->block <= 1024 && rand_r(seed) % 3 == 0) {
+		uint32_t x = xs[rand_r(seed) % 8], y = 1 + rand_r(seed) % 8;
+
+		if (x * y <= l->block) {
+			l->block_x = x;
+			l->block_y = y;
+			l->block = l->block / (x * y) * (x * y);
+		}
 	}
 }
 
@@ -514,6 +533,7 @@ static void brute_force(int cases)
 		random_launch(&seed, &l);
 		for (i = 0; i < n; i++)
 			random_access(&seed, &acc[i]);
+		/* blockIdx.x is 0 in a thread count's block, as it is */
 		st = occ_traffic_compute(a, &l, acc, n, &got);
 		brute(a, &l, acc, n, &want);
 		if (st != OCC_OK || !same_ops(&got.load, &want.load) ||
@@ -528,10 +548,11 @@ static void brute_force(int cases)
 					 (unsigned long long)l.block, n, st);
 		}
 	}
-	tap_ok(bad == 0, "brute force: %d random launches (blocks, partial "
-	       "warps, thread counts, strides, groups, shared arrays) match "
-	       "thread-by-thread counts in every total (%d differ)", cases,
-	       bad);
+	tap_ok(bad == 0, "brute force: %d random launches (blocks of 1 to 3 "
+	       "dimensions, partial warps, thread counts, strides and offsets "
+	       "of either sign, threadIdx and blockIdx terms, groups, shared "
+	       "arrays) match thread-by-thread counts in every total (%d "
+	       "differ)", cases, bad);
 }
 
 int main(void)
@@ -545,6 +566,8 @@ int main(void)
 	kepler_loads();
 	kepler_stores();
 	text();
+	form_text();
+	forms();
 	bad_launches();
 	large();
 	brute_force(300);

@@ -3,6 +3,7 @@
  * range, and the few arguments with a grammar of their own. Every message
  * names the option and the argument.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,28 @@ void arg_carveout(const char *opt, const char *arg,
 	o->carveout = arg_number(opt, arg, 0, 100);
 }
 
+/* csv,noheader,nounits: nvidia-smi's modifiers, after the format. */
+static void format_style(const char *s, struct options *o)
+{
+	size_t len;
+
+	if (o->format != OUT_CSV && o->format != OUT_TEXT)
+		die_usage("--format: noheader and nounits go with csv or text, "
+			  "not %s", o->format == OUT_JSON ? "json" : "jsonl");
+	for (; ; s += len + 1) {
+		len = strcspn(s, ",");
+		if (len == 8 && strncmp(s, "noheader", 8) == 0)
+			o->format_style |= OUT_NOHEADER;
+		else if (len == 7 && strncmp(s, "nounits", 7) == 0)
+			o->format_style |= OUT_NOUNITS;
+		else
+			die_usage("--format: '%.*s': not a modifier (noheader, "
+				  "nounits)", (int)len, s);
+		if (!s[len])
+			return;
+	}
+}
+
 void arg_format(const char *opt, const char *arg,
 			 struct options *o)
 {
@@ -102,16 +125,19 @@ void arg_format(const char *opt, const char *arg,
 		[OUT_TEXT] = "text", [OUT_CSV] = "csv", [OUT_JSON] = "json",
 		[OUT_JSONL] = "jsonl",
 	};
-	size_t i;
+	size_t i, len = strcspn(arg, ",");
 
 	(void)opt;
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(arg, names[i]) == 0) {
-			o->format = (enum out_format)i;
-			return;
-		}
-	die_usage("--format: '%s': unknown format (text, csv, json or jsonl)",
-		  arg);
+		if (strlen(names[i]) == len && strncmp(arg, names[i], len) == 0)
+			break;
+	if (i == sizeof names / sizeof names[0])
+		die_usage("--format: '%.*s': unknown format (text, csv, json or "
+			  "jsonl)", (int)len, arg);
+	o->format = (enum out_format)i;
+	o->format_style = 0;
+	if (arg[len])
+		format_style(arg + len + 1, o);
 }
 
 /* --access load,store */
@@ -150,12 +176,19 @@ void arg_l2(const char *opt, const char *arg, struct options *o)
 	(void)opt;
 	snprintf(buf, sizeof buf, "%s", arg);
 	for (i = 0; i < 3; i++) {
+		enum occ_parse_status st = OCC_PARSE_SYNTAX;
+
 		f[i] = strtok_r(i ? NULL : buf, ":", &save);
-		if (!f[i] || occ_parse_size(f[i], v[i]) != OCC_PARSE_OK)
+		if (f[i])
+			st = occ_parse_size_decimal(f[i], v[i]);
+		if (st == OCC_PARSE_FRACTION)
+			die_usage("--l2: '%s': %s '%s' is not a whole number of "
+				  "bytes", arg, names[i], f[i]);
+		if (st != OCC_PARSE_OK)
 			die_usage("--l2: '%s': expected SIZE:MAX:WINDOW, the "
 				  "device's l2CacheSize, persistingL2CacheMaxSize"
-				  " and accessPolicyMaxWindowSize in bytes "
-				  "(e.g. 50M:32768000:128M)", arg);
+				  " and accessPolicyMaxWindowSize in bytes, K or M"
+				  " (e.g. 50M:31.25M:128M)", arg);
 		if (*v[i] > OCC_BYTES_MAX)
 			die_usage("--l2: '%s': %s above the limit of %llu bytes "
 				  "(2^48 - 1)", arg, names[i],
@@ -183,6 +216,73 @@ void arg_elem(const char *opt, const char *arg, struct options *o)
 	arg_seq(opt, o->traffic.elems ? "4" : arg, 1, 16, &o->access.elem);
 }
 
+/* One value of either sign, offset by 2^63; 0 when it is not a number
+ * within 64 signed bits. */
+static int signed_value(const char *v, uint64_t *out)
+{
+	uint64_t m;
+	int neg = *v == '-';
+
+	if (v[neg] == '-' || v[neg] == '+' ||
+	    occ_parse_size(v + neg, &m) != OCC_PARSE_OK ||
+	    m > (neg ? SEQ_SIGNED_ZERO : SEQ_SIGNED_ZERO - 1))
+		return 0;
+	*out = neg ? SEQ_SIGNED_ZERO - m : SEQ_SIGNED_ZERO + m;
+	return 1;
+}
+
+/* START[:END[:STEP]] of either sign, appended to out offset by 2^63. */
+static int signed_item(char *item, char *out, size_t n)
+{
+	char *part[3] = { item, NULL, NULL };
+	uint64_t v[3] = { 0, 0, 1 };
+	size_t len = strlen(out);
+	int k = 1, i;
+
+	for (char *p = item; *p; p++)
+		if (*p == ':') {
+			if (k == 3)
+				return 0;
+			*p = '\0';
+			part[k++] = p + 1;
+		}
+	for (i = 0; i < k; i++)
+		if (i < 2 ? !signed_value(part[i], &v[i]) :
+		    occ_parse_size(part[i], &v[i]) != OCC_PARSE_OK)
+			return 0;
+	if (k == 1)
+		v[1] = v[0];
+	if (v[0] > v[1] || v[2] == 0)
+		return 0;
+	snprintf(out + len, n - len, "%s%" PRIu64 ":%" PRIu64 ":%" PRIu64,
+		 len ? "," : "", v[0], v[1], v[2]);
+	return 1;
+}
+
+void arg_stride(const char *opt, const char *arg, struct options *o)
+{
+	char in[256], out[2048], *item, *next;
+
+	if (strlen(arg) >= sizeof in)
+		die_usage("--%s: longer than %zu characters", opt,
+			  sizeof in - 1);
+	snprintf(in, sizeof in, "%s", arg);
+	out[0] = '\0';
+	for (item = in; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (!signed_item(item, out, sizeof out))
+			die_usage("--%s: '%s': integers of either sign within "
+				  "64 bits, a list or a rising range (-4:4:2)",
+				  opt, arg);
+	}
+	seq_free(&o->access.stride);
+	arg_seq(opt, out, 0, UINT64_MAX, &o->access.stride);
+	/* "1" is one value; "1:1" would read as a sweep */
+	o->access.stride.is_sweep = strchr(arg, ',') || strchr(arg, ':');
+}
+
 /* --dlcm ca|cg, as -Xptxas -dlcm= compiles loads. */
 void arg_dlcm(const char *opt, const char *arg, struct options *o)
 {
@@ -201,5 +301,14 @@ void arg_device(const char *opt, const char *arg, struct options *o)
 	o->device_all = strcmp(arg, "all") == 0;
 	if (!o->device_all)
 		o->device = arg_number(opt, arg, 0, 1023);
-	o->device_given = 1;
+}
+
+/* --check EXPR, repeatable: kept as given, parsed once the mode's rows
+ * are known (check.c). */
+void arg_check(const char *opt, const char *arg, struct options *o)
+{
+	if (o->n_check == (int)(sizeof o->check / sizeof o->check[0]))
+		die_usage("--%s: more than %zu checks", opt,
+			  sizeof o->check / sizeof o->check[0]);
+	o->check[o->n_check++] = arg;
 }

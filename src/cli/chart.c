@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "chart.h"
 
 #define TEXT_COLUMNS 64
 #define TEXT_ROWS 10

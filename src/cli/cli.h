@@ -12,6 +12,7 @@
 #include "occcalc.h"
 #include "gpu.h"
 #include "gpu_cluster.h"
+#include "words.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,6 +95,10 @@ enum mode_id {
 /* ---- Options (options.c): one table defines them all ---- */
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_JSONL };
+/* --format csv,noheader,nounits (nvidia-smi's words), for CSV and text
+ * tables: no header row; values without units (a table's '%'). */
+#define OUT_NOHEADER 1u
+#define OUT_NOUNITS 2u
 
 /* --access: the accesses to compute, every combination of these. */
 struct access_request {
@@ -108,6 +113,7 @@ struct access_request {
 struct traffic_request {
 	const char *text;
 	const char *elems;             /* --elem NAME=BYTES,...; or NULL */
+	const char *defines;           /* --define NAME=N,...; or NULL */
 	struct seq count;
 	enum occ_l1_policy l1;         /* --dlcm */
 };
@@ -119,6 +125,7 @@ struct cluster_item {
 	struct occ_cluster_shape shape;
 	int best;                      /* 'best': the size is the model's */
 	char name[24];                 /* as given: "4", "2x2", "best" */
+	const char *source;            /* NULL: --cluster; else what declares */
 };
 
 struct cluster_request {
@@ -131,8 +138,16 @@ struct cluster_request {
 struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
+	const char *const *more_kernels; int n_more_kernels;  /* --kernels a b */
 	const char *kernel_re;          /* --kernel REGEX */
 	uint64_t jobs;                  /* --jobs N; 0: one per processor */
+	const char *completion;         /* --completion SHELL */
+	const char *check[32];          /* --check EXPR, each given */
+	int n_check;
+	const char *check_file;         /* --check-file FILE */
+	const char *compare;            /* --compare BASELINE */
+	int all;                        /* --all: unchanged rows too */
+	int gpu_list;                   /* --gpu took a list (targets.c) */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
 	int regs_given;                 /* --regs given */
@@ -143,8 +158,8 @@ struct options {
 	int chart, api, measure, headroom, optin;
 	int all_images;                 /* --kernels: not only the loaded */
 	int ptxas_jit;                  /* --kernels: PTX through ptxas */
-	int device_given;               /* --device N */
 	enum out_format format;
+	unsigned format_style;          /* OUT_NOHEADER | OUT_NOUNITS */
 	struct access_request access;
 	struct traffic_request traffic;
 	struct seq persist;
@@ -174,9 +189,19 @@ void arg_ops(const char *opt, const char *arg, struct options *o);
 void arg_l2(const char *opt, const char *arg, struct options *o);
 void arg_elem(const char *opt, const char *arg, struct options *o);
 void arg_dlcm(const char *opt, const char *arg, struct options *o);
+/* --stride: a list or range of integers of either sign, kept in the
+ * seq offset by 2^63 (so that they order as numbers); seq_signed reads
+ * one back. */
+void arg_stride(const char *opt, const char *arg, struct options *o);
+#define SEQ_SIGNED_ZERO (UINT64_C(1) << 63)
+static inline int64_t seq_signed(uint64_t v)
+{
+	return (int64_t)(v - SEQ_SIGNED_ZERO);
+}
 void arg_device(const char *opt, const char *arg, struct options *o);
 void arg_cluster(const char *opt, const char *arg, struct options *o);
 void arg_layout(const char *opt, const char *arg, struct options *o);
+void arg_check(const char *opt, const char *arg, struct options *o);
 
 /* Parses argv; exits with a usage error (or after --help) as it must. */
 void options_parse(int argc, char **argv, struct options *o);
@@ -198,7 +223,8 @@ void die(const char *fmt, ...)
 void die_usage(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* One line of a failure's several (die ends them): "occcalc: ...". */
+/* The line of a failure a mode returns as its status, not by die():
+ * "occcalc: ...". */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A data file (a table, the GPU list, a compiler report) that cannot be
  * read, from the library's status and diag: the file, its line and the
@@ -280,7 +306,8 @@ extern const struct row_kind kind_occupancy, kind_access, kind_persist,
 const char *field_type_name(enum field_type t);
 /* A decimal value: a percentage (two decimals, ties to even), or x. */
 void val_pct(struct val *v, uint64_t num, uint64_t den);
-void val_dec(struct val *v, int decimals, double x);
+/* x with the decimals out_decimals() gives field f. */
+void val_dec(struct val *v, const struct field *f, double x);
 void val_uint(struct val *v, uint64_t u);
 
 #define MAX_FIELDS 128
@@ -299,12 +326,17 @@ void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
 
 /* ---- Writers (out.c): one per format, rows computed before ---- */
 
+struct check_set;
+
 struct out {
 	FILE *f;
+	struct check_set *check;   /* --check: judges each row written */
 	enum out_format format;
 	const struct fieldsel *sel;
 	int record;            /* text and CSV: one row as key/value lines */
 	int stream;            /* JSON Lines: flush each row (slow rows) */
+	unsigned style;        /* OUT_NOHEADER, OUT_NOUNITS */
+	int headless;          /* text: no header for a table of no row */
 	uint64_t rows;
 	size_t len;
 	char buf[1 << 16];
@@ -312,12 +344,18 @@ struct out {
 
 void out_open(struct out *o, FILE *f, enum out_format format,
 	      const struct fieldsel *sel);
+/* The user's --format modifiers (csv,noheader,nounits) for o. */
+void out_style(struct out *o, unsigned style);
 void out_row(struct out *o, const void *row);
 /* A line of text between a text table's rows (a sum, a note). */
 void out_text(struct out *o, const char *s);
 /* Ends the output; exits with "write error" if writing failed. */
 void out_close(struct out *o);
 
+/* The decimals a decimal field prints, by its unit, in every mode and
+ * format alike: percentages (_pct), ratios and rates 2; times (_ms, _us)
+ * 3; hit_ratio 4. */
+int out_decimals(const char *field_name);
 /* num/den in percent with two decimals, ties to even: every percentage
  * occcalc prints goes through here, so all outputs agree. */
 void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
@@ -340,10 +378,12 @@ struct session_layout {
 	char text[512];                /* 8,16x5,18x2,2x4 */
 	char source[320];
 	int from_list;                 /* the GPU list's: one chip's */
+	int bound;                     /* none: each row's most, from counts */
+	struct occ_gpc_counts counts;
 };
 
 enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
-		     KSRC_ELF };
+		     KSRC_ELF, KSRC_PTX };
 
 /* One kernel of one architecture, as read; -1: not recorded there. */
 struct kernel_info {
@@ -373,6 +413,7 @@ struct kernel_info {
 	 * (--ptxas-jit): a prediction of the driver's compiler. */
 	int from_ptxas;
 	int line;                /* in a compiler report */
+	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
 };
 
 /* Each kernel name once (names.c). */
@@ -412,7 +453,19 @@ struct kernel_list {
 	struct ptxas_jit jit;    /* --ptxas-jit: the last PTX compiled */
 	regex_t re;              /* --kernel */
 	int have_re;
+	const struct kernel_info **order;   /* --gpu LIST: grouped */
 };
+
+#define MAX_TARGETS 32
+
+struct target {
+	char name[48];                    /* the GPU's; "" for an --arch */
+	char arch[16];
+	int cc_major, cc_minor;
+	uint64_t sms;                     /* the GPU's; 0 for an --arch */
+};
+
+struct matrix;
 
 struct session {
 	struct options *o;
@@ -423,6 +476,7 @@ struct session {
 	struct occ_arch merged;           /* the table with its values in */
 	char gpu_arch[16];                /* --gpu's architecture */
 	char gpu_name[48];                /* and its name in the list */
+	struct occ_gpu listed;            /* --gpu's entry: L2, GPCs */
 	/* A measured sweep's progress and what it found. */
 	uint64_t progress_rows, progress_total;
 	int progress;
@@ -434,7 +488,24 @@ struct session {
 	/* --kernels: what was read, held here so that a failure while it is
 	 * read or shown frees it at exit as a finished run does. */
 	struct kernel_list kernels;
+	/* The configurations modelled, and those of them that launch: a run
+	 * where none can launch fails (session_status). */
+	uint64_t configs, configs_launching;
+	FILE *plot;                       /* --plot's file, until written */
+	/* --check decides the exit status alone: set by the check engine,
+	 * so that a configuration that cannot launch does not fail the run
+	 * by itself. */
+	int status_by_check;
+	struct check_set *checks;         /* --check, once attached */
+	struct compare *compare;          /* --compare's two sides */
+	/* --gpu LIST or --arch LIST: each computed in turn (targets.c). */
+	struct target targets[MAX_TARGETS];
+	int n_targets;
+	struct kernel_list target_kernels[MAX_TARGETS];   /* read for each */
+	struct matrix *matrix;            /* --kernels --gpu LIST, text */
 };
+
+/* --check, --compare, --gpu LIST and --arch LIST: ci.h */
 
 const struct occ_tables *session_tables(struct session *s);
 /* --arch's table: a usage error when there is none. */
@@ -451,6 +522,12 @@ void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));
+/* A configuration modelled: counted for session_status(). */
+void session_count_config(struct session *s, const struct occ_result *r);
+/* The exit status of a mode whose rows are configurations: 1, with a
+ * line saying so, when some were modelled and none can launch (unless
+ * --check decides: status_by_check); else 0. */
+int session_status(const struct session *s);
 
 /* ---- A run (main.c): what the program's main() does, in parts ---- */
 
@@ -471,6 +548,16 @@ int mode_kernels(struct session *s);
 int mode_access(struct session *s);
 int mode_persist(struct session *s);
 int mode_traffic(struct session *s);
+/* --traffic's text into k (traffic_text.c): with --define's names and,
+ * for a launch of blocks (grid not 0), blockDim from block or its shape
+ * dim (or NULL) and gridDim; --elem's NAME=BYTES sizes (elems, or NULL)
+ * set. A text that cannot be read is a usage error listing the forms. */
+void traffic_parse(struct occ_kernel_text *k,
+		   const struct occ_kernel_env *names, const char *text,
+		   const char *elems, uint64_t grid, uint64_t block,
+		   const uint16_t *dim);
+/* --define NAME=N,...: integers of either sign, into env. */
+void traffic_defines(struct occ_kernel_env *env, const char *arg);
 int mode_info(struct session *s);
 int mode_list_archs(struct session *s);
 int mode_list_gpus(struct session *s);
@@ -532,6 +619,8 @@ struct occ_row {
 	int no_model;                  /* PTX only: nothing to compute */
 	const struct occ_device *dev;  /* the GPU it was computed for */
 	const struct row_cluster *cl;  /* with --cluster, or NULL */
+	const char *gpu_name;          /* --gpu LIST: the row's GPU */
+	int no_image;                  /* --gpu LIST: the GPU loads no image */
 };
 
 /* A cluster launch of the row's configuration (cluster.c). */
@@ -545,7 +634,9 @@ struct row_cluster {
 	struct occ_cluster_shape shape;
 	char name[24];                     /* "2x2", "4" */
 	int best;                          /* chosen by --cluster best */
-	struct occ_cluster_result c;
+	struct occ_cluster_result c;      /* an upper bound with layout->bound */
+	struct occ_gpc_layout own;        /* then the layout that gives it */
+	const char *source;                /* the item's */
 	struct gpc_kind kinds[OCC_MAX_GPCS];   /* in the layout's order */
 	int n_kinds;
 	struct occ_cluster_best portable, nonportable;
@@ -586,10 +677,21 @@ struct occ_run {
 	const uint16_t *shape;         /* the block's, from --block */
 	const struct occ_arch *tag_of; /* tag is this architecture's name */
 	char tag[16];
+	const char *gpu_name;          /* --gpu LIST: the GPU computed for */
+	int launch;                    /* the block is the launch's (Triton's) */
+	const struct seq *smem;        /* its dynamic shared memory, or NULL:
+	                                  --smem's */
+	const struct cluster_request *clusters;  /* the row's cluster launches,
+	                                  or NULL: --cluster's */
+	/* --kernels: each cluster launch of a row, for its summary. */
+	void (*cluster_hook)(struct occ_run *run, const struct occ_row *row);
 	/* --kernels: the driver on the row's kernel, and the row counted. */
 	void (*hook)(struct occ_run *run, struct occ_row *row,
 		     struct row_gpu *g);
 	void *hook_ctx;
+	/* --compare: each row handed here instead of printed. */
+	void (*sink)(struct occ_run *run, const struct occ_row *row);
+	void *sink_ctx;
 };
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
@@ -604,31 +706,10 @@ void report_occupancy(FILE *f, const struct occ_row *row);
 void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row);
 void format_limiters(char *buf, unsigned bits);
 
-/* ---- Charts (chart.c) ---- */
-
-/* Occupancy (percent) as one input varies, the others as configured. */
-struct chart_series {
-	const char *name;      /* block, registers, smem */
-	const char *xlabel;
-	const char *unit;
-	size_t n;
-	uint64_t *x;
-	double *y;             /* percent, for drawing */
-	int *warps;            /* active warps per SM, for printing */
-	int max_warps;
-	uint64_t cur_x;        /* the configuration's value */
-};
-
-int chart_build(const struct occ_arch *a, const struct occ_kernel *k,
-		struct chart_series s[3]);
-void chart_free(struct chart_series s[3]);
-void chart_text(FILE *f, const struct chart_series s[3],
-		const struct occ_result *current);
-int chart_svg(FILE *f, const char *title, const struct chart_series s[3],
-	      const struct occ_result *current);
-
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
 char *demangle(const char *mangled);
+
+#include "ci.h"
 
 #ifdef __cplusplus
 }

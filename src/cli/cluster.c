@@ -135,6 +135,38 @@ static void layout_measured(struct session *s)
 		     "layout holds those", d->index, L->l.sms, d->sms);
 }
 
+/* No layout measured, but NVIDIA's counts: each row's figures are the
+ * most any layout with them allows (occ_layout_most_clusters). */
+static void layout_bound(struct session *s)
+{
+	struct session_layout *L = &s->layout;
+	const struct occ_gpu *g = &s->listed;
+	int i;
+
+	L->bound = 1;
+	L->counts.sms = g->sms;
+	L->counts.gpcs = g->gpcs ? g->gpcs : 1;
+	L->counts.sms_per_gpc_max = g->sms_per_gpc_max;
+	L->l.sms = g->sms;
+	if (g->gpcs)
+		snprintf(L->text, sizeof L->text, "not measured: %d SMs in at "
+			 "least %d GPCs of at most %d", g->sms, g->gpcs,
+			 g->sms_per_gpc_max);
+	else
+		snprintf(L->text, sizeof L->text, "not measured: %d SMs in GPCs "
+			 "of at most %d", g->sms, g->sms_per_gpc_max);
+	snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
+		 s->gpu_name, g->gpcs_source);
+	if (s->o->sms && s->o->sms != (uint64_t)g->sms)
+		die_usage("--sms %llu: the GPU list's %s has %d SMs",
+			  (unsigned long long)s->o->sms, s->gpu_name, g->sms);
+	for (i = 0; i < s->o->cluster.n; i++)
+		if (s->o->cluster.items[i].best)
+			die_usage("--cluster best: the size with the most CTAs depends on "
+				  "%s's GPC layout, which is not measured: give "
+				  "sizes, or --layout", s->gpu_name);
+}
+
 static void layout_listed(struct session *s)
 {
 	struct session_layout *L = &s->layout;
@@ -147,6 +179,10 @@ static void layout_listed(struct session *s)
 	errno = 0;
 	/* By the list's own name: --gpu may have been a device name. */
 	st = occ_gpu_layout_find(path, s->gpu_name, &g, &d);
+	if (st == OCC_ERR_UNKNOWN_ARCH && s->listed.sms_per_gpc_max) {
+		layout_bound(s);
+		return;
+	}
 	if (st == OCC_ERR_UNKNOWN_ARCH)
 		die_usage("--cluster needs the GPU's GPC layout, and the GPU list "
 			  "has none for %s: give it with --layout", s->gpu_name);
@@ -173,6 +209,14 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 	if (a->cc_major < 9)
 		die_usage("--cluster: %s has no thread-block clusters (compute "
 			  "capability 9.0 on)", tag);
+	if (a->cluster_size_max == 0 && a->cluster_size_portable)
+		die_usage("--cluster: %s launches clusters of up to %d CTAs "
+			  "portably, but a cluster launch's blocks per SM "
+			  "(clusterBlocksPerMultiprocessor) and its largest "
+			  "non-portable size (clusterSizeMax) are neither "
+			  "documented by NVIDIA nor measured here: the %s table "
+			  "does not give them, and occcalc does not guess them",
+			  tag, a->cluster_size_portable, tag);
 	if (a->cluster_size_max == 0)
 		die_usage("--cluster: the %s table has no cluster figures "
 			  "(clusterSizeMax)", tag);
@@ -194,7 +238,9 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 		die_usage("--cluster needs the GPU's GPC layout: --layout LAYOUT "
 			  "(e.g. 8,16x5,18x2,2x4), --gpu NAME, or the GPU itself "
 			  "(no --arch)");
-	occ_layout_format(&s->layout.l, s->layout.text, sizeof s->layout.text);
+	if (!s->layout.bound)
+		occ_layout_format(&s->layout.l, s->layout.text,
+				  sizeof s->layout.text);
 	if (!o->sms)
 		o->sms = (uint64_t)s->layout.l.sms;
 }
@@ -303,13 +349,22 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 		     const struct cluster_item *item, struct row_cluster *cl)
 {
 	const struct occ_gpc_layout *l = &s->layout.l;
-	enum occ_status st;
+	enum occ_status st = OCC_OK;
 
 	memset(cl, 0, sizeof *cl);
 	cl->layout = &s->layout;
 	cl->best = item->best;
+	cl->source = item->source;
 	cl->shape = item->shape;
-	st = occ_cluster_best(row->a, &row->r, l, 0, &cl->portable);
+	/* Without a layout, the one of the published counts that holds the
+	 * most clusters of this size: an upper bound (cluster_bound). */
+	if (s->layout.bound) {
+		st = occ_layout_most_clusters(row->a, &row->r, &s->layout.counts,
+					      cl->shape.size, &cl->own);
+		l = &cl->own;
+	}
+	if (st == OCC_OK)
+		st = occ_cluster_best(row->a, &row->r, l, 0, &cl->portable);
 	if (st == OCC_OK)
 		st = occ_cluster_best(row->a, &row->r, l, 1, &cl->nonportable);
 	if (st == OCC_OK && item->best) {

@@ -29,9 +29,9 @@ void val_uint(struct val *v, uint64_t u)
 	v->u = u;
 }
 
-void val_dec(struct val *v, int decimals, double x)
+void val_dec(struct val *v, const struct field *f, double x)
 {
-	snprintf(v->buf, sizeof v->buf, "%.*f", decimals, x);
+	snprintf(v->buf, sizeof v->buf, "%.*f", out_decimals(f->name), x);
 	v->type = VAL_DEC;
 	v->s = v->buf;
 }
@@ -48,21 +48,25 @@ static const struct field *find_field(const struct row_kind *kind,
 	return NULL;
 }
 
+/* One line: the three names nearest what was typed, and where the rest
+ * are listed (a kind has up to a hundred; the line stays short). */
 static _Noreturn void unknown_field(const struct row_kind *kind,
 				    const char *name, size_t len)
 {
-	char valid[4096];
-	size_t i, n = 0;
+	struct nearest nr;
+	char near[256];
+	size_t i;
 
-	valid[0] = '\0';
-	for (i = 0; i < kind->n && n + 64 < sizeof valid; i++)
-		n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s",
-				      i ? "," : "", kind->fields[i].name);
 	if (len == 0)
-		die_usage("--fields: empty field name; %s rows have: %s",
-			  kind->name, valid);
-	die_usage("--fields: '%.*s': no such field; %s rows have: %s",
-		  (int)len, name, kind->name, valid);
+		die_usage("--fields: empty field name (--list-fields lists %s "
+			  "rows' fields)", kind->name);
+	nearest_init(&nr, name, len);
+	for (i = 0; i < kind->n; i++)
+		nearest_offer(&nr, kind->fields[i].name);
+	nearest_text(&nr, near, sizeof near);
+	die_usage("--fields: '%.*s': no such field of %s rows; did you mean "
+		  "%s? (--list-fields lists them all)", (int)len, name,
+		  kind->name, near);
 }
 
 void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,

@@ -34,6 +34,14 @@ GETTER(get_cluster)
 		set_str(v, C->name);
 }
 OPT_GETTER(get_cluster_size, C, C->c.size)
+/* --kernels: what set the row's cluster shape. */
+GETTER(get_cluster_source)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (C)
+		set_str(v, C->source ? C->source : "--cluster");
+}
 GETTER(get_cluster_portable)
 {
 	ROW;
@@ -75,10 +83,19 @@ GETTER(text_cluster_limiter)
 }
 OPT_GETTER(get_cluster_gpcs_used, C, C->c.gpcs_used)
 OPT_GETTER(get_cluster_idle_slots, C, C->c.idle_slots)
-OPT_GETTER(get_potential, C, C->portable.potential)
-OPT_GETTER(get_potential_np, C, C->nonportable.potential)
-OPT_GETTER(get_best_size, C, C->portable.most_blocks)
-OPT_GETTER(get_best_blocks, C, C->portable.most_blocks_result.active_blocks)
+/* The sizes the layout recommends: not known without one. */
+#define LAID_OUT (C && !C->layout->bound)
+OPT_GETTER(get_potential, LAID_OUT, C->portable.potential)
+OPT_GETTER(get_potential_np, LAID_OUT, C->nonportable.potential)
+OPT_GETTER(get_best_size, LAID_OUT, C->portable.most_blocks)
+OPT_GETTER(get_best_blocks, LAID_OUT,
+	   C->portable.most_blocks_result.active_blocks)
+GETTER(get_cluster_bound)
+{
+	ROW;
+	v->type = C ? VAL_BOOL : VAL_NULL;
+	v->u = C && C->layout->bound;
+}
 GETTER(get_layout)
 {
 	ROW;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 #include "getters.h"
 
 /* Defined here, used by that table. */
@@ -36,7 +37,7 @@ GETTER(get_container)
 	static const char *const names[] = {
 		[KSRC_PTXAS] = "ptxas", [KSRC_CUOBJDUMP] = "cuobjdump",
 		[KSRC_CUBIN] = "cubin", [KSRC_FATBIN] = "fatbin",
-		[KSRC_ELF] = "elf"
+		[KSRC_ELF] = "elf", [KSRC_PTX] = "ptx"
 	};
 	ROW;
 	v->type = VAL_NULL;
@@ -95,6 +96,8 @@ GETTER(text_min_blocks)
 	set_str(v, v->buf);
 }
 KOPT_GETTER(get_max_regs, K && K->max_regs > 0, K->max_regs)
+KOPT_GETTER(get_ptx_shared, K && K->source == KSRC_PTX && K->static_smem >= 0,
+	    K->static_smem)
 /* x y z, or absent when x is 0. */
 static void dims(struct val *v, const int d[3])
 {
@@ -119,6 +122,19 @@ GETTER(get_cluster_dims)
 	ROW;
 	dims(v, K ? K->cluster : none);
 }
+/* Triton's launch, from its cache's metadata. */
+#define L r->ki->launch
+#define HAVE_L (r->ki && r->ki->launch)
+GETTER(get_triton_kernel) { ROW; v->type = VAL_NULL;
+	if (HAVE_L && L->name[0]) set_str(v, L->name); }
+GETTER(get_triton_version) { ROW; v->type = VAL_NULL;
+	if (HAVE_L && L->version[0]) set_str(v, L->version); }
+GETTER(get_triton_entry) { ROW; v->type = VAL_NULL;
+	if (HAVE_L) set_str(v, L->entry); }
+KOPT_GETTER(get_num_warps, HAVE_L, L->num_warps)
+KOPT_GETTER(get_num_ctas, HAVE_L, L->num_ctas)
+#undef L
+#undef HAVE_L
 #define FN r->gpu->func
 #define HAVE_FN (r->gpu && r->gpu->have_func)
 KOPT_GETTER(get_api_regs, HAVE_FN, FN.regs)

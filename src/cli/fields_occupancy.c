@@ -85,8 +85,14 @@ BOOL_GETTER(get_needs_optin, r->r.needs_optin)
 UINT_GETTER(get_barriers, r->k.barriers)
 GETTER(get_reason)
 {
-	MODEL_ROW;
-	if (r->r.reason == OCC_LAUNCHES)
+	ROW;
+	if (r->no_image) {
+		set_str(v, "no_image");
+		return;
+	}
+	if (r->no_model)
+		v->type = VAL_NULL;
+	else if (r->r.reason == OCC_LAUNCHES)
 		v->type = VAL_NULL;
 	else
 		set_str(v, occ_reason_name(r->r.reason));
@@ -118,6 +124,27 @@ GETTER(get_kernel)
 	v->type = VAL_NULL;
 	if (r->kernel)
 		set_str(v, r->kernel);
+}
+/* --gpu LIST: the GPU the row is for. */
+GETTER(get_gpu)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (r->gpu_name)
+		set_str(v, r->gpu_name);
+}
+/* No image it loads, or a block that does not fit: false; PTX the
+ * driver would compile: unknown until then. */
+GETTER(get_can_launch)
+{
+	ROW;
+	v->type = VAL_BOOL;
+	if (r->no_image)
+		v->u = 0;
+	else if (r->no_model)
+		v->type = VAL_NULL;
+	else
+		v->u = r->r.blocks_per_sm > 0;
 }
 GETTER(get_mangled)
 {
@@ -176,7 +203,7 @@ GETTER(get_measure_ms)
 	ROW;
 	v->type = VAL_NULL;
 	if (G && G->measured)
-		val_dec(v, 3, G->m.ms);
+		val_dec(v, f, G->m.ms);
 }
 GETTER(get_agrees)
 {
@@ -217,7 +244,7 @@ static const struct field fields[] = {
 	{ "regs", FT_INT, "registers per thread", get_regs, NULL,
 	  { NULL, 5, 1, 0, NULL, 0 }, 0, 0 },
 	{ "smem", FT_INT, "dynamic shared memory per block, bytes", get_smem,
-	  NULL, { NULL, 9, 1, 0, NULL, 0 }, 0, 0 },
+	  NULL, { "dyn smem", 9, 1, 0, NULL, 0 }, 0, 0 },
 	{ "static_smem", FT_INT, "static shared memory per block, bytes",
 	  get_static_smem, NULL, { "static", 9, 1, 0, NULL, 0 }, 0, 0 },
 	{ "blocks_per_sm", FT_INT, "active blocks per SM", get_blocks, NULL,
@@ -259,6 +286,9 @@ static const struct field fields[] = {
 	      get_barriers),
 	PLAIN("reason", FT_STR, "why it cannot launch (absent: it launches)",
 	      get_reason),
+	PLAIN("can_launch", FT_BOOL, "whether it can launch: an image the GPU "
+	      "loads, and a block that fits (absent: PTX the driver compiles)",
+	      get_can_launch),
 	PLAIN("min_grid_size", FT_INT, "blocks that fill the GPU, "
 	      "blocks_per_sm x SMs (absent: no --sms)", get_min_grid),
 	PLAIN("ties", FT_LIST, "the block sizes with the best occupancy, "
@@ -269,10 +299,14 @@ static const struct field fields[] = {
 	      get_tail),
 	PLAIN("launch_occupancy_pct", FT_DEC, "occupancy averaged over the "
 	      "launch's waves, percent", get_launch_occupancy),
+	{ "gpu", FT_STR, "the GPU of --gpu's list the row is for (absent: "
+	  "no list)", get_gpu, NULL, { NULL, -14, 2, 0, NULL, 0 }, 0, 0 },
 	{ "kernel", FT_STR, "the kernel's name, demangled (--kernels)",
 	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("mangled", FT_STR, "the kernel's symbol", get_mangled),
-	{ "stack", FT_INT, "its stack frame (local memory per thread), bytes",
+	{ "stack", FT_INT, "its local memory per thread as the driver "
+	  "allocates it, bytes: from a binary the call chain's, from a "
+	  "compiler report its own frame",
 	  get_stack, NULL, { NULL, 6, 1, TXT_DASH, NULL, 0 }, 0, 0 },
 	{ "spill_stores", FT_INT, "bytes it spills (a ptxas report only)",
 	  get_spill_stores, NULL, { "spills", 8, 1, TXT_DASH, text_spills, 0 },
@@ -306,7 +340,7 @@ static const struct field fields[] = {
 	     "blocks per SM from smem_drop_from"),
 	PLAIN("file", FT_STR, "the file the kernel was read from", get_file),
 	PLAIN("container", FT_STR, "what it was read from: ptxas, cuobjdump, "
-	      "cubin, fatbin or elf (an object, executable or library)",
+	      "cubin, fatbin, elf (an object, executable or library) or ptx",
 	      get_container),
 	PLAIN("ptx_only", FT_BOOL, "PTX only: the driver compiles it when "
 	      "loaded, its resources unknown until then", get_ptx_only),
@@ -335,10 +369,23 @@ static const struct field fields[] = {
 	      "min_blocks_per_sm", get_reaches_min),
 	PLAIN("max_regs", FT_INT, "the register cap ptxas honoured "
 	      "(__maxnreg__, -maxrregcount, or the minimum blocks)", get_max_regs),
+	PLAIN("ptx_shared", FT_INT, "the static shared memory a PTX file's "
+	      "entry declares, bytes (registers unknown until compiled)",
+	      get_ptx_shared),
 	PLAIN("required_block", FT_LIST, "the block shape the kernel requires, "
 	      "x y z", get_required_block),
 	PLAIN("cluster_dims", FT_LIST, "its cluster shape (__cluster_dims__), "
 	      "x y z", get_cluster_dims),
+	PLAIN("triton_kernel", FT_STR, "the kernel's name in Triton's "
+	      "metadata (a Triton cache)", get_triton_kernel),
+	PLAIN("triton_version", FT_STR, "the Triton that compiled it",
+	      get_triton_version),
+	PLAIN("triton_entry", FT_STR, "its entry (directory) in the Triton "
+	      "cache", get_triton_entry),
+	PLAIN("num_warps", FT_INT, "Triton's num_warps: the block is 32 "
+	      "times as many threads", get_num_warps),
+	PLAIN("num_ctas", FT_INT, "Triton's num_ctas: the CTAs of one "
+	      "cluster it launches", get_num_ctas),
 	{ "api_regs", FT_INT, "registers per thread, per the driver "
 	  "(cuFuncGetAttribute, --kernels --api)", get_api_regs, NULL,
 	  { "api regs", 9, 1, TXT_DASH, NULL, 0 }, 0, 0 },
@@ -378,6 +425,9 @@ static const struct field fields[] = {
 	{ "cluster", FT_STR, "the cluster's shape, CTAs in x, y and z "
 	  "(--cluster)", get_cluster, NULL, { NULL, 8, 2, 0, NULL, 0 }, 0, 0 },
 	PLAIN("cluster_size", FT_INT, "CTAs per cluster", get_cluster_size),
+	PLAIN("cluster_source", FT_STR, "what set the cluster: __cluster_dims__ "
+	      "or num_ctas (the kernel declares it), or --cluster",
+	      get_cluster_source),
 	PLAIN("cluster_portable", FT_BOOL, "whether the size is portable "
 	      "(false: it needs cudaFuncAttributeNonPortableClusterSizeAllowed)",
 	      get_cluster_portable),
@@ -419,6 +469,10 @@ static const struct field fields[] = {
 	      get_layout),
 	PLAIN("layout_source", FT_STR, "where the layout comes from",
 	      get_layout_source),
+	PLAIN("cluster_bound", FT_BOOL, "true where no layout is measured: "
+	      "the cluster figures are the most any layout with NVIDIA's "
+	      "published GPC and SM counts allows, an upper bound",
+	      get_cluster_bound),
 	PLAIN("cluster_kernel_regs", FT_INT, "the calibrated cluster kernel's "
 	      "registers, per the runtime (--api)", get_cluster_kernel_regs),
 	{ "api_max_active_clusters", FT_INT, "cudaOccupancyMaxActiveClusters "

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 /* Compiler reports are text: more than this is no report. */
 #define TEXT_MAX (UINT64_C(256) << 20)
@@ -24,6 +25,7 @@ struct reader {
 	struct session *s;
 	struct kernel_list *l;
 	const char *input;       /* as the user named it */
+	int walk;                /* a directory: a Triton cache, perhaps */
 	struct occ_bin_opts opts;
 	int cc_major, cc_minor;  /* --arch's, when given */
 };
@@ -76,6 +78,8 @@ void kernels_free(struct kernel_list *l)
 	size_t i;
 
 	names_free(&l->names);
+	for (i = 0; i < l->n; i++)
+		free(l->k[i].launch);
 	for (i = 0; i < l->nfiles; i++)
 		free(l->files[i]);
 	free(l->k);
@@ -83,6 +87,7 @@ void kernels_free(struct kernel_list *l)
 	free(l->stdin_buf);
 	free(l->report);
 	ptxas_jit_clear(&l->jit);
+	free((void *)l->order);
 	if (l->have_re)
 		regfree(&l->re);
 	memset(l, 0, sizeof *l);
@@ -130,11 +135,15 @@ const char *kernel_image_why(const struct kernel_info *k)
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
-	int keep = k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX ||
-		   k->image == OCC_IMAGE_BESIDE || !o->arch ||
+	int targets = r->s->n_targets > 0;
+	int keep = targets || k->image == OCC_IMAGE_SASS ||
+		   k->image == OCC_IMAGE_PTX || k->image == OCC_IMAGE_BESIDE ||
+		   !o->arch ||
 		   kernel_arch_matches(o->arch, k);
 
-	if (k->image == OCC_IMAGE_NONE) {
+	/* With --gpu LIST or --arch LIST, a kernel no image of which runs
+	 * on the target is kept: its row says so (mode_kernels.c). */
+	if (k->image == OCC_IMAGE_NONE && !targets) {
 		r->l->no_image++;
 		keep = 0;
 	}
@@ -154,14 +163,16 @@ static void names(struct reader *r, struct kernel_info *k, const char *mangled)
 }
 
 /* Whether a demangled name is printed or matched: --fields without
- * kernel, and no --kernel nor --api, need none (a default text report
- * names kernels in its notes). */
+ * kernel, and nothing else that names kernels (--kernel, --api,
+ * --compare, --check), need none (a default text report names kernels in
+ * its notes). */
 static int names_needed(const struct options *o)
 {
 	const char *p = o->fields;
 	size_t n = strlen("kernel");
 
-	if (!p || o->kernel_re || o->api)
+	if (!p || o->kernel_re || o->api || o->compare || o->n_check ||
+	    o->check_file)
 		return 1;
 	for (; *p; p += strcspn(p, ","), p += *p == ',')
 		if (strncmp(p, "kernel", n) == 0 && (p[n] == ',' || !p[n]))
@@ -241,6 +252,10 @@ static int from_report(const struct occ_usage *u, void *ctx)
 	return 0;
 }
 
+/* The summary nvcc's front end ends with ("1 error detected in the
+ * compilation of ..."): it marks a failed build, but is not an error. */
+#define ERROR_SUMMARY "error detected in the compilation of"
+
 /* Lines that say the compile failed: nvcc's front end ("k.cu(12): error:
  * ..."), the host compiler ("k.cpp:3:1: error: ..."), and the tools'
  * "ptxas fatal   : ..." and friends. */
@@ -249,8 +264,7 @@ static int compiler_error(const char *line)
 	static const char *const marks[] = {
 		"): error", ": error:", ": fatal error:", "ptxas fatal",
 		"ptxas error", "nvcc fatal", "nvcc error", "nvlink fatal",
-		"nvlink error", "fatbinary fatal", "error detected in the "
-		"compilation of"
+		"nvlink error", "fatbinary fatal", ERROR_SUMMARY
 	};
 	size_t i;
 
@@ -260,26 +274,87 @@ static int compiler_error(const char *line)
 	return 0;
 }
 
-/* A failed compile's report: its errors, not made-up rows. */
+/* The lines of a failed build the message names; the rest are counted. */
+#define ERROR_LINES_NAMED 4
+
+struct build_errors {
+	int n, lines;                  /* errors; lines marking a failure */
+	int at[ERROR_LINES_NAMED];     /* the first errors' line numbers */
+	char first[160];               /* the first error (or summary) */
+};
+
+static void note_error(struct build_errors *e, const char *p, int line)
+{
+	int summary = strstr(p, ERROR_SUMMARY) != NULL;
+
+	if (e->lines++ == 0 || (e->n == 0 && !summary))
+		snprintf(e->first, sizeof e->first, "%s", p);
+	if (summary)
+		return;
+	if (e->n < ERROR_LINES_NAMED)
+		e->at[e->n] = line;
+	e->n++;
+}
+
+/* "line 3", "lines 1, 5 and 9", "lines 1, 2, 3, 4 and 6 more" */
+static void error_lines(char *buf, size_t size, const struct build_errors *e)
+{
+	int i, named = e->n < ERROR_LINES_NAMED ? e->n : ERROR_LINES_NAMED;
+	size_t len = (size_t)snprintf(buf, size, "line%s", e->n == 1 ? "" : "s");
+
+	for (i = 0; i < named && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %d",
+					i == 0 ? "" : i + 1 == e->n ? " and"
+					: ",", e->at[i]);
+	if (e->n > named && len < size)
+		snprintf(buf + len, size - len, " and %d more", e->n - named);
+}
+
+/* A failed compile's report: one line saying how many errors and where,
+ * with the first, not made-up rows. */
 static void check_compiler_errors(const char *input, char *text, size_t len)
 {
-	char *p = text, *end = text + len, *nl;
-	int n = 0, line = 0;
+	char *p = text, *end = text + len, *nl, where[96];
+	struct build_errors e;
+	int line = 0;
 
+	memset(&e, 0, sizeof e);
 	for (; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
 		line++;
 		*nl = '\0';
-		if (compiler_error(p) && ++n)
-			say("%s:%d: %s", input, line, p);
+		if (compiler_error(p))
+			note_error(&e, p, line);
 		if (nl < end)
 			*nl = '\n';
 	}
-	if (n)
-		die("%s: the compiler reported %d error%s (above): no kernel to "
-		    "read", input, n, n == 1 ? "" : "s");
+	if (!e.lines)
+		return;
+	if (e.n == 0)          /* only the summary: it is the one error */
+		die("%s: the compiler reported errors (%s): no kernel to read",
+		    input, e.first);
+	error_lines(where, sizeof where, &e);
+	die("%s: the compiler reported %d error%s (%s%s %s): no kernel to "
+	    "read", input, e.n, e.n == 1 ? "" : "s", where,
+	    e.n == 1 ? ":" : "; the first:", e.first);
+}
+
+static int from_binary(const struct occ_bin_kernel *b, void *ctx);
+static _Noreturn void bin_failed(enum occ_status st,
+				 const struct occ_bin_diag *d);
+
+/* A PTX file: its kernels as the text states them. */
+static void read_ptx(struct reader *r, const unsigned char *text, size_t len)
+{
+	struct occ_bin_diag d;
+	enum occ_status st;
+	int fs;
+
+	st = occ_bin_read(text, len, r->input, from_binary, r, &fs, &d);
+	if (st != OCC_OK)
+		bin_failed(st, &d);
 }
 
 static void read_report(struct reader *r, unsigned char *text, size_t len)
@@ -293,6 +368,10 @@ static void read_report(struct reader *r, unsigned char *text, size_t len)
 		die("%s: %zu bytes that are no binary: more than a compiler "
 		    "report (at most %llu)", r->input, len,
 		    (unsigned long long)TEXT_MAX);
+	if (occ_bin_is_ptx(text, len)) {
+		read_ptx(r, text, len);
+		return;
+	}
 	check_compiler_errors(r->input, (char *)text, len);
 	f = len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
 	if (!f)
@@ -316,7 +395,8 @@ static void read_report(struct reader *r, unsigned char *text, size_t len)
 static enum kernel_source bin_source(const struct occ_bin_kernel *b)
 {
 	return b->container == OCC_BIN_CUBIN ? KSRC_CUBIN
-	       : b->container == OCC_BIN_FATBIN ? KSRC_FATBIN : KSRC_ELF;
+	       : b->container == OCC_BIN_FATBIN ? KSRC_FATBIN
+	       : b->container == OCC_BIN_PTX ? KSRC_PTX : KSRC_ELF;
 }
 
 /* The maximum threads of __launch_bounds__ (x, y, z as .maxntid). */
@@ -373,7 +453,9 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	k->ptx_only = b->ptx_only;
 	k->regs = b->regs;
 	a = occ_tables_find(session_tables(r->s), b->cc_major, b->cc_minor);
-	k->static_smem = b->ptx_only || b->shared_section < 0 ? -1
+	/* A PTX file states the shared memory its entries declare. */
+	k->static_smem = b->container == OCC_BIN_PTX ? b->shared_section
+			 : b->ptx_only || b->shared_section < 0 ? -1
 			 : a ? (int64_t)occ_bin_static_smem(a, b)
 			 : b->shared_section;
 	k->barriers = b->barriers;
@@ -397,6 +479,8 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	if (r->s->o->ptxas_jit && b->ptx_only && b->image == OCC_IMAGE_PTX)
 		from_ptxas(r, b, k);
 	keep_or_drop(r, k);
+	if (r->walk && r->l->n && k == &r->l->k[r->l->n - 1])
+		kernels_triton(k, k->file);
 	return 0;
 }
 
@@ -430,6 +514,7 @@ static void read_dir(struct reader *r, const char *path)
 	enum occ_status st;
 	int fs;
 
+	r->walk = 1;
 	st = occ_bin_walk_opts(path, &r->opts, from_binary, bad_file, r, &fs,
 			       &stats, &d);
 	if (st != OCC_OK)
@@ -540,8 +625,8 @@ static void read_file(struct reader *r, const char *path)
 }
 
 /* The compute capability (major * 10 + minor) whose image of each fatbin
- * is read: the GPU named by --arch (or --gpu, which sets it), else by
- * --device or --api; 0 with --all-images or no GPU named. */
+ * is read: the GPU named by --arch (or --gpu, which sets it), else the
+ * one --api asks; 0 with --all-images or no GPU named. */
 static int image_target(struct session *s)
 {
 	const struct options *o = s->o;
@@ -551,7 +636,7 @@ static int image_target(struct session *s)
 		return 0;
 	if (o->arch && occ_arch_parse_name(o->arch, &major, &minor) == OCC_OK)
 		return major * 10 + minor;
-	if (o->api || o->device_given) {
+	if (o->api) {
 		session_device_arch(s);
 		return s->dev.cc_major * 10 + s->dev.cc_minor;
 	}
@@ -584,14 +669,11 @@ static void drop_relocatable(struct kernel_list *l)
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
-	struct reader r = { s, l, path, { 0, NULL, NULL, 0, 0, NULL, 0 }, 0, 0 };
-	struct stat sb;
 	int e;
 	char msg[256];
 
 	memset(l, 0, sizeof *l);
 	l->need_names = names_needed(s->o);
-	reader_opts(&r);
 	if (s->o->kernel_re) {
 		e = regcomp(&l->re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
 		if (e) {
@@ -600,6 +682,17 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 		}
 		l->have_re = 1;
 	}
+	kernels_read_add(s, path, l);
+}
+
+void kernels_read_add(struct session *s, const char *path,
+		      struct kernel_list *l)
+{
+	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
+			    0, 0 };
+	struct stat sb;
+
+	reader_opts(&r);
 	if (strcmp(path, "-") == 0) {
 		r.input = "<stdin>";
 		read_stdin(&r);

@@ -54,19 +54,27 @@ int cli_run(struct cli *c, int argc, char **argv)
 	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
 		if (modes[i].id == c->o.mode)
 			m = &modes[i];
+	targets_prepare(s);
 	session_apply_gpu(s);
 	check_grid(&c->o);
 	if (m->tables)
 		session_tables(s);
 	status = m->exec(s);
 	flush_stdout();
-	return status;
+	return check_status(s, status);
 }
 
 void cli_free(struct cli *c)
 {
 	gpu_ctx_release(&c->s.gpu);
 	kernels_free(&c->s.kernels);
+	if (c->s.plot)
+		out_file_close(c->s.plot);
+	check_free(c->s.checks);
+	compare_free(c->s.compare);
+	matrix_free(c->s.matrix);
+	for (int i = 0; i < MAX_TARGETS; i++)
+		kernels_free(&c->s.target_kernels[i]);
 	if (c->s.tables)
 		occ_tables_free(c->s.tables);
 	options_free(&c->o);

@@ -47,7 +47,17 @@ GETTER(get_op)
 							       : "store";
 }
 ACC_GETTER(get_elem, a->acc->elem_size)
-ACC_GETTER(get_stride, a->acc->stride)
+/* Either sign: written out, as a decimal is. */
+GETTER(get_stride)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (a->acc) {
+		snprintf(v->buf, sizeof v->buf, "%" PRId64, a->acc->stride);
+		v->type = VAL_DEC;
+		v->s = v->buf;
+	}
+}
 ACC_GETTER(get_offset, a->acc->offset)
 ACC_GETTER(get_threads, a->acc->threads)
 ACC_GETTER(get_lane_xor, a->acc->lane_xor)
@@ -80,7 +90,7 @@ GETTER(get_measured)
 		return;
 	x = f->arg == 0 ? a->g->us : gbps(f->arg == 1 ? a->r.requested
 						       : a->r.moved, a->g);
-	val_dec(v, f->arg == 0 ? 2 : 1, x);
+	val_dec(v, f, x);
 }
 
 #define NUM(name, desc, get, label, width) { name, FT_INT, desc, get, NULL, \
@@ -135,7 +145,7 @@ static void report(FILE *f, const struct occ_arch *a,
 	char eff[32], label[32];
 
 	fprintf(f, "%s (%s): a warp %ss %d-byte elements, %d thread%s, "
-		"stride %" PRIu64 ", offset %" PRIu64, row->arch, a->name,
+		"stride %" PRId64 ", offset %" PRId64, row->arch, a->name,
 		acc->op == OCC_ACCESS_LOAD ? "load" : "store", acc->elem_size,
 		acc->threads, acc->threads == 1 ? "" : "s", acc->stride,
 		acc->offset);
@@ -208,9 +218,9 @@ static void access_failed(enum occ_status st, const struct access_row *row,
 	    acc->elem_size != 8 && acc->elem_size != 16)
 		die_usage("--elem: '%d': an element is 1, 2, 4, 8 or 16 bytes",
 			  acc->elem_size);
-	die_usage("--stride %llu with --offset %llu: the addresses of %d-byte "
-		  "elements overflow 64 bits", (unsigned long long)acc->stride,
-		  (unsigned long long)acc->offset, acc->elem_size);
+	die_usage("--stride %lld with --offset %lld: the addresses of %d-byte "
+		  "elements overflow 64 bits", (long long)acc->stride,
+		  (long long)acc->offset, acc->elem_size);
 }
 
 static void one_access(struct access_run *run, const struct occ_access *acc)
@@ -226,6 +236,10 @@ static void one_access(struct access_run *run, const struct occ_access *acc)
 	st = occ_access_compute(run->a, acc, &row.r);
 	if (st != OCC_OK)
 		access_failed(st, &row, acc);
+	if (run->s->o->measure && acc->stride < 0)
+		die_usage("--measure: --stride %lld: the measured kernel reads "
+			  "forward (a stride of 0 or more)",
+			  (long long)acc->stride);
 	if (run->s->o->measure) {
 		if (gpu_access_measure(&run->s->gpu, acc, &g, err, sizeof err))
 			session_device_failed(run->s, err);
@@ -261,8 +275,8 @@ static void sweep(struct access_run *run, struct occ_access *acc)
 			seq_first(&it[depth], axes[depth]);
 			continue;
 		}
-		acc->stride = it[1].value;
-		acc->offset = it[2].value;
+		acc->stride = seq_signed(it[1].value);
+		acc->offset = (int64_t)it[2].value;
 		acc->threads = (int)it[3].value;
 		one_access(run, acc);
 		while (depth >= 0 && !seq_next(&it[depth]))
@@ -292,6 +306,8 @@ static void open_run(struct access_run *run, struct session *s)
 		 : ",measured_warps,measure_us,requested_gbps,moved_gbps");
 	fieldsel_make(&run->sel, &kind_access, o->fields, defaults);
 	out_open(&run->out, stdout, o->format, &run->sel);
+	out_style(&run->out, o->format_style);
+	check_attach(s, &run->out, &kind_access);
 	run->out.stream = o->measure;
 }
 

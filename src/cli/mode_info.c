@@ -201,6 +201,8 @@ int mode_info(struct session *s)
 	default_list(&x, defaults, sizeof defaults);
 	fieldsel_make(&sel, &kind, o->fields, defaults);
 	out_open(&out, stdout, o->format, &sel);
+	out_style(&out, o->format_style);
+	check_attach(s, &out, &kind);
 	out.record = 1;
 	out_row(&out, &r);
 	out_close(&out);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 #define LOWEST 3       /* the summary's lowest-occupancy rows */
 
@@ -19,6 +20,7 @@ struct worst {
 	uint64_t warps, max_warps;   /* occupancy, as a fraction */
 	const struct kernel_info *ki;
 	int block;
+	char cluster[24];            /* a cluster launch's shape, or "" */
 };
 
 struct summary {
@@ -41,10 +43,13 @@ struct api {
 
 struct report {
 	struct occ_run run;
+	int clusters;                 /* cluster launches computed */
 	struct kernel_list *l;        /* the session's */
 	struct summary sum;
 	struct api api;
 	const unsigned char *api_ok; /* per kernel: the driver can say */
+	const struct occ_arch *gpu_table;   /* --gpu LIST: this GPU's */
+	int gpu;                     /* and its index, or -1 */
 };
 
 /* ---- The summary ---- */
@@ -58,8 +63,17 @@ static void worst_add(struct summary *s, const struct occ_row *row)
 {
 	struct worst w = { (uint64_t)row->r.warps_per_sm,
 			   (uint64_t)row->r.max_warps_per_sm, row->ki,
-			   row->k.block_size };
+			   row->k.block_size, "" };
 	size_t i;
+
+	/* A cluster launch: the GPU's warps it keeps busy, of its slots. */
+	if (row->cl) {
+		w.warps = (uint64_t)row->cl->c.active_warps;
+		w.max_warps = (uint64_t)row->cl->c.warp_slots;
+		snprintf(w.cluster, sizeof w.cluster, "%s", row->cl->name);
+	}
+	if (w.max_warps == 0 || w.warps >= w.max_warps)
+		return;
 
 	if (s->n_low == LOWEST && !lower(&w, &s->low[LOWEST - 1]))
 		return;
@@ -70,7 +84,8 @@ static void worst_add(struct summary *s, const struct occ_row *row)
 	s->low[i] = w;
 }
 
-static void count(struct summary *s, const struct occ_row *row)
+static void count(struct summary *s, const struct occ_row *row,
+		  int clusters)
 {
 	int i;
 
@@ -83,9 +98,19 @@ static void count(struct summary *s, const struct occ_row *row)
 	if (row->ki && row->ki->min_blocks > 0 &&
 	    row->r.blocks_per_sm < row->ki->min_blocks)
 		s->below_min++;
-	if (row->r.blocks_per_sm &&
+	/* Rows launched as clusters are ranked by those launches. */
+	if (row->r.blocks_per_sm && !clusters &&
 	    row->r.warps_per_sm < row->r.max_warps_per_sm)
 		worst_add(s, row);
+}
+
+/* A cluster launch of a row: its occupancy among the lowest. */
+static void count_cluster(struct occ_run *run, const struct occ_row *row)
+{
+	struct report *rep = run->hook_ctx;
+
+	if (row->r.blocks_per_sm)
+		worst_add(&rep->sum, row);
 }
 
 static void print_summary(struct out *o, const struct summary *s)
@@ -110,9 +135,10 @@ static void print_summary(struct out *o, const struct summary *s)
 		const struct worst *w = &s->low[i];
 
 		format_ratio_percent(pct, w->warps, w->max_warps);
-		snprintf(line, sizeof line, "%s%s%% %s, %d threads: %s\n",
+		snprintf(line, sizeof line, "%s%s%% %s, %d thread%s%s%s: %s\n",
 			 i ? "                  " : "Lowest occupancy  ", pct,
-			 w->ki->arch, w->block,
+			 w->ki->arch, w->block, plural(w->block), w->cluster[0] ?
+			 ", clusters of " : "", w->cluster,
 			 w->ki->name ? w->ki->name : w->ki->mangled);
 		out_text(o, line);
 	}
@@ -149,24 +175,31 @@ static void print_notes(struct report *rep)
 	struct out *out = &rep->run.out;
 	size_t i;
 
+	/* Only PTX: no table, so no note on its columns. */
+	out->headless = rep->sum.rows == 0;
 	if (rep->sum.rows)
 		print_summary(out, &rep->sum);
-	print_image_line(out, rep->l);
-	if (rep->l->text && !o->have_block)
+	if (rep->sum.rows)
+		print_image_line(out, rep->l);
+	if (rep->sum.rows && rep->l->text && !o->have_block)
 		out_text(out, "\nA compiler report does not carry "
 			 "__launch_bounds__: the block sizes above assume\n"
 			 "none, and a kernel compiled with a lower bound cannot "
 			 "launch with them\n(give occcalc the binary instead).\n");
-	if (!rep->l->text)
+	if (rep->sum.rows && !rep->l->text)
 		out_text(out, "\nbound, min: __launch_bounds__' maximum threads "
 			 "and minimum blocks per SM\n('!': the prediction falls "
 			 "short of it; r64: a cubin without its PTX keeps only\n"
 			 "the register cap ptxas applied for it, or for "
 			 "__maxnreg__).\n");
+	kernels_triton_note(out, rep->l, o);
+	kernels_cluster_note(out, rep->l, o, rep->clusters);
 	for (i = 0; i < rep->l->n; i++)
 		if (rep->l->k[i].ptx_only) {
-			out_text(out, "\nPTX only (compiled by the driver when "
-				 "loaded, resources unknown until then):\n");
+			out_text(out, rep->sum.rows ? "\nPTX only (compiled by "
+				 "the driver when loaded, resources unknown until "
+				 "then):\n" : "PTX only (compiled by the driver "
+				 "when loaded, resources unknown until then):\n");
 			break;
 		}
 	for (; i < rep->l->n; i++) {
@@ -175,8 +208,7 @@ static void print_notes(struct report *rep)
 
 		if (!k->ptx_only)
 			continue;
-		snprintf(line, sizeof line, "%-12s %s\n", k->arch,
-			 k->name ? k->name : k->mangled);
+		kernels_ptx_line(line, sizeof line, k);
 		out_text(out, line);
 	}
 }
@@ -373,7 +405,19 @@ static void kernel_row(struct occ_run *run, struct occ_row *row,
 	memset(g, 0, sizeof *g);
 	if (rep->api.loader)
 		api_row(rep, row, g);
-	count(&rep->sum, row);
+	count(&rep->sum, row, run->clusters && run->clusters->n);
+	if (rep->gpu >= 0) {
+		char cell[64], pct[32];
+
+		format_ratio_percent(pct, (uint64_t)row->r.warps_per_sm,
+				     (uint64_t)row->r.max_warps_per_sm);
+		if (row->r.blocks_per_sm)
+			snprintf(cell, sizeof cell, "%s%% %s", pct, row->arch);
+		else
+			snprintf(cell, sizeof cell, "cannot launch %s",
+				 row->arch);
+		matrix_cell(run->s, rep->gpu, cell);
+	}
 }
 
 static const struct occ_arch *kernel_arch(struct report *rep,
@@ -404,16 +448,25 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	struct occ_row row;
 	struct row_gpu g;
 
-	if (rep->run.out.format == OUT_TEXT)
-		return;
 	memset(&row, 0, sizeof row);
 	memset(&g, 0, sizeof g);
 	row.ki = k;
 	row.kernel = k->name ? k->name : k->mangled;
 	row.no_model = 1;
+	row.gpu_name = rep->run.gpu_name;
 	snprintf(row.arch, sizeof row.arch, "%s", k->arch);
 	row.k.block_size = rep->run.s->o->have_block
 			   ? (int)rep->run.s->o->block.ranges[0].start : 0;
+	if (rep->run.sink) {
+		rep->run.sink(&rep->run, &row);
+		return;
+	}
+	/* A text table lists PTX under it; --check still judges the row. */
+	if (rep->run.out.format == OUT_TEXT) {
+		if (rep->run.out.check)
+			check_judge(rep->run.out.check, &row);
+		return;
+	}
 	if (rep->api.loader)
 		api_row(rep, &row, &g);
 	out_row(&rep->run.out, &row);
@@ -423,6 +476,11 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 {
 	struct session *s = rep->run.s;
 	struct occ_kernel k;
+	struct seq block, dyn;
+	struct seq_range br, dr;
+	const struct seq *blocks, *smem;
+	const struct occ_arch *a;
+	struct cluster_request req;
 
 	if (ki->ptx_only) {
 		ptx_row(rep, ki);
@@ -438,7 +496,55 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 			     ? OCC_MAX_BARRIERS_PER_BLOCK : ki->barriers;
 	rep->run.ki = ki;
 	rep->run.kernel = ki->name ? ki->name : ki->mangled;
-	occ_run_blocks(&rep->run, kernel_arch(rep, ki), &s->o->block, &k);
+	kernels_launch(s->o, ki, &block, &br, &blocks, &smem, &dyn, &dr);
+	rep->run.smem = smem;
+	a = rep->gpu_table ? rep->gpu_table : kernel_arch(rep, ki);
+	kernels_cluster_for(s->o, a, ki, rep->clusters, &req);
+	rep->run.clusters = &req;
+	occ_run_blocks(&rep->run, a, blocks, &k);
+}
+
+/* --gpu LIST: a kernel no image of which the GPU loads. */
+static void no_image_row(struct report *rep, const struct kernel_info *k)
+{
+	struct occ_row row;
+
+	memset(&row, 0, sizeof row);
+	row.kernel = k->name ? k->name : k->mangled;
+	row.no_model = row.no_image = 1;
+	row.gpu_name = rep->run.gpu_name;
+	if (rep->run.out.format == OUT_TEXT) {
+		if (rep->run.out.check)
+			check_judge(rep->run.out.check, &row);
+		return;
+	}
+	out_row(&rep->run.out, &row);
+}
+
+static void min_blocks_from_ptx(struct kernel_list *l);
+
+/* --gpu LIST, --arch LIST: target i's kernels read; its table. */
+static void target_begin(void *ctx, int i, struct kernel_list *l)
+{
+	struct report *rep = ctx;
+	struct session *s = rep->run.s;
+
+	rep->l = l;
+	min_blocks_from_ptx(rep->l);
+	rep->gpu = i;
+	rep->gpu_table = session_find_arch(s, s->o->arch);
+	rep->run.gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
+}
+
+/* Kernel k on target i: the image it loads, or a row saying none. */
+static void target_row(void *ctx, int i, const struct kernel_info *k,
+		       const struct kernel_info *img)
+{
+	(void)i;
+	if (img)
+		kernel_rows(ctx, img);
+	else
+		no_image_row(ctx, k);
 }
 
 /* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
@@ -487,6 +593,33 @@ static void no_kernel_contents(const struct occ_bin_contents *n,
 		    (unsigned long long)n->data_fatbins);
 }
 
+void kernels_rows(struct session *s, struct kernel_list *l,
+		  void (*sink)(struct occ_run *, const struct occ_row *),
+		  void *ctx)
+{
+	struct report rep;
+	size_t i;
+
+	if (l->n == 0)
+		die("%s: no kernel%s%s", l->nfiles ? l->files[0] : "input",
+		    s->o->arch ? " compiled for --arch " : "",
+		    s->o->arch ? s->o->arch : "");
+	memset(&rep, 0, sizeof rep);
+	rep.l = l;
+	min_blocks_from_ptx(l);
+	kernels_drop_beside(l);
+	rep.clusters = kernels_clusters_prepare(s, l);
+	occ_run_open(&rep.run, s, 1, rep.clusters ? 2 : 1);
+	rep.run.hook = kernel_row;
+	rep.run.cluster_hook = count_cluster;
+	rep.run.hook_ctx = &rep;
+	rep.run.sink = sink;
+	rep.run.sink_ctx = ctx;
+	for (i = 0; i < l->n; i++)
+		kernel_rows(&rep, &l->k[i]);
+	occ_run_close(&rep.run);
+}
+
 /* Kernels whose fatbins hold no image that runs on the GPU named: a
  * notice, or the end of the run when nothing else is left. */
 static void no_image_notice(const struct kernel_list *l, const char *input)
@@ -510,20 +643,26 @@ int mode_kernels(struct session *s)
 	struct report rep;
 	size_t i;
 
+	if (o->compare)
+		return mode_compare(s);
+	if (o->all)
+		die_usage("--all lists unchanged kernels: it goes with --compare");
 	memset(&rep, 0, sizeof rep);
+	rep.gpu = -1;
 	rep.l = &s->kernels;
 	if (o->arch && occ_arch_parse_name(o->arch, &(int){ 0 },
 					   &(int){ 0 }) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
-	if (o->ptxas_jit && (o->all_images || (!o->arch && !o->api &&
-						!o->device_given)))
+	if (o->ptxas_jit && (o->all_images || (!o->arch && !o->api)))
 		die_usage("--ptxas-jit: name the GPU the driver compiles the "
-			  "PTX for (--gpu, --arch, --device), and not "
+			  "PTX for (--gpu, --arch, --api), and not "
 			  "--all-images");
 	kernels_read(s, o->ptxas, rep.l);
 	no_image_notice(rep.l, o->ptxas);
-	if (rep.l->n == 0 && !rep.l->text)
+	for (i = 0; i < (size_t)o->n_more_kernels; i++)
+		kernels_read_add(s, o->more_kernels[i], rep.l);
+	if (rep.l->n == 0 && !rep.l->text && o->n_more_kernels == 0)
 		no_kernel_contents(&rep.l->contents, o->ptxas);
 	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
@@ -534,13 +673,20 @@ int mode_kernels(struct session *s)
 	kernels_drop_beside(rep.l);
 	if (o->api)
 		api_open(&rep, s);
-	occ_run_open(&rep.run, s, 1, 1);
+	rep.clusters = kernels_clusters_prepare(s, rep.l);
+	occ_run_open(&rep.run, s, 1, rep.clusters ? 2 : 1);
 	rep.run.hook = kernel_row;
+	rep.run.cluster_hook = count_cluster;
 	rep.run.hook_ctx = &rep;
-	for (i = 0; i < rep.l->n; i++)
-		kernel_rows(&rep, &rep.l->k[i]);
+	if (s->n_targets)
+		targets_kernels(s, rep.l, target_begin, target_row, &rep);
+	else
+		for (i = 0; i < rep.l->n; i++)
+			kernel_rows(&rep, &rep.l->k[i]);
 	if (o->format == OUT_TEXT && !o->fields)
 		print_notes(&rep);
+	if (o->format == OUT_TEXT && !o->fields)
+		matrix_print(s, &rep.run.out);
 	occ_run_close(&rep.run);
 	if (s->disagreements)
 		warn("%llu kernel%s where the driver disagrees with occcalc's "
@@ -551,5 +697,5 @@ int mode_kernels(struct session *s)
 	free(rep.api.buf);
 	free((void *)rep.api_ok);
 	kernels_free(rep.l);
-	return 0;
+	return session_status(s);
 }

@@ -32,6 +32,8 @@ static void list_all(struct session *s, const struct row_kind *kind,
 
 	fieldsel_make(&sel, kind, s->o->fields, defaults);
 	out_open(&out, stdout, s->o->format, &sel);
+	out_style(&out, s->o->format_style);
+	check_attach(s, &out, kind);
 	for (i = 0; i < n; i++)
 		out_row(&out, &rows[i]);
 	out_close(&out);
@@ -132,8 +134,29 @@ int mode_list_devices(struct session *s)
 
 #define GPU(r) ((const struct occ_gpu *)(r)->item)
 STR_GETTER(get_gpu_name, struct list_row, GPU(r)->name)
-UINT_GETTER(get_gpu_sms, struct list_row, GPU(r)->sms)
 STR_GETTER(get_gpu_source, struct list_row, GPU(r)->source)
+/* A figure the list may not know (0): null then. arg: which. */
+GETTER(get_gpu_known)
+{
+	const struct occ_gpu *g = GPU((const struct list_row *)p);
+	const uint64_t x[] = { (uint64_t)g->sms, g->l2_size,
+			       g->l2_persisting_max, g->l2_window_max };
+
+	v->type = VAL_NULL;
+	if (x[f->arg])
+		val_uint(v, x[f->arg]);
+}
+GETTER(get_gpu_l2_source)
+{
+	const struct occ_gpu *g = GPU((const struct list_row *)p);
+
+	(void)f;
+	v->type = VAL_NULL;
+	if (g->l2_size) {
+		v->type = VAL_STR;
+		v->s = g->l2_source;
+	}
+}
 GETTER(get_gpu_aliases)
 {
 	const struct list_row *r = p;
@@ -152,10 +175,20 @@ static const struct field gpu_fields[] = {
 	  NULL, COL(NULL, -15, 0), 0, 0 },
 	{ "computeCapability", FT_STR, "its compute capability, X.Y",
 	  get_cc, NULL, COL("cc", 4, 1), 0, 0 },
-	{ "multiProcessorCount", FT_INT, "its SMs", get_gpu_sms, NULL,
-	  COL("sms", 4, 1), 0, 0 },
+	{ "multiProcessorCount", FT_INT, "its SMs (null: not published)",
+	  get_gpu_known, NULL, COL("sms", 4, 1), 0, 0 },
 	{ "source", FT_STR, "where the SM count comes from", get_gpu_source,
 	  NULL, COL(NULL, 0, 2), 0, 0 },
+	{ "l2CacheSize", FT_INT, "its L2, bytes (null: not known)",
+	  get_gpu_known, NULL, COL("l2", 10, 2), 0, 1 },
+	{ "persistingL2CacheMaxSize", FT_INT, "its largest L2 set-aside, "
+	  "bytes (null: not known)", get_gpu_known, NULL, COL("set-aside", 10, 2), 0,
+	  2 },
+	{ "accessPolicyMaxWindowSize", FT_INT, "its largest access policy "
+	  "window, bytes (null: not known)", get_gpu_known, NULL,
+	  COL("window", 10, 2), 0, 3 },
+	{ "l2_source", FT_STR, "where the L2 figures come from",
+	  get_gpu_l2_source, NULL, COL(NULL, 0, 2), 0, 0 },
 	{ "aliases", FT_SET, "the other names --gpu takes for it: the device "
 	  "name the CUDA runtime prints", get_gpu_aliases, NULL,
 	  COL(NULL, 0, 2), 0, 0 },
@@ -214,7 +247,8 @@ const struct row_kind kind_fields = {
 int mode_list_fields(struct session *s)
 {
 	static const struct row_kind *const kinds[] = {
-		&kind_occupancy, &kind_access, &kind_traffic, &kind_persist,
+		&kind_occupancy, &kind_compare, &kind_access, &kind_traffic,
+		&kind_persist,
 		&kind_info,
 		&kind_archs, &kind_gpus, &kind_devices, &kind_fields,
 	};
@@ -226,6 +260,8 @@ int mode_list_fields(struct session *s)
 	fieldsel_make(&sel, &kind_fields, s->o->fields,
 		      "kind,field,type,description");
 	out_open(&out, stdout, s->o->format, &sel);
+	out_style(&out, s->o->format_style);
+	check_attach(s, &out, &kind_fields);
 	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		for (j = 0; j < kinds[i]->n; j++) {
 			row.kind = kinds[i];

@@ -82,6 +82,22 @@ static void every_device(struct session *s, struct occ_run *run)
 	}
 }
 
+/* --gpu LIST, --arch LIST: each in turn, with its table and SMs. */
+static void every_target(struct session *s, struct occ_run *run)
+{
+	const struct occ_arch *a;
+	int i;
+
+	for (i = 0; i < s->n_targets; i++) {
+		target_apply(s, i);
+		a = session_find_arch(s, s->o->arch);
+		if (s->o->cluster.n)
+			cluster_prepare(s, a);
+		run->gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
+		sweep(run, a);
+	}
+}
+
 int mode_occupancy(struct session *s)
 {
 	const struct options *o = s->o;
@@ -89,16 +105,18 @@ int mode_occupancy(struct session *s)
 	struct occ_run run;
 	int is_sweep = o->block.is_sweep || o->regs.is_sweep ||
 		       o->smem.is_sweep || o->static_smem.is_sweep ||
-		       o->cluster.n > 1 || o->device_all;
+		       o->cluster.n > 1 || o->device_all || s->n_targets;
 
-	if (!o->device_all) {
+	if (!o->device_all && !s->n_targets) {
 		a = o->arch && !o->api ? session_find_arch(s, o->arch)
 				       : session_device_arch(s);
 		if (o->cluster.n)
 			cluster_prepare(s, a);
 	}
 	occ_run_open(&run, s, is_sweep, 0);
-	if (o->device_all)
+	if (s->n_targets)
+		every_target(s, &run);
+	else if (o->device_all)
 		every_device(s, &run);
 	else
 		sweep(&run, a);
@@ -108,5 +126,5 @@ int mode_occupancy(struct session *s)
 		     "disagrees with the model (see the agrees column)",
 		     (unsigned long long)s->disagreements,
 		     s->disagreements == 1 ? "" : "s");
-	return 0;
+	return session_status(s);
 }

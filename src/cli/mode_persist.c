@@ -69,7 +69,7 @@ GETTER(get_timing)
 		return;
 	x = f->arg == 0 ? r->g->ms_normal : f->arg == 1 ? r->g->ms_persisting
 		: r->g->ms_normal / r->g->ms_persisting;
-	val_dec(v, f->arg == 2 ? 2 : 3, x);
+	val_dec(v, f, x);
 }
 
 #define F(name, type, desc, get, arg) { name, type, desc, get, NULL, \
@@ -179,7 +179,29 @@ static void plan_text(FILE *f, const struct occ_l2 *l2, uint64_t data,
 
 /* ---- Every size ---- */
 
-/* The L2 figures: --l2's, else the device's, where persistence works. */
+/* --gpu's L2 figures, from the GPU list: all three, or a usage error
+ * saying which are not known. */
+static void plan_l2_listed(const struct session *s, struct occ_l2 *l2)
+{
+	const struct occ_gpu *g = &s->listed;
+
+	if (!g->l2_size)
+		die_usage("--persist: the GPU list has no L2 figures for %s: give "
+			  "--l2 SIZE:MAX:WINDOW", s->gpu_name);
+	if (!g->l2_persisting_max || !g->l2_window_max)
+		die_usage("--persist: the GPU list has %s's L2 (%" PRIu64 " B, "
+			  "%s) but not its largest set-aside and window "
+			  "(persistingL2CacheMaxSize, accessPolicyMaxWindowSize): "
+			  "give --l2 %" PRIu64 ":MAX:WINDOW, as cudaDeviceProp "
+			  "reports them", s->gpu_name, g->l2_size, g->l2_source,
+			  g->l2_size);
+	l2->size = g->l2_size;
+	l2->persisting_max = g->l2_persisting_max;
+	l2->window_max = g->l2_window_max;
+}
+
+/* The L2 figures: --l2's, else --gpu's, else the device's, where
+ * persistence works. */
 static void plan_l2(struct session *s, struct occ_l2 *l2)
 {
 	const struct options *o = s->o;
@@ -195,6 +217,10 @@ static void plan_l2(struct session *s, struct occ_l2 *l2)
 		    "(compute capability 8.0 and later)", tag, a->name);
 	if (o->have_l2) {
 		*l2 = o->l2;
+		return;
+	}
+	if (o->gpu) {
+		plan_l2_listed(s, l2);
 		return;
 	}
 	if (!s->have_dev)
@@ -251,6 +277,9 @@ static void one_plan(struct session *s, struct out *out, int text,
 	}
 	if (out->rows++)
 		fputs("\n", stdout);
+	if (s->o->gpu && !s->o->have_l2)
+		printf("%s, from the GPU list: %s\n", s->gpu_name,
+		       s->listed.l2_source);
 	plan_text(stdout, row->l2, row->data, row->streams, &row->p);
 	if (row->g)
 		plan_measured_text(stdout, row->data, row->g);
@@ -270,6 +299,8 @@ int mode_persist(struct session *s)
 	fieldsel_make(&sel, &kind_persist, o->fields,
 		      o->measure ? FIELDS MEASURED_FIELDS : FIELDS);
 	out_open(&out, stdout, o->format, &sel);
+	out_style(&out, o->format_style);
+	check_attach(s, &out, &kind_persist);
 	out.stream = o->measure;
 	row.l2 = &l2;
 	row.streams = (int)o->streams;

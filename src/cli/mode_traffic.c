@@ -7,7 +7,11 @@
  * total), for every combination of --block (or --count), --elem and
  * --threads.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -17,8 +21,10 @@ struct launch {
 	char arch[16];
 	const struct occ_arch *a;
 	const char *text;
+	const char *defines;           /* --define's, or NULL */
 	const struct occ_kernel_text *k;
 	uint64_t grid, block;          /* 0: --count */
+	const uint16_t *dim;           /* --block's shape, or NULL */
 	int elem;                      /* every access's size, or 0 */
 	int threads;                   /* active threads of each warp */
 	uint64_t footprint;            /* bytes */
@@ -105,7 +111,7 @@ GETTER(get_per_request)
 	ROW;
 	v->type = VAL_NULL;
 	if (r->x[X_REQ])
-		val_dec(v, 2, (double)r->x[X_SECT] / (double)r->x[X_REQ]);
+		val_dec(v, f, (double)r->x[X_SECT] / (double)r->x[X_REQ]);
 }
 GETTER(get_efficiency)
 {
@@ -290,17 +296,29 @@ static void elements_text(FILE *f, const struct launch *l)
 static void report_head(FILE *f, const struct launch *l)
 {
 	const struct occ_traffic *t = &l->t;
+	char shape[24];
 
 	fprintf(f, "%s (%s): ", l->arch, l->a->name);
-	if (l->grid)
-		fprintf(f, "%" PRIu64 " blocks of %" PRIu64 " threads, ",
-			l->grid, l->block);
-	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s: ",
+
+	if (l->grid && l->dim) {
+		seq_shape_text(shape, sizeof shape, l->dim);
+		fprintf(f, "%" PRIu64 " block%s of %s (%" PRIu64 ") threads, ",
+			l->grid, plural((long long)l->grid), shape, l->block);
+	} else if (l->grid) {
+		fprintf(f, "%" PRIu64 " block%s of %" PRIu64 " thread%s, ",
+			l->grid, plural((long long)l->grid), l->block,
+			plural((long long)l->block));
+	}
+	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s",
 		t->threads, t->threads == 1 ? "" : "s", t->warps,
 		t->warps == 1 ? "" : "s", l->text);
+	if (l->defines)
+		fprintf(f, " (%s)", l->defines);
+	fputs(": ", f);
 	elements_text(f, l);
 	if (l->threads < 32)
-		fprintf(f, ", %d active threads per warp", l->threads);
+		fprintf(f, ", %d active thread%s per warp", l->threads,
+			plural(l->threads));
 	fprintf(f, "; loads %scached in L1%s\n\n", t->load.l1_cached ? ""
 		: "not ", t->load.l1_lines ? ", which fetches whole lines" : "");
 }
@@ -343,62 +361,12 @@ static void report(FILE *f, const struct launch *l,
 struct traffic_run {
 	struct session *s;
 	const struct occ_arch *a;
+	struct occ_kernel_env env;     /* --define's names */
 	struct occ_kernel_text k;      /* as parsed, named sizes set */
 	int report;                    /* text, one launch: the report */
 	struct fieldsel sel;
 	struct out out;
 };
-
-static void parse_text(struct traffic_run *run, const char *text)
-{
-	size_t at;
-	enum occ_status st = occ_kernel_parse(text, &run->k, &at);
-
-	if (st == OCC_ERR_SYNTAX && run->k.n == 0 && at == 0)
-		die_usage("--traffic: '%s': no access NAME[INDEX]", text);
-	if (st == OCC_ERR_SYNTAX && !text[at])
-		die_usage("--traffic: '%s': ends at character %zu, inside an "
-			  "access", text, at);
-	if (st == OCC_ERR_SYNTAX)
-		die_usage("--traffic: '%s': not understood at character %zu "
-			  "('%s')", text, at + 1, text + at);
-	if (st != OCC_OK)
-		die_usage("--traffic: '%s': out of range at character %zu ('%s')"
-			  ": a constant over 64 bits, a divisor not a power of "
-			  "two up to 32, an XOR over 31, a name over 31 "
-			  "characters, or over %d accesses or %d arrays", text,
-			  at + 1, text + at, OCC_MAX_KERNEL_ACCESSES,
-			  OCC_MAX_KERNEL_ARRAYS);
-}
-
-/* --elem NAME=BYTES,...: the sizes, a bare BYTES for the arrays not
- * named (4 without it). */
-static void named_sizes(struct occ_kernel_text *k, const char *arg)
-{
-	char buf[512], *tok, *save = NULL, *eq;
-	int a;
-
-	if (strlen(arg) >= sizeof buf)
-		die_usage("--elem: longer than %zu characters", sizeof buf - 1);
-	snprintf(buf, sizeof buf, "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save))
-		if (!strchr(tok, '='))
-			for (a = 0; a < k->n_arrays; a++)
-				occ_kernel_set_elem(k, k->names[a], (int)
-					arg_number("elem", tok, 1, 16));
-	snprintf(buf, sizeof buf, "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!(eq = strchr(tok, '=')))
-			continue;
-		*eq = '\0';
-		if (!occ_kernel_set_elem(k, tok, (int)arg_number("elem", eq + 1,
-								  1, 16)))
-			die_usage("--elem: '%s': the accesses have no array "
-				  "'%s'", arg, tok);
-	}
-}
 
 static void compute_failed(const struct launch *l, enum occ_status st)
 {
@@ -431,21 +399,25 @@ static void compute_failed(const struct launch *l, enum occ_status st)
 }
 
 /* One launch of `size` threads (--count) or blocks of `size`. */
-static void one_launch(struct traffic_run *run, uint64_t size, int elem,
-		       int threads)
+static void one_launch(struct traffic_run *run, uint64_t size,
+		       const uint16_t *dim, int elem, int threads)
 {
 	const struct options *o = run->s->o;
-	struct occ_kernel_text k = run->k;
-	struct occ_launch ol = { 1, size, o->traffic.l1 };
+	struct occ_kernel_text k;
+	struct occ_launch ol = { 1, size, o->traffic.l1, 0, 0 };
 	struct traffic_row rows[3];
 	struct launch l;
 	enum occ_status st;
 	size_t i;
 
+	traffic_parse(&run->k, &run->env, o->traffic.text, o->traffic.elems,
+		      o->grid, size, dim);
+	k = run->k;
 	memset(&l, 0, sizeof l);
 	arch_tag(l.arch, sizeof l.arch, run->a);
 	l.a = run->a;
 	l.text = o->traffic.text;
+	l.defines = o->traffic.defines;
 	l.k = &k;
 	l.threads = threads;
 	l.elem = o->traffic.elems ? k.acc[0].access.elem_size : elem;
@@ -460,6 +432,11 @@ static void one_launch(struct traffic_run *run, uint64_t size, int elem,
 		l.grid = ol.grid = o->grid;
 		l.block = size;
 	}
+	if (o->grid && dim) {
+		l.dim = dim;
+		ol.block_x = dim[0];
+		ol.block_y = dim[1];
+	}
 	st = occ_traffic_compute(run->a, &ol, k.acc, k.n, &l.t);
 	if (st != OCC_OK)
 		compute_failed(&l, st);
@@ -468,7 +445,10 @@ static void one_launch(struct traffic_run *run, uint64_t size, int elem,
 		    l.text);
 	if (run->report)
 		report(stdout, &l, rows);
-	else
+	/* The report prints no rows: --check judges them all the same. */
+	for (i = 0; run->report && run->out.check && i < 3; i++)
+		check_judge(run->out.check, &rows[i]);
+	if (!run->report)
 		for (i = 0; i < 3; i++)
 			out_row(&run->out, &rows[i]);
 }
@@ -497,6 +477,15 @@ static void check_blocks(const struct traffic_run *run, const struct seq *b)
 	}
 }
 
+/* The block's shape where --block gave one (16x16), else NULL. */
+static const uint16_t *block_dim(const struct options *o,
+				 const struct seq_iter *size)
+{
+	const uint16_t *dim = size->s->ranges[size->range].dim;
+
+	return o->grid && dim[0] ? dim : NULL;
+}
+
 /* Every launch size, element size and thread count, innermost last. */
 static void sweep(struct traffic_run *run, const struct seq *sizes)
 {
@@ -509,8 +498,9 @@ static void sweep(struct traffic_run *run, const struct seq *sizes)
 		do {
 			seq_first(&threads, &o->access.threads);
 			do
-				one_launch(run, size.value, (int)elem.value,
-					   (int)threads.value);
+				one_launch(run, size.value,
+					   block_dim(o, &size),
+					   (int)elem.value, (int)threads.value);
 			while (seq_next(&threads));
 		} while (seq_next(&elem));
 	} while (seq_next(&size));
@@ -544,14 +534,18 @@ int mode_traffic(struct session *s)
 	const struct options *o = s->o;
 	const struct seq *sizes = launch_sizes(o);
 	struct traffic_run run;
+	struct seq_iter first;
 
 	memset(&run, 0, sizeof run);
 	run.s = s;
 	run.a = o->arch ? session_find_arch(s, o->arch)
 			: session_device_arch(s);
-	parse_text(&run, o->traffic.text);
-	if (o->traffic.elems)
-		named_sizes(&run.k, o->traffic.elems);
+	if (o->traffic.defines)
+		traffic_defines(&run.env, o->traffic.defines);
+	/* read once before any output, as the first launch reads it */
+	seq_first(&first, sizes);
+	traffic_parse(&run.k, &run.env, o->traffic.text, o->traffic.elems,
+		      o->grid, first.value, block_dim(o, &first));
 	run.report = o->format == OUT_TEXT && !o->fields &&
 		     !sizes->is_sweep && !o->access.elem.is_sweep &&
 		     !o->access.threads.is_sweep;
@@ -560,6 +554,8 @@ int mode_traffic(struct session *s)
 	if (o->grid)
 		check_blocks(&run, sizes);
 	out_open(&run.out, stdout, o->format, &run.sel);
+	out_style(&run.out, o->format_style);
+	check_attach(s, &run.out, &kind_traffic);
 	sweep(&run, sizes);
 	if (!run.report)
 		out_close(&run.out);

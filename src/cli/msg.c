@@ -89,8 +89,8 @@ void warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* One line of a failure's several (die ends them), as the compiler's
- * errors in a report it was given. */
+/* The line of a failure that a mode returns as its exit status rather
+ * than by die(), as a run where no configuration can launch. */
 void say(const char *fmt, ...)
 {
 	va_list ap;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "chart.h"
 
 /* Each warp of a measurement works this long: about 50 us at Hopper's
  * clocks, long beside the few hundred cycles a warp takes to start and
@@ -48,6 +49,8 @@
 	"stack,spill_stores,blocks_per_sm,min_blocks_per_sm,warps_per_sm," \
 	"occupancy_pct,limiter"
 #define KERNEL_TEXT_API ",api_regs,api_blocks_per_sm,agrees"
+#define KERNEL_TEXT_CLUSTER ",cluster,cluster_blocks_per_sm," \
+	"max_active_clusters,cluster_occupancy_pct,cluster_limiter"
 #define KERNEL_FIELDS ",file,container,ptx_only,bounds_known,max_threads," \
 	"min_blocks_per_sm,reaches_min_blocks,max_regs,required_block,cluster_dims"
 #define KERNEL_API_FIELDS ",api_regs,api_static_smem,api_stack," \
@@ -112,15 +115,19 @@ static void insert_after(char *list, size_t n, const char *after,
 static void default_fields(const struct options *o, int kernels, char *buf,
 			   size_t n)
 {
-	int cl = o->cluster.n > 0, text = o->format == OUT_TEXT;
+	/* kernels 2: --kernels computing cluster launches. */
+	int cl = o->cluster.n > 0 || kernels > 1, text = o->format == OUT_TEXT;
 
 	if (text && kernels)
-		snprintf(buf, n, "%s%s,kernel", KERNEL_TEXT_FIELDS,
+		snprintf(buf, n, "%s%s%s,kernel", KERNEL_TEXT_FIELDS,
+			 cl ? KERNEL_TEXT_CLUSTER : "",
 			 o->api ? KERNEL_TEXT_API : "");
 	else if (kernels)
-		snprintf(buf, n, "%s%s%s", FIELDS KERNEL_FIELDS,
+		snprintf(buf, n, "%s%s%s%s%s", FIELDS KERNEL_FIELDS,
 			 o->headroom ? HEADROOM_FIELDS : "",
-			 o->api ? KERNEL_API_FIELDS : "");
+			 o->api ? KERNEL_API_FIELDS : "",
+			 cl ? CLUSTER_FIELDS ",cluster_source" : "",
+			 cl && o->api ? CLUSTER_GPU_FIELDS : "");
 	else if (text)
 		snprintf(buf, n, "%s%s%s", o->device_all ? "device," : "",
 			 cl ? TEXT_CLUSTER_FIELDS : TEXT_FIELDS,
@@ -134,6 +141,16 @@ static void default_fields(const struct options *o, int kernels, char *buf,
 			 cl && o->api ? CLUSTER_GPU_FIELDS : "");
 	if (block_shapes(&o->block))
 		insert_after(buf, n, "block", SHAPE_FIELD);
+	if (o->gpu_list) {
+		size_t len = strlen(buf);
+
+		if (len + 5 < n) {
+			memmove(buf + 4, buf, len + 1);
+			memcpy(buf, "gpu,", 4);
+		}
+		if (!text && strlen(buf) + 12 < n)
+			strcat(buf, ",can_launch");
+	}
 }
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
@@ -146,11 +163,19 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 	run->s = s;
 	run->report = o->format == OUT_TEXT && !sweep && !o->fields;
 	default_fields(o, kernels, defaults, sizeof defaults);
-	fieldsel_make(&run->sel, &kind_occupancy, o->fields, defaults);
+	fieldsel_make(&run->sel, &kind_occupancy, o->compare ? NULL : o->fields,
+		      defaults);
 	if (run->report)
 		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
 	out_open(&run->out, stdout, o->format, &run->sel);
+	out_style(&run->out, o->format_style);
+	if (!o->compare)
+		check_attach(s, &run->out, &kind_occupancy);
 	run->out.stream = o->measure;
+	/* --plot FILE opened before anything is computed or printed: a file
+	 * that cannot be written ends the run first, not after the report. */
+	if (o->plot)
+		s->plot = out_file_open(o->plot);
 	if (o->measure) {
 		s->progress_total = seq_count(&o->block) * seq_count(&o->regs) *
 				    seq_count(&o->static_smem) *
@@ -248,23 +273,23 @@ static int plot(FILE *f, const struct occ_row *row,
 	       (out_file_close(f) != 0);
 }
 
-static void draw_charts(const struct options *o, const struct occ_row *row)
+static void draw_charts(struct session *session, const struct occ_row *row)
 {
+	const struct options *o = session->o;
 	struct chart_series s[3];
-	FILE *f;
+	FILE *f = session->plot;    /* opened by occ_run_open */
 	int failed = 0;
 
 	if (!o->chart && !o->plot)
 		return;
-	/* Opened first: a file that cannot be written ends the run before
-	 * anything is held. */
-	f = o->plot ? out_file_open(o->plot) : NULL;
 	if (chart_build(row->a, &row->k, s) != 0)
 		die("out of memory");
 	if (o->chart)
 		chart_text(stdout, s, &row->r);
-	if (f)
+	if (f) {
+		session->plot = NULL;      /* closed by plot() */
 		failed = plot(f, row, s);
+	}
 	chart_free(s);
 	if (failed)
 		die("%s: write error", o->plot);
@@ -295,10 +320,16 @@ static void emit(struct occ_run *run, const struct occ_row *row)
 {
 	const struct options *o = run->s->o;
 
+	if (run->sink) {
+		run->sink(run, row);
+		return;
+	}
 	if (!run->report) {
 		out_row(&run->out, row);
 		return;
 	}
+	if (run->out.check)
+		check_judge(run->out.check, row);
 	report_occupancy(stdout, row);
 	if (row->gpu)
 		report_gpu(stdout, &run->s->dev, row);
@@ -310,17 +341,20 @@ static void emit(struct occ_run *run, const struct occ_row *row)
 
 /* The configuration once per cluster shape asked for; the plain
  * launch's answers (and measurement) are shared by all. */
-static void emit_clusters(struct occ_run *run, struct occ_row *row)
+static void emit_clusters(struct occ_run *run, struct occ_row *row,
+			  const struct cluster_request *req)
 {
 	const struct options *o = run->s->o;
 	struct row_cluster cl;
 	int i;
 
-	for (i = 0; i < o->cluster.n; i++) {
-		cluster_compute(run->s, row, &o->cluster.items[i], &cl);
+	for (i = 0; i < req->n; i++) {
+		cluster_compute(run->s, row, &req->items[i], &cl);
 		row->cl = &cl;
+		if (run->cluster_hook)
+			run->cluster_hook(run, row);
 		emit(run, row);
-		if (o->measure && i + 1 < o->cluster.n)
+		if (o->measure && i + 1 < req->n)
 			show_progress(run->s);
 	}
 	row->cl = NULL;
@@ -374,7 +408,8 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	}
 	memcpy(row.arch, run->tag, sizeof run->tag);
 	row.k = *k;
-	if (o->have_block) {
+	/* A Triton cache's kernel: the block is the launch's. */
+	if (o->have_block || (run->ki && run->ki->launch)) {
 		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
 		check_growth(&g, k->block_size, row.k.dynamic_smem);
 		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK)
@@ -388,10 +423,12 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 		row.r = best.result;
 		row.best = &best;
 	}
+	session_count_config(run->s, &row.r);
 	row.sms = (int)o->sms;
 	row.grid = (int64_t)o->grid;
 	row.ki = run->ki;
 	row.kernel = run->kernel;
+	row.gpu_name = run->gpu_name;
 	if (run->shape && run->shape[0])
 		seq_shape_text(row.block_shape, sizeof row.block_shape,
 			       run->shape);
@@ -406,11 +443,12 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 		run_on_gpu(run->s, &row, &gpu);
 		row.gpu = &gpu;
 	}
-	if (o->cluster.n)
-		emit_clusters(run, &row);
+	if ((run->clusters ? run->clusters : &o->cluster)->n)
+		emit_clusters(run, &row, run->clusters ? run->clusters
+						       : &o->cluster);
 	else
 		emit(run, &row);
-	draw_charts(o, &row);
+	draw_charts(run->s, &row);
 }
 
 /* Every block size and dynamic shared memory for k's other values. */
@@ -422,7 +460,7 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 
 	run->a = a;
 	for (seq_first(&ib, blocks); ; ) {
-		for (seq_first(&id, &o->smem); ; ) {
+		for (seq_first(&id, run->smem ? run->smem : &o->smem); ; ) {
 			k->block_size = (int)ib.value;
 			k->dynamic_smem = id.value;
 			run->shape = blocks->ranges[ib.range].dim;
@@ -437,6 +475,6 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 
 void occ_run_close(struct occ_run *run)
 {
-	if (!run->report)
+	if (!run->report && !run->sink)
 		out_close(&run->out);
 }

@@ -10,17 +10,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 
 #define SMEM_MAX UINT64_C(0xffffffff)  /* cuLaunchKernel's unsigned int */
 
-enum arg_kind {
-	ARG_FLAG,      /* no argument: stores .set in an int */
-	ARG_SEQ,       /* numbers: a list or range within [min, max] */
-	ARG_SHAPES,    /* the same, or block shapes: 16x16, 8x8x4 */
-	ARG_NUM,       /* one number within [min, max] */
-	ARG_STR,       /* a name or a file */
-	ARG_FN         /* parsed by .parse */
-};
 
 /* Groups of options, for the messages that refuse them. */
 #define G_OCC 1u       /* describe a kernel's occupancy */
@@ -30,23 +23,6 @@ enum arg_kind {
 #define G_PERSIST 16u  /* describe a persistence plan */
 #define G_TRAFFIC 32u  /* describe a launch's traffic */
 
-
-struct opt {
-	const char *name;
-	int key;               /* the short option, or 0 */
-	enum arg_kind kind;
-	const char *metavar;
-	uint64_t min, max;
-	size_t dest;           /* offsetof(struct options, ...) */
-	int set;               /* ARG_FLAG */
-	const char *def;       /* the default, parsed as the user's would be */
-	unsigned modes;        /* the modes that use it */
-	int selects;           /* the mode it selects, or -1 */
-	unsigned groups;
-	arg_parse parse;       /* ARG_FN */
-	const char *section;   /* a heading (and note) --help prints before */
-	const char *help;
-};
 
 #define O(field) offsetof(struct options, field)
 #define OCC M(MODE_OCCUPANCY)
@@ -63,188 +39,268 @@ struct opt {
 #define FLAG(field, v) .kind = ARG_FLAG, .dest = O(field), .set = v
 #define MODE(m) .selects = m, .modes = M(m)
 
-static const struct opt opts[] = {
+const struct opt opts[] = {
 	{ "arch", 'a', ARG_STR, "ARCH", .dest = O(arch),
+	  .topic = T_KERNEL,
+	  .complete = "@archs",
 	  .modes = CFG | ACC | PER | INF | TRF, .selects = -1,
-	  .section = "Kernel:", .help = "architecture: sm_90, 90 or 9.0 (see "
-	  "--list-archs);\nwithout it, the GPU's (--device)" },
+	  .help = "architecture: sm_90, 90 or 9.0 (see "
+	  "--list-archs);\nwithout it, the GPU's (--device); a list\n"
+	  "(sm_80,sm_90): each in turn" },
 	{ "device", 0, ARG_FN, "N", .parse = arg_device,
+	  .topic = T_KERNEL,
 	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "the CUDA device to use without --arch (default 0);\n'all': "
 	  "every GPU of this machine, one row each" },
 	{ "block", 'b', SHAPES(1, INT32_MAX), .metavar = "N", .dest = O(block),
+	  .topic = T_KERNEL,
 	  .def = "0", .modes = CFG | TRF, .selects = -1, .groups = G_OCC,
 	  .help = "threads per block, or its shape (16x16, "
 	  "8x8x4);\nwithout it, the block size that maximises\noccupancy" },
 	{ "regs", 'r', SEQ(0, OCC_MAX_REGS_ANY_ARCH), .metavar = "N",
+	  .topic = T_KERNEL,
 	  .dest = O(regs), .def = "0", .modes = OCC, .selects = -1,
 	  .groups = G_OCC, .help = "registers per thread (default 0)" },
 	{ "smem", 's', SEQ(0, SMEM_MAX), .metavar = "BYTES", .dest = O(smem),
+	  .topic = T_KERNEL,
 	  .def = "0", .modes = CFG, .selects = -1, .groups = G_OCC,
 	  .help = "dynamic shared memory per block (default 0);\nsuffixes K "
 	  "and M multiply by 1024 and 1048576" },
 	{ "static-smem", 'S', SEQ(0, SMEM_MAX), .metavar = "BYTES",
+	  .topic = T_KERNEL,
 	  .dest = O(static_smem), .def = "0", .modes = OCC, .selects = -1,
 	  .groups = G_OCC, .help = "static shared memory per block (default 0)" },
 	{ "smem-per-thread", 0, NUM(0, SMEM_MAX), .metavar = "BYTES",
+	  .topic = T_KERNEL,
 	  .dest = O(growth.per_thread), .modes = CFG, .selects = -1,
 	  .groups = G_OCC, .help = "dynamic shared memory that grows with the "
 	  "block,\nadded to --smem: per thread" },
 	{ "smem-per-warp", 0, NUM(0, SMEM_MAX), .metavar = "BYTES",
+	  .topic = T_KERNEL,
 	  .dest = O(growth.per_warp), .modes = CFG, .selects = -1,
 	  .groups = G_OCC, .help = "the same, per warp" },
 	{ "sms", 0, NUM(1, 1 << 20), .metavar = "N", .dest = O(sms),
+	  .topic = T_LAUNCH,
 	  .modes = CFG, .selects = -1, .help = "SMs of the GPU: the minimum "
 	  "grid that fills it,\nand the waves of --grid" },
-	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu), .modes = CFG | INF,
+	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu),
+	  .modes = CFG | INF | ACC | TRF | PER,
+	  .topic = T_LAUNCH, .complete = "@gpus",
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
 	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
-	  "\nalso its device name ('NVIDIA H100 80GB HBM3')\nor a part of "
-	  "its name ('4090')" },
+	  "\nits L2 for --persist; also its device name\n('NVIDIA H100 80GB "
+	  "HBM3') or a part of its name ('4090');\na list (H100-SXM,A100,RTX-5090): a row per "
+	  "GPU" },
 	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
+	  .topic = T_LAUNCH,
 	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "
 	  "launched: full waves, the last wave, and\nthe occupancy averaged "
 	  "over the launch" },
 	{ "carveout", 'c', ARG_FN, "PCT", .parse = arg_carveout,
+	  .topic = T_KERNEL,
 	  .modes = CFG, .selects = -1, .groups = G_OCC,
 	  .help = "shared-memory carveout preference, 0-100 or\n'default'" },
 	{ "barriers", 0, NUM(0, OCC_MAX_BARRIERS_PER_BLOCK), .metavar = "N",
+	  .topic = T_KERNEL,
 	  .dest = O(barriers), .def = "1", .modes = CFG, .selects = -1,
 	  .groups = G_OCC, .help = "block barriers the kernel uses, 0-16 "
 	  "(default 1)" },
 	{ "optin", 0, FLAG(optin, 1), .modes = CFG, .selects = -1,
+	  .topic = T_KERNEL,
 	  .groups = G_OCC, .help = "allow more than sharedMemPerBlock "
 	  "through\ncudaFuncAttributeMaxDynamicSharedMemorySize\n(the default)" },
 	{ "no-optin", 0, FLAG(optin, 0), .modes = CFG, .selects = -1,
+	  .topic = T_KERNEL,
 	  .groups = G_OCC, .help = "the kernel does not raise its dynamic limit" },
 	{ "kernels", 0, ARG_STR, "PATH", .dest = O(ptxas), MODE(MODE_KERNELS),
+	  .topic = T_KERNELS,
 	  .groups = G_OCC, .help = "the kernels of a binary (cubin, fatbin, "
 	  "object,\nexecutable, shared library), a directory of them,\nor a "
 	  "compiler report ('nvcc -Xptxas -v',\n'cuobjdump "
 	  "--dump-resource-usage'); '-': standard\ninput. One row per kernel "
 	  "and architecture" },
-	{ "cluster", 0, ARG_FN, "SHAPE", .parse = arg_cluster, .modes = OCC,
+	{ "cluster", 0, ARG_FN, "SHAPE", .parse = arg_cluster, .modes = CFG,
+	  .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "thread-block clusters of N "
 	  "CTAs, or AxB[xC]: the\nclusters the GPU holds at once (a list, a "
 	  "range,\nor 'best': the size with the most CTAs resident)" },
-	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = OCC,
+	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = CFG,
+	  .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "the GPU's SMs per GPC for "
 	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
 	  "own,\nmeasured, or --gpu's from the list)" },
 	{ "ptxas", 0, ARG_STR, "FILE", .dest = O(ptxas), MODE(MODE_KERNELS),
+	  .topic = T_KERNELS,
 	  .groups = G_OCC, .help = "the same as --kernels" },
 	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re), .modes = KER,
+	  .topic = T_KERNELS,
 	  .selects = -1, .help = "--kernels: only kernels whose name, "
 	  "demangled\nor not, matches REGEX (extended)" },
-	{ "jobs", 0, NUM(1, 256), .metavar = "N", .dest = O(jobs), .modes = KER,
-	  .selects = -1, .help = "--kernels: read a binary's images on N "
-	  "threads\n(default: one per processor; the output is the same)" },
+	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
+	  .topic = T_CI,
+	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "
+	  "binary,\na directory, or occcalc's JSON or JSON Lines):\nthe "
+	  "fields that changed, kernels added and removed" },
+	{ "all", 0, FLAG(all, 1), .modes = KER, .selects = -1,
+	  .topic = T_CI,
+	  .help = "--compare: list unchanged kernels too" },
 	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,
+	  .topic = T_KERNELS,
 	  .help = "--kernels: every image of each fatbin, not\nonly the one "
-	  "the driver loads on the GPU\nnamed (--gpu, --device, --arch, --api)" },
+	  "the driver loads on the GPU\nnamed (--gpu, --arch, --api)" },
 	{ "ptxas-jit", 0, FLAG(ptxas_jit, 1), .modes = KER, .selects = -1,
+	  .topic = T_KERNELS,
 	  .help = "--kernels: where that image is PTX, the\nresources the "
 	  "toolkit's ptxas gives for the\nGPU named (the driver's own: --api)" },
+	{ "jobs", 0, NUM(1, 256), .metavar = "N", .dest = O(jobs), .modes = KER,
+	  .topic = T_KERNELS,
+	  .selects = -1, .help = "--kernels: read a binary's images on N "
+	  "threads\n(default: one per processor; the output is the same)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
-	  .selects = -1, .section = "\n  --block, --regs, --smem and "
-	  "--static-smem take a list (64,128,256) or a\n  range START:END[:STEP];"
-	  " every combination is evaluated, one row each.\n\nOutput:",
-	  .help = "text, csv, json or jsonl (default text)" },
+	  .topic = T_OUTPUT, .complete = "text csv json jsonl csv,noheader "
+	  "csv,noheader,nounits",
+	  .selects = -1,
+	  .help = "text, csv, json or jsonl (default text);\ncsv or text "
+	  "tables may add ,noheader and\n,nounits (csv,noheader,nounits as "
+	  "nvidia-smi)" },
 	{ "fields", 0, ARG_STR, "LIST", .dest = O(fields), .modes = ROWS,
+	  .topic = T_OUTPUT,
 	  .selects = -1, .help = "the fields to print, in this order, "
 	  "comma-separated\n(--list-fields lists them)" },
 	{ "chart", 0, FLAG(chart, 1), .modes = OCC, .selects = -1,
+	  .topic = T_OUTPUT,
 	  .groups = G_OCC | G_CHART, .help = "draw occupancy against block "
 	  "size, registers and\nshared memory, this configuration marked" },
 	{ "plot", 0, ARG_STR, "FILE", .dest = O(plot), .modes = OCC,
+	  .topic = T_OUTPUT,
 	  .selects = -1, .groups = G_OCC | G_CHART,
 	  .help = "the same three charts as SVG, into FILE" },
 	{ "headroom", 0, FLAG(headroom, 1), .modes = CFG, .selects = -1,
+	  .topic = T_OUTPUT,
 	  .groups = G_OCC, .help = "CSV and JSON: add the register and "
 	  "shared-memory\nheadroom fields (the text report always has it)" },
+	{ "check", 0, ARG_FN, "EXPR", .parse = arg_check, .modes = ROWS,
+	  .topic = T_CI,
+	  .selects = -1, .help = "fail (exit 1) if a row breaks EXPR, as "
+	  "'regs <= 128\n&& spill_stores == 0' (fields, == != < <= > >=,\n&& "
+	  "|| ! and parentheses); repeatable" },
+	{ "check-file", 0, ARG_STR, "FILE", .dest = O(check_file), .modes = KER,
+	  .topic = T_CI,
+	  .selects = -1, .help = "per-kernel budgets, 'REGEX: EXPR' a line" },
 	{ "info", 'i', FLAG(mode, MODE_INFO), MODE(MODE_INFO),
+	  .topic = T_INFO,
 	  .help = "print the architecture's table values" },
 	{ "list-archs", 'l', FLAG(mode, MODE_LIST_ARCHS),
+	  .topic = T_INFO,
 	  MODE(MODE_LIST_ARCHS), .help = "list the architectures that have a "
 	  "table" },
 	{ "list-gpus", 0, FLAG(mode, MODE_LIST_GPUS), MODE(MODE_LIST_GPUS),
+	  .topic = T_INFO,
 	  .help = "list the GPUs --gpu knows, in any --format" },
 	{ "list-devices", 0, FLAG(mode, MODE_LIST_DEVICES),
+	  .topic = T_INFO,
 	  MODE(MODE_LIST_DEVICES), .help = "list this machine's CUDA devices" },
 	{ "list-fields", 0, FLAG(mode, MODE_LIST_FIELDS), MODE(MODE_LIST_FIELDS),
+	  .topic = T_INFO,
 	  .help = "list every kind of row's fields, with their\ntype and "
 	  "description" },
 	{ "api", 0, FLAG(api, 1), .modes = CFG, .selects = -1,
-	  .groups = G_OCC | G_GPU, .section = "\nOn the GPU (no --arch, or "
-	  "the device's own):", .help = "also ask the runtime's occupancy API "
+	  .topic = T_GPU,
+	  .groups = G_OCC | G_GPU, .help = "also ask the runtime's occupancy API "
 	  "about a\ncalibrated kernel with exactly these resources;\nwith "
 	  "--kernels, the driver about the kernels' own\ncode" },
 	{ "measure", 0, FLAG(measure, 1), .modes = OCC | ACC | PER,
+	  .topic = T_GPU,
 	  .selects = -1, .groups = G_GPU, .help = "and launch it: blocks "
 	  "resident per SM and\nachieved occupancy, measured (--grid N: N "
 	  "blocks);\nwith --access, each pattern's bandwidth; with\n--persist, "
 	  "re-reads timed without and with the plan" },
 	{ "tables", 't', ARG_STR, "DIR", .dest = O(tables),
+	  .topic = T_INFO,
 	  .modes = M_ALL & ~M(MODE_LIST_DEVICES) & ~M(MODE_LIST_FIELDS),
 	  .selects = -1, .help = "read architecture tables from DIR\n(default: "
 	  "$OCCCALC_TABLES; from the build tree, the\nsource tree's; else "
 	  OCC_TABLES_DIR ")" },
 	{ "access", 0, ARG_FN, "OP", .parse = arg_ops, MODE(MODE_ACCESS),
-	  .section = "\nGlobal memory (instead of occupancy):",
+	  .topic = T_ACCESS, .complete = "load store load,store",
 	  .help = "load, store or load,store: the sectors and lines\none warp "
 	  "instruction touches, and its efficiency" },
 	{ "elem", 0, ARG_FN, "BYTES", .parse = arg_elem, .def = "4",
+	  .topic = T_ACCESS,
 	  .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
 	  .help = "element size: 1, 2, 4, 8 or 16 (default 4);\n--traffic "
 	  "also NAME=BYTES,... per array" },
-	{ "stride", 0, SEQ(0, UINT64_MAX), .metavar = "N",
-	  .dest = O(access.stride), .def = "1", .modes = ACC, .selects = -1,
-	  .groups = G_ACCESS, .help = "elements between consecutive threads "
-	  "(default 1;\n0: all threads read one element)" },
+	{ "stride", 0, ARG_FN, "N", .parse = arg_stride, .def = "1",
+	  .topic = T_ACCESS,
+	  .modes = ACC, .selects = -1, .groups = G_ACCESS,
+	  .help = "elements between consecutive threads "
+	  "(default 1;\n0: all threads read one element;\nbelow 0: the lanes reversed)" },
 	{ "offset", 0, SEQ(0, UINT64_MAX), .metavar = "N",
+	  .topic = T_ACCESS,
 	  .dest = O(access.offset), .def = "0", .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "elements from a 128-byte aligned base "
 	  "(default 0)" },
 	{ "threads", 0, SEQ(1, 32), .metavar = "N", .dest = O(access.threads),
+	  .topic = T_ACCESS,
 	  .def = "32", .modes = ACC | TRF, .selects = -1, .groups = G_ACCESS,
 	  .help = "active threads of the warp, 1-32 (default 32)" },
 	{ "lane-xor", 0, NUM(0, 31), .metavar = "MASK",
+	  .topic = T_ACCESS,
 	  .dest = O(access.lane_xor), .modes = ACC, .selects = -1,
 	  .groups = G_ACCESS, .help = "thread i takes thread (i ^ MASK)'s "
 	  "element" },
 	{ "total", 0, FLAG(access.total, 1), .modes = ACC, .selects = -1,
+	  .topic = T_ACCESS,
 	  .groups = G_ACCESS, .help = "add a line summing the rows: one "
 	  "kernel's accesses" },
 	{ "traffic", 0, ARG_STR, "TEXT", .dest = O(traffic.text),
+	  .topic = T_TRAFFIC,
 	  MODE(MODE_TRAFFIC), .help = "a kernel's accesses as C, 'z[i] = x[i] "
 	  "+ y[i]':\nthe launch's instructions, requests, sectors\nand bytes, "
 	  "level by level (--grid and --block,\nor --count)" },
 	{ "count", 0, SEQ(1, UINT64_MAX), .metavar = "N",
+	  .topic = T_TRAFFIC,
 	  .dest = O(traffic.count), .modes = TRF, .selects = -1,
 	  .groups = G_TRAFFIC, .help = "threads launched, instead of --grid "
 	  "and --block\n(if (i < N) in blocks of a multiple of 32)" },
+	{ "define", 0, ARG_STR, "NAME=N,...", .dest = O(traffic.defines),
+	  .topic = T_TRAFFIC,
+	  .modes = TRF, .selects = -1, .groups = G_TRAFFIC, .help = "integer "
+	  "constants the index names, as\nN=4096,stride=4 for x[N - i], "
+	  "x[i*stride]" },
 	{ "dlcm", 0, ARG_FN, "ca|cg", .parse = arg_dlcm, .modes = TRF,
+	  .topic = T_TRAFFIC, .complete = "ca cg",
 	  .selects = -1, .groups = G_TRAFFIC, .help = "loads as compiled with "
 	  "-Xptxas -dlcm=ca (cached in\nL1) or cg (L2 only); default: the "
 	  "architecture's" },
 	{ "persist", 0, SEQ(1, UINT64_C(1) << 48), .metavar = "BYTES",
+	  .topic = T_PERSIST,
 	  .dest = O(persist), MODE(MODE_PERSIST), .help = "plan L2 persistence "
 	  "for data re-read by a kernel:\nthe set-aside, the window, the "
 	  "hitRatio, the code" },
 	{ "streams", 0, NUM(1, 1024), .metavar = "N", .dest = O(streams),
+	  .topic = T_PERSIST,
 	  .def = "1", .modes = PER, .selects = -1, .groups = G_PERSIST,
 	  .help = "concurrent streams sharing the set-aside (default 1)" },
 	{ "l2", 0, ARG_FN, "SIZE:MAX:WINDOW", .parse = arg_l2, .modes = PER,
+	  .topic = T_PERSIST,
 	  .selects = -1, .groups = G_PERSIST, .help = "the L2 figures "
 	  "(l2CacheSize,\npersistingL2CacheMaxSize, accessPolicyMaxWindowSize)"
 	  "\ninstead of the device's" },
-	{ "help", 'h', FLAG(mode, 0), .modes = M_ALL, .selects = -1,
-	  .section = "", .help = "print this help and exit" },
+	{ "help", 'h', FLAG(mode, 0), .metavar = "[TOPIC]", .optional = 1,
+	  .modes = M_ALL, .selects = -1, .topic = T_INFO, .complete = "@topics",
+	  .help = "print this help (a TOPIC's, or 'all') and\nexit" },
+	{ "completion", 0, ARG_STR, "SHELL", .dest = O(completion),
+	  .modes = M_ALL, .selects = -1, .topic = T_INFO, .complete = "bash zsh",
+	  .help = "print the completion script for bash or zsh\n(what "
+	  "make install installs) and exit" },
 	{ "version", 'V', FLAG(mode, 0), .modes = M_ALL, .selects = -1,
+	  .topic = T_INFO,
 	  .help = "print the version and exit" },
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])
+const size_t opts_n = NOPTS;
 
 /* The modes, by the option that selects them, for messages. */
 static const char *const mode_names[MODE_COUNT] = {
@@ -272,39 +328,6 @@ static const struct refusal {
 	{ G_PERSIST, M_ALL, "--l2 and --streams go with --persist" },
 	{ 0, M_ALL, "%1$s does not apply to %2$s" },
 };
-
-/* ---- --help, from the table ---- */
-
-static void usage(FILE *f)
-{
-	const char *p, *nl;
-	char left[64];
-	size_t i;
-
-	fputs("Usage: occcalc --arch ARCH [--block N] [OPTION]...\n"
-	      "       occcalc --arch ARCH --traffic TEXT --grid N --block N\n"
-	      "       occcalc --arch ARCH --info\n"
-	      "       occcalc --list-archs\n"
-	      "Theoretical occupancy of a CUDA kernel on one streaming "
-	      "multiprocessor.\n\n", f);
-	for (i = 0; i < NOPTS; i++) {
-		const struct opt *op = &opts[i];
-
-		if (op->section)
-			fprintf(f, "%s\n", op->section);
-		snprintf(left, sizeof left, "  %c%c%s--%s%s%s",
-			 op->key ? '-' : ' ', op->key ? op->key : ' ',
-			 op->key ? ", " : "  ", op->name,
-			 op->metavar ? " " : "", op->metavar ? op->metavar : "");
-		fprintf(f, "%-27s", left);
-		if (strlen(left) > 26)
-			fprintf(f, "\n%27s", "");
-		for (p = op->help; (nl = strchr(p, '\n')); p = nl + 1)
-			fprintf(f, "%.*s\n%27s", (int)(nl - p), p, "");
-		fprintf(f, "%s\n", p);
-	}
-	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n", f);
-}
 
 /* ---- Parsing ---- */
 
@@ -369,13 +392,16 @@ static void getopt_tables(struct option *longs, char *shorts)
 	shorts[n++] = ':';
 	for (i = 0; i < NOPTS; i++) {
 		longs[i].name = opts[i].name;
-		longs[i].has_arg = opts[i].kind == ARG_FLAG ? no_argument
-							    : required_argument;
+		longs[i].has_arg = opts[i].optional ? optional_argument
+				   : opts[i].kind == ARG_FLAG ? no_argument
+				   : required_argument;
 		longs[i].flag = NULL;
 		longs[i].val = 256 + (int)i;
 		if (opts[i].key) {
 			shorts[n++] = (char)opts[i].key;
-			if (opts[i].kind != ARG_FLAG)
+			if (opts[i].optional)      /* "h::" */
+				shorts[n++] = ':';
+			if (opts[i].kind != ARG_FLAG || opts[i].optional)
 				shorts[n++] = ':';
 		}
 	}
@@ -465,7 +491,7 @@ static void check_pairs(const struct options *o)
 	if (o->api && o->gpu)
 		die_usage("--api and --measure run on this machine's GPU; --gpu "
 			  "names a model (use --device N)");
-	if (o->layout_text && !o->cluster.n)
+	if (o->layout_text && !o->cluster.n && !o->ptxas)
 		die_usage("--layout goes with --cluster");
 	if (o->device_all && (o->arch || o->gpu))
 		die_usage("--device all runs on each GPU of this machine, with "
@@ -506,7 +532,15 @@ void options_parse(int argc, char **argv, struct options *o)
 		if (i < 0 || c == ':')
 			bad_option(c, argv);
 		if (strcmp(opts[i].name, "help") == 0) {
-			usage(stdout);
+			/* --help TOPIC as well as --help=TOPIC */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			help_print(stdout, optarg);
+			flush_stdout();
+			cli_exit(EXIT_SUCCESS);
+		}
+		if (strcmp(opts[i].name, "completion") == 0) {
+			completion_print(stdout, optarg);
 			flush_stdout();
 			cli_exit(EXIT_SUCCESS);
 		}
@@ -519,6 +553,12 @@ void options_parse(int argc, char **argv, struct options *o)
 			select_mode(&opts[i], o, &selected);
 		take(&opts[i], optarg, o);
 		record(o, i);
+	}
+	/* --kernels a.o b.o, or a shell's glob: the other paths. */
+	if (optind < argc && o->ptxas) {
+		o->more_kernels = (const char *const *)argv + optind;
+		o->n_more_kernels = argc - optind;
+		optind = argc;
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (see --help)", argv[optind]);
@@ -543,4 +583,5 @@ void options_free(struct options *o)
 		if (opts[i].kind == ARG_SEQ || opts[i].kind == ARG_SHAPES)
 			seq_free(dest(&opts[i], o));
 	seq_free(&o->access.elem);      /* --elem's, an ARG_FN */
+	seq_free(&o->access.stride);    /* --stride's, an ARG_FN */
 }

@@ -107,6 +107,27 @@ void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
 	*buf = '\0';
 }
 
+static int ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+/* One rule for every decimal, so that a value reads the same in each
+ * mode and format: a fixed count per unit, never trimmed (37.50, 25.00).
+ * Percentages, ratios (speedup, sectors per request) and rates keep
+ * hundredths, as the profilers print them; times keep a microsecond of a
+ * millisecond; hitRatio keeps the plan's resolution, 1/10000. */
+int out_decimals(const char *field_name)
+{
+	if (ends_with(field_name, "_ms") || ends_with(field_name, "_us"))
+		return 3;
+	if (strcmp(field_name, "hit_ratio") == 0)
+		return 4;
+	return 2;
+}
+
 void arch_tag(char *buf, size_t n, const struct occ_arch *a)
 {
 	snprintf(buf, n, "sm_%d%d", a->cc_major, a->cc_minor);
@@ -217,7 +238,7 @@ static void put_value(struct out *o, const struct field *f,
 
 /* A value as a text table shows it, into buf. */
 static void text_value(char *buf, size_t n, const struct field *f,
-		       const struct val *v)
+		       const struct val *v, int nounits)
 {
 	size_t len = 0, i;
 
@@ -248,7 +269,7 @@ static void text_value(char *buf, size_t n, const struct field *f,
 						  (unsigned long long)v->list[i]);
 		break;
 	}
-	if (f->text.flags & TXT_PCT)
+	if ((f->text.flags & TXT_PCT) && !nounits)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
 }
 
@@ -316,7 +337,8 @@ static void text_row(struct out *o, const void *row)
 		const struct field *f = o->sel->f[i];
 
 		(f->text.get ? f->text.get : f->get)(row, f, &v);
-		text_value(buf, sizeof buf, f, &v);
+		text_value(buf, sizeof buf, f, &v,
+			   (o->style & OUT_NOUNITS) != 0);
 		text_cell(o, f, buf, start);
 	}
 	text_end_line(o, start);
@@ -338,7 +360,8 @@ static void record_row(struct out *o, const void *row)
 			put_char(o, ',');
 			put_value(o, f, &v, 0);
 		} else {
-			text_value(buf, sizeof buf, f, &v);
+			text_value(buf, sizeof buf, f, &v,
+				   (o->style & OUT_NOUNITS) != 0);
 			text_begin_line(o);
 			put_str(o, f->name);
 			for (size_t pad = strlen(f->name); pad < 34; pad++)
@@ -409,16 +432,25 @@ void out_open(struct out *o, FILE *f, enum out_format format,
 	      const struct fieldsel *sel)
 {
 	o->f = f;
+	o->check = NULL;
 	o->format = format;
 	o->sel = sel;
 	o->record = 0;
 	o->stream = 0;
+	o->style = 0;
 	o->rows = 0;
 	o->len = 0;
 }
 
+void out_style(struct out *o, unsigned style)
+{
+	o->style = style;
+}
+
 static void out_header(struct out *o)
 {
+	if ((o->style & OUT_NOHEADER) && o->format != OUT_JSON)
+		return;
 	if (o->format == OUT_CSV)
 		csv_header(o);
 	else if (o->format == OUT_TEXT && !o->record)
@@ -429,6 +461,8 @@ static void out_header(struct out *o)
 
 void out_row(struct out *o, const void *row)
 {
+	if (o->check)
+		check_judge(o->check, row);
 	if (o->rows == 0)
 		out_header(o);
 	switch (o->format) {
@@ -466,7 +500,7 @@ void out_text(struct out *o, const char *s)
 
 void out_close(struct out *o)
 {
-	if (o->rows == 0)
+	if (o->rows == 0 && !(o->headless && o->format == OUT_TEXT))
 		out_header(o);
 	if (o->format == OUT_JSON)
 		put_str(o, "\n]\n");

@@ -214,9 +214,11 @@ static void out_report(FILE *f, const struct occ_arch *a, const struct occ_kerne
 	fprintf(f, "Active warps per SM   %d of %d\n", r->warps_per_sm,
 		r->max_warps_per_sm);
 	fprintf(f, "Occupancy             %s %%\n", pct);
-	fprintf(f, "Limited by            %s\n", lim);
+	/* What cannot launch says why where the limiter would stand. */
 	if (r->blocks_per_sm == 0)
 		report_cannot_launch(f, a, k, r);
+	else
+		fprintf(f, "Limited by            %s\n", lim);
 	report_notes(f, a, k, r);
 }
 
@@ -286,32 +288,34 @@ static void out_waves(FILE *f, const struct occ_row *row)
 	struct occ_result fewer = *r;
 	char pct[32], tail[32], alt[32];
 
-	fprintf(f, "\nWaves: a grid of %lld blocks on %d SMs\n",
-		(long long)row->grid, row->sms);
+	fprintf(f, "\nWaves: a grid of %lld block%s on %d SM%s\n",
+		(long long)row->grid, plural(row->grid), row->sms,
+		plural(row->sms));
 	if (!row->have_waves) {
 		fprintf(f, "  none: the configuration does not launch\n");
 		return;
 	}
 	format_launch_percent(pct, r, w);
 	format_ratio_percent(tail, (uint64_t)w->tail_blocks, (uint64_t)w->per_wave);
-	fprintf(f, "  %lld blocks per wave (%d per SM): %lld full wave%s",
-		(long long)w->per_wave, r->blocks_per_sm, (long long)w->full_waves,
-		w->full_waves == 1 ? "" : "s");
+	fprintf(f, "  %lld block%s per wave (%d per SM): %lld full wave%s",
+		(long long)w->per_wave, plural(w->per_wave), r->blocks_per_sm,
+		(long long)w->full_waves, plural(w->full_waves));
 	if (w->tail_blocks)
-		fprintf(f, " and a last wave of %lld blocks (%s %% full)",
-			(long long)w->tail_blocks, tail);
+		fprintf(f, " and a last wave of %lld block%s (%s %% full)",
+			(long long)w->tail_blocks, plural(w->tail_blocks), tail);
 	fprintf(f, "\n  Occupancy over the whole launch: %s %%\n", pct);
 	if (w->max_resident_per_sm < r->blocks_per_sm)
 		fprintf(f, "  Smaller than a wave, the grid spreads over the "
-			"SMs: at most %d blocks per SM at once.\n",
-			w->max_resident_per_sm);
+			"SMs: at most %d block%s per SM at once.\n",
+			w->max_resident_per_sm, plural(w->max_resident_per_sm));
 	if (w->same_waves_blocks < r->blocks_per_sm) {
 		fewer.warps_per_sm = w->same_waves_blocks * r->warps_per_block;
 		format_percent(alt, &fewer);
 		fprintf(f, "  The idle slots of the last wave cancel the extra "
-			"occupancy: %d blocks per SM (%s %%) would finish in as "
-			"many waves (%lld), if blocks take as long.\n",
-			w->same_waves_blocks, alt, (long long)w->waves);
+			"occupancy: %d block%s per SM (%s %%) would finish in "
+			"as many waves (%lld), if blocks take as long.\n",
+			w->same_waves_blocks, plural(w->same_waves_blocks), alt,
+			(long long)w->waves);
 	}
 }
 
@@ -337,11 +341,12 @@ static void out_best(FILE *f, const struct occ_arch *a, const struct occ_best *b
 			"cudaOccupancyMaxPotentialBlockSize returns it)\n");
 	}
 	if (sms)
-		fprintf(f, "Minimum grid          %d blocks (%d per SM x %d SMs)"
-			"\n", per_sm * sms, per_sm, sms);
+		fprintf(f, "Minimum grid          %d block%s (%d per SM x %d "
+			"SM%s)\n", per_sm * sms, plural(per_sm * sms), per_sm,
+			sms, plural(sms));
 	else
-		fprintf(f, "Minimum grid          %d blocks per SM x the GPU's "
-			"SMs (--sms N)\n", per_sm);
+		fprintf(f, "Minimum grid          %d block%s per SM x the GPU's "
+			"SMs (--sms N)\n", per_sm, plural(per_sm));
 	fputc('\n', f);
 }
 
@@ -352,9 +357,9 @@ static void gpu_dyn_line(FILE *f, const struct occ_row *row)
 {
 	const struct row_gpu *g = row->gpu;
 
-	fprintf(f, "  Most dynamic smem     %llu B per block keeps %d blocks "
+	fprintf(f, "  Most dynamic smem     %llu B per block keeps %d block%s "
 		"per SM;\n", (unsigned long long)row->max_dyn,
-		row->r.blocks_per_sm);
+		row->r.blocks_per_sm, plural(row->r.blocks_per_sm));
 	fprintf(f, "                        cudaOccupancyAvailableDynamicSMem"
 		"PerBlock says %llu B", (unsigned long long)g->api_dyn);
 	if (g->api_dyn_blocks < row->r.blocks_per_sm)
@@ -373,17 +378,20 @@ void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row)
 
 	fprintf(f, "\nOn device %d (%s), a calibrated kernel with %d "
 		"registers:\n", d->index, d->name, g->kernel_regs);
-	fprintf(f, "  Occupancy API         %d blocks per SM\n", g->api_blocks);
+	fprintf(f, "  Occupancy API         %d block%s per SM\n", g->api_blocks,
+		plural(g->api_blocks));
 	if (g->measured) {
 		format_ratio_percent(pct, g->m.residency.warp_cycles,
 				     (uint64_t)g->m.residency.max_warps_per_sm *
 				     g->m.residency.active_cycles);
-		fprintf(f, "  Measured              %d blocks resident per SM, "
+		fprintf(f, "  Measured              %d block%s resident per SM, "
 			"%s %% achieved occupancy\n",
-			g->m.residency.max_blocks_per_sm, pct);
-		fprintf(f, "                        (%lld blocks on %d SMs, "
+			g->m.residency.max_blocks_per_sm,
+			plural(g->m.residency.max_blocks_per_sm), pct);
+		fprintf(f, "                        (%lld block%s on %d SM%s, "
 			"%.1f ms)\n", (long long)g->m.grid,
-			g->m.residency.sms_used, g->m.ms);
+			plural(g->m.grid), g->m.residency.sms_used,
+			plural(g->m.residency.sms_used), g->m.ms);
 	}
 	if (g->measured && g->expected != row->r.blocks_per_sm)
 		fprintf(f, "  (the grid spreads over the SMs: the model expects "

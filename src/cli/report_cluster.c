@@ -47,12 +47,30 @@ static void wrapped(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
+/* Without a measured layout: what the figures are, and are not. */
+static void bound_lines(FILE *f, const struct row_cluster *cl)
+{
+	char own[512], text[1024];
+
+	occ_layout_format(&cl->own, own, sizeof own);
+	fprintf(f, "  GPC layout            %s\n", cl->layout->text);
+	snprintf(text, sizeof text, "source: %s", cl->layout->source);
+	wrapped(f, text);
+	snprintf(text, sizeof text, "The figures below are upper bounds: "
+		 "those of %s, the layout with these counts that holds the "
+		 "most. A chip may hold fewer: the H100s and H200s measured "
+		 "keep 4 pairs of SMs apart from their GPCs "
+		 "(docs/cluster-h100). Measure on the GPU itself (no --arch) "
+		 "or give --layout.", own);
+	wrapped(f, text);
+}
+
 static void layout_lines(FILE *f, const struct session_layout *L)
 {
 	char from[sizeof L->source + 8];
 
-	fprintf(f, "  GPC layout            %s (%d GPCs, %d SMs)\n", L->text,
-		L->l.n_gpcs, L->l.sms);
+	fprintf(f, "  GPC layout            %s (%d GPC%s, %d SM%s)\n", L->text,
+		L->l.n_gpcs, plural(L->l.n_gpcs), L->l.sms, plural(L->l.sms));
 	snprintf(from, sizeof from, "source: %s", L->source);
 	wrapped(f, from);
 	if (L->from_list)
@@ -71,7 +89,8 @@ static void gpc_lines(FILE *f, const struct row_cluster *cl)
 	for (i = 0; i < cl->n_kinds; i++) {
 		const struct gpc_kind *g = &cl->kinds[i];
 
-		fprintf(f, "%*s%d SMs", i ? INDENT : 0, "", g->sms);
+		fprintf(f, "%*s%d SM%s", i ? INDENT : 0, "", g->sms,
+			plural(g->sms));
 		if (g->count > 1)
 			fprintf(f, " x%d", g->count);
 		if (g->c.reason == OCC_CLUSTER_LARGER_THAN_GPCS)
@@ -93,9 +112,10 @@ static void none_fits(FILE *f, const struct row_cluster *cl)
 	if (cl->c.reason == OCC_CLUSTER_NO_BLOCKS)
 		fprintf(f, "No cluster fits: the kernel cannot launch.\n");
 	else
-		fprintf(f, "No cluster fits: a cluster of %d CTAs runs on %d SMs "
-			"of one GPC, and the largest GPC has %d.\n", cl->c.size,
-			cl->c.size, cl->c.largest_gpc);
+		fprintf(f, "No cluster fits: a cluster of %d CTA%s runs on %d "
+			"SM%s of one GPC, and the largest GPC has %d.\n",
+			cl->c.size, plural(cl->c.size), cl->c.size,
+			plural(cl->c.size), cl->c.largest_gpc);
 }
 
 static void portability(FILE *f, const struct occ_arch *a, int size)
@@ -118,10 +138,11 @@ static void recommendation(FILE *f, const struct row_cluster *cl)
 		"cudaOccupancyMaxPotential-\n%*sClusterSize answers)\n",
 		p->potential, cl->nonportable.potential, INDENT, "");
 	if (p->most_blocks)
-		fprintf(f, "  Most CTAs resident    %d: %lld CTAs at once (the "
+		fprintf(f, "  Most CTAs resident    %d: %lld CTA%s at once (the "
 			"largest size of those that tie; portable)\n",
 			p->most_blocks,
-			(long long)p->most_blocks_result.active_blocks);
+			(long long)p->most_blocks_result.active_blocks,
+			plural(p->most_blocks_result.active_blocks));
 }
 
 void report_cluster(FILE *f, const struct occ_row *row, int recommend)
@@ -135,7 +156,10 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 		fprintf(f, " (%s)", cl->name);
 	fprintf(f, "%s, %s\n", cl->best ? ", the size with the most CTAs" : "",
 		c->portable ? "portable" : "NOT portable");
-	layout_lines(f, cl->layout);
+	if (cl->layout->bound)
+		bound_lines(f, cl);
+	else
+		layout_lines(f, cl->layout);
 	fprintf(f, "  Blocks per SM         %d in a cluster launch (at most %d; "
 		"%d in a plain one)\n", c->blocks_per_sm,
 		row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
@@ -144,15 +168,16 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 	format_ratio_percent(pct, (uint64_t)c->active_warps,
 			     (uint64_t)c->warp_slots);
 	format_cluster_limiters(lim, sizeof lim, c->limiters);
-	fprintf(f, "  Clusters at once      %d (%lld CTAs)\n",
-		c->max_active_clusters, (long long)c->active_blocks);
+	fprintf(f, "  Clusters at once      %s%d (%lld CTA%s)\n",
+		cl->layout->bound ? "at most " : "", c->max_active_clusters,
+		(long long)c->active_blocks, plural(c->active_blocks));
 	fprintf(f, "  Occupancy of the GPU  %s %%\n", pct);
 	fprintf(f, "  Limited by            %s\n", c->max_active_clusters
 		? lim : occ_cluster_reason_name(c->reason));
 	if (c->max_active_clusters == 0)
 		none_fits(f, cl);
 	portability(f, row->a, c->size);
-	if (recommend)
+	if (recommend && !cl->layout->bound)
 		recommendation(f, cl);
 }
 
@@ -173,11 +198,13 @@ void report_cluster_gpu(FILE *f, const struct occ_device *d,
 		format_ratio_percent(pct, m->residency.warp_cycles,
 				     (uint64_t)m->residency.max_warps_per_sm *
 				     m->residency.active_cycles);
-		fprintf(f, "  Measured              %d clusters resident at once, "
-			"%d blocks per SM,\n                        %s %% achieved "
-			"occupancy (%lld clusters, %.1f ms)\n", m->cres.max_clusters,
-			m->residency.max_blocks_per_sm, pct,
-			(long long)m->clusters, m->ms);
+		fprintf(f, "  Measured              %d cluster%s resident at "
+			"once, %d block%s per SM,\n                        %s %% "
+			"achieved occupancy (%lld cluster%s, %.1f ms)\n",
+			m->cres.max_clusters, plural(m->cres.max_clusters),
+			m->residency.max_blocks_per_sm,
+			plural(m->residency.max_blocks_per_sm), pct,
+			(long long)m->clusters, plural(m->clusters), m->ms);
 	}
 	fprintf(f, "  %s\n", !cl->agrees ? "DISAGREES with the model."
 		: cl->measured ? "All agree with the model."

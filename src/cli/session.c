@@ -208,8 +208,9 @@ struct occ_gpus *session_gpus(struct session *s)
 	errno = 0;
 	st = occ_gpus_load(path, &l, &d);
 	if (st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'NAME CC SMS SOURCE' or 'alias NAME DEVICE "
-		    "NAME', each name unlike the others", d.file, d.line);
+		die("%s:%d: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE "
+		    "NAME', 'l2 NAME SIZE MAX WINDOW SOURCE' or 'gpcs NAME GPCS "
+		    "MAX SOURCE', each name unlike the others", d.file, d.line);
 	if (st != OCC_OK)
 		die_data(st, &d, errno, "");
 	return l;
@@ -256,6 +257,16 @@ static void find_gpu(struct session *s, struct occ_gpu *g)
 		  "gives any SM count)", name, path);
 }
 
+void session_lookup_gpu(struct session *s, const char *name,
+			struct occ_gpu *g)
+{
+	const char *given = s->o->gpu;
+
+	s->o->gpu = name;
+	find_gpu(s, g);
+	s->o->gpu = given;
+}
+
 void session_apply_gpu(struct session *s)
 {
 	struct options *o = s->o;
@@ -273,6 +284,31 @@ void session_apply_gpu(struct session *s)
 		 g.cc_minor);
 	snprintf(s->gpu_name, sizeof s->gpu_name, "%s", g.name);
 	o->arch = s->gpu_arch;
+	s->listed = g;
+	if (!o->sms && !g.sms && o->grid)
+		die_usage("--grid: the GPU list gives no SM count for %s (%s): "
+			  "give --sms N", g.name, g.source);
 	if (!o->sms)
 		o->sms = (uint64_t)g.sms;
+}
+
+void session_count_config(struct session *s, const struct occ_result *r)
+{
+	s->configs++;
+	if (r->blocks_per_sm > 0)
+		s->configs_launching++;
+}
+
+/* A run asked what launches; when nothing does, that is its failure,
+ * as a compiler's is: a script sees it without reading the report. */
+int session_status(const struct session *s)
+{
+	if (s->status_by_check || s->configs == 0 || s->configs_launching)
+		return EXIT_SUCCESS;
+	if (s->configs == 1)
+		say("the configuration cannot launch");
+	else
+		say("none of the %llu configurations can launch",
+		    (unsigned long long)s->configs);
+	return EXIT_FAILURE;
 }

@@ -18,6 +18,7 @@ static enum seq_error parse_value(const char *s, uint64_t min, uint64_t max,
 		return SEQ_NEGATIVE;
 	switch (occ_parse_size(s, v)) {
 	case OCC_PARSE_SYNTAX:
+	case OCC_PARSE_FRACTION:   /* not returned by occ_parse_size */
 		return SEQ_NOT_NUMBER;
 	case OCC_PARSE_RANGE:
 		return SEQ_OVERFLOW;

@@ -22,22 +22,31 @@ static int valid(const struct occ_access *acc)
 	       (acc->op == OCC_ACCESS_LOAD || acc->op == OCC_ACCESS_STORE);
 }
 
-/* The lanes' first bytes; 0 when an address would not fit 64 bits. */
-static int lane_addresses(const struct occ_access *acc, uint64_t *addr)
+/* The lanes' first bytes, moved up by the whole lines that put the
+ * lowest at or above 0 (sector and line counts do not change); 0 when
+ * the span of addresses does not fit 64 bits. */
+static int lane_addresses(const struct occ_access *acc, uint64_t line,
+			  uint64_t *addr)
 {
-	uint64_t e = (uint64_t)acc->elem_size, index, bytes;
+	__int128 e = acc->elem_size, b[WARP_LANES], lo = 0, hi = 0, bias = 0;
 	int lane;
 
 	for (lane = 0; lane < acc->threads; lane++) {
-		uint64_t k = (uint64_t)(lane ^ (int)acc->lane_xor);
+		__int128 k = lane ^ (int)acc->lane_xor;
 
-		if (__builtin_mul_overflow(k, acc->stride, &index) ||
-		    __builtin_add_overflow(index, acc->offset, &index) ||
-		    __builtin_mul_overflow(index, e, &bytes) ||
-		    bytes > UINT64_MAX - e)
-			return 0;
-		addr[lane] = bytes;
+		b[lane] = ((__int128)acc->offset + k * acc->stride) * e;
+		if (lane == 0 || b[lane] < lo)
+			lo = b[lane];
+		if (lane == 0 || b[lane] > hi)
+			hi = b[lane];
 	}
+	if (lo < 0)
+		bias = (-lo + (__int128)line - 1) / (__int128)line *
+		       (__int128)line;
+	if (hi + bias + e > (__int128)UINT64_MAX)
+		return 0;
+	for (lane = 0; lane < acc->threads; lane++)
+		addr[lane] = (uint64_t)(b[lane] + bias);
 	return 1;
 }
 
@@ -48,10 +57,12 @@ enum occ_status occ_access_compute(const struct occ_arch *a,
 	uint64_t addr[WARP_LANES], units[2 * WARP_LANES];
 	uint64_t e;
 
-	if (!valid(acc) || !lane_addresses(acc, addr))
+	if (!valid(acc))
 		return OCC_ERR_INVALID_INPUT;
 	if (!a->sector_size || !a->line_size || a->sector_size < 16)
 		return OCC_ERR_UNKNOWN_ARCH;
+	if (!lane_addresses(acc, (uint64_t)a->line_size, addr))
+		return OCC_ERR_INVALID_INPUT;
 	e = (uint64_t)acc->elem_size;
 	r->thread_bytes = (uint64_t)acc->threads * e;
 	r->sectors = occ_lane_units(addr, acc->threads, e,

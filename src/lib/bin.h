@@ -75,6 +75,7 @@ struct bin_ctx {
 	enum occ_bin_image image;
 	int images, images_run;
 	int capped;              /* a kernel read had a register cap */
+	int host_top;            /* the source is a host ELF file */
 	struct occ_bin_contents *contents;   /* counted into, or NULL */
 	/* Offset in the file of the entry whose decompressed bytes are being
 	 * read: messages about them point there. */
@@ -155,12 +156,25 @@ enum occ_status elf_read(struct bin_ctx *c, struct span s);
 enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n);
 /* A host ELF file (object, executable, library) from the source: its
  * headers, then the fatbins of its fatbin sections (hostelf.c). */
-enum occ_status host_walk(struct bin_ctx *c);
+enum occ_status host_walk(struct bin_ctx *c, uint64_t base, uint64_t n);
+/* A static library from the source: its members read as if alone (ar.c). */
+enum occ_status ar_walk(struct bin_ctx *c);
+/* Whether text is all blank and comments (a PTX file's start, perhaps). */
+int ptx_blank(const void *buf, size_t len);
+/* [off, off + n) of the source read whole, then handed to read. */
+enum occ_status bin_read_whole(struct bin_ctx *c, uint64_t off, uint64_t n,
+			       enum occ_status (*read)(struct bin_ctx *,
+						       struct span));
 /* For a host file that gave no kernel: the fatbins in its other sections,
  * counted into c->contents->data_fatbins (hostelf.c). */
 enum occ_status host_data_fatbins(struct bin_ctx *c);
 enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 			 uint64_t entry_flags);
+/* A static library (ar.c): whether buf starts like one, and its members. */
+int ar_sniff(const void *buf, size_t len);
+/* A PTX file (ptx_file.c). */
+int ptx_file_sniff(const void *buf, size_t len);
+enum occ_status ptx_file_read(struct bin_ctx *c, struct span s);
 /* Emits one kernel: the callback, stopping the read when it asks. */
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k);
 void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k);

@@ -64,7 +64,8 @@ void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->shared_section = k->frame = k->stack = -1;
 	k->min_blocks = -1;
 	k->container = c->container;
-	k->fatbin_offset = c->container == OCC_BIN_CUBIN ? -1 : c->fatbin_offset;
+	k->fatbin_offset = c->container == OCC_BIN_CUBIN ||
+			    c->container == OCC_BIN_PTX ? -1 : c->fatbin_offset;
 	k->compression = c->compression;
 }
 
@@ -76,7 +77,8 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 		return bin_fail(c, OCC_ERR_CORRUPT, c->file, "a kernel without "
 				"a name");
 	k->container = c->container;
-	k->fatbin_offset = c->container == OCC_BIN_CUBIN ? -1 : c->fatbin_offset;
+	k->fatbin_offset = c->container == OCC_BIN_CUBIN ||
+			    c->container == OCC_BIN_PTX ? -1 : c->fatbin_offset;
 	k->compression = c->compression;
 	k->image = c->image;
 	k->images = c->images;
@@ -100,29 +102,52 @@ int occ_bin_sniff(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
-	return len >= 4 && (rd32(p) == 0x464c457fu || rd32(p) == FATBIN_MAGIC);
+	return (len >= 4 && (rd32(p) == 0x464c457fu ||
+			     rd32(p) == FATBIN_MAGIC)) || ar_sniff(p, len);
 }
 
-/* A bare cubin: read whole (it is one image) and parsed in place. */
-static enum occ_status cubin_file(struct bin_ctx *c)
+int occ_bin_is_ptx(const void *buf, size_t len)
+{
+	return ptx_file_sniff(buf, len);
+}
+
+/* [off, off + n) of the source read whole (a cubin is one image, a PTX
+ * file one text) and given to read in place. */
+enum occ_status bin_read_whole(struct bin_ctx *c, uint64_t off, uint64_t n,
+			       enum occ_status (*read)(struct bin_ctx *,
+						       struct span))
 {
 	struct bin_buf b = { NULL, 0 };
 	const uint8_t *p;
-	enum occ_status st = src_read(c->src, 0, (size_t)c->src->len, &b, &p);
+	enum occ_status st = src_read(c->src, off, (size_t)n, &b, &p);
 
 	if (st != OCC_OK) {
 		buf_free(&b);
-		return src_fail(c, st, 0);
+		return src_fail(c, st, off);
 	}
 	c->file = p;
-	c->file_len = (size_t)c->src->len;
-	c->file_off = 0;
-	st = elf_read(c, (struct span){ p, (size_t)c->src->len });
+	c->file_len = (size_t)n;
+	c->file_off = off;
+	st = read(c, (struct span){ p, (size_t)n });
 	buf_free(&b);
 	c->file = NULL;
 	c->file_len = 0;
+	c->file_off = 0;
 	return st;
 }
+
+/* A PTX file, whose first directive may follow any comment: what does not
+ * start like one in its first bytes is read whole to be sure. */
+static enum occ_status ptx_or_nothing(struct bin_ctx *c, struct span s)
+{
+	if (ptx_file_sniff(s.p, s.n))
+		return ptx_file_read(c, s);
+	return bin_fail(c, OCC_ERR_NOT_BINARY, s.p, "not a cubin, fatbin or "
+			"ELF file");
+}
+
+/* The first bytes looked at. */
+#define HEAD ((size_t)64 << 10)
 
 /* The source, recognised by its first bytes. */
 static enum occ_status read_any(struct bin_ctx *c)
@@ -130,10 +155,13 @@ static enum occ_status read_any(struct bin_ctx *c)
 	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
 	const uint8_t *p = NULL;
 	uint64_t n = c->src->len;
-	enum occ_status st = win_get(c->src, &w, 0, n < 20 ? (size_t)n : 20,
-				     &p);
+	size_t head = n < HEAD ? (size_t)n : HEAD;
+	enum occ_status st = win_get(c->src, &w, 0, head, &p);
 	uint32_t magic = st == OCC_OK && n >= 4 ? rd32(p) : 0;
 	int cubin = magic == 0x464c457fu && n >= 20 && rd16(p + 0x12) == 190;
+	int ar = st == OCC_OK && ar_sniff(p, head);
+	int ptx = st == OCC_OK && (ptx_file_sniff(p, head) ||
+				   (head < n && ptx_blank(p, head)));
 
 	buf_free(&w.buf);
 	if (st != OCC_OK)
@@ -144,8 +172,16 @@ static enum occ_status read_any(struct bin_ctx *c)
 	}
 	if (magic == 0x464c457fu) {
 		c->container = cubin ? OCC_BIN_CUBIN : OCC_BIN_HOST_ELF;
-		return cubin ? cubin_file(c) : host_walk(c);
+		c->host_top = !cubin;
+		return cubin ? bin_read_whole(c, 0, n, elf_read)
+			     : host_walk(c, 0, n);
 	}
+	if (ar) {
+		c->container = OCC_BIN_HOST_ELF;
+		return ar_walk(c);
+	}
+	if (ptx)
+		return bin_read_whole(c, 0, n, ptx_or_nothing);
 	return bin_fail_off(c, OCC_ERR_NOT_BINARY, 0, "not a cubin, fatbin or "
 			    "ELF file");
 }
@@ -187,7 +223,7 @@ static enum occ_status read_src(const struct bin_src *src, const char *name,
 	/* Once every kernel is counted: what a host file without any holds
 	 * besides. */
 	if (st == OCC_OK && !c.stopped && c.contents && !c.contents->kernels &&
-	    c.container == OCC_BIN_HOST_ELF)
+	    c.host_top)
 		st = host_data_fatbins(&c);
 	sched_close(own);
 	return c.stopped ? OCC_OK : st;

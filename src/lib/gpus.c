@@ -37,8 +37,10 @@ static int parse_gpu_line(char *line, struct occ_gpu *g)
 	if (occ_arch_parse_name(cc, &g->cc_major, &g->cc_minor) != OCC_OK ||
 	    !strchr(cc, '.'))
 		return -1;
-	if (occ_parse_u64(sms, &n, &end) != OCC_PARSE_OK || *end ||
-	    n < 1 || n > 1 << 20)
+	if (strcmp(sms, "-") == 0)
+		n = 0;  /* not known: the list says so, --sms gives it */
+	else if (occ_parse_u64(sms, &n, &end) != OCC_PARSE_OK || *end ||
+		 n < 1 || n > 1 << 20)
 		return -1;
 	g->sms = (int)n;
 	strcpy(g->name, name);
@@ -137,12 +139,108 @@ static int parse_alias(char *line, struct occ_gpus *l)
 	return 0;
 }
 
+/* The GPU named exactly name, listed above; NULL if none. */
+static struct occ_gpu *listed(struct occ_gpus *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < l->n; i++)
+		if (strcmp(l->gpu[i].name, name) == 0)
+			return &l->gpu[i];
+	return NULL;
+}
+
+/* An L2 figure: a size ("50M", "31.25M"), or '-' (not known: 0) where
+ * dash_ok. 0 on success. */
+static int l2_figure(const char *w, int dash_ok, uint64_t *v)
+{
+	if (!w)
+		return -1;
+	if (dash_ok && strcmp(w, "-") == 0) {
+		*v = 0;
+		return 0;
+	}
+	return occ_parse_size_decimal(w, v) == OCC_PARSE_OK && *v > 0 &&
+	       *v <= OCC_BYTES_MAX ? 0 : -1;
+}
+
+/* "l2 NAME SIZE MAX WINDOW SOURCE": the L2 of the GPU NAME, listed above;
+ * MAX (the set-aside's largest) and WINDOW may be '-', not known. */
+static int parse_l2(char *line, struct occ_gpus *l)
+{
+	char *save = NULL, *rest;
+	struct occ_gpu *g;
+	uint64_t size, max, window;
+
+	strtok_r(line, " \t", &save);
+	g = listed(l, strtok_r(NULL, " \t", &save));
+	if (!g || g->l2_size || l2_figure(strtok_r(NULL, " \t", &save), 0,
+					  &size) != 0 ||
+	    l2_figure(strtok_r(NULL, " \t", &save), 1, &max) != 0 ||
+	    l2_figure(strtok_r(NULL, " \t", &save), 1, &window) != 0 ||
+	    max > size)
+		return -1;
+	rest = strtok_r(NULL, "", &save);
+	if (!rest || !*(rest = occ_trim(rest)) ||
+	    strlen(rest) >= sizeof g->l2_source)
+		return -1;
+	g->l2_size = size;
+	g->l2_persisting_max = max;
+	g->l2_window_max = window;
+	strcpy(g->l2_source, rest);
+	return 0;
+}
+
+/* "gpcs NAME GPCS MAX SOURCE": the GPU NAME's published GPCs ('-': not
+ * published) and the most SMs one has. */
+static int parse_gpcs(char *line, struct occ_gpus *l)
+{
+	char *save = NULL, *w, *rest;
+	struct occ_gpu *g;
+	uint64_t gpcs = 0, max;
+	const char *end;
+
+	strtok_r(line, " \t", &save);
+	g = listed(l, strtok_r(NULL, " \t", &save));
+	if (!g || g->sms_per_gpc_max || !g->sms)
+		return -1;
+	w = strtok_r(NULL, " \t", &save);
+	if (!w || (strcmp(w, "-") != 0 &&
+		   (occ_parse_u64(w, &gpcs, &end) != OCC_PARSE_OK || *end ||
+		    gpcs < 1 || gpcs > (uint64_t)g->sms || gpcs > 128)))
+		return -1;
+	w = strtok_r(NULL, " \t", &save);
+	if (!w || occ_parse_u64(w, &max, &end) != OCC_PARSE_OK || *end ||
+	    max < 1 || max > 256 || max * 128 < (uint64_t)g->sms)
+		return -1;
+	rest = strtok_r(NULL, "", &save);
+	if (!rest || !*(rest = occ_trim(rest)) ||
+	    strlen(rest) >= sizeof g->gpcs_source)
+		return -1;
+	g->gpcs = (int)gpcs;
+	g->sms_per_gpc_max = (int)max;
+	strcpy(g->gpcs_source, rest);
+	return 0;
+}
+
+/* A line beginning with the word w. */
+static int starts(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	return strncmp(s, w, n) == 0 && isspace((unsigned char)s[n]);
+}
+
 static int add_line(char *s, struct occ_gpus *l)
 {
 	struct occ_gpu g, *grown;
 
-	if (strncmp(s, "alias", 5) == 0 && isspace((unsigned char)s[5]))
+	if (starts(s, "alias"))
 		return parse_alias(s, l);
+	if (starts(s, "l2"))
+		return parse_l2(s, l);
+	if (starts(s, "gpcs"))
+		return parse_gpcs(s, l);
 	memset(&g, 0, sizeof g);
 	if (parse_gpu_line(s, &g) != 0 || name_taken(l, g.name))
 		return -1;

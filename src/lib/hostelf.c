@@ -17,6 +17,7 @@
 #define SHT_CUDA_SHARED 0x7000000a
 
 struct host {
+	uint64_t base, n;              /* the file's place in the source */
 	uint64_t shoff, shnum, shstrndx;
 	struct bin_win w;              /* section headers, padding */
 	struct bin_buf names;          /* the section-name table */
@@ -44,10 +45,11 @@ static enum occ_status sect_at(struct bin_ctx *c, struct host *h, uint64_t i,
 			       struct sect *out)
 {
 	const uint8_t *p;
-	enum occ_status st = win_get(c->src, &h->w, h->shoff + i * 64, 64, &p);
+	uint64_t at = h->base + h->shoff + i * 64;
+	enum occ_status st = win_get(c->src, &h->w, at, 64, &p);
 
 	if (st != OCC_OK)
-		return src_fail(c, st, h->shoff + i * 64);
+		return src_fail(c, st, at);
 	out->name = rd32(p);
 	out->type = rd32(p + 4);
 	out->offset = rd64(p + 24);
@@ -55,30 +57,30 @@ static enum occ_status sect_at(struct bin_ctx *c, struct host *h, uint64_t i,
 	return OCC_OK;
 }
 
-static int sect_in_file(const struct bin_ctx *c, const struct sect *s)
+static int sect_in_file(const struct host *h, const struct sect *s)
 {
 	return s->type == SHT_NOBITS || s->type == SHT_CUDA_SHARED ||
-	       (s->offset <= c->src->len && s->size <= c->src->len - s->offset);
+	       (s->offset <= h->n && s->size <= h->n - s->offset);
 }
 
 /* The header's checks (elf_open, elf_counts) on the file's first bytes. */
 static enum occ_status host_header(struct bin_ctx *c, struct host *h)
 {
 	const uint8_t *p;
-	uint64_t n = c->src->len;
-	enum occ_status st = win_get(c->src, &h->w, 0, 64, &p);
+	uint64_t n = h->n, b = h->base;
+	enum occ_status st = n < 64 ? OCC_OK : win_get(c->src, &h->w, b, 64, &p);
 
 	if (n < 64)
-		return bin_fail_off(c, OCC_ERR_CORRUPT, 0, "ELF header "
+		return bin_fail_off(c, OCC_ERR_CORRUPT, b, "ELF header "
 				    "truncated (%llu bytes)",
 				    (unsigned long long)n);
 	if (st != OCC_OK)
-		return src_fail(c, st, 0);
+		return src_fail(c, st, b);
 	if (p[4] != 2 || p[5] != 1)
-		return bin_fail_off(c, OCC_ERR_CORRUPT, 4, "only 64-bit "
+		return bin_fail_off(c, OCC_ERR_CORRUPT, b + 4, "only 64-bit "
 				    "little-endian ELF files are read");
 	if (rd64(p + 0x28) != 0 && rd16(p + 0x3a) != 64)
-		return bin_fail_off(c, OCC_ERR_CORRUPT, 0x3a, "ELF section "
+		return bin_fail_off(c, OCC_ERR_CORRUPT, b + 0x3a, "ELF section "
 				    "header size %u is not 64", rd16(p + 0x3a));
 	h->shoff = rd64(p + 0x28);
 	h->shnum = rd16(p + 0x3c);
@@ -89,29 +91,29 @@ static enum occ_status host_header(struct bin_ctx *c, struct host *h)
 static enum occ_status host_counts(struct bin_ctx *c, struct host *h)
 {
 	const uint8_t *p;
-	uint64_t n = c->src->len;
+	uint64_t n = h->n, b = h->base;
 	enum occ_status st;
 
 	if (h->shoff == 0 && h->shnum == 0)
 		return OCC_OK;
 	if (h->shoff > n || n - h->shoff < 64)
-		return bin_fail_off(c, OCC_ERR_CORRUPT, 0x28, "ELF section "
+		return bin_fail_off(c, OCC_ERR_CORRUPT, b + 0x28, "ELF section "
 				    "table at %llu lies past the end (%llu "
 				    "bytes)", (unsigned long long)h->shoff,
 				    (unsigned long long)n);
-	if ((st = win_get(c->src, &h->w, h->shoff, 64, &p)) != OCC_OK)
-		return src_fail(c, st, h->shoff);
+	if ((st = win_get(c->src, &h->w, b + h->shoff, 64, &p)) != OCC_OK)
+		return src_fail(c, st, b + h->shoff);
 	if (h->shnum == 0)
 		h->shnum = rd64(p + 32);
 	if (h->shstrndx == SHN_XINDEX)
 		h->shstrndx = rd32(p + 40);
 	if (h->shnum > (n - h->shoff) / 64)
-		return bin_fail_off(c, OCC_ERR_CORRUPT, 0x3c, "ELF claims %llu "
+		return bin_fail_off(c, OCC_ERR_CORRUPT, b + 0x3c, "ELF claims %llu "
 				    "sections, more than its %llu bytes can "
 				    "hold", (unsigned long long)h->shnum,
 				    (unsigned long long)n);
 	if (h->shstrndx >= h->shnum)
-		return bin_fail_off(c, OCC_ERR_CORRUPT, 0x3e, "ELF section-name "
+		return bin_fail_off(c, OCC_ERR_CORRUPT, b + 0x3e, "ELF section-name "
 				    "table index %llu is not among its %llu "
 				    "sections", (unsigned long long)h->shstrndx,
 				    (unsigned long long)h->shnum);
@@ -127,15 +129,15 @@ static enum occ_status host_names(struct bin_ctx *c, struct host *h)
 		return OCC_OK;
 	if ((st = sect_at(c, h, h->shstrndx, &s)) != OCC_OK)
 		return st;
-	if (!sect_in_file(c, &s))
-		return bin_fail_off(c, OCC_ERR_CORRUPT, h->shoff, "ELF "
+	if (!sect_in_file(h, &s))
+		return bin_fail_off(c, OCC_ERR_CORRUPT, h->base + h->shoff, "ELF "
 				    "section-name table lies past the end");
 	if (s.type == SHT_NOBITS || s.type == SHT_CUDA_SHARED)
 		return OCC_OK;
 	h->shstr_n = s.size;
-	if ((st = src_read(c->src, s.offset, (size_t)s.size, &h->names,
-			   &h->shstr)) != OCC_OK)
-		return src_fail(c, st, s.offset);
+	if ((st = src_read(c->src, h->base + s.offset, (size_t)s.size,
+			   &h->names, &h->shstr)) != OCC_OK)
+		return src_fail(c, st, h->base + s.offset);
 	return OCC_OK;
 }
 
@@ -203,14 +205,15 @@ static enum occ_status host_sections(struct bin_ctx *c, struct host *h)
 		name = sect_name(h, &s);
 		if (!is_fatbin_section(name))
 			continue;
-		if (!sect_in_file(c, &s))
-			return bin_fail_off(c, OCC_ERR_CORRUPT, h->shoff + i * 64,
+		if (!sect_in_file(h, &s))
+			return bin_fail_off(c, OCC_ERR_CORRUPT,
+					    h->base + h->shoff + i * 64,
 					    "section %s lies past the end of "
 					    "the file", name);
 		if (s.type == SHT_NOBITS || s.type == SHT_CUDA_SHARED)
 			continue;
 		c->container = OCC_BIN_HOST_ELF;
-		if ((st = fatbins_in(c, h, s.offset, s.size)) != OCC_OK)
+		if ((st = fatbins_in(c, h, h->base + s.offset, s.size)) != OCC_OK)
 			return st;
 	}
 	return OCC_OK;
@@ -263,6 +266,7 @@ enum occ_status host_data_fatbins(struct bin_ctx *c)
 	enum occ_status st;
 
 	memset(&h, 0, sizeof h);
+	h.n = c->src->len;
 	if ((st = host_header(c, &h)) == OCC_OK &&
 	    (st = host_counts(c, &h)) == OCC_OK &&
 	    (st = host_names(c, &h)) == OCC_OK) {
@@ -273,7 +277,7 @@ enum occ_status host_data_fatbins(struct bin_ctx *c)
 				break;
 			if (s.type != 1 /* SHT_PROGBITS */ ||
 			    is_fatbin_section(sect_name(&h, &s)) ||
-			    !sect_in_file(c, &s))
+			    !sect_in_file(&h, &s))
 				continue;
 			st = fatbins_at(c, &b, s.offset, s.size,
 					&c->contents->data_fatbins);
@@ -285,12 +289,14 @@ enum occ_status host_data_fatbins(struct bin_ctx *c)
 	return st;
 }
 
-enum occ_status host_walk(struct bin_ctx *c)
+enum occ_status host_walk(struct bin_ctx *c, uint64_t base, uint64_t n)
 {
 	struct host h;
 	enum occ_status st;
 
 	memset(&h, 0, sizeof h);
+	h.base = base;
+	h.n = n;
 	if ((st = host_header(c, &h)) == OCC_OK &&
 	    (st = host_counts(c, &h)) == OCC_OK &&
 	    (st = host_names(c, &h)) == OCC_OK)

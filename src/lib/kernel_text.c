@@ -3,184 +3,34 @@
  * "z[i] = x[i] + y[i]": which arrays, loaded or stored, at which index.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "occcalc.h"
+#include "affine.h"
 
-struct cursor {
-	const char *s;
-	size_t at;
-	size_t bad;              /* where the text stopped making sense */
-	enum occ_status st;
-	size_t index, index_len; /* the thread index's name, once seen */
-};
-
-static void skip_space(struct cursor *c)
-{
-	while (isspace((unsigned char)c->s[c->at]))
-		c->at++;
-}
-
-static int fail(struct cursor *c, enum occ_status st)
-{
-	if (c->st == OCC_OK) {
-		c->st = st;
-		c->bad = c->at;
-	}
-	return 0;
-}
-
-/* The next character, if it is ch (after spaces). */
-static int accept(struct cursor *c, char ch)
-{
-	skip_space(c);
-	if (c->s[c->at] != ch)
-		return 0;
-	c->at++;
-	return 1;
-}
+#define cursor occ_cursor
+#define skip_space occ_cur_space
+#define fail occ_cur_fail
+#define accept occ_cur_accept
 
 static int expect(struct cursor *c, char ch)
 {
 	return accept(c, ch) || fail(c, OCC_ERR_SYNTAX);
 }
 
-static int number(struct cursor *c, uint64_t *v)
-{
-	skip_space(c);
-	if (!isdigit((unsigned char)c->s[c->at]))
-		return fail(c, OCC_ERR_SYNTAX);
-	for (*v = 0; isdigit((unsigned char)c->s[c->at]); c->at++) {
-		unsigned d = (unsigned)(c->s[c->at] - '0');
-
-		if (*v > (UINT64_MAX - d) / 10)
-			return fail(c, OCC_ERR_INVALID_INPUT);
-		*v = *v * 10 + d;
-	}
-	return 1;
-}
-
-/* The thread's index, i, as the access uses it. */
-struct term {
-	int has_i;
-	uint64_t factor, group, lane_xor;
-};
-
-static int lane_xor(struct cursor *c, struct term *t)
-{
-	return number(c, &t->lane_xor) &&
-	       (t->lane_xor < 32 || fail(c, OCC_ERR_INVALID_INPUT));
-}
-
-static int divisor(struct cursor *c, struct term *t)
-{
-	uint64_t g;
-
-	if (!number(c, &g))
-		return 0;
-	if (!g || (g & (g - 1)) || g > 32 || t->group != 1)
-		return fail(c, OCC_ERR_INVALID_INPUT);
-	t->group = g;
-	return 1;
-}
-
-/* The thread index's name: any identifier (i, x, tid), the same in every
- * access, as the first one names it. */
-static int index_name(struct cursor *c)
-{
-	size_t from, len;
-
-	skip_space(c);
-	from = c->at;
-	if (!isalpha((unsigned char)c->s[from]) && c->s[from] != '_')
-		return fail(c, OCC_ERR_SYNTAX);
-	while (isalnum((unsigned char)c->s[c->at]) || c->s[c->at] == '_')
-		c->at++;
-	len = c->at - from;
-	if (!c->index_len) {
-		c->index = from;
-		c->index_len = len;
-	} else if (len != c->index_len ||
-		   memcmp(c->s + from, c->s + c->index, len) != 0) {
-		c->at = from;
-		return fail(c, OCC_ERR_SYNTAX);
-	}
-	return 1;
-}
-
-/* i, (i ^ X), (i / G), (i ^ X) / G; i ^ X alone only as the whole index,
- * where C's precedence cannot change what it means. */
-static int thread_index(struct cursor *c, struct term *t)
-{
-	if (t->has_i)
-		return fail(c, OCC_ERR_SYNTAX);
-	t->has_i = 1;
-	if (accept(c, '(')) {
-		if (!index_name(c) || (accept(c, '^') && !lane_xor(c, t)) ||
-		    (accept(c, '/') && !divisor(c, t)))
-			return 0;
-		return expect(c, ')');
-	}
-	if (!index_name(c))
-		return 0;
-	if (accept(c, '^')) {
-		if (!lane_xor(c, t))
-			return 0;
-		skip_space(c);
-		return c->s[c->at] == ']' || fail(c, OCC_ERR_SYNTAX);
-	}
-	return 1;
-}
-
-static int times(struct cursor *c, struct term *t)
-{
-	uint64_t k;
-
-	return number(c, &k) &&
-	       (!__builtin_mul_overflow(t->factor, k, &t->factor) ||
-		fail(c, OCC_ERR_INVALID_INPUT));
-}
-
-/* One term of the sum: a constant (added to *offset) or K * i / G * K. */
-static int term(struct cursor *c, struct term *t, uint64_t *offset)
-{
-	uint64_t n;
-
-	skip_space(c);
-	if (isdigit((unsigned char)c->s[c->at])) {
-		if (!number(c, &n))
-			return 0;
-		if (!accept(c, '*'))
-			return !__builtin_add_overflow(*offset, n, offset) ||
-			       fail(c, OCC_ERR_INVALID_INPUT);
-		t->factor = n;
-		/* K * i / G is (K * i) / G in C: not a stride and a group. */
-		return thread_index(c, t) &&
-		       (c->s[(skip_space(c), c->at)] != '/' ||
-			fail(c, OCC_ERR_SYNTAX)) &&
-		       (!accept(c, '*') || times(c, t));
-	}
-	if (!thread_index(c, t) || (accept(c, '/') && !divisor(c, t)))
-		return 0;
-	return !accept(c, '*') || times(c, t);
-}
-
 /* [INDEX] into the access's pattern. */
 static int index_expr(struct cursor *c, struct occ_kernel_access *a)
 {
-	struct term t = { 0, 1, 1, 0 };
-	uint64_t offset = 0;
+	struct occ_affine f;
 
-	do {
-		if (!term(c, &t, &offset))
-			return 0;
-	} while (accept(c, '+'));
-	if (!expect(c, ']'))
+	if (!occ_affine_read(c, &f) || !expect(c, ']'))
 		return 0;
-	a->access.stride = t.has_i ? t.factor : 0;
-	a->access.offset = offset;
-	a->access.lane_xor = (unsigned)t.lane_xor;
-	a->group = (unsigned)t.group;
+	a->access.stride = f.s;
+	a->access.offset = f.c;
+	a->access.lane_xor = f.s ? f.lane_xor : 0;
+	a->group = f.s ? f.group : 1;
+	memcpy(a->tid, f.tid, sizeof a->tid);
+	a->bid = f.bid;
 	return 1;
 }
 
@@ -268,6 +118,31 @@ struct last {
 	size_t access, end;
 };
 
+/* "NAME = EXPR;" (after a type, or none) where EXPR is an index form:
+ * NAME stands for it from here on ("int row = threadIdx.y"). Anything
+ * else ("float v = x[i]") is read on as text, as if never tried. */
+static int define(struct cursor *c, size_t from, size_t len)
+{
+	struct cursor was = *c;
+	struct occ_affine f;
+
+	c->at++;        /* the '=' */
+	if (occ_affine_read(c, &f) && (skip_space(c), c->s[c->at] == ';' ||
+				       !c->s[c->at])) {
+		if (len >= sizeof c->local_names[0] ||
+		    c->n_locals == OCC_MAX_LOCALS) {
+			c->at = from;
+			return fail(c, OCC_ERR_INVALID_INPUT);
+		}
+		memcpy(c->local_names[c->n_locals], c->s + from, len);
+		c->local_names[c->n_locals][len] = '\0';
+		c->locals[c->n_locals++] = f;
+		return 1;
+	}
+	*c = was;
+	return 1;
+}
+
 static int statement_char(struct cursor *c, struct occ_kernel_text *k,
 			  struct last *last)
 {
@@ -275,11 +150,14 @@ static int statement_char(struct cursor *c, struct occ_kernel_text *k,
 	int compound;
 
 	if (isalpha((unsigned char)s[c->at]) || s[c->at] == '_') {
-		size_t from = c->at;
+		size_t from = c->at, len;
 
 		while (isalnum((unsigned char)s[c->at]) || s[c->at] == '_')
 			c->at++;
+		len = c->at - from;
 		skip_space(c);
+		if (s[c->at] == '=' && s[c->at + 1] != '=')
+			return define(c, from, len);
 		if (s[c->at] != '[')
 			return 1;
 		if (!access(c, k, from))
@@ -299,12 +177,16 @@ static int statement_char(struct cursor *c, struct occ_kernel_text *k,
 	return 1;
 }
 
-enum occ_status occ_kernel_parse(const char *text, struct occ_kernel_text *k,
-				 size_t *where)
+enum occ_status occ_kernel_parse_env(const char *text,
+				     const struct occ_kernel_env *env,
+				     struct occ_kernel_text *k, size_t *where)
 {
-	struct cursor c = { text, 0, 0, OCC_OK, 0, 0 };
+	static const struct cursor zero;
+	struct cursor c = zero;
 	struct last last = { (size_t)-1, 0 };
 
+	c.s = text;
+	c.env = env;
 	k->n = 0;
 	k->n_arrays = 0;
 	while (text[c.at] && statement_char(&c, k, &last))
@@ -313,8 +195,49 @@ enum occ_status occ_kernel_parse(const char *text, struct occ_kernel_text *k,
 		c.bad = 0;
 		c.st = OCC_ERR_SYNTAX;
 	}
+	k->uses_builtins = c.builtins;
+	snprintf(k->index_name, sizeof k->index_name, "%.*s",
+		 (int)(c.index_len < 32 ? c.index_len : 31), text + c.index);
 	*where = c.bad;
 	return c.st;
+}
+
+enum occ_status occ_kernel_parse(const char *text, struct occ_kernel_text *k,
+				 size_t *where)
+{
+	return occ_kernel_parse_env(text, NULL, k, where);
+}
+
+static int identifier(const char *s)
+{
+	size_t i;
+
+	if (!isalpha((unsigned char)s[0]) && s[0] != '_')
+		return 0;
+	for (i = 1; s[i]; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	return i < 32;
+}
+
+int occ_kernel_env_define(struct occ_kernel_env *env, const char *name,
+			  int64_t value)
+{
+	static const char *const cuda[] = { "threadIdx", "blockIdx",
+					    "blockDim", "gridDim", "warpSize" };
+	size_t i;
+
+	if (!identifier(name) || env->n == OCC_MAX_KERNEL_NAMES)
+		return 0;
+	for (i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+		if (strcmp(name, cuda[i]) == 0)
+			return 0;
+	for (i = 0; i < env->n; i++)
+		if (strcmp(env->names[i], name) == 0)
+			return 0;
+	snprintf(env->names[env->n], sizeof env->names[0], "%s", name);
+	env->values[env->n++] = value;
+	return 1;
 }
 
 int occ_kernel_set_elem(struct occ_kernel_text *k, const char *name,

@@ -161,6 +161,95 @@ enum occ_status occ_gpu_layout_find(const char *path, const char *name,
 	return found ? OCC_OK : OCC_ERR_UNKNOWN_ARCH;
 }
 
+/* ---- The most clusters published counts allow ---- */
+
+#define COUNTS_SMS_MAX 1024
+
+/* The clusters one GPC of n SMs holds, n = 1..max, into f[n]. */
+static enum occ_status per_gpc(const struct occ_arch *arch,
+			       const struct occ_result *r, int max, int size,
+			       int *f)
+{
+	struct occ_cluster_result c;
+	enum occ_status st;
+	int n;
+
+	for (n = 1; n <= max; n++) {
+		struct occ_gpc_layout one = { 1, { n }, n };
+
+		if ((st = occ_cluster_compute(arch, r, &one, size, &c)) != OCC_OK)
+			return st;
+		f[n] = c.max_active_clusters;
+	}
+	return OCC_OK;
+}
+
+/* best[k][s]: the most clusters k GPCs of s SMs hold (-1: none such);
+ * pick[k][s]: the last GPC's SMs there. Rows of stride sms + 1. */
+static void fill_best(const struct occ_gpc_counts *c, int kmax, const int *f,
+		      int *best, int *pick)
+{
+	int w = c->sms + 1, k, s, n;
+
+	for (s = 0; s < (kmax + 1) * w; s++)
+		best[s] = -1;
+	best[0] = 0;
+	for (k = 1; k <= kmax; k++)
+		for (s = 1; s <= c->sms; s++)
+			for (n = s < c->sms_per_gpc_max ? s : c->sms_per_gpc_max;
+			     n >= 1; n--) {
+				int prev = best[(k - 1) * w + s - n];
+
+				if (prev >= 0 && prev + f[n] > best[k * w + s]) {
+					best[k * w + s] = prev + f[n];
+					pick[k * w + s] = n;
+				}
+			}
+}
+
+static int counts_valid(const struct occ_gpc_counts *c)
+{
+	return c->sms >= 1 && c->sms <= COUNTS_SMS_MAX && c->gpcs >= 1 &&
+	       c->gpcs <= OCC_MAX_GPCS && c->gpcs <= c->sms &&
+	       c->sms_per_gpc_max >= 1 &&
+	       c->sms_per_gpc_max <= OCC_MAX_SMS_PER_GPC &&
+	       c->sms <= OCC_MAX_GPCS * c->sms_per_gpc_max;
+}
+
+enum occ_status occ_layout_most_clusters(const struct occ_arch *arch,
+					 const struct occ_result *r,
+					 const struct occ_gpc_counts *c,
+					 int size, struct occ_gpc_layout *out)
+{
+	int kmax, w, k, s, top = 0, *f, *best, *pick;
+	enum occ_status st = OCC_ERR_NOMEM;
+
+	if (!counts_valid(c))
+		return OCC_ERR_INVALID_INPUT;
+	kmax = c->sms < OCC_MAX_GPCS ? c->sms : OCC_MAX_GPCS;
+	w = c->sms + 1;
+	f = calloc((size_t)c->sms_per_gpc_max + 1, sizeof *f);
+	best = malloc((size_t)(kmax + 1) * (size_t)w * sizeof *best);
+	pick = calloc((size_t)(kmax + 1) * (size_t)w, sizeof *pick);
+	if (f && best && pick &&
+	    (st = per_gpc(arch, r, c->sms_per_gpc_max, size, f)) == OCC_OK) {
+		fill_best(c, kmax, f, best, pick);
+		for (k = c->gpcs; k <= kmax; k++)
+			if (best[k * w + c->sms] > (top ? best[top * w + c->sms]
+						       : -1))
+				top = k;
+		st = top ? OCC_OK : OCC_ERR_INVALID_INPUT;
+		out->n_gpcs = top;
+		out->sms = c->sms;
+		for (k = top, s = c->sms; k > 0; s -= pick[k * w + s], k--)
+			out->sms_per_gpc[k - 1] = pick[k * w + s];
+	}
+	free(f);
+	free(best);
+	free(pick);
+	return st;
+}
+
 /* ---- The layout a launch reveals ---- */
 
 struct member {

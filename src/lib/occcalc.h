@@ -299,6 +299,18 @@ struct occ_gpu {
 	 * and nvidia-smi print ("NVIDIA H100 80GB HBM3"). */
 	char aliases[OCC_GPU_MAX_ALIASES][64];
 	int n_aliases;
+	/* Its L2, from an 'l2' line of the list (0: not known): bytes of
+	 * l2CacheSize, persistingL2CacheMaxSize, accessPolicyMaxWindowSize,
+	 * and where they come from. sms is 0 where the list does not know
+	 * the shipping part's SM count. */
+	uint64_t l2_size, l2_persisting_max, l2_window_max;
+	char l2_source[256];
+	/* Its GPCs as NVIDIA publishes them, from a 'gpcs' line (0: not
+	 * known), and the most SMs one GPC has (0: no such line), for the
+	 * most clusters a GPU without a measured layout may hold
+	 * (occ_layout_most_clusters). */
+	int gpcs, sms_per_gpc_max;
+	char gpcs_source[256];
 };
 
 /* Finds name in the GPU list at path, as occ_gpus_match does. Returns
@@ -430,12 +442,19 @@ const char *occ_strerror(enum occ_status status);
 
 /* ---- Reading numbers ---- */
 
-enum occ_parse_status { OCC_PARSE_OK = 0, OCC_PARSE_SYNTAX, OCC_PARSE_RANGE };
+enum occ_parse_status { OCC_PARSE_OK = 0, OCC_PARSE_SYNTAX, OCC_PARSE_RANGE,
+			 OCC_PARSE_FRACTION };
 
 /* A non-negative decimal integer with an optional binary suffix:
  * K, KB, KiB (x1024) or M, MB, MiB (x1048576), as the tables and
  * occcalc's options write sizes. OCC_PARSE_RANGE beyond 64 bits. */
 enum occ_parse_status occ_parse_size(const char *s, uint64_t *out);
+
+/* As occ_parse_size, with a decimal fraction before the suffix, as
+ * NVIDIA's documents write cache sizes ("31.25M" is 32768000): at most 9
+ * digits after the point. OCC_PARSE_FRACTION when the whole is not a
+ * whole number of bytes ("0.1K" would be 102.4). */
+enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 
 #ifdef __cplusplus
 }

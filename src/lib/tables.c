@@ -307,12 +307,16 @@ static enum occ_status check_consistency(struct parse *p)
 	      a->l1_load_transaction == a->sector_size ||
 	      a->l1_load_transaction == a->line_size,
 	      "l1CachedLoadTransactionSize");
-	/* Cluster figures come together, or not at all. */
-	CHECK(!a->cluster_size_portable == !a->cluster_size_max &&
-	      !a->cluster_size_max == !a->cluster_blocks_per_sm,
-	      a->cluster_size_portable ? "clusterSizeMax"
-				       : "clusterSizePortable");
-	CHECK(a->cluster_size_portable <= a->cluster_size_max,
+	/* Cluster figures: the portable size alone (what NVIDIA documents
+	 * for every architecture with clusters), or with the largest size
+	 * and a cluster launch's blocks per SM, which come together. */
+	CHECK(!a->cluster_size_max == !a->cluster_blocks_per_sm,
+	      a->cluster_size_max ? "clusterBlocksPerMultiprocessor"
+				  : "clusterSizeMax");
+	CHECK(a->cluster_size_portable || !a->cluster_size_max,
+	      "clusterSizePortable");
+	CHECK(!a->cluster_size_max ||
+	      a->cluster_size_portable <= a->cluster_size_max,
 	      "clusterSizePortable");
 	CHECK(a->cluster_blocks_per_sm <= a->max_blocks_per_sm,
 	      "clusterBlocksPerMultiprocessor");

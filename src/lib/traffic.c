@@ -9,7 +9,13 @@
  * so one span is listed and multiplied; the leftover units and a partial
  * last unit are listed as they are. Distinct sectors come from the
  * span's sectors and their shifted copies (periodic.c), never from
- * listing the launch.
+ * listing the launch. A span that moves the addresses down (x[N - i]) is
+ * the same copies counted from the last: shifted up from there.
+ *
+ * Addresses may run below an array's element 0 (x[i - 1]): each array's
+ * addresses are moved up by whole lines, the same for all its accesses,
+ * so that the lowest any can touch is at or above 0; sector and line
+ * counts do not change.
  */
 #include <stdlib.h>
 
@@ -25,19 +31,23 @@
 struct plan {
 	uint64_t unit, units, tail;
 	uint64_t span, spans;
+	int blocks;              /* units are blocks (else warps of block 0) */
+	uint64_t dim[3];         /* the block's shape */
 };
 
 /* One access's unit numbers: of the first span (repeated `spans` times)
  * and of the rest of the launch, in sectors and in lines. */
 struct access_ids {
 	struct occ_ids span_sectors, span_lines, rest_sectors, rest_lines;
-	uint64_t shift;          /* bytes between spans */
+	int64_t shift;           /* bytes between spans, either way */
 };
 
 struct ctx {
 	const struct occ_arch *arch;
+	const struct occ_launch *l;
 	struct plan p;
 	struct occ_traffic *t;
+	uint64_t *bias;          /* per access: its array's, in bytes */
 };
 
 static int is_pow2(uint64_t x)
@@ -97,6 +107,9 @@ static enum occ_status check_input(const struct occ_arch *arch,
 		return fault(t, OCC_TRAFFIC_BLOCK_TOO_LARGE, 0);
 	if (__builtin_mul_overflow(l->grid, l->block, &t->threads))
 		return fault(t, OCC_TRAFFIC_THREADS_OVERFLOW, 0);
+	if (l->block_x && (l->block % ((uint64_t)l->block_x *
+				       (l->block_y ? l->block_y : 1)) != 0))
+		return fault(t, OCC_TRAFFIC_BAD_SHAPE, 0);
 	for (i = 0; i < n; i++)
 		if (!access_valid(&acc[i]))
 			return fault(t, OCC_TRAFFIC_BAD_ACCESS, i);
@@ -106,17 +119,34 @@ static enum occ_status check_input(const struct occ_arch *arch,
 	return OCC_OK;
 }
 
+static uint64_t mod_line(__int128 x, uint64_t line)
+{
+	__int128 m = x % (__int128)line;
+
+	return (uint64_t)(m < 0 ? m + (__int128)line : m);
+}
+
+/* Elements the index moves over c units (c x unit a whole number of
+ * groups): the block's factor per block, or threadIdx.x's per thread of
+ * a thread count, and the thread index's term. */
+static __int128 units_step(const struct occ_kernel_access *k,
+			   const struct plan *p, uint64_t c)
+{
+	__int128 per = p->blocks ? k->bid : (__int128)k->tid[0] * p->unit;
+
+	return per * c + (__int128)k->access.stride * (c * p->unit / k->group);
+}
+
 /* Units of a span for one access: enough that the index advances by
  * whole groups and the address by whole lines. Powers of two. */
-static uint64_t access_span(const struct occ_kernel_access *k, uint64_t unit,
-			    uint64_t line)
+static uint64_t access_span(const struct occ_kernel_access *k,
+			    const struct plan *p, uint64_t line)
 {
-	uint64_t g = k->group, c0 = g / gcd(g, unit), moved;
+	uint64_t g = k->group, c0 = g / gcd(g, p->unit), moved;
 
 	/* bytes one span of c0 units moves the addresses, modulo a line */
-	moved = (uint64_t)k->access.elem_size % line *
-		(k->access.stride % line) % line * ((unit * c0 / g) % line) %
-		line;
+	moved = mod_line(units_step(k, p, c0) % (__int128)line *
+			 k->access.elem_size, line);
 	return c0 * (line / gcd(moved, line));
 }
 
@@ -126,7 +156,11 @@ static void make_plan(const struct occ_launch *l,
 {
 	size_t i;
 
-	if (l->grid == 1) {     /* a thread count: warp after warp */
+	p->dim[0] = l->block_x ? l->block_x : l->block;
+	p->dim[1] = l->block_x && l->block_y ? l->block_y : 1;
+	p->dim[2] = l->block / p->dim[0] / p->dim[1];
+	p->blocks = l->grid > 1 || l->block_x;
+	if (!p->blocks) {     /* a thread count: warp after warp */
 		p->unit = WARP;
 		p->units = l->block / WARP;
 		p->tail = l->block % WARP;
@@ -137,25 +171,29 @@ static void make_plan(const struct occ_launch *l,
 	}
 	p->span = 1;
 	for (i = 0; i < n; i++) {
-		uint64_t s = access_span(&acc[i], p->unit, line);
+		uint64_t s = access_span(&acc[i], p, line);
 
 		p->span = p->span / gcd(p->span, s) * s;
 	}
 	p->spans = p->units / p->span;
 }
 
-/* Element index of thread t of the unit at first_thread; 0 if it would
- * not fit. */
-static int element(const struct occ_kernel_access *k, uint64_t first_thread,
-		   uint64_t t, uint64_t *elem)
+/* The element thread t of unit u touches (it fits: access_bounds). */
+static __int128 element(const struct occ_kernel_access *k,
+			const struct plan *p, uint64_t u, uint64_t t)
 {
-	uint64_t i, e;
+	/* A thread count's units are warps of its one block: b is 0. */
+	uint64_t b = p->blocks ? u : 0, tb = p->blocks ? t : u * p->unit + t;
+	uint64_t i = b * p->unit + (tb ^ k->access.lane_xor);
+	__int128 e;
 
-	if (__builtin_add_overflow(first_thread, t ^ k->access.lane_xor, &i) ||
-	    __builtin_mul_overflow(i / k->group, k->access.stride, &e) ||
-	    __builtin_add_overflow(e, k->access.offset, elem))
-		return 0;
-	return 1;
+	e = (__int128)k->access.offset +
+	    (__int128)(i / k->group) * k->access.stride +
+	    (__int128)k->tid[0] * (tb % p->dim[0]) +
+	    (__int128)k->tid[1] * (tb / p->dim[0] % p->dim[1]) +
+	    (__int128)k->tid[2] * (tb / p->dim[0] / p->dim[1]) +
+	    (__int128)k->bid * b;
+	return e;
 }
 
 /* Threads in the unit at position u (units, then the tail). */
@@ -170,24 +208,62 @@ static int lane_active(const struct occ_kernel_access *k, uint64_t t,
 	return t < threads && (int)(t % WARP) < k->access.threads;
 }
 
-/* Addresses only grow with the thread, so the last unit's largest index
- * bounds them all: it must leave room for a whole element. */
-static int addresses_fit(const struct occ_kernel_access *k,
-			 const struct plan *p)
+/* The lowest and highest element any thread can touch, bounded term by
+ * term (each term's extremes). */
+static void access_bounds(const struct occ_kernel_access *k,
+			  const struct occ_launch *l, const struct plan *p,
+			  __int128 *lo, __int128 *hi)
 {
-	uint64_t last = p->tail ? p->units : p->units - 1;
-	uint64_t n = unit_threads(p, last), first = last * p->unit;
-	uint64_t t, e, bytes, size = (uint64_t)k->access.elem_size;
+	uint64_t last_t = k->access.lane_xor ?
+			  (l->block + WARP - 1) / WARP * WARP - 1 : l->block - 1;
+	__int128 top[5], f[5];
+	int j;
 
-	for (t = 0; t < (n + WARP - 1) / WARP * WARP; t++) {
-		if (!lane_active(k, t, n))
-			continue;
-		if (!element(k, first, t, &e) ||
-		    __builtin_mul_overflow(e, size, &bytes) ||
-		    bytes > UINT64_MAX - size)
-			return 0;
+	top[0] = ((__int128)(l->grid - 1) * l->block + last_t) / k->group;
+	top[1] = p->dim[0] - 1;
+	top[2] = p->dim[1] - 1;
+	top[3] = p->dim[2] - 1;
+	top[4] = (__int128)l->grid - 1;
+	f[0] = k->access.stride;
+	f[1] = k->tid[0];
+	f[2] = k->tid[1];
+	f[3] = k->tid[2];
+	f[4] = k->bid;
+	*lo = *hi = k->access.offset;
+	for (j = 0; j < 5; j++) {
+		if (f[j] < 0)
+			*lo += f[j] * top[j];
+		else
+			*hi += f[j] * top[j];
 	}
-	return 1;
+}
+
+/* Each array's bias: the whole lines that lift its lowest address to 0
+ * or above; ADDRESS_OVERFLOW when its highest does not then fit. */
+static enum occ_status make_bias(struct ctx *c,
+				 const struct occ_kernel_access *acc,
+				 size_t n)
+{
+	__int128 lo, hi, line = c->arch->line_size, low, bias;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		low = 0;
+		for (j = 0; j < n; j++) {
+			if (acc[j].array != acc[i].array)
+				continue;
+			access_bounds(&acc[j], c->l, &c->p, &lo, &hi);
+			if (lo * acc[j].access.elem_size < low)
+				low = lo * acc[j].access.elem_size;
+		}
+		bias = (-low + line - 1) / line * line;
+		access_bounds(&acc[i], c->l, &c->p, &lo, &hi);
+		if ((hi + 1) * acc[i].access.elem_size + bias >
+		    (__int128)UINT64_MAX)
+			return fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
+		c->bias[i] = (uint64_t)bias;
+	}
+	return OCC_OK;
 }
 
 /* What one warp's request costs. */
@@ -209,20 +285,21 @@ static int warp_units(const uint64_t *addr, int n, uint64_t size,
 	return 1;
 }
 
-/* One warp: lanes 32 w to 32 w + 31 of the unit at first_thread, of n
- * threads. Its sectors and lines go to the id lists. */
+/* One warp: lanes 32 w to 32 w + 31 of unit u, of n threads, its
+ * addresses lifted by bias. Its sectors and lines go to the id lists. */
 static int warp(const struct ctx *c, const struct occ_kernel_access *k,
-		uint64_t first_thread, uint64_t n, uint64_t w,
+		uint64_t bias, uint64_t u, uint64_t n, uint64_t w,
 		struct occ_ids *sectors, struct occ_ids *lines,
 		struct warp_cost *cost)
 {
-	uint64_t addr[WARP], e, size = (uint64_t)k->access.elem_size;
+	uint64_t addr[WARP], size = (uint64_t)k->access.elem_size;
 	int lanes = 0;
 	uint64_t t;
 
 	for (t = w * WARP; t < (w + 1) * WARP; t++)
-		if (lane_active(k, t, n) && element(k, first_thread, t, &e))
-			addr[lanes++] = e * size;
+		if (lane_active(k, t, n))
+			addr[lanes++] = (uint64_t)(element(k, &c->p, u, t) *
+						   k->access.elem_size + bias);
 	if (!warp_units(addr, lanes, size, (uint64_t)c->arch->sector_size,
 			sectors, &cost->sectors) ||
 	    !warp_units(addr, lanes, size, (uint64_t)c->arch->line_size,
@@ -248,7 +325,7 @@ static int add_cost(struct occ_traffic_ops *o, const struct warp_cost *w,
 /* Lists units [from, to) of access k, each `times` over. */
 static enum occ_status list_units(const struct ctx *c,
 				  const struct occ_kernel_access *k,
-				  uint64_t from, uint64_t to, uint64_t times,
+				  uint64_t bias, uint64_t from, uint64_t to, uint64_t times,
 				  struct occ_ids *sectors,
 				  struct occ_ids *lines)
 {
@@ -262,8 +339,7 @@ static enum occ_status list_units(const struct ctx *c,
 		for (w = 0; w < (n + WARP - 1) / WARP; w++) {
 			struct warp_cost cost;
 
-			if (!warp(c, k, u * c->p.unit, n, w, sectors, lines,
-				  &cost))
+			if (!warp(c, k, bias, u, n, w, sectors, lines, &cost))
 				return OCC_ERR_NOMEM;
 			if (!add_cost(o, &cost, times))
 				return fault(c->t, OCC_TRAFFIC_COUNT_OVERFLOW,
@@ -273,35 +349,57 @@ static enum occ_status list_units(const struct ctx *c,
 	return OCC_OK;
 }
 
+static void lower(struct occ_ids *ids, uint64_t by)
+{
+	size_t j;
+
+	for (j = 0; j < ids->n; j++)
+		ids->v[j] -= by;
+}
+
+/* Spans that move down by `down` bytes: the last span's units, moved up
+ * span after span, are the same copies. */
+static void reverse_span(const struct ctx *c, struct access_ids *ids,
+			 uint64_t down)
+{
+	uint64_t copies = c->p.spans - 1;
+
+	lower(&ids->span_sectors,
+	      copies * (down / (uint64_t)c->arch->sector_size));
+	lower(&ids->span_lines, copies * (down / (uint64_t)c->arch->line_size));
+	ids->shift = (int64_t)down;
+}
+
 static enum occ_status list_access(const struct ctx *c,
 				   const struct occ_kernel_access *k,
 				   size_t i, struct access_ids *ids)
 {
 	const struct plan *p = &c->p;
 	uint64_t end = p->units + (p->tail ? 1 : 0), done = p->spans * p->span;
-	uint64_t step;
+	__int128 step;
 	enum occ_status st = OCC_OK;
 
-	if (!addresses_fit(k, p))
-		return fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
 	if (p->spans)
-		st = list_units(c, k, 0, p->span, p->spans, &ids->span_sectors,
-				&ids->span_lines);
+		st = list_units(c, k, c->bias[i], 0, p->span, p->spans,
+				&ids->span_sectors, &ids->span_lines);
 	if (st == OCC_OK)
-		st = list_units(c, k, done, end, 1, &ids->rest_sectors,
-				&ids->rest_lines);
+		st = list_units(c, k, c->bias[i], done, end, 1,
+				&ids->rest_sectors, &ids->rest_lines);
 	occ_ids_unique(&ids->span_sectors);
 	occ_ids_unique(&ids->span_lines);
 	occ_ids_unique(&ids->rest_sectors);
 	occ_ids_unique(&ids->rest_lines);
-	/* Spans exist up to the last, so its shift fits when there are two. */
+	/* Spans exist up to the last, so the shift is within the bounds'
+	 * 64 bits when there are two. */
 	ids->shift = 0;
-	step = p->unit * p->span / k->group;
+	step = units_step(k, p, p->span) * k->access.elem_size;
 	if (st == OCC_OK && p->spans > 1 &&
-	    (__builtin_mul_overflow(step, k->access.stride, &step) ||
-	     __builtin_mul_overflow(step, (uint64_t)k->access.elem_size,
-				    &ids->shift)))
+	    (step > INT64_MAX || step < -INT64_MAX))
 		return fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
+	if (st == OCC_OK && p->spans > 1 && step < 0)
+		reverse_span(c, ids, (uint64_t)-step);
+	else if (p->spans > 1)
+		ids->shift = (int64_t)step;
 	return st;
 }
 
@@ -336,7 +434,7 @@ static enum occ_status array_distinct(const struct ctx *c,
 			continue;
 		f[nf].base = s->v;
 		f[nf].n = s->n;
-		f[nf++].shift = ids[i].shift / unit;
+		f[nf++].shift = (uint64_t)ids[i].shift / unit;
 		for (j = 0; j < r->n && st == OCC_OK; j++)
 			if (!occ_ids_push(&extra, r->v[j]))
 				st = OCC_ERR_NOMEM;
@@ -425,7 +523,7 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 				    const struct occ_kernel_access *acc,
 				    size_t n, struct occ_traffic *t)
 {
-	struct ctx c = { arch, { 0 }, t };
+	struct ctx c = { arch, launch, { 0 }, t, NULL };
 	struct access_ids *ids;
 	enum occ_status st;
 	uint64_t load_lines = 0;
@@ -438,8 +536,8 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 	t->warps = launch->grid * ((launch->block + WARP - 1) / WARP);
 	make_plan(launch, acc, n, (uint64_t)arch->line_size, &c.p);
 	ids = calloc(n, sizeof *ids);
-	if (!ids)
-		return OCC_ERR_NOMEM;
+	c.bias = calloc(n, sizeof *c.bias);
+	st = ids && c.bias ? make_bias(&c, acc, n) : OCC_ERR_NOMEM;
 	for (i = 0; i < n && st == OCC_OK; i++)
 		st = list_access(&c, &acc[i], i, &ids[i]);
 	for (i = 0; i < n && st == OCC_OK; i++) {
@@ -451,12 +549,13 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 	}
 	if (st == OCC_OK && !l2_sectors(arch, t, load_lines))
 		st = fault(t, OCC_TRAFFIC_COUNT_OVERFLOW, 0);
-	for (i = 0; i < n; i++) {
+	for (i = 0; ids && i < n; i++) {
 		occ_ids_free(&ids[i].span_sectors);
 		occ_ids_free(&ids[i].span_lines);
 		occ_ids_free(&ids[i].rest_sectors);
 		occ_ids_free(&ids[i].rest_lines);
 	}
 	free(ids);
+	free(c.bias);
 	return st;
 }

@@ -44,6 +44,7 @@ static int figure(struct parser *p, const char **s, const char *key,
 {
 	switch (occ_parse_u64(*s, v, s)) {
 	case OCC_PARSE_SYNTAX:
+	case OCC_PARSE_FRACTION:   /* not returned by occ_parse_u64 */
 		return SYNTAX;
 	case OCC_PARSE_RANGE:
 		return range(p, key, max);

@@ -60,6 +60,54 @@ enum occ_parse_status occ_parse_size(const char *s, uint64_t *out)
 	return OCC_PARSE_OK;
 }
 
+#define FRACTION_DIGITS_MAX 9
+
+/* The digits after a point at *s: their value and 10^count; -1 if there
+ * are none or more than FRACTION_DIGITS_MAX. */
+static int read_fraction(const char **s, uint64_t *frac, uint64_t *scale)
+{
+	int n = 0;
+
+	*frac = 0;
+	*scale = 1;
+	for (; **s >= '0' && **s <= '9'; (*s)++, n++) {
+		if (n == FRACTION_DIGITS_MAX)
+			return -1;
+		*frac = *frac * 10 + (uint64_t)(**s - '0');
+		*scale *= 10;
+	}
+	return n ? 0 : -1;
+}
+
+enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out)
+{
+	const char *p = s, *point;
+	uint64_t whole, frac, scale, mult, v;
+	enum occ_parse_status st;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p != '.')
+		return occ_parse_size(s, out);
+	point = p++;
+	if (point == s || read_fraction(&p, &frac, &scale) != 0 ||
+	    (mult = suffix_multiplier(p)) == 0)
+		return OCC_PARSE_SYNTAX;
+	/* frac < 10^9 and mult <= 2^20: the product fits in 64 bits. */
+	if ((frac * mult) % scale != 0)
+		return OCC_PARSE_FRACTION;
+	st = occ_parse_u64(s, &whole, NULL);   /* stops at the point */
+	if (st != OCC_PARSE_OK)
+		return st;
+	if (whole > UINT64_MAX / mult)
+		return OCC_PARSE_RANGE;
+	v = whole * mult;
+	if (v > UINT64_MAX - frac * mult / scale)
+		return OCC_PARSE_RANGE;
+	*out = v + frac * mult / scale;
+	return OCC_PARSE_OK;
+}
+
 void occ_trim_end(char *s)
 {
 	char *end = s + strlen(s);

@@ -38,7 +38,7 @@ static int by_name(const void *a, const void *b)
  * and never blocks. */
 static int looks_binary(const char *path)
 {
-	unsigned char head[4];
+	unsigned char head[8];     /* ar's magic is 8 bytes */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	ssize_t n;
 

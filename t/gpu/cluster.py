@@ -49,14 +49,19 @@ def note(notes, key):
 
 
 def listed_layout(name):
-    """The GPU list's layout line for the device, if any."""
+    """The GPU list's layout line for the device, if any: by the list's
+    name, or by an alias that is the device's name."""
     gpus = os.path.join(os.environ.get("OCCCALC_TABLES", ""), "gpus.txt")
-    key = name.replace("NVIDIA ", "").split(",")[0].strip().replace(" ", "-")
+    device = name.split(",")[0].strip()
+    key = device.replace("NVIDIA ", "").replace(" ", "-")
     with open(gpus) as f:
-        for line in f:
-            w = line.split()
-            if len(w) > 3 and w[0] == "layout" and w[1].lower() == key.lower():
-                return w[1], w[2], " ".join(w[3:])
+        lines = [l.split("#")[0].split() for l in f]
+    for w in lines:
+        if len(w) > 2 and w[0] == "alias" and " ".join(w[2:]) == device:
+            key = w[1]
+    for w in lines:
+        if len(w) > 3 and w[0] == "layout" and w[1].lower() == key.lower():
+            return w[1], w[2], " ".join(w[3:])
     return key, None, None
 
 
@@ -196,6 +201,11 @@ def write_report(path, rows, notes, dev, problems, failures, cli=None):
                                            not problems else "FAIL"))
         for p in problems:
             f.write("- Problem: %s\n" % p)
+        gpcs = [n for n in notes if n.startswith(("gpc ", "sm "))]
+        if gpcs:
+            f.write("\nThe SMs of each GPC, as measured (SMs that held CTAs "
+                    "of one cluster):\n\n" + "".join(
+                        "    %s\n" % n for n in gpcs))
         f.write("\nColumns: the configuration (registers asked and the "
                 "kernel's, block, dynamic shared memory, cluster shape); "
                 "blocks per SM plainly (model/API) and in a cluster launch "

@@ -145,8 +145,33 @@ static void beyond_16(struct ctx *c)
 	       lerr[0] ? lerr : "ran");
 }
 
+/* Which SMs each measured GPC holds ('# gpc K: SM SM ...'), the evidence
+ * behind the layout line (gpc_of: each SM's GPC, -1 where none held a
+ * cluster's CTA). */
+static void print_gpcs(const int *gpc_of, int sms)
+{
+	int g, sm, any = 1;
+
+	for (g = 0; any; g++) {
+		any = 0;
+		for (sm = 0; sm < sms; sm++)
+			if (gpc_of[sm] == g) {
+				if (!any)
+					printf("# gpc %d:", g);
+				printf(" %d", sm);
+				any = 1;
+			}
+		if (any)
+			printf("\n");
+	}
+	for (sm = 0; sm < sms; sm++)
+		if (gpc_of[sm] < 0)
+			printf("# sm %d: held no CTA of the layout launches\n", sm);
+}
+
 static void setup(struct ctx *c, int argc, char **argv)
 {
+	static int gpc_of[1024];
 	struct occ_tables *t;
 	struct occ_diag d;
 	struct occ_device dev;
@@ -164,9 +189,14 @@ static void setup(struct ctx *c, int argc, char **argv)
 	c->arch = &c->merged;
 	c->sms = dev.sms;
 	c->ncu = argc == 3 && strcmp(argv[1], "--ncu") == 0;
+	if (!c->ncu && (size_t)dev.sms > sizeof gpc_of / sizeof gpc_of[0]) {
+		fprintf(stderr, "clustercheck: %d SMs, more than %zu\n", dev.sms,
+			sizeof gpc_of / sizeof gpc_of[0]);
+		exit(1);
+	}
 	if (c->ncu ? occ_layout_parse(argv[2], &c->layout, NULL) != OCC_OK
-		   : gpu_cluster_layout(&c->gpu, &c->layout, NULL, 0, err,
-					sizeof err) != 0) {
+		   : gpu_cluster_layout(&c->gpu, &c->layout, gpc_of, dev.sms,
+					err, sizeof err) != 0) {
 		fprintf(stderr, "clustercheck: layout: %s\n",
 			c->ncu ? argv[2] : err);
 		exit(1);
@@ -174,6 +204,8 @@ static void setup(struct ctx *c, int argc, char **argv)
 	occ_layout_format(&c->layout, buf, sizeof buf);
 	printf("# device %s, %d SMs\n# layout %s (%d GPCs, %d SMs)\n",
 	       dev.name, dev.sms, buf, c->layout.n_gpcs, c->layout.sms);
+	if (!c->ncu)
+		print_gpcs(gpc_of, dev.sms);
 }
 
 int main(int argc, char **argv)

@@ -3,9 +3,15 @@
 // stores one, each access with its own array and pattern, exactly as the
 // traffic model reads them (occcalc.h, struct occ_kernel_access).
 //
-// A line: ELEM GRID BLOCK THREADS ACTIVE NLOADS, then for each load and
-// the store: ARRAY STRIDE OFFSET GROUP XOR. THREADS 0: every thread of
-// the grid; else threads with index below it (a thread count).
+// A line: ELEM GRID BX BY BZ THREADS ACTIVE NLOADS, then for each load
+// and the store: ARRAY STRIDE OFFSET GROUP XOR TX TY TZ BID. The block is
+// BX x BY x BZ; THREADS 0: every thread of the grid; else threads with
+// index below it (a thread count). Thread t of its block (threadIdx.x
+// fastest) uses i = blockIdx.x * threads per block + (t ^ XOR) and
+// touches element OFFSET + i / GROUP * STRIDE + TX threadIdx.x +
+// TY threadIdx.y + TZ threadIdx.z + BID blockIdx.x, every factor signed;
+// each array's element 0 is on a 128-byte line, with room below it for
+// the elements a negative index reaches.
 #include <cstdint>
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -13,11 +19,12 @@
 struct access {
 	int array;
 	unsigned lane_xor;
-	unsigned long long stride, offset, group;
+	long long stride, offset, tid[3], bid;
+	unsigned long long group;
 };
 
 struct args {
-	char *base[3];
+	char *base[3], *alloc[3];
 	int nloads, active;
 	unsigned long long threads;
 	access ld[2], st;
@@ -35,14 +42,19 @@ __device__ static T *element(const args &a, const access &x,
 			     unsigned long long first, unsigned t)
 {
 	unsigned long long i = first + (t ^ x.lane_xor);
+	long long e = x.offset + (long long)(i / x.group) * x.stride +
+		      x.tid[0] * threadIdx.x + x.tid[1] * threadIdx.y +
+		      x.tid[2] * threadIdx.z + x.bid * blockIdx.x;
 
-	return (T *)a.base[x.array] + x.offset + i / x.group * x.stride;
+	return (T *)a.base[x.array] + e;
 }
 
 template <typename T> __global__ void traffic(args a)
 {
-	unsigned t = threadIdx.x;
-	unsigned long long first = (unsigned long long)blockIdx.x * blockDim.x;
+	unsigned t = threadIdx.x + blockDim.x * (threadIdx.y +
+						 blockDim.y * threadIdx.z);
+	unsigned long long first = (unsigned long long)blockIdx.x *
+				   (blockDim.x * blockDim.y * blockDim.z);
 	T v = T();
 
 	if ((int)(t % 32) >= a.active || (a.threads && first + t >= a.threads))
@@ -66,22 +78,42 @@ static const void *kernel(int elem)
 
 static bool read_access(access *x)
 {
-	return scanf("%d %llu %llu %llu %u", &x->array, &x->stride, &x->offset,
-		     &x->group, &x->lane_xor) == 5 && x->array >= 0 &&
-	       x->array < 3 && x->group > 0;
+	return scanf("%d %lld %lld %llu %u %lld %lld %lld %lld", &x->array,
+		     &x->stride, &x->offset, &x->group, &x->lane_xor,
+		     &x->tid[0], &x->tid[1], &x->tid[2], &x->bid) == 9 &&
+	       x->array >= 0 && x->array < 3 && x->group > 0;
 }
 
-// Bytes each array needs: past the largest index any thread can use.
-static void sizes(const args &a, int elem, unsigned long long n,
-		  unsigned long long bytes[3])
+// Each term's extremes: the lowest and highest element x can touch.
+static void bounds(const access &x, unsigned long long n,
+		   const unsigned long long dim[3], unsigned long long grid,
+		   long long *lo, long long *hi)
+{
+	long long f[5] = { x.stride, x.tid[0], x.tid[1], x.tid[2], x.bid };
+	long long top[5] = { (long long)((n + 31) / x.group),
+			     (long long)dim[0] - 1, (long long)dim[1] - 1,
+			     (long long)dim[2] - 1, (long long)grid - 1 };
+
+	*lo = *hi = x.offset;
+	for (int j = 0; j < 5; j++)
+		*(f[j] < 0 ? lo : hi) += f[j] * top[j];
+}
+
+// Each array's lowest and highest element over its accesses.
+static void sizes(const args &a, unsigned long long n,
+		  const unsigned long long dim[3], unsigned long long grid,
+		  long long lo[3], long long hi[3], bool used[3])
 {
 	for (int k = 0; k <= a.nloads; k++) {
 		const access &x = k < a.nloads ? a.ld[k] : a.st;
-		unsigned long long end =
-			(x.offset + (n + 31) / x.group * x.stride + 1) * elem;
+		long long l, h;
 
-		if (end > bytes[x.array])
-			bytes[x.array] = end;
+		bounds(x, n, dim, grid, &l, &h);
+		if (!used[x.array] || l < lo[x.array])
+			lo[x.array] = l;
+		if (!used[x.array] || h > hi[x.array])
+			hi[x.array] = h;
+		used[x.array] = true;
 	}
 }
 
@@ -89,28 +121,40 @@ static int launch_one(int line)
 {
 	args a = {};
 	int elem;
-	unsigned long long grid, block, bytes[3] = { 0, 0, 0 };
+	unsigned long long grid, dim[3];
+	long long lo[3], hi[3];
+	bool used[3] = { false, false, false };
 
-	if (scanf("%d %llu %llu %llu %d %d", &elem, &grid, &block, &a.threads,
-		  &a.active, &a.nloads) != 6)
+	if (scanf("%d %llu %llu %llu %llu %llu %d %d", &elem, &grid, &dim[0],
+		  &dim[1], &dim[2], &a.threads, &a.active, &a.nloads) != 8)
 		return 0;
 	for (int k = 0; k < a.nloads; k++)
 		if (a.nloads > 2 || !read_access(&a.ld[k]))
 			return -line;
 	if (!read_access(&a.st) || !kernel(elem))
 		return -line;
-	sizes(a, elem, grid * block, bytes);
-	for (int i = 0; i < 3; i++)
-		if (bytes[i] && (cudaMalloc(&a.base[i], bytes[i]) ||
-				 cudaMemset(a.base[i], 0, bytes[i])))
+	sizes(a, grid * dim[0] * dim[1] * dim[2], dim, grid, lo, hi, used);
+	for (int i = 0; i < 3; i++) {
+		if (!used[i])
+			continue;
+		/* element 0 on a line, lines enough below it */
+		long long below = lo[i] < 0 ? (-lo[i] * elem + 127) / 128 * 128
+					    : 0;
+		unsigned long long bytes = below + (hi[i] + 1) * elem + 128;
+
+		if (cudaMalloc(&a.alloc[i], bytes) ||
+		    cudaMemset(a.alloc[i], 0, bytes))
 			return -line;
+		a.base[i] = a.alloc[i] + below;
+	}
 	void *params[] = { &a };
 	if (cudaLaunchKernel(kernel(elem), dim3((unsigned)grid),
-			     dim3((unsigned)block), params, 0, 0) ||
+			     dim3((unsigned)dim[0], (unsigned)dim[1],
+				  (unsigned)dim[2]), params, 0, 0) ||
 	    cudaDeviceSynchronize())
 		return -line;
 	for (int i = 0; i < 3; i++)
-		cudaFree(a.base[i]);
+		cudaFree(a.alloc[i]);
 	return 1;
 }
 

@@ -38,12 +38,14 @@ METRICS = {
 }
 
 
-def a(name, stride=1, offset=0, group=1, xor=0):
-    """One access: NAME[(i ^ xor) / group * stride + offset]."""
-    return (name, stride, offset, group, xor)
+def a(name, stride=1, offset=0, group=1, xor=0, tid=(0, 0, 0), bid=0):
+    """One access: NAME[(i ^ xor) / group * stride + offset + tid[0] *
+    threadIdx.x + tid[1] * threadIdx.y + tid[2] * threadIdx.z +
+    bid * blockIdx.x]."""
+    return (name, stride, offset, group, xor, tid, bid)
 
 
-def index_text(stride, offset, group, xor):
+def index_text(stride, offset, group, xor, tid=(0, 0, 0), bid=0):
     if stride == 0:
         return str(offset)
     i = "(i^%d)" % xor if xor else "i"
@@ -58,6 +60,45 @@ def text(loads, store):
     def one(x):
         return "%s[%s]" % (x[0], index_text(*x[1:]))
     return "%s = %s" % (one(store), " + ".join(one(x) for x in loads))
+
+
+# The index forms written as a kernel writes them (the text occcalc
+# reads, with --define) beside the access each is: the kernel runs the
+# access, occcalc reads the text, so a text read wrong shows as a
+# difference in the exact figures.
+# (what it shows, element bytes, launch, active lanes, loads, store,
+#  text, --define)
+N = 256000
+FORMS = [
+    ("form i+c, i-c: stencil reading x[-1]", 4, ("grid", 2000, 128), 32,
+     [a("x", 1, 1), a("x", 1, -1)], a("y"),
+     "y[i] = x[i+1] + x[i-1]", ""),
+    ("form c-i: reversed, one element past each line", 4,
+     ("grid", 2000, 128), 32, [a("x", -1, N)], a("y"),
+     "y[i] = x[N-i]", "N=%d" % N),
+    ("form c-1-i: reversed store and load", 4, ("grid", 2000, 128), 32,
+     [a("x", -1, N - 1)], a("y", -1, N - 1),
+     "y[N-1-i] = x[N-1-i]", "N=%d" % N),
+    ("form i*k: x[i*stride], stride=3", 4, ("grid", 1000, 128), 32,
+     [a("x", 3)], a("y"), "y[i] = x[i*stride]", "stride=3"),
+    ("form k*i+c: doubles x[2*i+c], c=5", 8, ("grid", 1000, 128), 32,
+     [a("x", 2, 5)], a("y"), "y[i] = x[2*i+c]", "c=5"),
+    ("form negative stride: x[c - 2*i]", 4, ("grid", 1000, 128), 32,
+     [a("x", -2, 7)], a("y"), "y[i] = x[c - 2*i]", "c=7"),
+    ("form row*N+col: a transpose from 32x8 blocks", 4,
+     ("grid", 512, "32x8"), 32,
+     [a("x", 0, 0, tid=(4096, 1, 0), bid=8)],
+     a("y", 0, 0, tid=(1, 4096, 0), bid=8 * 4096),
+     "int row = blockIdx.x*blockDim.y + threadIdx.y; int col = "
+     "threadIdx.x; y[row*N + col] = x[col*N + row]", "N=4096"),
+    ("form threadIdx.x: every block stores y[threadIdx.x]", 4,
+     ("grid", 1000, 128), 32, [a("x", 0, 0, tid=(1, 0, 0), bid=128)],
+     a("y", 0, 0, tid=(1, 0, 0)),
+     "y[threadIdx.x] = x[blockIdx.x*blockDim.x + threadIdx.x]", ""),
+    ("form (i^m) and i/g: m=3, g=8, a reversed store", 4,
+     ("grid", 1000, 96), 32, [a("x", 1, 0, 8, 3)], a("y", -1, 96000 - 1),
+     "y[N-1-i] = x[(i^m)/g]", "N=96000,m=3,g=8"),
+]
 
 
 # (what it shows, element bytes, launch, active lanes, loads, store):
@@ -134,6 +175,12 @@ def arrays(loads, store):
     return names
 
 
+def shape(block):
+    """A block (an int or "32x8") as its three dimensions."""
+    dims = [int(d) for d in str(block).split("x")]
+    return dims + [1] * (3 - len(dims))
+
+
 def spec(elem, launch, active, loads, store):
     """The case as a line for traffic.cu."""
     if launch[0] == "grid":
@@ -142,9 +189,10 @@ def spec(elem, launch, active, loads, store):
         threads, block = launch[1], 256
         grid = (threads + block - 1) // block
     names = arrays(loads, store)
-    fields = [elem, grid, block, threads, active, len(loads)]
+    fields = [elem, grid] + shape(block) + [threads, active, len(loads)]
     for x in loads + [store]:
         fields += [names.index(x[0]), x[1], x[2], x[3], x[4]]
+        fields += list(x[5]) + [x[6]]
     return " ".join(str(f) for f in fields)
 
 
@@ -170,9 +218,12 @@ PREDICTED = [
 ]
 
 
-def predict(cmd, arch, elem, launch, active, loads, store):
-    args = cmd + ["--arch", arch, "--traffic", text(loads, store),
+def predict(cmd, arch, elem, launch, active, loads, store, kernel=None,
+            define=""):
+    args = cmd + ["--arch", arch, "--traffic", kernel or text(loads, store),
                   "--elem", str(elem), "--threads", str(active), "-f", "csv"]
+    if define:
+        args += ["--define", define]
     if launch[0] == "grid":
         args += ["--grid", str(launch[1]), "--block", str(launch[2])]
     else:
@@ -238,19 +289,27 @@ def run_all(predictor, ncu):
         case = (4, ("grid", 131072, 64), 32, loads, store)
         rows.append((name, case, predict(predictor, arch, *case), m))
     build("traffic.cu", exe)
-    got = measure(ncu, exe, "\n".join(spec(*c[1:]) for c in CASES) + "\n")
+    cases = CASES + FORMS
+    got = measure(ncu, exe, "\n".join(spec(*c[1:6]) for c in cases) + "\n")
     os.unlink(exe)
-    if len(got) != len(CASES):
+    if len(got) != len(cases):
         sys.exit("traffic: %d cases but %d kernels profiled"
-                 % (len(CASES), len(got)))
-    for c, m in zip(CASES, got):
+                 % (len(cases), len(got)))
+    for c, m in zip(cases, got):
         rows.append((c[0], c[1:], predict(predictor, arch, *c[1:]), m))
     return arch, rows
 
 
+def case_text(case):
+    """The accesses as occcalc read them (with --define, if any)."""
+    if len(case) > 5:
+        return case[5] + (" (--define %s)" % case[6] if case[6] else "")
+    return text(case[3], case[4])
+
+
 def launch_text(launch):
     if launch[0] == "grid":
-        return "%d x %d" % (launch[1], launch[2])
+        return "%d x %s" % (launch[1], launch[2])
     return "%d threads" % launch[1]
 
 
@@ -285,7 +344,7 @@ def table_row(name, case, p, m, v):
              if v[k] != "in"]
     return ("| %s | `%s` | %d | %s | %d | %d/%d | %d/%d | %d/%d | %d/%d | "
             "%d/%d | %d/%d | %s: %d | %s: %d | %s: %d | %s: %d | %s | %s |\n"
-            % (name, text(case[3], case[4]), elem, launch_text(launch),
+            % (name, case_text(case), elem, launch_text(launch),
                active, p["ld_instructions"], m["ld_inst"],
                p["st_instructions"], m["st_inst"], p["ld_requests"],
                m["ld_req"], p["st_requests"], m["st_req"], p["ld_sectors"],
@@ -334,7 +393,13 @@ EXPLAIN = (
     "access with the pattern its text gives (i is the thread's index in "
     "the grid, `(i^X)` permutes lanes, `/G` shares an element among G "
     "threads), launched as a grid of blocks or as a thread count (blocks "
-    "of 256 with `if (i < N)`). add1-add5 are the coalescing study's own "
+    "of 256 with `if (i < N)`). The cases named `form` are the index "
+    "forms as kernels write them (`x[i-1]`, `x[N-i]`, `x[i*stride]`, "
+    "`row*N+col` from a 2-D block, `threadIdx.x`, negative strides), "
+    "read by occcalc from that text with `--define`, while the kernel "
+    "runs the same access from its coefficients; an element below an "
+    "array's start (`x[i-1]` at i = 0) lies in memory allocated below it. "
+    "add1-add5 are the coalescing study's own "
     "kernels (t/gpu/coalescing.cu); the others run t/gpu/traffic.cu. Nsight "
     "Compute flushes the caches before each kernel. Pairs are "
     "predicted/measured: `smsp__inst_executed_op_global_ld/st.sum`, "
@@ -349,16 +414,18 @@ EXPLAIN = (
     "distinct sector once to every sector L2 receives.\n\n"
     "Device memory is the one level the hardware moves beyond the model. "
     "Writes fall below the range when the written data still sits dirty "
-    "in the 50 MB L2 as the kernel ends (Nsight Compute counts only the "
-    "kernel). Reads rise above it in three measured ways: every kernel "
-    "reads about 8.5 KB of its own code and constants after the flush "
-    "(the 9-thread case: 64 B predicted, 8,704 B read); device memory is "
+    "in the L2 (50 MB on an H100, 60 MB on an H200) as the kernel ends "
+    "(Nsight Compute counts only the kernel). Reads rise above it in "
+    "three measured ways (figures from an H200 on 2026-11-22 and an H100 "
+    "on 2026-11-24): every kernel reads 8.5-10.5 KB of its own code and "
+    "constants after the flush (the 9-thread case: 64 B predicted, "
+    "8,704 B read on the H200, 10,496 B on the H100); device memory is "
     "read in 64-byte units, so a sector whose neighbour is not needed "
-    "still brings it (`x[1024*i]`: 2,105,088 B for 1,048,576, twice the "
-    "sectors); and sectors only partly written are read back when L2 "
-    "evicts them to merge the rest (add5: 127 MB more read, against "
-    "129 MB written back for `z[4*i]`, whose sectors are a quarter "
-    "written).\n\n")
+    "still brings it (`x[1024*i]`: 2,105,088 and 2,106,368 B for "
+    "1,048,576, twice the sectors); and sectors only partly written are "
+    "read back when L2 evicts them to merge the rest (add5: 127-128 MB "
+    "more read, against 129-130 MB written back for `z[4*i]`, whose "
+    "sectors are a quarter written).\n\n")
 
 
 def device():
@@ -380,7 +447,7 @@ def write_csv(path, rows):
                    ["pred_" + k for k in keys] +
                    ["ncu_" + k for k in METRICS])
         for name, case, p, m in rows:
-            w.writerow([name, text(case[3], case[4]), case[0],
+            w.writerow([name, case_text(case), case[0],
                         launch_text(case[1]), case[2]] +
                        [p[k] for k in keys] + [m[k] for k in METRICS])
 

@@ -50,6 +50,27 @@ enum occ_status occ_gpu_layout_find(const char *path, const char *name,
 				    struct occ_gpu_layout *out,
 				    struct occ_diag *diag);
 
+/* What NVIDIA publishes of a GPU's GPCs where no layout was measured:
+ * its SMs (1-1024), how many GPCs hold them at least (1-128: each
+ * published GPC is one or more of the groups the cluster scheduler sees),
+ * and the most SMs one GPC has (the full chip's, 1-256). */
+struct occ_gpc_counts {
+	int sms, gpcs, sms_per_gpc_max;
+};
+
+/* The layout with those counts (at least `gpcs` GPCs of 1 to
+ * sms_per_gpc_max SMs, `sms` in all) that holds the most clusters of
+ * `size` CTAs of the kernel r, in *out (of equals, the fewest GPCs). No
+ * chip with those counts holds more: a GPC split into groups never holds
+ * more clusters than whole. It may hold fewer: measured H100s and H200s
+ * keep 4 pairs of SMs apart from their 8 GPCs (docs/cluster-h100), so no
+ * lower bound follows from the counts. Errors as occ_cluster_compute, and
+ * OCC_ERR_INVALID_INPUT for counts out of range or that no layout has. */
+enum occ_status occ_layout_most_clusters(const struct occ_arch *arch,
+					 const struct occ_result *r,
+					 const struct occ_gpc_counts *counts,
+					 int size, struct occ_gpc_layout *out);
+
 /* A cluster's shape: x, y, z CTAs; size is their product. */
 struct occ_cluster_shape {
 	int dims[3];

@@ -65,7 +65,9 @@ enum occ_bin_compression {
 enum occ_bin_container {
 	OCC_BIN_CUBIN = 1,      /* a bare cubin (CUDA ELF) */
 	OCC_BIN_FATBIN,         /* a bare fatbin */
-	OCC_BIN_HOST_ELF        /* an object, executable or shared library */
+	OCC_BIN_HOST_ELF,       /* an object, executable or shared library */
+	OCC_BIN_PTX             /* a PTX file: shared_section is the static
+	                           shared memory its .entry declares */
 };
 
 /* How the image a kernel was read from was chosen, when a device is given
@@ -178,6 +180,9 @@ struct occ_bin_opts {
 /* Whether buf starts like something occ_bin_read reads: an ELF file or a
  * fatbin. */
 int occ_bin_sniff(const void *buf, size_t len);
+/* Whether buf is PTX text (comments, then ".version"): occ_bin_read reads
+ * it too, its kernels PTX only. */
+int occ_bin_is_ptx(const void *buf, size_t len);
 
 /* Reads every kernel of a cubin, fatbin or host ELF file held in memory,
  * recognised by content. Never reads outside buf. Returns
@@ -276,6 +281,31 @@ enum occ_status occ_bin_walk_opts(const char *dir,
 				  void *ctx, int *fn_status,
 				  struct occ_bin_walk_stats *stats,
 				  struct occ_bin_diag *diag);
+/* ---- Triton's launch: the metadata beside each cubin of its cache ---- */
+
+#define OCC_TRITON_MAX_WARPS 1024   /* above any block a GPU launches */
+#define OCC_TRITON_MAX_CTAS 1024    /* above any cluster a GPU launches */
+
+/* What Triton's NAME.json says of the launch. */
+struct occ_triton_meta {
+	char name[256];         /* the kernel's; "" when absent */
+	char version[32];       /* triton_version; "" when absent */
+	int num_warps;          /* the block is 32 x num_warps; -1: absent */
+	int num_ctas;           /* CTAs per cluster; -1: absent */
+	int64_t shared;         /* dynamic shared memory, bytes; -1: absent */
+	int cluster_dims[3];    /* older Triton's cluster_dims; 0: absent */
+	int arch;               /* target.arch (90); -1: absent */
+};
+
+/* Reads the JSON text of a Triton metadata file (any bytes: a strict JSON
+ * reader, nesting bounded). OCC_OK with the keys found (absent ones as
+ * above: the caller says whether enough are there); OCC_ERR_SYNTAX for
+ * text that is no JSON object, OCC_ERR_BAD_VALUE for a launch key of the
+ * wrong type, OCC_ERR_RANGE for one out of range or nesting too deep
+ * (diag: the byte offset and what is wrong; diag->file untouched). */
+enum occ_status occ_triton_meta_parse(const char *text, size_t len,
+				      struct occ_triton_meta *m,
+				      struct occ_bin_diag *diag);
 
 /* Whether this build decompresses Zstandard (fatbins nvcc writes by
  * default and with -compress-mode=size or balance). */

@@ -20,12 +20,14 @@ enum occ_access_op { OCC_ACCESS_LOAD, OCC_ACCESS_STORE };
 
 /* One warp-wide load or store instruction: active lane i (of the first
  * `threads`) touches element offset + (i ^ lane_xor) * stride of an array
- * whose base is aligned to a cache line. A broadcast is stride 0. */
+ * whose base is aligned to a cache line. A broadcast is stride 0; a
+ * negative stride reverses the lanes (sectors are counted on the
+ * addresses touched, below the base as well). */
 struct occ_access {
 	enum occ_access_op op;
 	int elem_size;           /* bytes: 1, 2, 4, 8 or 16 */
-	uint64_t stride;         /* elements between consecutive lanes */
-	uint64_t offset;         /* elements from the aligned base */
+	int64_t stride;          /* elements between consecutive lanes */
+	int64_t offset;          /* elements from the aligned base */
 	int threads;             /* active lanes, 1 to 32 */
 	unsigned lane_xor;       /* lane permutation, 0 to 31 */
 };
@@ -53,19 +55,30 @@ enum occ_status occ_access_compute(const struct occ_arch *arch,
 /* ---- A launch's global memory traffic, level by level ---- */
 
 /* One global load or store of a kernel, as every thread of the launch runs
- * it. Thread t of block b (threadIdx t, blockIdx b) uses the index
- * i = b x block + (t ^ lane_xor) and touches element
- * offset + (i / group) x stride of its array; it takes part when its lane
- * (t % 32) is below access.threads. So x[i] is stride 1, x[i + 1] offset 1,
- * x[4 * i] stride 4, x[3] stride 0 offset 3, and x[i / 32] (a warp's own
- * element) stride 1 group 32. Within one warp this is occ_access's
- * pattern. Each array starts on a cache line; accesses naming the same
- * array share its memory (a read-modify-write touches the same sectors
- * twice), different arrays never alias. */
+ * it. Thread t of block b (blockIdx.x b; t counts the block's threads
+ * x fastest, so threadIdx is t % X, t / X % Y, t / (X Y) for a block of
+ * X x Y x Z) uses the index i = b x block + (t ^ lane_xor) and touches
+ * element
+ *     offset + (i / group) x stride
+ *            + tid[0] threadIdx.x + tid[1] threadIdx.y + tid[2] threadIdx.z
+ *            + bid blockIdx.x
+ * of its array (every factor signed: reversed accesses, and elements
+ * below the array's base, are counted on the addresses touched); it
+ * takes part when its lane (t % 32) is below access.threads. So x[i] is
+ * stride 1, x[i + 1] offset 1, x[N - i] offset N stride -1, x[4 * i]
+ * stride 4, x[3] stride 0 offset 3, x[i / 32] (a warp's own element)
+ * stride 1 group 32, and a[row * N + col] with row = threadIdx.y and
+ * col = blockIdx.x X + threadIdx.x is tid { 1, N, 0 }, bid X, stride 0.
+ * Within one warp of a 1-D block this is occ_access's pattern. Each
+ * array's element 0 is on a cache line; accesses naming the same array
+ * share its memory (a read-modify-write touches the same sectors twice),
+ * different arrays never alias. */
 struct occ_kernel_access {
 	struct occ_access access;
 	unsigned group;          /* 1 to 32 consecutive threads per index */
 	int array;               /* any number; equal numbers, same array */
+	int64_t tid[3];          /* factors of threadIdx.x, .y, .z */
+	int64_t bid;             /* factor of blockIdx.x */
 };
 
 /* Whether loads are cached in L1 (stores never are). */
@@ -86,6 +99,9 @@ struct occ_launch {
 	uint64_t grid;
 	uint64_t block;          /* up to maxThreadsPerBlock when grid > 1 */
 	enum occ_l1_policy l1;
+	/* The block's shape X x Y (x Z, the rest): 0, 0 for a 1-D block of
+	 * `block` threads. A thread count (grid 1) is 1-D. */
+	uint32_t block_x, block_y;
 };
 
 /* Loads or stores of a launch, in the terms of Nsight Compute's Memory
@@ -123,6 +139,8 @@ enum occ_traffic_fault {
 	OCC_TRAFFIC_THREADS_OVERFLOW,  /* grid x block does not fit 64 bits */
 	OCC_TRAFFIC_BAD_ACCESS,        /* as occ_access_compute, or group */
 	OCC_TRAFFIC_ADDRESS_OVERFLOW,  /* an address does not fit 64 bits */
+	OCC_TRAFFIC_BAD_SHAPE,         /* block_x x block_y does not divide
+	                                  block */
 	OCC_TRAFFIC_COUNT_OVERFLOW     /* a total does not fit 64 bits */
 };
 
@@ -138,11 +156,15 @@ struct occ_traffic {
 };
 
 /* The traffic of n accesses over a launch, counted in closed form (per
- * repeating span of threads), whatever the thread count.
- * OCC_ERR_INVALID_INPUT with t->fault saying why; OCC_ERR_UNKNOWN_ARCH
- * when the table has no sector and line sizes; OCC_ERR_UNSUPPORTED when
- * one array is accessed with two different non-zero steps (x[i] and
- * x[2 * i]) over too many threads to list; OCC_ERR_NOMEM. */
+ * repeating span of threads), whatever the thread count, when each
+ * array's accesses move by one step from span to span, either way
+ * (x[i] with x[i + 1], or with x[N - i]); an array accessed with steps
+ * of different sizes (x[i] and x[2 * i]) has its copies listed, up to
+ * 2^24 of them. A block of 2-D or 3-D shape is listed thread by thread,
+ * block after block when grid is 1. OCC_ERR_INVALID_INPUT with t->fault
+ * saying why; OCC_ERR_UNKNOWN_ARCH when the table has no sector and
+ * line sizes; OCC_ERR_UNSUPPORTED when the copies are too many to list;
+ * OCC_ERR_NOMEM. */
 enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 				    const struct occ_launch *launch,
 				    const struct occ_kernel_access *acc,
@@ -152,27 +174,64 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
  * each NAME[INDEX] an access. One left of '=' is a store, one left of a
  * compound assignment ('+=', ...) a load and a store, every other a load:
  * "z[i] = x[i] + y[i]" is add1, "C[i] = A[3] + B[i]" two loads and a
- * store. INDEX is a sum of constants and at most one term in the thread's
- * index: i, (i ^ X), with a factor K (K * i, i * K) and a divisor G
- * (i / G); so "4*i", "i + 1", "(i^1)", "i/32", "3". The index may have
- * any name (i, x, tid), the same in every access. Each distinct NAME is
- * an array. Accesses get 4-byte elements and 32 active lanes; the caller
- * sets other element sizes per array (elem_size), or lanes. */
+ * store. INDEX is an affine expression, read with C's precedence, of
+ * integer constants, names given in the environment (--define N=4096),
+ * CUDA's threadIdx.x/y/z and blockIdx.x (blockIdx.y and .z are 0: the
+ * grid is 1-D), blockDim.x/y/z and gridDim.x when the environment gives
+ * the launch, warpSize, names defined by an earlier statement
+ * ("int row = threadIdx.y; int col = threadIdx.x"), and the thread's
+ * index: any other name (i, x, tid), the same in every access, standing
+ * for blockIdx.x x blockDim.x + threadIdx.x of a 1-D block (the thread's
+ * place in the launch). Sums, differences and products by constants
+ * are allowed anywhere; (i ^ X) (X up to 31) and i / G (G a power of two
+ * up to 32), with a factor (k * (i / G)), only on the thread's index
+ * itself (or a definition, or blockIdx.x * blockDim.x + threadIdx.x,
+ * equal to it). So "i+1", "i-1", "N-i", "4*i+3", "(i^1)", "i/32",
+ * "row*N+col", "threadIdx.x", "3". Each distinct NAME is an array.
+ * Accesses get 4-byte elements and 32 active lanes; the caller sets
+ * other element sizes per array (elem_size), or lanes. */
 #define OCC_MAX_KERNEL_ACCESSES 64
 #define OCC_MAX_KERNEL_ARRAYS 32
+#define OCC_MAX_KERNEL_NAMES 32
 
 struct occ_kernel_text {
 	struct occ_kernel_access acc[OCC_MAX_KERNEL_ACCESSES];
 	size_t n;
 	char names[OCC_MAX_KERNEL_ARRAYS][32];   /* by array number */
 	int n_arrays;
+	/* Whether an index names threadIdx, blockIdx, blockDim or gridDim
+	 * (a launch of blocks, not a thread count). */
+	int uses_builtins;
+	char index_name[32];     /* the thread index's name, or "" */
 };
 
+/* Named constants for the index: --define's, and the launch's. */
+struct occ_kernel_env {
+	size_t n;
+	char names[OCC_MAX_KERNEL_NAMES][32];
+	int64_t values[OCC_MAX_KERNEL_NAMES];
+	/* The launch's block shape (blockDim) and grid (gridDim.x); 0 when
+	 * not known (then the text may not name them). */
+	uint64_t block_dim[3], grid_dim;
+};
+
+/* Adds NAME = value to env: 0 when the name is not an identifier of at
+ * most 31 characters, is CUDA's (threadIdx...), is defined already, or
+ * env is full. */
+int occ_kernel_env_define(struct occ_kernel_env *env, const char *name,
+			  int64_t value);
+
 /* OCC_ERR_SYNTAX, with *where the offset of the first character not
- * understood, for text that is not such a list; OCC_ERR_INVALID_INPUT
- * (*where likewise) for a constant that does not fit, a divisor that is
- * not a power of two up to 32, an X above 31, a name over 31 characters,
- * or more accesses or arrays than the limits. */
+ * understood, for text that is not such a list or an index that is not
+ * one of these forms; OCC_ERR_INVALID_INPUT (*where likewise) for a
+ * constant or factor that does not fit 64 bits, a divisor that is not a
+ * power of two up to 32, an X above 31, a name over 31 characters, or
+ * more accesses, arrays or definitions than the limits. env may be NULL
+ * (no names, launch unknown). */
+enum occ_status occ_kernel_parse_env(const char *text,
+				     const struct occ_kernel_env *env,
+				     struct occ_kernel_text *k, size_t *where);
+/* The same without names. */
 enum occ_status occ_kernel_parse(const char *text, struct occ_kernel_text *k,
 				 size_t *where);
 

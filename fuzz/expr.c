@@ -1,0 +1,103 @@
+/*
+ * expr.c - fuzzing --check's expression parser (src/cli/expr.c) on rows
+ * of a kind made here, with a field of each type, absent in some rows.
+ * A refused expression must say why at a column within it; an accepted
+ * one must evaluate on every row to one of three values, explain a false
+ * one, and agree with itself negated ('!(E)' is the three-valued
+ * negation) and doubled ('(E) || (E)', '(E) && (E)' are E).
+ */
+#include "fuzz.h"
+#include "expr.h"
+
+struct row { int id; };
+
+static void get(const void *r, const struct field *f, struct val *v)
+{
+	static const char *const sets[] = { "warps", "registers" };
+	int id = ((const struct row *)r)->id;
+
+	memset(v, 0, sizeof *v);
+	if ((id + (int)f->arg) % 4 == 3)
+		return;                             /* absent: VAL_NULL */
+	switch (f->type) {
+	case FT_INT: v->type = VAL_UINT; v->u = (uint64_t)id * 64; break;
+	case FT_DEC: v->type = VAL_DEC; v->s = id % 2 ? "37.50" : "-2"; break;
+	case FT_STR: v->type = VAL_STR; v->s = id % 2 ? "sm_90" : "a b"; break;
+	case FT_BOOL: v->type = VAL_BOOL; v->u = (uint64_t)(id % 2); break;
+	case FT_SET: v->type = VAL_SET; v->strs[0] = sets[0];
+		v->strs[1] = sets[1]; v->n = (size_t)(id % 3); break;
+	default: v->type = VAL_LIST; v->list = v->nums; v->n = 0; break;
+	}
+}
+
+#define F(n, t, i) { n, t, "", get, "", { NULL, 0, 0, 0, NULL, 0 }, 0, i }
+static const struct field fields[] = {
+	F("regs", FT_INT, 0), F("occupancy_pct", FT_DEC, 1),
+	F("arch", FT_STR, 2), F("optin", FT_BOOL, 3), F("limiter", FT_SET, 4),
+	F("ties", FT_LIST, 5), F("blocks_per_sm", FT_INT, 6),
+};
+static const struct row_kind kind = { "fuzz", fields,
+				      sizeof fields / sizeof fields[0] };
+
+static enum expr_value value_of(const char *text, int i, int *ok)
+{
+	struct expr e;
+	struct expr_error err;
+	struct row r = { i };
+	enum expr_value v = EXPR_UNKNOWN;
+
+	*ok = expr_parse(text, &kind, &e, &err) == 0;
+	if (*ok)
+		v = expr_eval(&e, &r, NULL);
+	expr_free(&e);
+	return v;
+}
+
+static void agrees(const char *fmt, const char *s, int i, enum expr_value want)
+{
+	size_t n = strlen(fmt) + 2 * strlen(s) + 1;
+	char *t = malloc(n);
+	int ok;
+	enum expr_value v;
+
+	if (!t)
+		abort();
+	snprintf(t, n, fmt, s, s);
+	v = value_of(t, i, &ok);
+	FUZZ_CHECK(!ok || v == want, "'%s' on row %d: %d, want %d", t, i, v, want);
+	free(t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum expr_value not[] = { EXPR_TRUE, EXPR_FALSE,
+					       EXPR_UNKNOWN };
+	char *s = fuzz_string(data, size), why[1024];
+	struct expr e;
+	struct expr_error err;
+	int i;
+
+	if (expr_parse(s, &kind, &e, &err) != 0) {
+		FUZZ_CHECK(err.msg[0] && err.column >= 1 &&
+			   err.column <= strlen(s) + 1,
+			   "'%s': refused at column %zu: '%s'", s, err.column,
+			   err.msg);
+	} else {
+		for (i = 0; i < 8; i++) {
+			struct row r = { i };
+			enum expr_value v = expr_eval(&e, &r, NULL);
+
+			FUZZ_CHECK(v <= EXPR_UNKNOWN, "'%s': value %d", s, v);
+			if (v == EXPR_FALSE) {
+				expr_explain(&e, &r, why, sizeof why);
+				FUZZ_CHECK(why[0], "'%s': false, unexplained", s);
+			}
+			agrees("!(%s)%.0s", s, i, not[v]);
+			agrees("(%s) || (%s)", s, i, v);
+			agrees("(%s) && (%s)", s, i, v);
+		}
+	}
+	expr_free(&e);
+	free(s);
+	return 0;
+}

@@ -1,0 +1,353 @@
+/*
+ * check.c - --check EXPR and --check-file FILE: budgets a run's rows must
+ * keep, for CI. Each expression is parsed against the fields of the kind
+ * of row the mode prints (a malformed one is a usage error naming its
+ * column), judged on every row as it is written, and a row that fails is
+ * said on stderr with the comparisons that fail and their values. With
+ * any check given, the checks alone decide the exit status: 1 if a row
+ * failed one, else 0.
+ *
+ * A comparison whose field a row does not have (null in JSON) decides
+ * nothing; && || ! then follow three-valued logic (false && unknown is
+ * false, true || unknown is true), and a row whose check stays undecided
+ * passes, counted in a warning that names the field. 'FIELD == none'
+ * asks for absence itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "expr.h"
+
+/* --check-file is a few budgets, not a data set. */
+#define CHECK_FILE_MAX (UINT64_C(1) << 20)
+
+struct check_item {
+	const char *text;
+	char where[300];           /* "--check" or "FILE:LINE" */
+	int have_re;
+	regex_t re;                /* --check-file: the kernels it is for */
+	uint64_t matched;
+	struct expr e;
+};
+
+struct check_set {
+	const struct row_kind *kind;
+	struct check_item *items;
+	size_t n;
+	char *file_text;           /* --check-file's, which items point into */
+	const struct field *kernel, *mangled;
+	const struct field *id[7]; /* what names a row in a message */
+	uint64_t rows, failed, undecided;
+	char undecided_field[64];
+};
+
+void check_free(struct check_set *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++) {
+		expr_free(&c->items[i].e);
+		if (c->items[i].have_re)
+			regfree(&c->items[i].re);
+	}
+	free(c->items);
+	free(c->file_text);
+	free(c);
+}
+
+static struct check_item *add_item(struct check_set *c, const char *text)
+{
+	struct check_item *it = realloc(c->items, (c->n + 1) * sizeof *it);
+
+	if (!it)
+		die("out of memory");
+	c->items = it;
+	it = &c->items[c->n++];
+	memset(it, 0, sizeof *it);
+	it->text = text;
+	return it;
+}
+
+static const struct field *kind_field(const struct row_kind *k,
+				      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		if (strcmp(k->fields[i].name, name) == 0)
+			return &k->fields[i];
+	return NULL;
+}
+
+static void compile(struct check_set *c, struct check_item *it)
+{
+	struct expr_error err;
+
+	if (expr_parse(it->text, c->kind, &it->e, &err) != 0)
+		die_usage("%s '%s': column %zu: %s", it->where, it->text,
+			  err.column, err.msg);
+}
+
+/* ---- Small text files (--check-file, --compare's JSON) ---- */
+
+char *text_file_read(const char *path, uint64_t max, size_t *len)
+{
+	struct stat sb;
+	size_t n = 0;
+	ssize_t got;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &sb) != 0)
+		die("%s: cannot read: %s", path, strerror(errno));
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		die("%s: not a regular file", path);
+	}
+	if ((uint64_t)sb.st_size > max) {
+		close(fd);
+		die("%s: larger than %llu bytes", path, (unsigned long long)max);
+	}
+	if (!(buf = malloc((size_t)sb.st_size + 1)))
+		die("%s: too large to read into memory", path);
+	while (n < (size_t)sb.st_size &&
+	       (got = read(fd, buf + n, (size_t)sb.st_size - n)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(buf);
+			close(fd);
+			die("%s: cannot read: %s", path, strerror(errno));
+		}
+		n += (size_t)got;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* ---- --check-file: 'REGEX: EXPR' a line ---- */
+
+static void file_line(struct check_set *c, const char *path, int line,
+		      char *text)
+{
+	char *colon = strrchr(text, ':'), *re = text, *end;
+	struct check_item *it;
+	int st;
+
+	while (*re == ' ' || *re == '\t')
+		re++;
+	if (!*re || *re == '#')
+		return;
+	if (!colon)
+		die_usage("%s:%d: expected 'REGEX: EXPR' (a kernel name pattern, "
+			  "a colon, a check)", path, line);
+	for (end = colon; end > re && (end[-1] == ' ' || end[-1] == '\t');)
+		end--;
+	*end = '\0';
+	for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+		;
+	it = add_item(c, colon);
+	snprintf(it->where, sizeof it->where, "%s:%d", path, line);
+	if ((st = regcomp(&it->re, re, REG_EXTENDED | REG_NOSUB)) != 0) {
+		char why[128];
+
+		regerror(st, &it->re, why, sizeof why);
+		die_usage("%s:%d: '%s': not a regular expression: %s", path,
+			  line, re, why);
+	}
+	it->have_re = 1;
+	compile(c, it);
+}
+
+static void read_check_file(struct check_set *c, const char *path)
+{
+	size_t len, i, start;
+	int line = 1;
+	char *t;
+
+	c->file_text = text_file_read(path, CHECK_FILE_MAX, &len);
+	t = c->file_text;
+	if (memchr(t, '\0', len))
+		die("%s: not a text file (it holds a NUL byte)", path);
+	for (start = i = 0; i <= len; i++) {
+		if (i < len && t[i] != '\n')
+			continue;
+		t[i] = '\0';
+		if (i > start && t[i - 1] == '\r')
+			t[i - 1] = '\0';
+		file_line(c, path, line++, t + start);
+		start = i + 1;
+	}
+}
+
+/* ---- Attaching to a writer ---- */
+
+static struct check_set *checks_make(struct session *s,
+				     const struct row_kind *kind)
+{
+	static const char *const ids[] = { "gpu", "arch", "block", "kernel",
+					   "device", "name", "op" };
+	const struct options *o = s->o;
+	struct check_set *c = calloc(1, sizeof *c);
+	size_t i, n = 0;
+
+	if (!c)
+		die("out of memory");
+	s->checks = c;
+	s->status_by_check = 1;     /* the checks decide the exit status */
+	c->kind = kind;
+	for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if ((c->id[n] = kind_field(kind, ids[i])) != NULL)
+			n++;
+	c->kernel = kind_field(kind, "kernel");
+	c->mangled = kind_field(kind, "mangled");
+	for (i = 0; i < (size_t)o->n_check; i++) {
+		struct check_item *it = add_item(c, o->check[i]);
+
+		snprintf(it->where, sizeof it->where, "--check");
+		compile(c, it);
+	}
+	if (o->check_file) {
+		if (!c->kernel)
+			die_usage("--check-file: its budgets are per kernel; %s "
+				  "rows have no kernel field", kind->name);
+		read_check_file(c, o->check_file);
+	}
+	return c;
+}
+
+void check_attach(struct session *s, struct out *out,
+		  const struct row_kind *kind)
+{
+	if (!s->o->n_check && !s->o->check_file)
+		return;
+	if (!s->checks)
+		checks_make(s, kind);
+	else if (s->checks->kind != kind)
+		die_usage("--check: the run prints %s rows and %s rows; check "
+			  "one kind", s->checks->kind->name, kind->name);
+	out->check = s->checks;
+}
+
+/* ---- Judging a row ---- */
+
+static int text_matches(const struct field *f, const regex_t *re,
+			const void *row)
+{
+	struct val v;
+
+	if (!f)
+		return 0;
+	memset(&v, 0, sizeof v);
+	f->get(row, f, &v);
+	return v.type == VAL_STR && regexec(re, v.s, 0, NULL, 0) == 0;
+}
+
+/* "sm_90, block 256, kernel foo": the fields that name the row. */
+static void row_name(const struct check_set *c, const void *row, char *buf,
+		     size_t n)
+{
+	struct val v;
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < 7 && c->id[i] && len + 1 < n; i++) {
+		memset(&v, 0, sizeof v);
+		c->id[i]->get(row, c->id[i], &v);
+		if (v.type == VAL_STR && v.s[0])
+			len += (size_t)snprintf(buf + len, n - len, "%s%s %s",
+						len ? ", " : "", c->id[i]->name,
+						v.s);
+		else if (v.type == VAL_UINT)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s %llu",
+						len ? ", " : "", c->id[i]->name,
+						(unsigned long long)v.u);
+	}
+	if (!len)
+		snprintf(buf, n, "row %llu", (unsigned long long)c->rows);
+}
+
+/* Whether the row keeps it: 1 yes, 0 no (said), -1 undecided. */
+static int judge(struct check_set *c, struct check_item *it, const void *row)
+{
+	const struct field *absent;
+	char why[1024], name[1024];
+
+	switch (expr_eval(&it->e, row, &absent)) {
+	case EXPR_TRUE:
+		return 1;
+	case EXPR_UNKNOWN:
+		if (!c->undecided_field[0])
+			snprintf(c->undecided_field, sizeof c->undecided_field,
+				 "%s", absent ? absent->name : "?");
+		return -1;
+	case EXPR_FALSE:
+		break;
+	}
+	expr_explain(&it->e, row, why, sizeof why);
+	row_name(c, row, name, sizeof name);
+	say("check failed: %s: %s%s%s%s", name, why,
+	    it->have_re ? " (" : "", it->have_re ? it->where : "",
+	    it->have_re ? ")" : "");
+	return 0;
+}
+
+void check_judge(struct check_set *c, const void *row)
+{
+	size_t i;
+	int failed = 0, undecided = 0, v;
+
+	c->rows++;
+	for (i = 0; i < c->n; i++) {
+		struct check_item *it = &c->items[i];
+
+		if (it->have_re && !text_matches(c->kernel, &it->re, row) &&
+		    !text_matches(c->mangled, &it->re, row))
+			continue;
+		it->matched++;
+		v = judge(c, it, row);
+		failed |= v == 0;
+		undecided |= v < 0;
+	}
+	c->failed += (uint64_t)failed;
+	c->undecided += (uint64_t)undecided;
+}
+
+int check_status(struct session *s, int status)
+{
+	struct check_set *c = s->checks;
+	size_t i;
+
+	if (!s->o->n_check && !s->o->check_file)
+		return status;
+	/* Every mode judges the rows it computes: none is a run that
+	 * checked nothing, which must not pass for one that checked. */
+	if (!c || !c->rows) {
+		say("--check: no row was checked");
+		return EXIT_FAILURE;
+	}
+	for (i = 0; i < c->n; i++)
+		if (c->items[i].have_re && !c->items[i].matched)
+			warn("%s: no kernel matches this budget's pattern",
+			     c->items[i].where);
+	if (c->undecided)
+		warn("--check: %llu row%s not judged where %s is absent (write "
+		     "'%s == none || ...' to decide)",
+		     (unsigned long long)c->undecided, c->undecided == 1 ? "" : "s",
+		     c->undecided_field, c->undecided_field);
+	if (!c->failed)
+		return 0;
+	say("--check: %llu of %llu row%s fail%s", (unsigned long long)c->failed,
+	    (unsigned long long)c->rows, c->rows == 1 ? "" : "s",
+	    c->failed == 1 ? "s" : "");
+	return EXIT_FAILURE;
+}

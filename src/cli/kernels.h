@@ -1,0 +1,58 @@
+/*
+ * kernels.h - what --kernels adds to a kernel beyond its binary (internal
+ * to the command line): Triton's launch (kernels_triton.c), the cluster
+ * launches kernels declare (kernels_cluster.c), PTX files' lines
+ * (kernels_ptx.c).
+ */
+#ifndef OCC_CLI_KERNELS_H
+#define OCC_CLI_KERNELS_H
+
+#include "cli.h"
+
+/* How Triton launches a kernel of its cache (kernels_triton.c). */
+struct kernel_launch {
+	int block;               /* 32 x num_warps threads */
+	int64_t dynamic_smem;    /* its "shared" */
+	int num_warps, num_ctas;
+	int cluster[3];          /* the cluster it launches; 0: none */
+	char name[256], version[32];
+	char entry[256];         /* the cache entry: the cubin's directory */
+};
+
+/* Another path's kernels, added to l (--kernels a.o b.o). */
+void kernels_read_add(struct session *s, const char *path,
+		      struct kernel_list *l);
+
+/* A cubin of a Triton cache: the launch its metadata records, attached to
+ * k; warned about where the metadata is missing, partial or malformed. */
+void kernels_triton(struct kernel_info *k, const char *cubin);
+/* The blocks and dynamic shared memory ki's rows take: Triton's launch
+ * where --block and --smem do not say otherwise (one value each, in the
+ * seqs given), else the options'; whether the block is the launch's. */
+int kernels_launch(const struct options *o, const struct kernel_info *ki,
+		   struct seq *block, struct seq_range *br,
+		   const struct seq **blocks, const struct seq **smem,
+		   struct seq *dyn, struct seq_range *dr);
+/* The text table's note on the rows at Triton's launch, if any. */
+void kernels_triton_note(struct out *out, const struct kernel_list *l,
+			 const struct options *o);
+
+/* Whether cluster launches are computed in this run (--cluster, or a
+ * kernel declaring one with a layout to compute it with: --layout, --gpu,
+ * or the device), the layout prepared; warns once when declared clusters
+ * cannot be computed. */
+int kernels_clusters_prepare(struct session *s, const struct kernel_list *l);
+/* The cluster launches of ki's rows on arch a: the one it declares (its
+ * binary's __cluster_dims__, or Triton's num_ctas), which wins, else
+ * --cluster's; none where clusters are off or a has none. */
+void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
+			 const struct kernel_info *ki, int on,
+			 struct cluster_request *req);
+/* The text table's note on declared clusters, if any. */
+void kernels_cluster_note(struct out *out, const struct kernel_list *l,
+			  const struct options *o, int on);
+
+/* A PTX kernel's line under the text table: what its PTX states. */
+void kernels_ptx_line(char *buf, size_t n, const struct kernel_info *k);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * kernels_cluster.c - --kernels and thread-block clusters: a kernel whose
+ * binary records __cluster_dims__, or that Triton launches with num_ctas
+ * above 1, always runs as a cluster launch, so its rows are that launch
+ * (cluster.c's model, as --cluster computes it); --cluster gives the
+ * shape of the others. A declared shape wins over --cluster.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "kernels.h"
+
+/* The cluster k declares into c (0 where it declares none). */
+static int declared(const struct kernel_info *k, struct occ_cluster_shape *c,
+		    const char **source)
+{
+	const int *d = k->cluster[0] > 0 ? k->cluster
+		       : k->launch && k->launch->cluster[0] > 0
+		       ? k->launch->cluster : NULL;
+	int i;
+
+	if (!d || k->ptx_only)
+		return 0;
+	c->size = 1;
+	for (i = 0; i < 3; i++) {
+		c->dims[i] = d[i] > 0 ? d[i] : 1;
+		c->size *= c->dims[i];
+	}
+	*source = k->cluster[0] > 0 ? "__cluster_dims__" : "num_ctas";
+	return 1;
+}
+
+/* k's table, where it has clusters. */
+static const struct occ_arch *cluster_arch(struct session *s,
+					   const struct kernel_info *k)
+{
+	const struct occ_arch *a;
+
+	if (k->ptx_only)
+		return NULL;
+	a = occ_tables_find(session_tables(s), k->cc_major, k->cc_minor);
+	return a && a->cc_major >= 9 && a->cluster_size_max ? a : NULL;
+}
+
+int kernels_clusters_prepare(struct session *s, const struct kernel_list *l)
+{
+	const struct options *o = s->o;
+	const struct occ_arch *a = NULL, *ka;
+	struct occ_cluster_shape c;
+	const char *source;
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (!(ka = cluster_arch(s, &l->k[i])))
+			continue;
+		n += (size_t)declared(&l->k[i], &c, &source);
+		a = a ? a : ka;
+	}
+	if (!o->cluster.n && !n)
+		return 0;
+	if (!a && o->cluster.n)
+		die_usage("--cluster: no kernel read is compiled for a GPU with "
+			  "thread-block clusters (compute capability 9.0 on)");
+	if (!a)
+		return 0;
+	if (!o->cluster.n && !o->layout_text && !o->gpu && !s->have_dev) {
+		warn("%zu kernel%s declare%s a cluster launch: give --gpu NAME or "
+		     "--layout LAYOUT to compute it (the rows are plain "
+		     "launches)", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+		return 0;
+	}
+	/* The layout and --cluster's sizes, checked against the first
+	 * table with clusters (every one from 9.0 allows 8 portably). */
+	cluster_prepare(s, a);
+	return 1;
+}
+
+static void shape_text(char *buf, size_t n, const struct occ_cluster_shape *c)
+{
+	if (c->dims[2] > 1)
+		snprintf(buf, n, "%dx%dx%d", c->dims[0], c->dims[1], c->dims[2]);
+	else if (c->dims[1] > 1)
+		snprintf(buf, n, "%dx%d", c->dims[0], c->dims[1]);
+	else
+		snprintf(buf, n, "%d", c->dims[0]);
+}
+
+void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
+			 const struct kernel_info *ki, int on,
+			 struct cluster_request *req)
+{
+	struct cluster_item *it = &req->items[0];
+
+	req->n = 0;
+	if (!on || ki->ptx_only || a->cc_major < 9 || !a->cluster_size_max)
+		return;
+	memset(it, 0, sizeof *it);
+	if (!declared(ki, &it->shape, &it->source)) {
+		*req = o->cluster;
+		return;
+	}
+	/* More CTAs than the GPU's clusters take: it cannot launch as
+	 * declared; its row stays the plain launch's. */
+	if (it->shape.size > a->cluster_size_max)
+		return;
+	shape_text(it->name, sizeof it->name, &it->shape);
+	req->n = 1;
+}
+
+void kernels_cluster_note(struct out *out, const struct kernel_list *l,
+			  const struct options *o, int on)
+{
+	struct occ_cluster_shape c;
+	const char *source;
+	char line[512];
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += (size_t)declared(&l->k[i], &c, &source);
+	if (!on || !n)
+		return;
+	snprintf(line, sizeof line, "\nClusters: %zu kernel%s declare%s %s "
+		 "cluster (__cluster_dims__, or Triton's num_ctas): %s rows are "
+		 "that cluster launch%s.\n", n, n == 1 ? "" : "s",
+		 n == 1 ? "s" : "", n == 1 ? "its" : "their",
+		 n == 1 ? "its" : "their",
+		 o->cluster.n ? ", not --cluster's (a declared shape wins)" : "");
+	out_text(out, line);
+}

@@ -1,0 +1,224 @@
+/*
+ * kernels_triton.c - --kernels DIR on a Triton cache: the launch Triton
+ * makes of each cubin (its block of 32 x num_warps threads, its dynamic
+ * shared memory, its clusters), read from the metadata NAME.json beside
+ * NAME.cubin. An entry whose metadata is missing, partial or malformed is
+ * warned about, naming it, and keeps the cubin's own resources.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kernels.h"
+
+/* Triton writes a few KB; more is no metadata of its. */
+#define META_MAX (UINT64_C(1) << 20)
+
+/* path's directory and base name without ".cubin" into dir and stem;
+ * 0 when path names no cubin. */
+static int split(const char *path, char *dir, size_t nd, char *stem,
+		 size_t ns)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1
+							       : path;
+	size_t n = strlen(base);
+
+	if (n <= 6 || strcmp(base + n - 6, ".cubin") != 0 ||
+	    (size_t)(base - path) >= nd || n - 6 >= ns)
+		return 0;
+	snprintf(dir, nd, "%.*s", (int)(slash ? slash - path : 1),
+		 slash ? path : ".");
+	snprintf(stem, ns, "%.*s", (int)(n - 6), base);
+	return 1;
+}
+
+static int exists(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) == 0;
+}
+
+/* The metadata's text, read whole without blocking; NULL, with why in
+ * err, when it is no regular file or cannot be read. */
+static char *read_meta(const char *path, size_t *len, char *err, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	char *buf = NULL;
+	size_t got = 0;
+	ssize_t r = 0;
+
+	if (fd < 0 || fstat(fd, &sb) != 0) {
+		snprintf(err, n, "cannot be read: %s", strerror(errno));
+	} else if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, n, "not a regular file");
+	} else if ((uint64_t)sb.st_size > META_MAX) {
+		snprintf(err, n, "%lld bytes, more than Triton's metadata "
+			 "(at most %llu)", (long long)sb.st_size,
+			 (unsigned long long)META_MAX);
+	} else if (!(buf = malloc((size_t)sb.st_size + 1))) {
+		die("out of memory");
+	} else {
+		while (got < (size_t)sb.st_size &&
+		       ((r = read(fd, buf + got, (size_t)sb.st_size - got)) > 0
+			|| (r < 0 && errno == EINTR)))
+			got += r > 0 ? (size_t)r : 0;
+		*len = got;
+		if (r < 0) {
+			snprintf(err, n, "cannot be read: %s", strerror(errno));
+			free(buf);
+			buf = NULL;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+/* The cluster Triton launches: cluster_dims where the metadata has them
+ * (Triton before 3.3), else num_ctas CTAs along x (its launcher's
+ * CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION); none for one CTA. */
+static void launch_cluster(const struct occ_triton_meta *m, int c[3])
+{
+	int i;
+
+	memset(c, 0, 3 * sizeof *c);
+	if (m->cluster_dims[0] > 0 &&
+	    (int64_t)m->cluster_dims[0] * (m->cluster_dims[1] ?
+	     m->cluster_dims[1] : 1) * (m->cluster_dims[2] ?
+	     m->cluster_dims[2] : 1) > 1) {
+		for (i = 0; i < 3; i++)
+			c[i] = m->cluster_dims[i] > 0 ? m->cluster_dims[i] : 1;
+		return;
+	}
+	if (m->num_ctas > 1) {
+		c[0] = m->num_ctas;
+		c[1] = c[2] = 1;
+	}
+}
+
+static void attach(struct kernel_info *k, const struct occ_triton_meta *m,
+		   const char *dir)
+{
+	struct kernel_launch *L = calloc(1, sizeof *L);
+	const char *entry = strrchr(dir, '/');
+
+	if (!L)
+		die("out of memory");
+	L->block = 32 * m->num_warps;
+	L->dynamic_smem = m->shared;
+	L->num_warps = m->num_warps;
+	L->num_ctas = m->num_ctas > 0 ? m->num_ctas : 1;
+	launch_cluster(m, L->cluster);
+	snprintf(L->name, sizeof L->name, "%s", m->name);
+	snprintf(L->version, sizeof L->version, "%s", m->version);
+	snprintf(L->entry, sizeof L->entry, "%.255s", entry ? entry + 1 : dir);
+	k->launch = L;
+}
+
+/* Reads and checks NAME.json; attaches the launch, or warns. */
+static void from_meta(struct kernel_info *k, const char *json,
+		      const char *dir)
+{
+	struct occ_triton_meta m;
+	struct occ_bin_diag d;
+	enum occ_status st;
+	char err[256];
+	size_t len = 0;
+	char *text = read_meta(json, &len, err, sizeof err);
+
+	if (!text) {
+		warn("%s: Triton metadata %s; the cubin's own resources are "
+		     "shown", json, err);
+		return;
+	}
+	st = occ_triton_meta_parse(text, len, &m, &d);
+	free(text);
+	if (st != OCC_OK)
+		warn("%s: malformed Triton metadata: %s at byte %llu; the "
+		     "cubin's own resources are shown", json, d.what,
+		     (unsigned long long)d.offset);
+	else if (m.num_warps <= 0 || m.shared < 0)
+		warn("%s: partial Triton metadata: no %s; the cubin's own "
+		     "resources are shown", json, m.num_warps < 0 ? "num_warps"
+		     : m.num_warps == 0 ? "num_warps above 0" : "shared");
+	else if (m.num_ctas == 0)
+		warn("%s: partial Triton metadata: num_ctas 0; the cubin's "
+		     "own resources are shown", json);
+	else
+		attach(k, &m, dir);
+}
+
+void kernels_triton(struct kernel_info *k, const char *cubin)
+{
+	char dir[4096], stem[512], json[4640], grp[4640], ttgir[4640];
+
+	if (k->ptx_only || k->source != KSRC_CUBIN ||
+	    !split(cubin, dir, sizeof dir, stem, sizeof stem))
+		return;
+	snprintf(json, sizeof json, "%s/%s.json", dir, stem);
+	snprintf(grp, sizeof grp, "%s/__grp__%s.json", dir, stem);
+	snprintf(ttgir, sizeof ttgir, "%s/%s.ttgir", dir, stem);
+	if (exists(json))
+		from_meta(k, json, dir);
+	else if (exists(grp) || exists(ttgir))
+		warn("%s: a Triton cache entry without its metadata %s.json; "
+		     "the cubin's own resources are shown", dir, stem);
+}
+
+static const struct seq *one(struct seq *s, struct seq_range *r,
+			     uint64_t v)
+{
+	memset(r, 0, sizeof *r);
+	r->start = r->end = v;
+	r->step = 1;
+	s->ranges = r;
+	s->n = 1;
+	s->is_sweep = 0;
+	return s;
+}
+
+int kernels_launch(const struct options *o, const struct kernel_info *ki,
+		   struct seq *block, struct seq_range *br,
+		   const struct seq **blocks, const struct seq **smem,
+		   struct seq *dyn, struct seq_range *dr)
+{
+	const struct kernel_launch *L = ki->launch;
+
+	*blocks = &o->block;
+	*smem = &o->smem;
+	if (!L)
+		return 0;
+	if (!option_given(o, "smem"))
+		*smem = one(dyn, dr, (uint64_t)L->dynamic_smem);
+	if (o->have_block)
+		return 0;
+	*blocks = one(block, br, (uint64_t)L->block);
+	return 1;
+}
+
+void kernels_triton_note(struct out *out, const struct kernel_list *l,
+			 const struct options *o)
+{
+	char line[512];
+	size_t i, n = 0;
+	int smem = option_given(o, "smem");
+
+	for (i = 0; i < l->n; i++)
+		n += l->k[i].launch != NULL;
+	if (!n)
+		return;
+	snprintf(line, sizeof line, "\nTriton: %zu kernel%s as Triton launches "
+		 "%s (its cache's metadata): %s, %s.\n", n, n == 1 ? "" : "s",
+		 n == 1 ? "it" : "them",
+		 o->have_block ? "the block --block gives"
+		 : "a block of 32 x num_warps threads",
+		 smem ? "the dynamic shared memory --smem gives"
+		 : "its \"shared\" bytes of dynamic shared memory");
+	out_text(out, line);
+}

@@ -1,0 +1,1 @@
+--arch sm_90 --access load --stride -1 --offset 31

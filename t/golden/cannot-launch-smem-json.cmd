@@ -1,0 +1,1 @@
+--arch sm_90 --block 128 --smem 300K --format json

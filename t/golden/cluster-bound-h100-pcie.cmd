@@ -1,0 +1,1 @@
+--gpu H100-PCIe --block 256 --regs 32 --cluster 8

@@ -1,0 +1,1 @@
+--arch 90 --block 64:256:64 --regs 40 --format csv,noheader --fields block,blocks_per_sm,occupancy_pct,limiter

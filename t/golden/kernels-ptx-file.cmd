@@ -1,0 +1,1 @@
+--kernels "$T/fixtures/ptx/kernels.ptx"

@@ -1,0 +1,1 @@
+--kernels "$T/fixtures/triton-cache" --gpu H200

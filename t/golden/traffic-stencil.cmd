@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'y[i] = x[i+1] - x[i-1]' --grid 1000 --block 256

@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'int row = blockIdx.x*blockDim.y + threadIdx.y; int col = threadIdx.x; a[row*N + col] = b[col*N + row]' --define N=4096 --grid 512 --block 32x8

@@ -1,0 +1,1 @@
+--arch sm_90 --block 1024 --regs 64 --grid 1 --sms 1
