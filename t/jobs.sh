@@ -26,6 +26,7 @@ for f in none.fatbin default.fatbin size.fatbin balance.fatbin kernels.exe \
 	same_rows "$f" --kernels "$B/$f" -f csv --fields "$F"
 done
 same_rows "the fixtures' directory, text report" --kernels "$B"
+same_rows "a static library" --kernels "$T/fixtures/ar/sm_75-and-text.a" -f csv --fields "$F"
 run --jobs 1 --kernels - -f csv <"$B/kernels.exe"
 cp "$tmp/out" "$tmp/one"
 run --jobs 4 --kernels - -f csv <"$B/kernels.exe"
