@@ -7,7 +7,6 @@
  * was read from.
  */
 #include <errno.h>
-#include <malloc.h>
 #include <fcntl.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -27,7 +26,7 @@ struct reader {
 	const char *input;       /* as the user named it */
 	int walk;                /* a directory: a Triton cache, perhaps */
 	struct occ_bin_opts opts;
-	int cc_major, cc_minor;  /* --arch's, when given */
+	struct arch_filter arch; /* --arch's, for opts.select */
 };
 
 /* ---- The list ---- */
@@ -162,55 +161,7 @@ static void names(struct reader *r, struct kernel_info *k, const char *mangled)
 	k->mangled = names_intern(&r->l->names, mangled, 0)->mangled;
 }
 
-/* Whether a demangled name is printed or matched: --fields without
- * kernel, and nothing else that names kernels (--kernel, --api,
- * --compare, --check), need none (a default text report names kernels in
- * its notes). */
-static int names_needed(const struct options *o)
-{
-	const char *p = o->fields;
-	size_t n = strlen("kernel");
 
-	if (!p || o->kernel_re || o->api || o->compare || o->n_check ||
-	    o->check_file)
-		return 1;
-	for (; *p; p += strcspn(p, ","), p += *p == ',')
-		if (strncmp(p, "kernel", n) == 0 && (p[n] == ',' || !p[n]))
-			return 1;
-	return 0;
-}
-
-/* Whether --arch can keep an image's kernels, from its fatbin entry's
- * header: those it cannot are never decompressed. Only the compute
- * capability decides here (the suffix is the cubin's to say);
- * keep_or_drop decides the rest. Where a GPU is named, the image the
- * driver loads there is read instead, and this is not asked. */
-static int arch_may_keep(const struct occ_bin_image_head *im, void *ctx)
-{
-	const struct reader *r = ctx;
-
-	return (int)(im->sm / 10) == r->cc_major &&
-	       (int)(im->sm % 10) == r->cc_minor;
-}
-
-static void reader_opts(struct reader *r)
-{
-	const struct options *o = r->s->o;
-
-#ifdef M_MMAP_THRESHOLD
-	/* Blocks of 1 MB and more mapped, whatever glibc learnt: a thread's
-	 * image buffers (zstd's too) go back when freed instead of staying
-	 * in that thread's arena, so memory does not grow with --jobs. */
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
-
-	r->opts.jobs = (int)o->jobs;
-	if (o->arch && occ_arch_parse_name(o->arch, &r->cc_major,
-					   &r->cc_minor) == OCC_OK) {
-		r->opts.select = arch_may_keep;
-		r->opts.select_ctx = r;
-	}
-}
 
 /* ---- Compiler reports ---- */
 
@@ -673,7 +624,7 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	char msg[256];
 
 	memset(l, 0, sizeof *l);
-	l->need_names = names_needed(s->o);
+	l->need_names = kernels_names_needed(s->o);
 	if (s->o->kernel_re) {
 		e = regcomp(&l->re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
 		if (e) {
@@ -689,10 +640,10 @@ void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
 	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
-			    0, 0 };
+			    { 0, 0 } };
 	struct stat sb;
 
-	reader_opts(&r);
+	kernels_bin_opts(s->o, &r.opts, &r.arch);
 	if (strcmp(path, "-") == 0) {
 		r.input = "<stdin>";
 		read_stdin(&r);
