@@ -4,9 +4,12 @@
  *      cuda_occupancy.h, on the same random sm_90 configurations;
  *   2. equal work: a plain loop over cuda_occupancy.h printing, with
  *      printf, the sweep block 1..1024 x regs 1..255 as CSV in five
- *      columns (block, regs, blocks_per_sm, limiter, occupancy_pct) to
- *      /dev/null, against the occcalc CLI printing the same five
- *      (--fields), process start and table loading included;
+ *      columns to /dev/null, against the occcalc CLI printing the same
+ *      five (--fields), process start and table loading included: first
+ *      block, regs, smem, blocks_per_sm, limiter (integers and names,
+ *      the same bytes from both: compared before timing), then block,
+ *      regs, blocks_per_sm, limiter, occupancy_pct (the loop's %.2f is
+ *      most of its cost);
  *   3. the CLI printing all its default columns, for scale.
  * Each figure is the best of several runs. Run it with 'make bench'.
  */
@@ -126,21 +129,22 @@ static const char *limiter_name(unsigned bits)
 	return buf;
 }
 
-/* The plain loop: cuda_occupancy.h and printf, the five columns. */
-static double bench_plain_loop(const struct occ_arch *a)
+/* The columns of each comparison, as --fields takes them. */
+static const char *const COLS[2] = {
+	"block,regs,smem,blocks_per_sm,limiter",
+	"block,regs,blocks_per_sm,limiter,occupancy_pct"
+};
+
+/* The plain loop once into f: cuda_occupancy.h and printf, the five
+ * columns of COLS[pct]. */
+static void plain_loop(const struct occ_arch *a, FILE *f, int pct)
 {
 	cudaOccDeviceProp prop;
 	cudaOccDeviceState state;
 	cudaOccFuncAttributes attr;
-	double best = 1e9;
-	int run;
-	FILE *f = fopen("/dev/null", "w");
+	int block, regs;
 
-	for (run = 0; run < RUNS; run++) {
-		double t = now();
-		int block, regs;
-
-		fprintf(f, "block,regs,blocks_per_sm,limiter,occupancy_pct\n");
+	fprintf(f, "%s\n", COLS[pct]);
 		for (block = 1; block <= 1024; block++)
 			for (regs = 1; regs <= 255; regs++) {
 				struct occ_kernel k;
@@ -154,12 +158,29 @@ static double bench_plain_loop(const struct occ_arch *a)
 					&attr, &state, block, 0);
 				warps = res.activeBlocksPerMultiprocessor *
 					((block + 31) / 32);
-				fprintf(f, "%d,%d,%d,%s,%.2f\n", block, regs,
-					res.activeBlocksPerMultiprocessor,
-					limiter_name(res.limitingFactors),
-					100.0 * warps / 64);
+				if (pct)
+					fprintf(f, "%d,%d,%d,%s,%.2f\n", block, regs,
+						res.activeBlocksPerMultiprocessor,
+						limiter_name(res.limitingFactors),
+						100.0 * warps / 64);
+				else
+					fprintf(f, "%d,%d,%d,%d,%s\n", block, regs, 0,
+						res.activeBlocksPerMultiprocessor,
+						limiter_name(res.limitingFactors));
 			}
-		fflush(f);
+	fflush(f);
+}
+
+static double bench_plain_loop(const struct occ_arch *a, int pct)
+{
+	double best = 1e9;
+	int run;
+	FILE *f = fopen("/dev/null", "w");
+
+	for (run = 0; run < RUNS; run++) {
+		double t = now();
+
+		plain_loop(a, f, pct);
 		t = now() - t;
 		if (t < best)
 			best = t;
@@ -168,20 +189,23 @@ static double bench_plain_loop(const struct occ_arch *a)
 	return best;
 }
 
-static double bench_cli(const char *occcalc, int five)
+/* The CLI's sweep with the fields given (NULL: its defaults) into out,
+ * best of runs. */
+static double bench_cli(const char *occcalc, const char *fields,
+			const char *out, int runs)
 {
 	char *argv[] = { (char *)occcalc, "-a", "sm_90", "-b", "1:1024", "-r",
-			 "1:255", "-f", "csv", "--fields",
-			 "block,regs,blocks_per_sm,limiter,occupancy_pct", NULL };
+			 "1:255", "-f", "csv", "--fields", (char *)fields, NULL };
 	posix_spawn_file_actions_t fa;
 	double best = 1e9;
 	int run;
 
-	if (!five)
+	if (!fields)
 		argv[9] = NULL;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	for (run = 0; run < RUNS; run++) {
+	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT |
+					 O_TRUNC, 0600);
+	for (run = 0; run < runs; run++) {
 		double t = now();
 		pid_t pid;
 		int status;
@@ -200,12 +224,58 @@ static double bench_cli(const char *occcalc, int five)
 	return best;
 }
 
+/* Whether the plain loop and the CLI print the same bytes for COLS[pct]. */
+static int same_bytes(const struct occ_arch *a, const char *occcalc, int pct)
+{
+	char loop[] = "/tmp/occcalc-bench-loop.XXXXXX";
+	char cli[] = "/tmp/occcalc-bench-cli.XXXXXX";
+	int fl = mkstemp(loop), fc = mkstemp(cli), same = 0;
+	FILE *f = fl >= 0 ? fdopen(fl, "w+") : NULL, *g;
+	int x, y;
+
+	if (!f || fc < 0)
+		return 0;
+	close(fc);
+	plain_loop(a, f, pct);
+	bench_cli(occcalc, COLS[pct], cli, 1);
+	if ((g = fopen(cli, "r")) != NULL) {
+		rewind(f);
+		do {
+			x = getc(f);
+			y = getc(g);
+		} while (x == y && x != EOF);
+		same = x == y;
+		fclose(g);
+	}
+	fclose(f);
+	unlink(loop);
+	unlink(cli);
+	return same;
+}
+
+static void bench_sweep(const struct occ_arch *a, const char *occcalc, int pct)
+{
+	const int rows = 1024 * 255;
+	int same = same_bytes(a, occcalc, pct);
+	double plain = bench_plain_loop(a, pct);
+	double cli = bench_cli(occcalc, COLS[pct], "/dev/null", RUNS);
+
+	printf("  %s (%s)\n", COLS[pct], same ? "the same bytes" : "OUTPUTS DIFFER");
+	printf("    plain cuda_occupancy.h + printf loop  %6.1f ms  "
+	       "%5.2f M rows/s\n", plain * 1e3, rows / plain / 1e6);
+	printf("    occcalc CLI --fields                  %6.1f ms  "
+	       "%5.2f M rows/s (process start and table loading included)\n",
+	       cli * 1e3, rows / cli / 1e6);
+	printf("    occcalc CLI is %.2fx the speed of the plain loop\n",
+	       plain / cli);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("OCCCALC_TABLES");
 	struct occ_tables *t;
 	struct occ_diag d;
-	double plain, cli, all;
+	double all;
 	const int rows = 1024 * 255;
 
 	if (argc != 2 || !dir || occ_tables_load(dir, &t, &d) != OCC_OK) {
@@ -213,18 +283,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	bench_model(occ_tables_find(t, 9, 0));
-	plain = bench_plain_loop(occ_tables_find(t, 9, 0));
-	cli = bench_cli(argv[1], 1);
-	all = bench_cli(argv[1], 0);
 	printf("sweep block 1..1024 x regs 1..255 on sm_90, %d rows, CSV to "
-	       "/dev/null, best of %d\n", rows, RUNS);
-	printf("  plain cuda_occupancy.h + printf loop, 5 columns  %6.1f ms  "
-	       "%5.2f M rows/s\n", plain * 1e3, rows / plain / 1e6);
-	printf("  occcalc CLI --fields, the same 5 columns         %6.1f ms  "
-	       "%5.2f M rows/s (process start and table loading included)\n",
-	       cli * 1e3, rows / cli / 1e6);
-	printf("  occcalc CLI is %.2fx the speed of the plain loop on equal "
-	       "work\n", plain / cli);
+	       "/dev/null, best of %d, five columns:\n", rows, RUNS);
+	bench_sweep(occ_tables_find(t, 9, 0), argv[1], 0);
+	bench_sweep(occ_tables_find(t, 9, 0), argv[1], 1);
+	all = bench_cli(argv[1], NULL, "/dev/null", RUNS);
 	printf("  occcalc CLI, all %s default columns          %6.1f ms  "
 	       "%5.2f M rows/s\n", "36", all * 1e3, rows / all / 1e6);
 	occ_tables_free(t);

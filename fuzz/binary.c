@@ -1,6 +1,8 @@
 /* binary.c - the binary reader (occ_bin_read): any bytes either read as
  * kernels whose fields are sane or are refused with a status and a message
- * saying why; never a crash, a hang or a read outside the buffer. */
+ * saying why; never a crash, a hang or a read outside the buffer. Read
+ * again on three threads, the same kernels come in the same order, and
+ * the same refusal. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +10,29 @@
 #include "occcalc.h"
 #include "fuzz.h"
 
+/* What a read delivered, folded in order (FNV-1a). */
+struct seen {
+	uint64_t hash, n;
+};
+
+static void fold(struct seen *s, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		s->hash = (s->hash ^ b[i]) * 0x100000001b3ull;
+}
+
 static int sane(const struct occ_bin_kernel *k, void *ctx)
 {
-	(void)ctx;
+	struct seen *s = ctx;
+
+	s->n++;
+	fold(s, k->mangled, strlen(k->mangled));
+	fold(s, k->arch, sizeof k->arch);
+	fold(s, &k->regs, sizeof k->regs);
+	fold(s, &k->shared_section, sizeof k->shared_section);
+	fold(s, &k->fatbin_offset, sizeof k->fatbin_offset);
 	FUZZ_CHECK(k->mangled && k->mangled[0], "a kernel without a name");
 	FUZZ_CHECK(memchr(k->arch, '\0', sizeof k->arch), "arch unterminated");
 	FUZZ_CHECK(k->cc_major >= 1 && k->cc_minor >= 0 && k->cc_minor <= 9,
@@ -34,39 +56,64 @@ static int sane(const struct occ_bin_kernel *k, void *ctx)
 
 /* The same bytes read for a 9.0 device (one image of each fatbin, chosen
  * from the entries' headers), counted: the same guarantees, and a kernel
- * count that is what the callback saw. */
+ * count that is what the callback saw; on three threads, the same. */
 static int sane_counted(const struct occ_bin_kernel *k, void *ctx)
 {
-	++*(int *)ctx;
 	FUZZ_CHECK(k->image >= OCC_IMAGE_ALL && k->image <= OCC_IMAGE_BESIDE &&
 		   k->images_run <= k->images, "image %d, %d of %d run",
 		   (int)k->image, k->images_run, k->images);
 	return sane(k, ctx);
 }
 
+static enum occ_status gpu_read(const uint8_t *data, size_t size, int jobs,
+				struct seen *seen, struct occ_bin_contents *n,
+				struct occ_bin_diag *d)
+{
+	struct occ_bin_opts o = { jobs, NULL, NULL, 9, 0, n, 1 };
+	int fs;
+
+	return occ_bin_read_opts(data, size, "fuzz", &o, sane_counted, seen,
+				 &fs, d);
+}
+
 static int read_for_gpu(const uint8_t *data, size_t size)
 {
-	struct occ_bin_contents n;
-	struct occ_bin_diag d;
-	int fs, counted = 0;
-	enum occ_status st;
+	struct occ_bin_contents n, nj;
+	struct occ_bin_diag d, dj;
+	struct seen one = { 0xcbf29ce484222325ull, 0 }, three = one;
+	enum occ_status st = gpu_read(data, size, 1, &one, &n, &d);
+	enum occ_status stj = gpu_read(data, size, 3, &three, &nj, &dj);
 
-	st = occ_bin_read_counted(data, size, "fuzz", 9, 0, sane_counted,
-				  &counted, &fs, &n, &d);
 	FUZZ_CHECK(st == OCC_OK || d.what[0], "a refusal that says not why");
-	FUZZ_CHECK(n.kernels == (uint64_t)counted, "%llu kernels counted, "
-		   "%d seen", (unsigned long long)n.kernels, counted);
+	FUZZ_CHECK(n.kernels == one.n, "%llu kernels counted, %llu seen",
+		   (unsigned long long)n.kernels, (unsigned long long)one.n);
+	FUZZ_CHECK(stj == st && three.n == one.n && three.hash == one.hash &&
+		   memcmp(&n, &nj, sizeof n) == 0,
+		   "for a 9.0 device three threads read otherwise: %d, %llu "
+		   "kernels; one: %d, %llu", stj, (unsigned long long)three.n,
+		   st, (unsigned long long)one.n);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct occ_bin_diag d;
+	struct occ_bin_diag d, dj;
+	struct occ_bin_opts jobs = { 3, NULL, NULL, 0, 0, NULL, 1 };
+	struct seen one = { 0xcbf29ce484222325ull, 0 }, three = one;
 	int fs;
-	enum occ_status st = occ_bin_read(data, size, "fuzz", sane, NULL, &fs,
-					  &d);
+	enum occ_status st = occ_bin_read(data, size, "fuzz", sane, &one, &fs,
+					  &d), stj;
 
 	FUZZ_CHECK(memchr(d.what, '\0', sizeof d.what), "diag unterminated");
 	FUZZ_CHECK(st == OCC_OK || d.what[0], "a refusal that says not why");
+	stj = occ_bin_read_opts(data, size, "fuzz", &jobs, sane, &three, &fs,
+				&dj);
+	FUZZ_CHECK(stj == st && one.n == three.n && one.hash == three.hash,
+		   "three threads read otherwise: %d, %llu kernels; one: %d, "
+		   "%llu", stj, (unsigned long long)three.n, st,
+		   (unsigned long long)one.n);
+	FUZZ_CHECK(st == OCC_OK || (dj.offset == d.offset &&
+				    strcmp(dj.what, d.what) == 0),
+		   "three threads refuse otherwise: %s", dj.what);
 	return read_for_gpu(data, size);
 }

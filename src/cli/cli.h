@@ -140,6 +140,7 @@ struct options {
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
 	const char *const *more_kernels; int n_more_kernels;  /* --kernels a b */
 	const char *kernel_re;          /* --kernel REGEX */
+	uint64_t jobs;                  /* --jobs N; 0: one per processor */
 	const char *completion;         /* --completion SHELL */
 	const char *check[32];          /* --check EXPR, each given */
 	int n_check;
@@ -149,6 +150,7 @@ struct options {
 	int gpu_list;                   /* --gpu took a list (targets.c) */
 	struct seq block, regs, smem, static_smem;
 	int have_block;                 /* --block given */
+	int regs_given;                 /* --regs given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
 	uint64_t sms, grid, device;     /* 0: not given (device: 0) */
 	uint64_t carveout, barriers, streams;
@@ -385,8 +387,8 @@ enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
 
 /* One kernel of one architecture, as read; -1: not recorded there. */
 struct kernel_info {
-	char *mangled;
-	char *name;              /* demangled, or NULL: not C++ */
+	const char *mangled;     /* the list's names' */
+	const char *name;        /* demangled, or NULL: not C++ or not needed */
 	const char *file;        /* the kernel_list's copy */
 	char arch[16];           /* as compiled: sm_90a, sm_120f, compute_90 */
 	int cc_major, cc_minor;
@@ -414,11 +416,29 @@ struct kernel_info {
 	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
 };
 
+/* Each kernel name once (names.c). */
+struct name_entry {
+	char *mangled, *name;    /* name: demangled, NULL if not C++ */
+	uint64_t hash;
+	int demangled;           /* name was computed */
+};
+
+struct name_table {
+	struct name_entry *e;
+	size_t n, cap;           /* cap: a power of 2 */
+};
+
+/* The table's entry for mangled, added if new, demangled once when asked. */
+const struct name_entry *names_intern(struct name_table *t,
+				      const char *mangled, int demangled);
+void names_free(struct name_table *t);
 #include "ptxas_jit.h"
 
 struct kernel_list {
 	struct kernel_info *k;
 	size_t n, cap;
+	struct name_table names;
+	int need_names;          /* demangled names are printed or matched */
 	char **files;            /* the files read, for kernel_info.file */
 	size_t nfiles;
 	unsigned char *stdin_buf;   /* a binary read from standard input */
@@ -658,6 +678,8 @@ struct occ_run {
 	const struct kernel_info *ki;
 	const char *kernel;
 	const uint16_t *shape;         /* the block's, from --block */
+	const struct occ_arch *tag_of; /* tag is this architecture's name */
+	char tag[16];
 	const char *gpu_name;          /* --gpu LIST: the GPU computed for */
 	int launch;                    /* the block is the launch's (Triton's) */
 	const struct seq *smem;        /* its dynamic shared memory, or NULL:

@@ -25,7 +25,7 @@ static const struct topic_help {
 	[T_LAUNCH] = { "launch", "The GPU and the launch:", "the GPU, the "
 		"grid and clusters", NULL },
 	[T_KERNELS] = { "kernels", "Kernels of a binary or a compiler report:",
-		"what you ship", NULL },
+		"code", NULL },
 	[T_OUTPUT] = { "output", "Output:", "formats, fields and charts",
 		NULL },
 	[T_CI] = { "ci", "Budgets and builds compared (in CI):", "budgets, "

@@ -2,7 +2,7 @@
  * kernels.h - what --kernels adds to a kernel beyond its binary (internal
  * to the command line): Triton's launch (kernels_triton.c), the cluster
  * launches kernels declare (kernels_cluster.c), PTX files' lines
- * (kernels_ptx.c).
+ * (kernels_ptx.c); how binaries are read (kernels_opts.c).
  */
 #ifndef OCC_CLI_KERNELS_H
 #define OCC_CLI_KERNELS_H
@@ -18,6 +18,16 @@ struct kernel_launch {
 	char name[256], version[32];
 	char entry[256];         /* the cache entry: the cubin's directory */
 };
+
+/* How the library reads binaries (kernels_opts.c): --jobs, and --arch's
+ * compute capability (f, which opts points to) for images left unread. */
+struct arch_filter {
+	int cc_major, cc_minor;
+};
+void kernels_bin_opts(const struct options *o, struct occ_bin_opts *opts,
+		      struct arch_filter *f);
+/* Whether kernel names are demangled: printed, matched or compared. */
+int kernels_names_needed(const struct options *o);
 
 /* Another path's kernels, added to l (--kernels a.o b.o). */
 void kernels_read_add(struct session *s, const char *path,

@@ -25,6 +25,8 @@ struct reader {
 	struct kernel_list *l;
 	const char *input;       /* as the user named it */
 	int walk;                /* a directory: a Triton cache, perhaps */
+	struct occ_bin_opts opts;
+	struct arch_filter arch; /* --arch's, for opts.select */
 };
 
 /* ---- The list ---- */
@@ -63,11 +65,8 @@ void kernels_drop_beside(struct kernel_list *l)
 	size_t i, kept = 0;
 
 	for (i = 0; i < l->n; i++) {
-		if (l->k[i].image == OCC_IMAGE_BESIDE) {
-			free(l->k[i].mangled);
-			free(l->k[i].name);
-			continue;
-		}
+		if (l->k[i].image == OCC_IMAGE_BESIDE)
+			continue;          /* its names stay in the table */
 		l->k[kept++] = l->k[i];
 	}
 	l->n = kept;
@@ -77,11 +76,9 @@ void kernels_free(struct kernel_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		free(l->k[i].mangled);
-		free(l->k[i].name);
+	names_free(&l->names);
+	for (i = 0; i < l->n; i++)
 		free(l->k[i].launch);
-	}
 	for (i = 0; i < l->nfiles; i++)
 		free(l->files[i]);
 	free(l->k);
@@ -132,7 +129,8 @@ const char *kernel_image_why(const struct kernel_info *k)
 
 /* Keeps k (the last added) or takes it back. An image chosen for the GPU
  * is kept whatever its target (compute_80 PTX runs on a 9.0 device); a
- * kernel none of whose images runs there is counted for a notice. */
+ * kernel none of whose images runs there is counted for a notice. The
+ * name of a kept one is demangled when it is needed (once per name). */
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
@@ -149,22 +147,21 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k)
 		keep = 0;
 	}
 
+	if (keep && r->l->need_names)
+		k->name = names_intern(&r->l->names, k->mangled, 1)->name;
 	if (keep && r->l->have_re)
 		keep = regexec(&r->l->re, k->mangled, 0, NULL, 0) == 0 ||
 		       (k->name && regexec(&r->l->re, k->name, 0, NULL, 0) == 0);
-	if (!keep) {
-		free(k->mangled);
-		free(k->name);
+	if (!keep)
 		r->l->n--;
-	}
 }
 
-static void names(struct kernel_info *k, const char *mangled)
+static void names(struct reader *r, struct kernel_info *k, const char *mangled)
 {
-	if (!(k->mangled = strdup(mangled)))
-		die("out of memory");
-	k->name = demangle(mangled);
+	k->mangled = names_intern(&r->l->names, mangled, 0)->mangled;
 }
+
+
 
 /* ---- Compiler reports ---- */
 
@@ -187,7 +184,7 @@ static int from_report(const struct occ_usage *u, void *ctx)
 	struct reader *r = ctx;
 	struct kernel_info *k = add(r->l);
 
-	names(k, u->mangled);
+	names(r, k, u->mangled);
 	k->file = file_name(r->l, r->input);
 	snprintf(k->arch, sizeof k->arch, "%s", u->arch);
 	k->cc_major = u->cc_major;
@@ -397,7 +394,7 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	struct kernel_info *k = add(r->l);
 	const struct occ_arch *a;
 
-	names(k, b->mangled);
+	names(r, k, b->mangled);
 	k->file = file_name(r->l, b->file && *b->file ? b->file : r->input);
 	memcpy(k->arch, b->arch, sizeof k->arch);
 	k->arch[sizeof k->arch - 1] = '\0';
@@ -469,7 +466,8 @@ static void read_dir(struct reader *r, const char *path)
 	int fs;
 
 	r->walk = 1;
-	st = occ_bin_walk(path, from_binary, bad_file, r, &fs, &stats, &d);
+	st = occ_bin_walk_opts(path, &r->opts, from_binary, bad_file, r, &fs,
+			       &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 	if (stats.files_read == 0)
@@ -481,6 +479,19 @@ static void read_dir(struct reader *r, const char *path)
 /* ---- Reading, by content ---- */
 
 static int image_target(struct session *s);
+
+/* The reader's options with the GPU whose image of each fatbin is read. */
+static const struct occ_bin_opts *for_target(struct reader *r)
+{
+	r->l->target_cc = image_target(r->s);
+	r->opts.cc_major = r->l->target_cc / 10;
+	r->opts.cc_minor = r->l->target_cc % 10;
+	r->opts.contents = &r->l->contents;
+	/* --ptxas-jit compiles the PTX the driver would: its text is kept
+	 * for the callback only then. */
+	r->opts.ptx_text = r->s->o->ptxas_jit;
+	return &r->opts;
+}
 
 static unsigned char *slurp(int fd, const char *input, size_t *len)
 {
@@ -526,10 +537,8 @@ static void read_stdin(struct reader *r)
 		read_report(r, buf, len);
 		return;
 	}
-	r->l->target_cc = image_target(r->s);
-	st = occ_bin_read_counted(buf, len, r->input, r->l->target_cc / 10,
-				  r->l->target_cc % 10, from_binary, r, &fs,
-				  &r->l->contents, &d);
+	st = occ_bin_read_opts(buf, len, r->input, for_target(r), from_binary,
+			       r, &fs, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
 }
@@ -550,11 +559,8 @@ static void read_file(struct reader *r, const char *path)
 		die("%s: cannot read: %s", path, strerror(errno));
 	if (occ_bin_sniff(head, (size_t)got)) {
 		close(fd);
-		r->l->target_cc = image_target(r->s);
-		st = occ_bin_read_file_counted(path, r->l->target_cc / 10,
-					       r->l->target_cc % 10,
-					       from_binary, r, &fs,
-					       &r->l->contents, &d);
+		st = occ_bin_read_file_opts(path, for_target(r), from_binary,
+					    r, &fs, &d);
 		if (st != OCC_OK)
 			bin_failed(st, &d);
 		return;
@@ -603,8 +609,6 @@ static void drop_relocatable(struct kernel_list *l)
 			linked |= !l->k[end].relocatable && !l->k[end].ptx_only;
 		for (i = start; i < end; i++) {
 			if (linked && l->k[i].relocatable) {
-				free(l->k[i].mangled);
-				free(l->k[i].name);
 				l->relocatable_dropped++;
 				continue;
 			}
@@ -620,6 +624,7 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	char msg[256];
 
 	memset(l, 0, sizeof *l);
+	l->need_names = kernels_names_needed(s->o);
 	if (s->o->kernel_re) {
 		e = regcomp(&l->re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
 		if (e) {
@@ -634,9 +639,11 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
-	struct reader r = { s, l, path, 0 };
+	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
+			    { 0, 0 } };
 	struct stat sb;
 
+	kernels_bin_opts(s->o, &r.opts, &r.arch);
 	if (strcmp(path, "-") == 0) {
 		r.input = "<stdin>";
 		read_stdin(&r);

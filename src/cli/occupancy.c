@@ -401,7 +401,12 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	memset(&row, 0, sizeof row);
 	g.fixed = k->dynamic_smem;
 	row.a = run->a;
-	arch_tag(row.arch, sizeof row.arch, run->a);
+	/* Named once per architecture, not per row of a sweep. */
+	if (run->tag_of != run->a) {
+		arch_tag(run->tag, sizeof run->tag, run->a);
+		run->tag_of = run->a;
+	}
+	memcpy(row.arch, run->tag, sizeof run->tag);
 	row.k = *k;
 	/* A Triton cache's kernel: the block is the launch's. */
 	if (o->have_block || (run->ki && run->ki->launch)) {
@@ -427,7 +432,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	if (run->shape && run->shape[0])
 		seq_shape_text(row.block_shape, sizeof row.block_shape,
 			       run->shape);
-	row.regs_assumed = !run->ki && !option_given(o, "regs");
+	row.regs_assumed = !run->ki && !o->regs_given;
 	if (run->ki)
 		snprintf(row.arch, sizeof row.arch, "%s", run->ki->arch);
 	row.dev = run->s->have_dev ? &run->s->dev : NULL;

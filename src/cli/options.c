@@ -152,6 +152,10 @@ const struct opt opts[] = {
 	  .topic = T_KERNELS,
 	  .help = "--kernels: where that image is PTX, the\nresources the "
 	  "toolkit's ptxas gives for the\nGPU named (the driver's own: --api)" },
+	{ "jobs", 0, NUM(1, 256), .metavar = "N", .dest = O(jobs), .modes = KER,
+	  .topic = T_KERNELS,
+	  .selects = -1, .help = "--kernels: read a binary's images on N "
+	  "threads\n(default: one per processor; the output is the same)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .topic = T_OUTPUT, .complete = "text csv json jsonl csv,noheader "
 	  "csv,noheader,nounits",
@@ -509,6 +513,7 @@ static void check(struct options *o)
 	if (o->measure)
 		o->api = 1;
 	o->have_block = option_given(o, "block");
+	o->regs_given = option_given(o, "regs");
 	o->barriers_given = option_given(o, "barriers");
 	check_pairs(o);
 }

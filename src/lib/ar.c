@@ -6,7 +6,8 @@
  * size[10] in decimal, "`\n") and its bytes, padded to an even offset.
  * Members named "/" or "/SYM64/" (symbol tables) and "//" (long names)
  * hold no code; any other member that is no ELF file is skipped, as a
- * directory walk skips what is no binary.
+ * directory walk skips what is no binary. Read from the source piece by
+ * piece, as a host file is (hostelf.c).
  */
 #include <string.h>
 
@@ -36,44 +37,60 @@ static int64_t member_size(const uint8_t *h)
 	return v;
 }
 
-static int is_elf(struct span m)
+/* A member that is an ELF file, read as if named alone (depth 0): its
+ * fatbins' offsets stay the archive's, where --api loads them. */
+static enum occ_status member_read(struct bin_ctx *c, struct bin_win *w,
+				   uint64_t off, uint64_t size)
 {
-	return m.n >= 4 && rd32(m.p) == 0x464c457fu;
+	const uint8_t *p;
+	int cubin;
+
+	if (size < 4 || win_get(c->src, w, off, size < 20 ? (size_t)size : 20,
+				&p) != OCC_OK || rd32(p) != 0x464c457fu)
+		return OCC_OK;
+	cubin = size >= 20 && rd16(p + 0x12) == 190;
+	c->container = cubin ? OCC_BIN_CUBIN : OCC_BIN_HOST_ELF;
+	return cubin ? bin_read_whole(c, off, size, elf_read)
+		     : host_walk(c, off, size);
 }
 
-enum occ_status ar_read(struct bin_ctx *c, struct span s)
+enum occ_status ar_walk(struct bin_ctx *c)
 {
-	uint64_t off = 8;
-	enum occ_status st;
+	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	uint64_t off = 8, n = c->src->len;
+	enum occ_status st = OCC_OK;
 
-	if (c->depth > 0)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "an archive inside "
-				"a binary");
-	while (off < s.n) {
-		const uint8_t *h = s.p + off;
-		struct span m;
-		int64_t size;
+	while (off < n && st == OCC_OK) {
+		const uint8_t *h;
+		int64_t size = 0;
 
-		if (s.n - off < AR_HEADER)
-			return bin_fail(c, OCC_ERR_CORRUPT, h, "archive member "
-					"header cut short");
-		if (h[58] != '`' || h[59] != '\n')
-			return bin_fail(c, OCC_ERR_CORRUPT, h, "archive member "
-					"header without its end marker");
-		if ((size = member_size(h)) < 0)
-			return bin_fail(c, OCC_ERR_CORRUPT, h, "archive member "
-					"size is not a decimal number");
-		if (span_sub(s, off + AR_HEADER, (uint64_t)size, &m) != 0)
-			return bin_fail(c, OCC_ERR_CORRUPT, h, "archive member "
-					"of %lld bytes past the end",
-					(long long)size);
-		if (h[0] != '/' || (h[1] != ' ' && h[1] != '/' && h[1] != 'S')) {
-			/* Read as if named alone (depth 0): its fatbins'
-			 * offsets stay the archive's, where --api loads them. */
-			if (is_elf(m) && (st = bin_read_any(c, m)) != OCC_OK)
-				return st;
+		if (n - off < AR_HEADER) {
+			st = bin_fail_off(c, OCC_ERR_CORRUPT, off, "archive "
+					  "member header cut short");
+			break;
 		}
-		off += AR_HEADER + (uint64_t)size + ((uint64_t)size & 1);
+		if ((st = win_get(c->src, &w, off, AR_HEADER, &h)) != OCC_OK) {
+			st = src_fail(c, st, off);
+			break;
+		}
+		if (h[58] != '`' || h[59] != '\n')
+			st = bin_fail_off(c, OCC_ERR_CORRUPT, off, "archive "
+					  "member header without its end "
+					  "marker");
+		else if ((size = member_size(h)) < 0)
+			st = bin_fail_off(c, OCC_ERR_CORRUPT, off, "archive "
+					  "member size is not a decimal number");
+		else if ((uint64_t)size > n - off - AR_HEADER)
+			st = bin_fail_off(c, OCC_ERR_CORRUPT, off, "archive "
+					  "member of %lld bytes past the end",
+					  (long long)size);
+		else if (h[0] != '/' || (h[1] != ' ' && h[1] != '/' &&
+					 h[1] != 'S'))
+			st = member_read(c, &w, off + AR_HEADER,
+					 (uint64_t)size);
+		if (st == OCC_OK)
+			off += AR_HEADER + (uint64_t)size + ((uint64_t)size & 1);
 	}
-	return OCC_OK;
+	buf_free(&w.buf);
+	return st;
 }

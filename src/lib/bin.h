@@ -14,15 +14,55 @@ struct span {
 	size_t n;
 };
 
-/* Everything one read needs: the caller's callback, the file's start (to
- * turn pointers into file offsets for messages) and the diagnosis. */
+/* Where the bytes come from: a buffer in memory, or a file read piece
+ * by piece (pread), so that a large file is never held whole. */
+struct bin_src {
+	const uint8_t *mem;      /* NULL: read from fd */
+	int fd;
+	uint64_t len;
+};
+
+/* A reusable buffer, grown as needed and kept (one per thread). */
+struct bin_buf {
+	uint8_t *p;
+	size_t cap;
+};
+
+/* What a read of bytes at an offset found: a pointer to them (into the
+ * memory source or into the buffer given). */
+enum occ_status src_read(const struct bin_src *s, uint64_t off, size_t n,
+			 struct bin_buf *b, const uint8_t **out);
+/* A window for small reads that move forward (headers, padding): bytes
+ * [off, off + n) are read ahead in one piece of at least WINDOW bytes. */
+struct bin_win {
+	struct bin_buf buf;
+	uint64_t off;
+	size_t n;
+	const uint8_t *p;
+};
+enum occ_status win_get(const struct bin_src *s, struct bin_win *w,
+			uint64_t off, size_t n, const uint8_t **out);
+int buf_reserve(struct bin_buf *b, size_t n);
+void buf_free(struct bin_buf *b);
+
+struct bin_sched;
+struct bin_scratch;
+
+/* Everything one read needs: the caller's callback, the window of the
+ * file being read (to turn pointers into file offsets for messages) and
+ * the diagnosis. */
 struct bin_ctx {
 	occ_bin_fn fn;
 	void *ctx;
 	int *fn_status;
 	struct occ_bin_diag *diag;
-	const uint8_t *file;     /* the outermost buffer */
+	const uint8_t *file;     /* the bytes of the file at hand */
 	size_t file_len;
+	uint64_t file_off;       /* their offset in the file */
+	const struct bin_src *src;
+	struct bin_sched *sched; /* runs fatbin entries, delivers in order */
+	struct bin_scratch *scratch;  /* the running thread's buffers */
+	const struct occ_bin_opts *opts;
 	int depth;               /* nesting: fatbin in ELF, ELF in fatbin */
 	/* Set while reading a fatbin entry, for the kernels it holds. */
 	enum occ_bin_container container;
@@ -35,6 +75,7 @@ struct bin_ctx {
 	enum occ_bin_image image;
 	int images, images_run;
 	int capped;              /* a kernel read had a register cap */
+	int host_top;            /* the source is a host ELF file */
 	struct occ_bin_contents *contents;   /* counted into, or NULL */
 	/* Offset in the file of the entry whose decompressed bytes are being
 	 * read: messages about them point there. */
@@ -45,6 +86,17 @@ struct bin_ctx {
 /* Inside the outermost buffer: its offset there; else the offset of the
  * decompressed data's origin (the entry), which is the closest place. */
 uint64_t bin_offset(const struct bin_ctx *c, const void *at);
+
+/* Fills c->diag (the file offset given) and returns st. */
+enum occ_status bin_fail_off(struct bin_ctx *c, enum occ_status st,
+			     uint64_t off, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+/* A failed src_read or win_get at off, said in c->diag. */
+enum occ_status src_fail(struct bin_ctx *c, enum occ_status st, uint64_t off);
 
 /* Fills c->diag (offset of `at`) and returns st. */
 enum occ_status bin_fail(struct bin_ctx *c, enum occ_status st,
@@ -92,9 +144,30 @@ int image_choose(const struct image_desc *d, size_t n, int cc,
 		 enum occ_bin_image *why, int *runnable);
 
 /* Readers by format; each recognises its magic before it is called. */
-enum occ_status bin_read_any(struct bin_ctx *c, struct span s);
+/* A file by path, with the scheduler given (NULL: one of its own). */
+enum occ_status bin_read_path(const char *path,
+			      const struct occ_bin_opts *opts,
+			      struct bin_sched *sched, occ_bin_fn fn,
+			      void *ctx, int *fn_status,
+			      struct occ_bin_diag *diag);
 enum occ_status elf_read(struct bin_ctx *c, struct span s);
-enum occ_status fatbin_read(struct bin_ctx *c, struct span s);
+/* A fatbin at [off, off + n) of the source: its entries' headers read
+ * first, the images wanted handed to the scheduler. */
+enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n);
+/* A host ELF file (object, executable, library) from the source: its
+ * headers, then the fatbins of its fatbin sections (hostelf.c). */
+enum occ_status host_walk(struct bin_ctx *c, uint64_t base, uint64_t n);
+/* A static library from the source: its members read as if alone (ar.c). */
+enum occ_status ar_walk(struct bin_ctx *c);
+/* Whether text is all blank and comments (a PTX file's start, perhaps). */
+int ptx_blank(const void *buf, size_t len);
+/* [off, off + n) of the source read whole, then handed to read. */
+enum occ_status bin_read_whole(struct bin_ctx *c, uint64_t off, uint64_t n,
+			       enum occ_status (*read)(struct bin_ctx *,
+						       struct span));
+/* For a host file that gave no kernel: the fatbins in its other sections,
+ * counted into c->contents->data_fatbins (hostelf.c). */
+enum occ_status host_data_fatbins(struct bin_ctx *c);
 enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 			 uint64_t entry_flags);
 /* A static library (ar.c): whether buf starts like one, and its members. */
@@ -102,16 +175,60 @@ int ar_sniff(const void *buf, size_t len);
 /* A PTX file (ptx_file.c). */
 int ptx_file_sniff(const void *buf, size_t len);
 enum occ_status ptx_file_read(struct bin_ctx *c, struct span s);
-enum occ_status ar_read(struct bin_ctx *c, struct span s);
 /* Emits one kernel: the callback, stopping the read when it asks. */
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k);
 void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k);
 
+/* One fatbin entry: its header's facts and where its payload lies. */
+struct bin_entry {
+	unsigned kind;
+	uint64_t flags;
+	unsigned sm;
+	uint64_t csize, usize;
+	uint64_t off;            /* the payload's offset in the source */
+	uint64_t size;           /* its stored size */
+};
+
+/* A thread's buffers: the payload read, the image decompressed, and the
+ * Zstandard context (decompress.c). */
+struct bin_scratch {
+	struct bin_buf in, out, chunk;
+	void *zstd;
+};
+
+/* Zstandard cubins this large are decompressed sparsely (sparse.c):
+ * only the pages of the sections the reader reads are kept. */
+#define SPARSE_MIN ((uint64_t)8 << 20)
+int sparse_wanted(const struct bin_entry *en);
+/* The image in *out, within a mapping (*map, usize bytes) to unmap. */
+enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
+			     uint64_t usize, struct span *out, void **map,
+			     const char **why);
+void scratch_free(struct bin_scratch *s);
+
+/* Reads one entry's images into rows (fatbin.c); runs on any thread. */
+enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
+			   struct span payload);
+
+/* The scheduler (sched.c): entries read on a pool of threads, their
+ * kernels delivered to the callback in the order they were submitted. */
+struct bin_sched *sched_open(int jobs);
+void sched_close(struct bin_sched *s);
+/* Submits an entry read in c's context (container, fatbin), and the PTX
+ * entries to read after it when one of its kernels has a register cap
+ * (copied; may be NULL); returns the first failure delivered so far (then
+ * reading stops). */
+enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
+			     const struct bin_entry *beside, size_t nbeside);
+/* Delivers every entry submitted; st is the reader's own status, which a
+ * failure of an earlier entry replaces. */
+enum occ_status sched_finish(struct bin_ctx *c, enum occ_status st);
+
 /* Decompression (decompress.c): exactly out_len bytes into out. */
 enum occ_status lz4_block_decode(struct span in, uint8_t *out, size_t out_len,
 				 const char **why);
-enum occ_status zstd_decode(struct span in, uint8_t *out, size_t out_len,
-			    const char **why);
+enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
+			    uint8_t *out, size_t out_len, const char **why);
 
 #define FATBIN_MAGIC 0xBA55ED50u
 

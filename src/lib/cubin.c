@@ -218,6 +218,14 @@ static struct slot *kernel_slot(struct bin_ctx *c, struct cubin *cb,
 	return &cb->slots[h->info];
 }
 
+int cubin_wants_section(const char *name, uint32_t type)
+{
+	return type == SHT_SYMTAB || strcmp(name, ".nv.info") == 0 ||
+	       strcmp(name, ".nv.compat") == 0 ||
+	       strcmp(name, ".note.nv.tkinfo") == 0 ||
+	       has_prefix(name, ".nv.info.");
+}
+
 /* One section: remember what it says about which kernel. */
 static enum occ_status scan_section(struct bin_ctx *c, struct cubin *cb,
 				    size_t i)

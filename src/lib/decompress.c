@@ -7,6 +7,7 @@
  * (github.com/lz4/lz4, doc/lz4_Block_format.md); Zstandard through libzstd
  * when configure found it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -62,9 +63,14 @@ enum occ_status lz4_block_decode(struct span in, uint8_t *out, size_t out_len,
 		match += 4;
 		if (match > out_len - op)
 			return OCC_ERR_CORRUPT;
-		/* Byte by byte: a match may overlap what it copies. */
-		for (size_t i = 0; i < match; i++, op++)
-			out[op] = out[op - off];
+		/* Byte by byte where a match overlaps what it copies. */
+		if (off >= match) {
+			memcpy(out + op, out + op - off, match);
+			op += match;
+		} else {
+			for (size_t i = 0; i < match; i++, op++)
+				out[op] = out[op - off];
+		}
 	}
 	if (op != out_len) {
 		*why = "LZ4 data is shorter than the size the fatbin records";
@@ -82,11 +88,28 @@ int occ_bin_has_zstd(void)
 #endif
 }
 
-enum occ_status zstd_decode(struct span in, uint8_t *out, size_t out_len,
-			    const char **why)
+void scratch_free(struct bin_scratch *s)
+{
+	buf_free(&s->in);
+	buf_free(&s->out);
+	buf_free(&s->chunk);
+#ifdef HAVE_ZSTD
+	ZSTD_freeDCtx(s->zstd);
+#endif
+	memset(s, 0, sizeof *s);
+}
+
+/* The thread's context is kept: making one per entry costs more than
+ * decompressing a small entry. */
+enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
+			    uint8_t *out, size_t out_len, const char **why)
 {
 #ifdef HAVE_ZSTD
-	size_t r = ZSTD_decompress(out, out_len, in.p, in.n);
+	size_t r;
+
+	if (!sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
+		return OCC_ERR_NOMEM;
+	r = ZSTD_decompressDCtx(sc->zstd, out, out_len, in.p, in.n);
 
 	if (ZSTD_isError(r)) {
 		*why = ZSTD_getErrorName(r);
@@ -98,6 +121,7 @@ enum occ_status zstd_decode(struct span in, uint8_t *out, size_t out_len,
 	}
 	return OCC_OK;
 #else
+	(void)sc;
 	(void)in;
 	(void)out;
 	(void)out_len;

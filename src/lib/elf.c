@@ -1,9 +1,8 @@
 /*
  * elf.c - ELF files, read from memory with every offset checked: the
  * section table shared by cubins and host files, and host objects,
- * executables and shared libraries, whose fatbins sit in .nv_fatbin
- * (__nv_relfatbin for relocatable device code). The section names are
- * those of CUDA's fatbinary_section.h; ELF itself is the System V gABI.
+ * executables and shared libraries (whose fatbins hostelf.c finds). ELF
+ * itself is the System V gABI.
  */
 #include <string.h>
 
@@ -126,101 +125,6 @@ const char *elf_name(const struct elf *e, const struct elf_shdr *h)
 	return n ? n : "";
 }
 
-/* Fatbins one after another, as the linker concatenates them, with zero
- * padding between them. */
-static enum occ_status fatbins_in(struct bin_ctx *c, struct span s)
-{
-	size_t p = 0;
-	enum occ_status st;
-
-	while (p < s.n) {
-		struct span f;
-		uint64_t size;
-
-		if (s.p[p] == 0) {
-			p++;
-			continue;
-		}
-		if (s.n - p < 16 || rd32(s.p + p) != FATBIN_MAGIC)
-			return bin_fail(c, OCC_ERR_CORRUPT, s.p + p,
-					"no fatbin where the section's next "
-					"one should start");
-		size = rd64(s.p + p + 8);
-		if (span_sub(s, p, size > UINT64_MAX - 16 ? UINT64_MAX
-				   : 16 + size, &f))
-			return bin_fail(c, OCC_ERR_CORRUPT, s.p + p,
-					"fatbin of %llu bytes runs past the end "
-					"of its section",
-					(unsigned long long)size);
-		if ((st = fatbin_read(c, f)) != OCC_OK)
-			return st;
-		p += f.n;
-	}
-	return OCC_OK;
-}
-
-static int is_fatbin_section(const char *name)
-{
-	return strcmp(name, ".nv_fatbin") == 0 ||
-	       strcmp(name, "__nv_relfatbin") == 0;
-}
-
-/* Fatbin headers (magic, version 1, a 16-byte header) at 8-byte aligned
- * offsets of the file (a section at file offset off): counted, not read. */
-static uint64_t fatbins_at(struct span d, uint64_t off)
-{
-	uint64_t n = 0;
-	size_t p;
-
-	for (p = (size_t)((8 - off % 8) % 8); d.n >= 16 && p <= d.n - 16;
-	     p += 8)
-		n += rd32(d.p + p) == FATBIN_MAGIC && rd16(d.p + p + 4) == 1 &&
-		     rd16(d.p + p + 6) == 16;
-	return n;
-}
-
-/* A host file without kernels in its fatbin sections: the fatbins its
- * other sections hold (a library that loads its own code). */
-static void count_data_fatbins(struct bin_ctx *c, const struct elf *e)
-{
-	if (!c->contents || c->contents->kernels)
-		return;
-	for (size_t i = 0; i < e->shnum; i++) {
-		struct elf_shdr h;
-		struct span d;
-
-		elf_shdr(e, i, &h);
-		if (h.type != 1 /* SHT_PROGBITS */ ||
-		    is_fatbin_section(elf_name(e, &h)) || elf_data(e, &h, &d))
-			continue;
-		c->contents->data_fatbins += fatbins_at(d, h.offset);
-	}
-}
-
-/* A host file: the kernels of every fatbin section. */
-static enum occ_status host_read(struct bin_ctx *c, const struct elf *e)
-{
-	enum occ_status st;
-
-	for (size_t i = 0; i < e->shnum; i++) {
-		struct elf_shdr h;
-		struct span d;
-
-		elf_shdr(e, i, &h);
-		if (!is_fatbin_section(elf_name(e, &h)))
-			continue;
-		if (elf_data(e, &h, &d))
-			return bin_fail(c, OCC_ERR_CORRUPT, e->s.p + e->shoff +
-					i * 64, "section %s lies past the end "
-					"of the file", elf_name(e, &h));
-		c->container = OCC_BIN_HOST_ELF;
-		if ((st = fatbins_in(c, d)) != OCC_OK)
-			return st;
-	}
-	count_data_fatbins(c, e);
-	return OCC_OK;
-}
-
 enum occ_status elf_read(struct bin_ctx *c, struct span s)
 {
 	struct elf e;
@@ -230,8 +134,7 @@ enum occ_status elf_read(struct bin_ctx *c, struct span s)
 		return st;
 	if (e.machine == EM_CUDA)
 		return cubin_read(c, &e);
-	if (c->depth > 1)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "a fatbin's ELF entry "
-				"is not a CUDA ELF (machine %u)", e.machine);
-	return host_read(c, &e);
+	/* A host file is read from its source (host_walk), never here. */
+	return bin_fail(c, OCC_ERR_CORRUPT, s.p, "a fatbin's ELF entry is not "
+			"a CUDA ELF (machine %u)", e.machine);
 }

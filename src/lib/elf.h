@@ -23,6 +23,10 @@ int elf_data(const struct elf *e, const struct elf_shdr *h, struct span *out);
 const char *elf_str(struct span tab, uint64_t off);
 const char *elf_name(const struct elf *e, const struct elf_shdr *h);
 
+/* Whether the cubin reader reads a section's bytes (cubin.c): what a
+ * sparse image must hold. */
+int cubin_wants_section(const char *name, uint32_t type);
+
 /* A CUDA ELF's kernels (cubin.c). */
 enum occ_status cubin_read(struct bin_ctx *c, const struct elf *e);
 

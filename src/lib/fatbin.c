@@ -10,36 +10,32 @@
  * family-specific (0x200000, "sm_120f").
  */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "bin.h"
 
 enum { KIND_PTX = 1, KIND_ELF = 2, KIND_LTOIR = 8 };
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
+#define FLAG_ARCH_SPECIFIC 0x100000u
+#define FLAG_FAMILY 0x200000u
 #define ENTRY_MIN_HEADER 64
 /* Most a compressed entry may claim to expand to. */
 #define MAX_DECOMPRESSED (1ull << 30)
 /* LZ4 cannot expand a byte into more than 255 (its format's bound). */
 #define LZ4_MAX_RATIO 255
 
-struct entry {
-	unsigned kind;
-	uint64_t flags;
-	unsigned sm;
-	uint64_t csize, usize;
-	struct span payload;      /* as stored */
-};
-
-/* The stored bytes made readable: decompressed into *buf when needed. */
-static enum occ_status entry_bytes(struct bin_ctx *c, const struct entry *en,
-				   uint8_t **buf, struct span *out)
+/* The stored bytes made readable: decompressed into the thread's buffer
+ * when needed. */
+static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en,
+				   struct span in, struct span *out, void **map)
 {
 	int lz4 = (en->flags & FLAG_LZ4) != 0, zstd = (en->flags & FLAG_ZSTD) != 0;
-	struct span in = en->payload;
+	struct bin_buf *buf = &c->scratch->out;
 	const char *why = NULL;
 	enum occ_status st;
 
-	*buf = NULL;
 	c->compression = lz4 ? OCC_BIN_LZ4 : zstd ? OCC_BIN_ZSTD : OCC_BIN_STORED;
 	if (!lz4 && !zstd) {
 		*out = in;
@@ -58,36 +54,43 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct entry *en,
 		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "implausible "
 				"decompressed size %llu for %zu compressed "
 				"bytes", (unsigned long long)en->usize, in.n);
-	if (!(*buf = malloc((size_t)en->usize)))
+	if (sparse_wanted(en)) {
+		st = sparse_cubin(c->scratch, in, en->usize, out, map, &why);
+		if (st != OCC_OK && st != OCC_ERR_NOMEM)
+			return bin_fail(c, st, in.p, "fatbin entry does not "
+					"decompress: %s", why);
+		return st;
+	}
+	if (buf_reserve(buf, (size_t)en->usize))
 		return OCC_ERR_NOMEM;
-	st = lz4 ? lz4_block_decode(in, *buf, (size_t)en->usize, &why)
-		 : zstd_decode(in, *buf, (size_t)en->usize, &why);
-	if (st != OCC_OK) {
-		free(*buf);
-		*buf = NULL;
+	st = lz4 ? lz4_block_decode(in, buf->p, (size_t)en->usize, &why)
+		 : zstd_decode(c->scratch, in, buf->p, (size_t)en->usize, &why);
+	if (st == OCC_ERR_NOMEM)
+		return st;
+	if (st != OCC_OK)
 		return bin_fail(c, st, in.p, "fatbin entry does not decompress: "
 				"%s", why);
-	}
-	out->p = *buf;
+	out->p = buf->p;
 	out->n = (size_t)en->usize;
 	return OCC_OK;
 }
 
-static enum occ_status entry_read(struct bin_ctx *c, const struct entry *en)
+enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
+			   struct span payload)
 {
 	struct span s;
-	uint8_t *buf;
 	uint64_t origin = c->origin;
-	enum occ_status st = entry_bytes(c, en, &buf, &s);
+	void *map = NULL;
+	enum occ_status st = entry_bytes(c, en, payload, &s, &map);
 
 	if (st != OCC_OK)
 		return st;
-	c->origin = bin_offset(c, en->payload.p);
+	c->origin = bin_offset(c, payload.p);
 	c->entry_flags = en->flags;
 	if (en->kind == KIND_PTX) {
 		st = ptx_read(c, s, (int)en->sm, en->flags);
 	} else if (s.n < 4 || rd32(s.p) != 0x464c457fu) {
-		st = bin_fail(c, OCC_ERR_CORRUPT, en->payload.p, "fatbin entry "
+		st = bin_fail(c, OCC_ERR_CORRUPT, payload.p, "fatbin entry "
 			      "for sm_%u holds no ELF", en->sm);
 	} else {
 		c->depth++;
@@ -96,98 +99,124 @@ static enum occ_status entry_read(struct bin_ctx *c, const struct entry *en)
 	}
 	c->entry_flags = 0;
 	c->origin = origin;
-	free(buf);
+	if (map)
+		munmap(map, (size_t)en->usize);
 	return st;
 }
 
-/* The entry at *pos, advanced past it. */
-static enum occ_status entry_at(struct bin_ctx *c, struct span s, size_t *pos,
-				struct entry *en)
+/* The entry whose header is at *pos of the fatbin at base (n bytes long),
+ * *pos advanced past it. */
+static enum occ_status entry_at(struct bin_ctx *c, struct bin_win *w,
+				uint64_t base, uint64_t n, uint64_t *pos,
+				struct bin_entry *en)
 {
-	const uint8_t *p = s.p + *pos;
-	uint64_t hsize, size;
+	const uint8_t *p;
+	uint64_t at = base + *pos, hsize, size;
+	enum occ_status st;
 
-	if (s.n - *pos < ENTRY_MIN_HEADER)
-		return bin_fail(c, OCC_ERR_CORRUPT, p, "fatbin entry header "
-				"truncated");
+	if (n - *pos < ENTRY_MIN_HEADER)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, at, "fatbin entry "
+				    "header truncated");
+	if ((st = win_get(c->src, w, at, ENTRY_MIN_HEADER, &p)) != OCC_OK)
+		return src_fail(c, st, at);
 	hsize = rd32(p + 4);
 	size = rd64(p + 8);
-	if (hsize < ENTRY_MIN_HEADER || hsize > s.n - *pos)
-		return bin_fail(c, OCC_ERR_CORRUPT, p, "fatbin entry header "
-				"size %llu is impossible",
-				(unsigned long long)hsize);
-	if (span_sub(s, *pos + hsize, size, &en->payload))
-		return bin_fail(c, OCC_ERR_CORRUPT, p, "fatbin entry of %llu "
-				"bytes runs past the end of its fatbin",
-				(unsigned long long)size);
+	if (hsize < ENTRY_MIN_HEADER || hsize > n - *pos)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, at, "fatbin entry "
+				    "header size %llu is impossible",
+				    (unsigned long long)hsize);
+	if (size > n - *pos - hsize)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, at, "fatbin entry of "
+				    "%llu bytes runs past the end of its "
+				    "fatbin", (unsigned long long)size);
 	en->kind = rd16(p);
 	en->csize = rd32(p + 16);
 	en->sm = rd32(p + 28);
 	en->flags = rd64(p + 40);
 	en->usize = rd64(p + 56);
-	*pos += (size_t)hsize + (size_t)size;
+	en->off = at + hsize;
+	en->size = size;
+	*pos += hsize + size;
 	return OCC_OK;
 }
 
-#define ENTRY_ARCH_SPECIFIC 0x100000u
-#define ENTRY_FAMILY 0x200000u
+/* Whether the caller wants the entry's images: decided from its header,
+ * before its payload is read or decompressed. */
+static int wanted(const struct bin_ctx *c, const struct bin_entry *en)
+{
+	struct occ_bin_image_head im;
+	const struct occ_bin_opts *o = c->opts;
+
+	if (en->kind != KIND_PTX && en->kind != KIND_ELF)
+		return 0;
+	if (!o || !o->select)
+		return 1;
+	memset(&im, 0, sizeof im);
+	im.ptx = en->kind == KIND_PTX;
+	im.sm = en->sm;
+	im.arch_specific = (en->flags & FLAG_ARCH_SPECIFIC) != 0;
+	im.family = (en->flags & FLAG_FAMILY) != 0;
+	return o->select(&im, o->select_ctx);
+}
+
+/* Every entry header of the fatbin, up to the first bad one (*bad). */
+static struct bin_entry *entries_of(struct bin_ctx *c, uint64_t off,
+				    uint64_t hsize, uint64_t n, size_t *count,
+				    enum occ_status *bad)
+{
+	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	struct bin_entry *v = NULL, *grown;
+	size_t cap = 0;
+	uint64_t pos;
+
+	*count = 0;
+	*bad = OCC_OK;
+	for (pos = hsize; pos < n;) {
+		struct bin_entry en;
+
+		if ((*bad = entry_at(c, &w, off, n, &pos, &en)) != OCC_OK)
+			break;
+		if (*count == cap) {
+			cap = cap ? 2 * cap : 16;
+			if (!(grown = realloc(v, cap * sizeof *v))) {
+				*bad = OCC_ERR_NOMEM;
+				break;
+			}
+			v = grown;
+		}
+		v[(*count)++] = en;
+	}
+	buf_free(&w.buf);
+	return v;
+}
 
 /* What the driver chooses by, from the header alone. */
-static void describe(const struct entry *en, struct image_desc *d)
+static void describe(const struct bin_entry *en, struct image_desc *d)
 {
 	d->candidate = en->kind == KIND_PTX || en->kind == KIND_ELF;
 	d->ptx = en->kind == KIND_PTX;
 	d->sm = en->sm > 1000 ? 1000 : (int)en->sm;
-	d->suffix = en->flags & ENTRY_ARCH_SPECIFIC ? 'a'
-		    : en->flags & ENTRY_FAMILY ? 'f' : 0;
+	d->suffix = en->flags & FLAG_ARCH_SPECIFIC ? 'a'
+		    : en->flags & FLAG_FAMILY ? 'f' : 0;
 }
 
-/* The entries of s from pos on, described into *out (allocated); *n of
- * them. A malformed entry fails as the reading would. */
-static enum occ_status describe_all(struct bin_ctx *c, struct span s,
-				    size_t pos, struct image_desc **out,
-				    size_t *n)
+/* The index of the entry the driver loads on c->target_cc (-1: none runs
+ * there, and every image is read); c says how it was chosen. */
+static enum occ_status choose(struct bin_ctx *c, const struct bin_entry *v,
+			      size_t n, int *pick)
 {
-	struct image_desc *d = NULL, *nd;
-	size_t cap = 0;
-	enum occ_status st = OCC_OK;
+	struct image_desc *d = calloc(n ? n : 1, sizeof *d);
+	size_t i;
 
-	for (*n = 0; pos < s.n; ++*n) {
-		struct entry en;
-
-		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
-			break;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			if (!(nd = realloc(d, cap * sizeof *d))) {
-				st = OCC_ERR_NOMEM;
-				break;
-			}
-			d = nd;
-		}
-		describe(&en, &d[*n]);
-	}
-	*out = d;
-	return st;
-}
-
-/* The images of a fatbin that are read for c->target_cc: the one the
- * driver loads (chosen[i] set for it), or all when none runs there. */
-static enum occ_status choose(struct bin_ctx *c, struct span s, size_t pos,
-			      int *pick)
-{
-	struct image_desc *d;
-	size_t n, i;
-	enum occ_status st = describe_all(c, s, pos, &d, &n);
-
-	if (st == OCC_OK) {
-		*pick = image_choose(d, n, c->target_cc, &c->image,
-				     &c->images_run);
-		for (c->images = 0, i = 0; i < n; i++)
-			c->images += d[i].candidate;
-	}
+	if (!d)
+		return OCC_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+		describe(&v[i], &d[i]);
+	*pick = image_choose(d, n, c->target_cc, &c->image, &c->images_run);
+	for (c->images = 0, i = 0; i < n; i++)
+		c->images += d[i].candidate;
 	free(d);
-	return st;
+	return OCC_OK;
 }
 
 /* What the entry is, for a file's contents (kind 8: LTO-IR, nvcc -dlto). */
@@ -205,69 +234,90 @@ static void count_entry(struct occ_bin_contents *n, unsigned kind)
 		n->other++;
 }
 
-/* After the SASS chosen, when a kernel of it had a register cap (which
- * __launch_bounds__' minimum blocks leaves in a cubin): the fatbin's PTX,
- * whose .minnctapersm records the minimum itself. */
-static enum occ_status read_beside(struct bin_ctx *c, struct span s,
-				   size_t pos)
+/* The PTX entries of the fatbin, read after the SASS chosen when a kernel
+ * of it has a register cap (which __launch_bounds__' minimum blocks leaves
+ * in a cubin): their .minnctapersm records the minimum itself. Into *out
+ * (allocated), *n of them. */
+static enum occ_status ptx_beside(const struct bin_entry *v, size_t count,
+				  struct bin_entry **out, size_t *n)
 {
-	enum occ_status st = OCC_OK;
+	size_t i;
 
-	c->image = OCC_IMAGE_BESIDE;
-	while (pos < s.n && st == OCC_OK) {
-		struct entry en;
-
-		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
-			break;
-		if (en.kind == KIND_PTX)
-			st = entry_read(c, &en);
-	}
-	return st;
+	*n = 0;
+	*out = NULL;
+	for (i = 0; i < count; i++)
+		*n += v[i].kind == KIND_PTX;
+	if (*n == 0)
+		return OCC_OK;
+	if (!(*out = malloc(*n * sizeof **out)))
+		return OCC_ERR_NOMEM;
+	for (*n = 0, i = 0; i < count; i++)
+		if (v[i].kind == KIND_PTX)
+			(*out)[(*n)++] = v[i];
+	return OCC_OK;
 }
 
-enum occ_status fatbin_read(struct bin_ctx *c, struct span s)
+/* Whether entry i is read: the driver's choice when a device is named
+ * and an image runs there (whatever the caller's selection: that image is
+ * the kernel), else the caller's selection. */
+static int to_read(const struct bin_ctx *c, const struct bin_entry *v,
+		   size_t i, int pick)
 {
-	int pick = -1, index;
-	size_t pos, hsize;
-	uint64_t size;
-	enum occ_status st;
+	if (pick >= 0)
+		return (size_t)pick == i;
+	return c->target_cc ? v[i].kind == KIND_PTX || v[i].kind == KIND_ELF
+			    : wanted(c, &v[i]);
+}
+
+enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
+{
+	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	const uint8_t *p;
+	uint64_t hsize, size;
+	struct bin_entry *v, *beside = NULL;
+	size_t count, i, nbeside = 0;
+	int pick = -1;
+	enum occ_status st, bad;
 
 	if (c->depth >= BIN_MAX_DEPTH)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "fatbins nested too "
-				"deep");
-	if (s.n < 16)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "fatbin header "
-				"truncated");
-	hsize = rd16(s.p + 6);
-	size = rd64(s.p + 8);
-	if (hsize < 16 || hsize > s.n || size > s.n - hsize)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "fatbin of %llu bytes "
-				"runs past the end (%zu bytes)",
-				(unsigned long long)size, s.n);
-	s.n = hsize + (size_t)size;
-	c->fatbin_offset = (int64_t)bin_offset(c, s.p);
+		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbins nested "
+				    "too deep");
+	if (n < 16 || win_get(c->src, &w, off, 16, &p) != OCC_OK) {
+		buf_free(&w.buf);
+		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbin header "
+				    "truncated");
+	}
+	hsize = rd16(p + 6);
+	size = rd64(p + 8);
+	buf_free(&w.buf);
+	if (hsize < 16 || hsize > n || size > n - hsize)
+		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbin of %llu "
+				    "bytes runs past the end (%llu bytes)",
+				    (unsigned long long)size,
+				    (unsigned long long)n);
+	n = hsize + size;
+	c->fatbin_offset = (int64_t)off;
+	c->depth++;
 	if (c->contents)
 		c->contents->fatbins++;
-	if (c->target_cc && (st = choose(c, s, hsize, &pick)) != OCC_OK)
-		return st;
-	c->depth++;
-	c->capped = 0;
-	for (pos = hsize, index = 0, st = OCC_OK; pos < s.n && st == OCC_OK;
-	     index++) {
-		struct entry en;
-
-		if ((st = entry_at(c, s, &pos, &en)) != OCC_OK)
-			break;
-		count_entry(c->contents, en.kind);
-		if ((en.kind == KIND_PTX || en.kind == KIND_ELF) &&
-		    (pick < 0 || pick == index))
-			st = entry_read(c, &en);
-	}
-	if (st == OCC_OK && c->image == OCC_IMAGE_SASS && c->capped)
-		st = read_beside(c, s, hsize);
+	v = entries_of(c, off, hsize, n, &count, &bad);
+	for (i = 0; i < count; i++)
+		count_entry(c->contents, v[i].kind);
+	/* Choosing needs every header: a bad one fails before any image. */
+	st = !c->target_cc ? OCC_OK : bad != OCC_OK ? bad
+	     : choose(c, v, count, &pick);
+	if (st == OCC_OK && pick >= 0 && c->image == OCC_IMAGE_SASS)
+		st = ptx_beside(v, count, &beside, &nbeside);
+	for (i = 0; i < count && st == OCC_OK; i++)
+		if (to_read(c, v, i, pick))
+			st = (size_t)pick == i
+			     ? sched_submit(c, &v[i], beside, nbeside)
+			     : sched_submit(c, &v[i], NULL, 0);
+	free(beside);
+	free(v);
 	c->depth--;
 	c->image = OCC_IMAGE_ALL;
 	c->images = c->images_run = 0;
 	c->compression = OCC_BIN_STORED;
-	return st;
+	return st != OCC_OK ? st : bad;
 }

@@ -28,6 +28,13 @@ static const char *skip(const char *p, const char *end)
 	}
 }
 
+int ptx_blank(const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	return skip(p, p + len) == p + len;
+}
+
 int ptx_file_sniff(const void *buf, size_t len)
 {
 	const char *p = buf, *end = p + len;

@@ -19,6 +19,8 @@
 #define WALK_MAX_DEPTH 32
 
 struct walk {
+	const struct occ_bin_opts *opts;
+	struct bin_sched *sched;       /* one pool for every file */
 	occ_bin_fn fn;
 	occ_bin_warn_fn warn;
 	void *ctx;
@@ -79,7 +81,8 @@ static void walk_entry(struct walk *w, const char *path, int depth)
 	} else if (S_ISLNK(sb.st_mode) || !looks_binary(path)) {
 		w->stats->files_skipped++;
 	} else {
-		st = occ_bin_read_file(path, w->fn, w->ctx, w->fn_status, &d);
+		st = bin_read_path(path, w->opts, w->sched, w->fn, w->ctx,
+				   w->fn_status, &d);
 		if (st != OCC_OK)
 			bad_file(w, st, &d);
 		else
@@ -168,7 +171,18 @@ enum occ_status occ_bin_walk(const char *dir, occ_bin_fn fn,
 			     struct occ_bin_walk_stats *stats,
 			     struct occ_bin_diag *diag)
 {
-	struct walk w = { fn, warn, ctx, fn_status, stats, 0 };
+	return occ_bin_walk_opts(dir, NULL, fn, warn, ctx, fn_status, stats,
+				 diag);
+}
+
+enum occ_status occ_bin_walk_opts(const char *dir,
+				  const struct occ_bin_opts *opts,
+				  occ_bin_fn fn, occ_bin_warn_fn warn,
+				  void *ctx, int *fn_status,
+				  struct occ_bin_walk_stats *stats,
+				  struct occ_bin_diag *diag)
+{
+	struct walk w = { opts, NULL, fn, warn, ctx, fn_status, stats, 0 };
 	struct stat sb;
 
 	memset(stats, 0, sizeof *stats);
@@ -180,6 +194,9 @@ enum occ_status occ_bin_walk(const char *dir, occ_bin_fn fn,
 		snprintf(diag->what, sizeof diag->what, "not a directory");
 		return OCC_ERR_IO;
 	}
+	if (!(w.sched = sched_open(opts ? opts->jobs : 1)))
+		return OCC_ERR_NOMEM;
 	walk_dir(&w, dir, 0);
+	sched_close(w.sched);
 	return OCC_OK;
 }

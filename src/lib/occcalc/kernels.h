@@ -144,6 +144,39 @@ struct occ_bin_diag {
  * back through fn_status. */
 typedef int (*occ_bin_fn)(const struct occ_bin_kernel *k, void *ctx);
 
+/* A fatbin entry's image as its header describes it, before it is read:
+ * PTX or a cubin, the SM number (90 for 9.0) and the target's suffix. */
+struct occ_bin_image_head {
+	int ptx;
+	unsigned sm;
+	int arch_specific;      /* "sm_90a" */
+	int family;             /* "sm_120f" */
+};
+
+/* Whether to read an image; those refused are never decompressed. */
+typedef int (*occ_bin_select_fn)(const struct occ_bin_image_head *im,
+				 void *ctx);
+
+/* How to read: the threads that read a fatbin's images at once (0: one
+ * per processor; 1: in order on the calling thread), and which images.
+ * Kernels reach the callback in the same order whatever the threads, on
+ * the calling thread. */
+struct occ_bin_contents;
+
+struct occ_bin_opts {
+	int jobs;
+	occ_bin_select_fn select;   /* NULL: every image */
+	void *select_ctx;
+	/* As occ_bin_read_for: of each fatbin, only the image the driver
+	 * loads on this compute capability (0.0: every image). */
+	int cc_major, cc_minor;
+	/* As occ_bin_read_counted: counted into (zeroed first), or NULL. */
+	struct occ_bin_contents *contents;
+	/* Whether PTX rows carry their entry's text (ptx_text): kept for
+	 * the callback, a copy per image, only when asked. */
+	int ptx_text;
+};
+
 /* Whether buf starts like something occ_bin_read reads: an ELF file or a
  * fatbin. */
 int occ_bin_sniff(const void *buf, size_t len);
@@ -175,6 +208,19 @@ enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
 enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,
 				  void *ctx, int *fn_status,
 				  struct occ_bin_diag *diag);
+
+/* occ_bin_read and occ_bin_read_file as opts say (NULL: one thread,
+ * every image). */
+enum occ_status occ_bin_read_opts(const void *buf, size_t len,
+				  const char *name,
+				  const struct occ_bin_opts *opts,
+				  occ_bin_fn fn, void *ctx, int *fn_status,
+				  struct occ_bin_diag *diag);
+enum occ_status occ_bin_read_file_opts(const char *path,
+				       const struct occ_bin_opts *opts,
+				       occ_bin_fn fn, void *ctx,
+				       int *fn_status,
+				       struct occ_bin_diag *diag);
 
 /* What the fatbins read held, by entry kind: for a file without kernels,
  * what it holds instead. */
@@ -228,6 +274,13 @@ enum occ_status occ_bin_walk(const char *dir, occ_bin_fn fn,
 			     struct occ_bin_walk_stats *stats,
 			     struct occ_bin_diag *diag);
 
+/* occ_bin_walk as opts say. */
+enum occ_status occ_bin_walk_opts(const char *dir,
+				  const struct occ_bin_opts *opts,
+				  occ_bin_fn fn, occ_bin_warn_fn warn,
+				  void *ctx, int *fn_status,
+				  struct occ_bin_walk_stats *stats,
+				  struct occ_bin_diag *diag);
 /* ---- Triton's launch: the metadata beside each cubin of its cache ---- */
 
 #define OCC_TRITON_MAX_WARPS 1024   /* above any block a GPU launches */

@@ -1,0 +1,77 @@
+/*
+ * names.c - the kernel names of a --kernels run, each kept once: a
+ * library holds the same kernel for many architectures (cuBLASLt: 47,137
+ * rows), and the rows share one copy of its mangled name and one of its
+ * demangled name, demangled once, and only when something prints or
+ * matches it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static uint64_t hash_of(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;         /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static void grow(struct name_table *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 1024, i, j;
+	struct name_entry *e = calloc(cap, sizeof *e);
+
+	if (!e)
+		die("out of memory");
+	for (i = 0; i < t->cap; i++) {
+		if (!t->e[i].mangled)
+			continue;
+		for (j = t->e[i].hash & (cap - 1); e[j].mangled; j = (j + 1) & (cap - 1))
+			;
+		e[j] = t->e[i];
+	}
+	free(t->e);
+	t->e = e;
+	t->cap = cap;
+}
+
+const struct name_entry *names_intern(struct name_table *t,
+				      const char *mangled, int demangled)
+{
+	uint64_t h = hash_of(mangled);
+	struct name_entry *e;
+	size_t i;
+
+	if (2 * (t->n + 1) > t->cap)
+		grow(t);
+	for (i = h & (t->cap - 1); t->e[i].mangled; i = (i + 1) & (t->cap - 1))
+		if (t->e[i].hash == h && strcmp(t->e[i].mangled, mangled) == 0)
+			break;
+	e = &t->e[i];
+	if (!e->mangled) {
+		if (!(e->mangled = strdup(mangled)))
+			die("out of memory");
+		e->hash = h;
+		t->n++;
+	}
+	if (demangled && !e->demangled) {
+		e->name = demangle(mangled);
+		e->demangled = 1;
+	}
+	return e;
+}
+
+void names_free(struct name_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++) {
+		free(t->e[i].mangled);
+		free(t->e[i].name);
+	}
+	free(t->e);
+	memset(t, 0, sizeof *t);
+}

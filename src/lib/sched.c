@@ -1,0 +1,477 @@
+/*
+ * sched.c - fatbin entries read on a pool of threads. Each entry is read,
+ * decompressed and reduced to its kernels' rows by one worker, with that
+ * worker's buffers; the rows wait in a ring of tasks until every earlier
+ * entry's are delivered, so that the callback sees them on the calling
+ * thread in the order a single-threaded read gives, and the first failure
+ * in that order is the one reported. With one job, entries are read on
+ * the calling thread as they are submitted, as before the pool existed.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bin.h"
+#include "util.h"
+
+/* Entries in flight per thread: enough to keep every thread busy while
+ * the oldest is delivered; each holds only rows. */
+#define TASKS_PER_JOB 4
+/* Most threads, whatever the machine says. */
+#define MAX_JOBS 256
+/* Bytes of images that threads may hold at once, however many threads
+ * there are: a thread waits before taking an image that would pass it
+ * (unless no other is held). Between images a thread keeps buffers up to
+ * its share of a quarter of it, and frees larger ones. */
+#define BUDGET ((uint64_t)32 << 20)
+#define KEEP_MIN ((size_t)256 << 10)
+#define KEEP_MAX ((size_t)8 << 20)
+
+enum { QUEUED, RUNNING, DONE };
+
+struct task {
+	struct bin_entry en;
+	const struct bin_src *src;
+	enum occ_bin_container container;
+	int64_t fatbin_offset;
+	int depth;
+	enum occ_bin_image image;     /* how the image was chosen */
+	int images, images_run;
+	struct bin_entry *beside;     /* PTX read after it if capped */
+	size_t nbeside;
+	int want_text;                /* PTX rows keep their text */
+	struct text { const char *src; char *copy; } *texts;
+	size_t ntexts;
+	int state, cancelled, nomem;
+	enum occ_status st;
+	struct occ_bin_diag diag;
+	struct occ_bin_kernel *k; /* rows; mangled is an offset in names */
+	size_t n, cap;
+	char *names;
+	size_t names_n, names_cap;
+};
+
+struct bin_sched {
+	int jobs, nthreads;
+	pthread_t *threads;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done, room;
+	uint64_t held;               /* bytes of images being read */
+	size_t keep;                 /* a thread's buffers kept, each */
+	struct task *ring;
+	size_t cap;
+	uint64_t head, next, tail;   /* oldest undelivered, next to run, end */
+	int quit;
+	enum occ_status failed;
+	struct bin_scratch scratch;  /* the calling thread's, for one job */
+};
+
+static void task_reset(struct task *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ntexts; i++)
+		free(t->texts[i].copy);
+	free(t->texts);
+	free(t->beside);
+	free(t->k);
+	free(t->names);
+	memset(t, 0, sizeof *t);
+}
+
+/* The task's copy of a PTX entry's text, made once per entry. */
+static const char *keep_text(struct task *t, const char *text, size_t len)
+{
+	struct text *grown;
+	size_t i;
+
+	for (i = 0; i < t->ntexts; i++)
+		if (t->texts[i].src == text)
+			return t->texts[i].copy;
+	if (!(grown = realloc(t->texts, (t->ntexts + 1) * sizeof *grown)))
+		return NULL;
+	t->texts = grown;
+	if (!(grown[t->ntexts].copy = malloc(len ? len : 1)))
+		return NULL;
+	memcpy(grown[t->ntexts].copy, text, len);
+	grown[t->ntexts].src = text;
+	return t->texts[t->ntexts++].copy;
+}
+
+static int keep_name(struct task *t, const char *name, size_t *at)
+{
+	size_t len = strlen(name) + 1;
+	char *grown;
+
+	if (len > SIZE_MAX / 2 - t->names_n)
+		return -1;
+	if (t->names_n + len > t->names_cap) {
+		size_t cap = t->names_cap ? t->names_cap : 1024;
+
+		while (cap < t->names_n + len)
+			cap *= 2;
+		if (!(grown = realloc(t->names, cap)))
+			return -1;
+		t->names = grown;
+		t->names_cap = cap;
+	}
+	memcpy(t->names + t->names_n, name, len);
+	*at = t->names_n;
+	t->names_n += len;
+	return 0;
+}
+
+/* The worker's callback: the row kept, its name copied. */
+static int collect(const struct occ_bin_kernel *k, void *ctx)
+{
+	struct task *t = ctx;
+	size_t at;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		struct occ_bin_kernel *grown = realloc(t->k, cap * sizeof *grown);
+
+		if (!grown) {
+			t->nomem = 1;
+			return 1;
+		}
+		t->k = grown;
+		t->cap = cap;
+	}
+	if (keep_name(t, k->mangled, &at)) {
+		t->nomem = 1;
+		return 1;
+	}
+	t->k[t->n] = *k;
+	t->k[t->n].mangled = (const char *)(uintptr_t)at;
+	t->k[t->n].file = NULL;
+	t->k[t->n].ptx_text = NULL;
+	if (k->ptx_text && t->want_text &&
+	    !(t->k[t->n].ptx_text = keep_text(t, k->ptx_text, k->ptx_len))) {
+		t->nomem = 1;
+		return 1;
+	}
+	t->n++;
+	return 0;
+}
+
+/* One entry read into rows in c (the task's context). */
+static enum occ_status read_one(struct task *t, struct bin_ctx *c,
+				struct bin_scratch *sc, const struct bin_entry *en)
+{
+	struct span payload;
+	const uint8_t *p;
+	enum occ_status st = src_read(t->src, en->off, (size_t)en->size,
+				      &sc->in, &p);
+
+	if (st != OCC_OK)
+		return src_fail(c, st, en->off);
+	payload.p = p;
+	payload.n = (size_t)en->size;
+	/* Messages point into the file: the window is the source's
+	 * memory, or the payload read from the file at its offset. */
+	c->file = t->src->mem ? t->src->mem : p;
+	c->file_len = t->src->mem ? (size_t)t->src->len : payload.n;
+	c->file_off = t->src->mem ? 0 : en->off;
+	return entry_read(c, en, payload);
+}
+
+/* Reads the task's entry into rows, on whichever thread runs it; then,
+ * when one of its kernels has a register cap, the PTX beside it. */
+static void task_run(struct task *t, struct bin_scratch *sc)
+{
+	struct bin_ctx c;
+	size_t i;
+
+	memset(&c, 0, sizeof c);
+	c.fn = collect;
+	c.ctx = t;
+	c.diag = &t->diag;
+	c.src = t->src;
+	c.scratch = sc;
+	c.container = t->container;
+	c.fatbin_offset = t->fatbin_offset;
+	c.depth = t->depth;
+	c.image = t->image;
+	c.images = t->images;
+	c.images_run = t->images_run;
+	t->st = read_one(t, &c, sc, &t->en);
+	if (t->st == OCC_OK && c.capped && c.image == OCC_IMAGE_SASS) {
+		c.image = OCC_IMAGE_BESIDE;
+		for (i = 0; i < t->nbeside && t->st == OCC_OK; i++)
+			t->st = read_one(t, &c, sc, &t->beside[i]);
+	}
+	if (t->nomem)
+		t->st = OCC_ERR_NOMEM;
+}
+
+/* What reading the entry holds at its peak: the payload, and the image
+ * (a sparse one keeps only some pages). */
+static uint64_t task_cost(const struct task *t)
+{
+	uint64_t image = sparse_wanted(&t->en) ? SPARSE_MIN / 4
+			 : t->en.usize > t->en.size ? t->en.usize : t->en.size;
+
+	return t->en.size + image;
+}
+
+static void trim(struct bin_buf *b, size_t keep)
+{
+	if (b->cap > keep)
+		buf_free(b);
+}
+
+static void *worker(void *arg)
+{
+	struct bin_sched *s = arg;
+	struct bin_scratch sc;
+
+	memset(&sc, 0, sizeof sc);
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		struct task *t;
+		uint64_t cost;
+
+		while (!s->quit && s->next == s->tail)
+			pthread_cond_wait(&s->work, &s->mu);
+		if (s->next == s->tail)
+			break;
+		t = &s->ring[s->next++ % s->cap];
+		t->state = RUNNING;
+		cost = t->cancelled ? 0 : task_cost(t);
+		while (s->held && s->held + cost > BUDGET)
+			pthread_cond_wait(&s->room, &s->mu);
+		s->held += cost;
+		pthread_mutex_unlock(&s->mu);
+		if (!t->cancelled)
+			task_run(t, &sc);
+		trim(&sc.in, s->keep);
+		trim(&sc.out, s->keep);
+		pthread_mutex_lock(&s->mu);
+		s->held -= cost;
+		pthread_cond_broadcast(&s->room);
+		t->state = DONE;
+		pthread_cond_broadcast(&s->done);
+	}
+	pthread_mutex_unlock(&s->mu);
+	scratch_free(&sc);
+	return NULL;
+}
+
+static int jobs_for(int jobs)
+{
+	long n = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+}
+
+struct bin_sched *sched_open(int jobs)
+{
+	struct bin_sched *s = calloc(1, sizeof *s);
+	int i;
+
+	if (!s)
+		return NULL;
+	s->jobs = jobs_for(jobs);
+	s->cap = s->jobs == 1 ? 1 : (size_t)s->jobs * TASKS_PER_JOB;
+	s->keep = (size_t)(BUDGET / 8 / (uint64_t)s->jobs);
+	s->keep = s->keep < KEEP_MIN ? KEEP_MIN : s->keep > KEEP_MAX ? KEEP_MAX
+		  : s->keep;
+	s->ring = calloc(s->cap, sizeof *s->ring);
+	if (!s->ring) {
+		free(s);
+		return NULL;
+	}
+	if (s->jobs == 1)
+		return s;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->work, NULL);
+	pthread_cond_init(&s->done, NULL);
+	pthread_cond_init(&s->room, NULL);
+	s->threads = calloc((size_t)s->jobs, sizeof *s->threads);
+	for (i = 0; s->threads && i < s->jobs; i++)
+		if (pthread_create(&s->threads[i], NULL, worker, s) != 0)
+			break;
+	s->nthreads = s->threads ? i : 0;
+	if (s->nthreads == 0) {        /* no thread: read on the caller's */
+		free(s->threads);
+		s->threads = NULL;
+		s->jobs = 1;
+		s->cap = 1;
+	}
+	return s;
+}
+
+void sched_close(struct bin_sched *s)
+{
+	int i;
+	size_t j;
+
+	if (!s)
+		return;
+	if (s->threads) {
+		pthread_mutex_lock(&s->mu);
+		s->quit = 1;
+		pthread_cond_broadcast(&s->work);
+		pthread_mutex_unlock(&s->mu);
+		for (i = 0; i < s->nthreads; i++)
+			pthread_join(s->threads[i], NULL);
+		free(s->threads);
+	}
+	if (s->jobs > 1 || s->nthreads) {
+		pthread_mutex_destroy(&s->mu);
+		pthread_cond_destroy(&s->work);
+		pthread_cond_destroy(&s->done);
+		pthread_cond_destroy(&s->room);
+	}
+	for (j = 0; j < s->cap; j++)
+		task_reset(&s->ring[j]);
+	free(s->ring);
+	scratch_free(&s->scratch);
+	free(s);
+}
+
+/* The task's rows to the caller's callback, then its failure if any. */
+static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n && s->failed == OCC_OK; i++) {
+		struct occ_bin_kernel k = t->k[i];
+		int r;
+
+		k.mangled = t->names + (uintptr_t)k.mangled;
+		k.file = c->diag->file;
+		k.ptx_len = k.ptx_text ? k.ptx_len : 0;
+		if (c->contents)
+			c->contents->kernels++;
+		r = c->fn ? c->fn(&k, c->ctx) : 0;
+		if (r) {
+			if (c->fn_status)
+				*c->fn_status = r;
+			c->stopped = 1;
+			s->failed = OCC_ERR_INVALID_INPUT;
+		}
+	}
+	if (s->failed == OCC_OK && t->st != OCC_OK) {
+		c->diag->offset = t->diag.offset;
+		memcpy(c->diag->what, t->diag.what, sizeof c->diag->what);
+		s->failed = t->st;
+	}
+}
+
+/* Delivers the oldest tasks that are done; with wait, waits for the
+ * oldest first. Called with the lock held (threads), which it drops
+ * while the callback runs. */
+static void deliver_ready(struct bin_ctx *c, struct bin_sched *s, int wait)
+{
+	while (s->head < s->tail) {
+		struct task *t = &s->ring[s->head % s->cap];
+
+		if (t->state != DONE && !wait)
+			return;
+		while (t->state != DONE)
+			pthread_cond_wait(&s->done, &s->mu);
+		if (s->failed == OCC_OK) {
+			pthread_mutex_unlock(&s->mu);
+			deliver(c, s, t);
+			pthread_mutex_lock(&s->mu);
+		}
+		task_reset(t);
+		s->head++;
+		wait = 0;
+	}
+}
+
+/* Once something failed, what is queued is not read. */
+static void cancel_rest(struct bin_sched *s)
+{
+	uint64_t i;
+
+	for (i = s->next; i < s->tail; i++)
+		s->ring[i % s->cap].cancelled = 1;
+}
+
+/* The entry and what the reader knows of it where it was found. */
+static int task_from(struct task *t, const struct bin_ctx *c,
+		     const struct bin_entry *en, const struct bin_entry *beside,
+		     size_t nbeside)
+{
+	if (nbeside) {
+		if (!(t->beside = malloc(nbeside * sizeof *beside)))
+			return -1;
+		memcpy(t->beside, beside, nbeside * sizeof *beside);
+		t->nbeside = nbeside;
+	}
+	t->want_text = !c->opts || c->opts->ptx_text;
+	t->en = *en;
+	t->src = c->src;
+	t->container = c->container;
+	t->fatbin_offset = c->fatbin_offset;
+	t->depth = c->depth;
+	t->image = c->image;
+	t->images = c->images;
+	t->images_run = c->images_run;
+	return 0;
+}
+
+enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
+			     const struct bin_entry *beside, size_t nbeside)
+{
+	struct bin_sched *s = c->sched;
+	struct task *t;
+
+	if (s->failed != OCC_OK)
+		return s->failed;
+	if (s->jobs == 1) {
+		t = &s->ring[0];
+		task_reset(t);
+		if (task_from(t, c, en, beside, nbeside))
+			return OCC_ERR_NOMEM;
+		task_run(t, &s->scratch);
+		deliver(c, s, t);
+		task_reset(t);
+		return s->failed;
+	}
+	pthread_mutex_lock(&s->mu);
+	if (s->tail - s->head == s->cap)
+		deliver_ready(c, s, 1);
+	if (s->failed == OCC_OK) {
+		t = &s->ring[s->tail % s->cap];
+		if (task_from(t, c, en, beside, nbeside)) {
+			task_reset(t);
+			pthread_mutex_unlock(&s->mu);
+			return OCC_ERR_NOMEM;
+		}
+		t->state = QUEUED;
+		s->tail++;
+		pthread_cond_signal(&s->work);
+		deliver_ready(c, s, 0);
+	}
+	if (s->failed != OCC_OK)
+		cancel_rest(s);
+	pthread_mutex_unlock(&s->mu);
+	return s->failed;
+}
+
+enum occ_status sched_finish(struct bin_ctx *c, enum occ_status st)
+{
+	struct bin_sched *s = c->sched;
+	enum occ_status failed;
+
+	if (s->jobs > 1) {
+		pthread_mutex_lock(&s->mu);
+		if (s->failed != OCC_OK)
+			cancel_rest(s);
+		while (s->head < s->tail) {
+			deliver_ready(c, s, 1);
+			if (s->failed != OCC_OK)
+				cancel_rest(s);
+		}
+		pthread_mutex_unlock(&s->mu);
+	}
+	failed = s->failed;
+	s->failed = OCC_OK;            /* the next file starts afresh */
+	return failed != OCC_OK ? failed : st;
+}

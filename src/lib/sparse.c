@@ -1,0 +1,242 @@
+/*
+ * sparse.c - a large compressed cubin, decompressed without holding it:
+ * a linked library image can expand to 130 MB, nearly all machine code
+ * that no row needs. The image is laid out in an anonymous mapping of its
+ * full size, of which only the pages holding what the cubin reader reads
+ * are written (untouched pages take no memory): the ELF header and the
+ * section table (which nvcc puts last) on a first pass through the
+ * stream, then the sections cubin_wants_section names, on passes that
+ * stop after the last of them. Pages never written read as zeros.
+ */
+#define _DEFAULT_SOURCE 1  /* MAP_ANONYMOUS, MAP_NORESERVE */
+#include <string.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "config.h"
+#include "bin.h"
+#include "elf.h"
+
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+
+#define PAGE 4096u
+/* Kept on the first pass besides the table: the sections nvcc writes
+ * first (names, symbols, .nv.info) are usually within it. */
+#define PREFIX ((uint64_t)1 << 20)
+/* Passes: the table, then the name table and symbols, then named ones. */
+#define MAX_PASSES 4
+
+struct sparse {
+	uint8_t *img;
+	uint64_t len, npages;
+	uint8_t *need, *have;          /* per page */
+	uint64_t last_missing;         /* a pass may stop past this page */
+	int header_seen;
+};
+
+static void mark(struct sparse *sp, uint64_t off, uint64_t n)
+{
+	uint64_t p;
+
+	if (off >= sp->len || n == 0)
+		return;
+	if (n > sp->len - off)
+		n = sp->len - off;
+	for (p = off / PAGE; p <= (off + n - 1) / PAGE; p++)
+		sp->need[p] = 1;
+}
+
+/* After the ELF header arrives: its section table is needed too. */
+static void header_seen(struct sparse *sp)
+{
+	uint64_t shoff = rd64(sp->img + 0x28), shnum = rd16(sp->img + 0x3c);
+
+	sp->header_seen = 1;
+	if (shoff >= sp->len)
+		return;
+	mark(sp, shoff, shnum && shnum <= (sp->len - shoff) / 64
+		 ? shnum * 64 : sp->len - shoff);
+}
+
+/* Output [pos, pos + n) of the stream: the pages needed are copied. */
+static void take(struct sparse *sp, uint64_t pos, const uint8_t *p, size_t n)
+{
+	uint64_t end = pos + n, at = pos;
+
+	while (at < end) {
+		uint64_t page = at / PAGE, stop = (page + 1) * PAGE;
+
+		if (stop > end)
+			stop = end;
+		if (sp->need[page] && !sp->have[page])
+			memcpy(sp->img + at, p + (at - pos), (size_t)(stop - at));
+		at = stop;
+	}
+	for (at = pos / PAGE; n && at <= (end - 1) / PAGE; at++)
+		if (sp->need[at] && (end >= (at + 1) * PAGE || end == sp->len))
+			sp->have[at] = 1;
+	if (!sp->header_seen && end >= 64)
+		header_seen(sp);
+}
+
+static int missing(struct sparse *sp)
+{
+	uint64_t p;
+	int any = 0;
+
+	for (p = 0; p < sp->npages; p++)
+		if (sp->need[p] && !sp->have[p]) {
+			sp->last_missing = p;
+			any = 1;
+		}
+	return any;
+}
+
+/* The sections the reader wants, from the table and names at hand. */
+static void plan(struct sparse *sp)
+{
+	uint64_t shoff = rd64(sp->img + 0x28), shnum = rd16(sp->img + 0x3c);
+	uint64_t shstrndx = rd16(sp->img + 0x3e), i;
+	uint64_t str_off = 0, str_n = 0;
+
+	if (shoff >= sp->len || shnum > (sp->len - shoff) / 64)
+		return;
+	if (shstrndx < shnum) {
+		const uint8_t *h = sp->img + shoff + shstrndx * 64;
+
+		str_off = rd64(h + 24);
+		str_n = rd64(h + 32);
+		mark(sp, str_off, str_n);
+		if (str_off > sp->len || str_n > sp->len - str_off)
+			str_n = 0;
+	}
+	for (i = 0; i < shnum; i++) {
+		const uint8_t *h = sp->img + shoff + i * 64;
+		uint32_t name = rd32(h), type = rd32(h + 4), link = rd32(h + 40);
+		const char *nm = "";
+
+		if (str_n && name < str_n &&
+		    memchr(sp->img + str_off + name, '\0', str_n - name))
+			nm = (const char *)sp->img + str_off + name;
+		if (!cubin_wants_section(nm, type))
+			continue;
+		mark(sp, rd64(h + 24), rd64(h + 32));
+		if (type == 2 && link < shnum)     /* SHT_SYMTAB: its names */
+			mark(sp, rd64(sp->img + shoff + link * 64 + 24),
+			     rd64(sp->img + shoff + link * 64 + 32));
+	}
+}
+
+#ifdef HAVE_ZSTD
+/* One pass through the stream; stops after the last page missing unless
+ * full (the first pass checks the whole stream's size). */
+static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
+			    struct span in, int full, const char **why)
+{
+	ZSTD_inBuffer ib = { in.p, in.n, 0 };
+	uint64_t pos = 0;
+	size_t r = 1;
+
+	if (buf_reserve(&sc->chunk, ZSTD_DStreamOutSize()))
+		return OCC_ERR_NOMEM;
+	ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
+	while (r != 0) {
+		ZSTD_outBuffer ob = { sc->chunk.p, sc->chunk.cap, 0 };
+
+		r = ZSTD_decompressStream(sc->zstd, &ob, &ib);
+		if (ZSTD_isError(r)) {
+			*why = ZSTD_getErrorName(r);
+			return OCC_ERR_CORRUPT;
+		}
+		if (ob.pos > sp->len - pos) {
+			*why = "Destination buffer is too small";
+			return OCC_ERR_CORRUPT;
+		}
+		take(sp, pos, ob.dst, ob.pos);
+		pos += ob.pos;
+		if (!full && pos >= (sp->last_missing + 1) * PAGE) {
+			ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
+			return OCC_OK;
+		}
+		if (ob.pos == 0 && ib.pos == ib.size && r != 0) {
+			*why = "Zstandard data is truncated";
+			return OCC_ERR_CORRUPT;
+		}
+	}
+	if (pos != sp->len) {
+		*why = "Zstandard data is shorter than the size the fatbin records";
+		return OCC_ERR_CORRUPT;
+	}
+	return OCC_OK;
+}
+#endif
+
+int sparse_wanted(const struct bin_entry *en)
+{
+#ifdef HAVE_ZSTD
+	return en->kind == 2 && (en->flags & 0x8000u) &&
+	       !(en->flags & 0x2000u) && en->usize >= SPARSE_MIN;
+#else
+	(void)en;
+	return 0;
+#endif
+}
+
+enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
+			     uint64_t usize, struct span *out, void **map,
+			     const char **why)
+{
+#ifdef HAVE_ZSTD
+	struct sparse sp;
+	enum occ_status st = OCC_OK;
+	int i;
+
+	memset(&sp, 0, sizeof sp);
+	*map = NULL;
+	if (!sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
+		return OCC_ERR_NOMEM;
+	sp.len = usize;
+	sp.npages = (usize + PAGE - 1) / PAGE;
+	sp.img = mmap(NULL, (size_t)usize, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	sp.need = calloc((size_t)sp.npages, 2);
+	if (sp.img == MAP_FAILED || !sp.need) {
+		if (sp.img != MAP_FAILED)
+			munmap(sp.img, (size_t)usize);
+		free(sp.need);
+		return OCC_ERR_NOMEM;
+	}
+	sp.have = sp.need + sp.npages;
+	mark(&sp, 0, PREFIX);
+	for (i = 0; i < MAX_PASSES && st == OCC_OK; i++) {
+		st = pass(sc, &sp, in, i == 0, why);
+		if (st == OCC_OK)
+			plan(&sp);
+		if (st != OCC_OK || !missing(&sp))
+			break;
+	}
+	free(sp.need);
+	/* Streaming gave the context a window buffer: not kept. */
+	ZSTD_freeDCtx(sc->zstd);
+	sc->zstd = NULL;
+	buf_free(&sc->chunk);
+	if (st != OCC_OK) {
+		munmap(sp.img, (size_t)usize);
+		return st;
+	}
+	*map = sp.img;
+	out->p = sp.img;
+	out->n = (size_t)usize;
+	return OCC_OK;
+#else
+	(void)sc;
+	(void)in;
+	(void)usize;
+	(void)out;
+	*map = NULL;
+	*why = "no libzstd";
+	return OCC_ERR_UNSUPPORTED;
+#endif
+}
