@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "occupancy.h"
 #include "expr.h"
 #include "baseline.h"
 

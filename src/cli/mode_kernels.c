@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "occupancy.h"
 #include "kernels.h"
 
 #define LOWEST 3       /* the summary's lowest-occupancy rows */
