@@ -95,7 +95,8 @@ struct kernel_list {
 	const struct kernel_info **order;   /* --gpu LIST: grouped */
 };
 
-/* ---- Kernels of a compiler report or a binary (kernels_read.c) ---- */
+/* ---- Kernels of a compiler report or a binary (kernels_read.c, the
+ * list's upkeep in kernels_list.c) ---- */
 
 /* The kernels of path (a report, a binary, a directory, or "-"), those
  * --arch and --kernel keep; dies on what cannot be read. */

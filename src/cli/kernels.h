@@ -3,7 +3,8 @@
  * to the command line): Triton's launch (kernels_triton.c), the cluster
  * launches kernels declare (kernels_cluster.c), PTX files' lines
  * (kernels_ptx.c); how binaries are read (kernels_opts.c); the summary
- * and notes under the text table (kernels_summary.c).
+ * and notes under the text table (kernels_summary.c); the list's upkeep
+ * (kernels_list.c) and a failed compile's report (kernels_errors.c).
  */
 #ifndef OCC_CLI_KERNELS_H
 #define OCC_CLI_KERNELS_H
@@ -33,6 +34,16 @@ int kernels_names_needed(const struct options *o);
 /* Another path's kernels, added to l (--kernels a.o b.o). */
 void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l);
+
+/* The list (kernels_list.c): a new kernel at its end, zeroed; the list's
+ * copy of a file name, shared by its kernels; -rdc code taken out where
+ * linked code was read beside it (in the same file). */
+struct kernel_info *kernels_add(struct kernel_list *l);
+const char *kernels_file_name(struct kernel_list *l, const char *file);
+void kernels_drop_relocatable(struct kernel_list *l);
+/* A compiler report that says the compile failed: exits 1 with how many
+ * errors, where and the first (kernels_errors.c); text is restored. */
+void kernels_compiler_errors(const char *input, char *text, size_t len);
 
 /* A cubin of a Triton cache: the launch its metadata records, attached to
  * k; warned about where the metadata is missing, partial or malformed. */
