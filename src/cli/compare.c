@@ -89,27 +89,6 @@ static const struct field *occ_field(const char *name)
 	return NULL;
 }
 
-static void val_text(const struct val *v, char *buf, size_t n)
-{
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	if (v->type == VAL_UINT)
-		snprintf(buf, n, "%llu", (unsigned long long)v->u);
-	else if (v->type == VAL_DEC || v->type == VAL_STR)
-		snprintf(buf, n, "%s", v->s);
-	else if (v->type == VAL_BOOL)
-		snprintf(buf, n, "%s", v->u ? "true" : "false");
-	for (i = 0; (v->type == VAL_SET || v->type == VAL_LIST) && i < v->n &&
-	     len + 1 < n; i++)
-		len += v->type == VAL_SET
-		       ? (size_t)snprintf(buf + len, n - len, "%s%s",
-					  i ? "+" : "", v->strs[i])
-		       : (size_t)snprintf(buf + len, n - len, "%s%llu",
-					  i ? " " : "",
-					  (unsigned long long)v->list[i]);
-}
-
 static void snap_field(struct base_row *r, const char *name,
 		       const struct occ_row *row)
 {
@@ -119,7 +98,7 @@ static void snap_field(struct base_row *r, const char *name,
 
 	memset(&v, 0, sizeof v);
 	f->get(row, f, &v);
-	val_text(&v, buf, sizeof buf);
+	val_format(buf, sizeof buf, &v);
 	if (base_add(r, name, v.type == VAL_NULL ? NULL : buf) != 0)
 		die("out of memory");
 }

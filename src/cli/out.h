@@ -90,6 +90,9 @@ void val_pct(struct val *v, uint64_t num, uint64_t den);
 /* x with the decimals out_decimals() gives field f. */
 void val_dec(struct val *v, const struct field *f, double x);
 void val_uint(struct val *v, uint64_t u);
+/* v as text into buf (out.c): a number in decimal, true or false, a set
+ * '+'-joined, a list ' '-joined; "" when absent. */
+void val_format(char *buf, size_t n, const struct val *v);
 
 #define MAX_FIELDS 128
 
