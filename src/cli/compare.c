@@ -79,20 +79,11 @@ static int looks_json(const char *path)
 
 /* ---- Rows as text ---- */
 
-static const struct field *occ_field(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < kind_occupancy.n; i++)
-		if (strcmp(kind_occupancy.fields[i].name, name) == 0)
-			return &kind_occupancy.fields[i];
-	return NULL;
-}
-
 static void snap_field(struct base_row *r, const char *name,
 		       const struct occ_row *row)
 {
-	const struct field *f = occ_field(name);
+	const struct field *f = field_find(&kind_occupancy, name,
+					     strlen(name));
 	char buf[4096];
 	struct val v;
 

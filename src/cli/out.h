@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "occcalc.h"
 
@@ -80,6 +81,20 @@ struct row_kind {
 	const struct field *fields;
 	size_t n;
 };
+
+/* kind's field named by the len bytes at name, or NULL (inline: expr.c
+ * is fuzzed alone). */
+static inline const struct field *field_find(const struct row_kind *kind,
+					     const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < kind->n; i++)
+		if (strlen(kind->fields[i].name) == len &&
+		    strncmp(kind->fields[i].name, name, len) == 0)
+			return &kind->fields[i];
+	return NULL;
+}
 
 extern const struct row_kind kind_occupancy, kind_access, kind_persist,
 	kind_info, kind_archs, kind_gpus, kind_devices, kind_fields, kind_traffic;
