@@ -23,4 +23,5 @@ expect 1 "--measure needs a CUDA device: " --measure --block 128 --cluster 2 --l
 expect 2 "no architecture: no CUDA device" --block 128 --cluster 2
 expect 1 "--device all: no CUDA device" --device all --block 128
 expect 1 "--device all: no CUDA device" --device all --block 128 --cluster 2,4 --format csv
+expect 1 "--device 0 names a GPU whose image of each kernel is read: no CUDA device" --kernels "$T/fixtures/bin/kernels.o" --device 0
 done_testing

@@ -299,6 +299,7 @@ void arg_dlcm(const char *opt, const char *arg, struct options *o)
 void arg_device(const char *opt, const char *arg, struct options *o)
 {
 	o->device_all = strcmp(arg, "all") == 0;
+	o->device_given = 1;
 	if (!o->device_all)
 		o->device = arg_number(opt, arg, 0, 1023);
 }

@@ -92,6 +92,7 @@ struct options {
 	const char *layout_text;        /* --layout, parsed into layout */
 	struct occ_gpc_layout layout;
 	int device_all;                 /* --device all */
+	int device_given;               /* --device N: that GPU named */
 	/* The options given, in order: for the checks against the mode. */
 	int given[64];
 	int n_given;

@@ -405,7 +405,7 @@ static int image_target(struct session *s)
 		return 0;
 	if (o->arch && occ_arch_parse_name(o->arch, &major, &minor) == OCC_OK)
 		return major * 10 + minor;
-	if (o->api) {
+	if (o->api || o->device_given) {
 		session_device_arch(s);
 		return s->dev.cc_major * 10 + s->dev.cc_minor;
 	}

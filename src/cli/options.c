@@ -49,9 +49,10 @@ const struct opt opts[] = {
 	  "(sm_80,sm_90): each in turn" },
 	{ "device", 0, ARG_FN, "N", .parse = arg_device,
 	  .topic = T_KERNEL,
-	  .modes = OCC | ACC | PER | INF | TRF, .selects = -1,
+	  .modes = OCC | KER | ACC | PER | INF | TRF, .selects = -1,
 	  .help = "the CUDA device to use without --arch (default 0);\n'all': "
-	  "every GPU of this machine, one row each" },
+	  "every GPU of this machine, one row each;\n--kernels: the image "
+	  "that GPU loads" },
 	{ "block", 'b', SHAPES(1, INT32_MAX), .metavar = "N", .dest = O(block),
 	  .topic = T_KERNEL,
 	  .def = "0", .modes = CFG | TRF, .selects = -1, .groups = G_OCC,

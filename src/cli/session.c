@@ -88,6 +88,10 @@ static void query_device(struct session *s)
 	if ((device_count(&n, err, sizeof err) != 0 || n == 0) && o->api)
 		die("--%s needs a CUDA device: %s", o->measure ? "measure" : "api",
 		    err[0] ? err : "none found");
+	if (n == 0 && o->device_given && o->mode == MODE_KERNELS)
+		die("--device %d names a GPU whose image of each kernel is read: "
+		    "no CUDA device (%s); name one with --gpu or --arch",
+		    index, err[0] ? err : "none found");
 	if (n == 0 && o->mode == MODE_PERSIST)
 		die_usage("--persist needs the device's L2 figures: no CUDA device "
 			  "(%s); give --arch and --l2 SIZE:MAX:WINDOW",
