@@ -379,8 +379,14 @@ struct session_layout {
 	char source[320];
 	int from_list;                 /* the GPU list's: one chip's */
 	int bound;                     /* none: each row's most, from counts */
+	int whole;                     /* no GPCs known: l is all SMs as one */
+	int cap_unknown;               /* the arch's cluster blocks per SM */
 	struct occ_gpc_counts counts;
 };
+
+/* Whether a row's cluster figures are upper bounds: no layout, no GPCs
+ * known, or no cluster blocks-per-SM cap known (cluster_bound). */
+int cluster_upper_bound(const struct session_layout *L);
 
 enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
 		     KSRC_ELF, KSRC_PTX };
