@@ -458,6 +458,8 @@ ok $? "RTX 5090, 6 blocks per SM: at most floor(170 x 6 / 8) = 127 clusters of 8
 ok $? "sm_100 with --layout: the layout's 9 x floor(16 x 12 / 8) = 216 clusters of 8, still a bound (the cap is unknown), no recommended size"
 [ "$(cl_row max_active_clusters,cluster_bound,layout_source -a sm_90 --sms 132 -b 128 -r 40 --cluster 4)" = "264,true,--sms" ]
 ok $? "sm_90 with --sms only: at most floor(132 x 8 / 4) = 264 clusters of 4 (the H100's measured layout holds 248)"
+[ "$("$OCCCALC" --gpu H200,B200,H100-PCIe -b 128 -r 40 --cluster 2 -f csv --fields gpu,max_active_clusters,cluster_bound | tr '\n' ' ')" = "gpu,max_active_clusters,cluster_bound H200,528,false B200,888,true H100-PCIe,456,true " ]
+ok $? "--gpu LIST: each GPU's own layout, GPC counts or SMs (H200 measured, B200 by its SMs, H100 PCIe by its counts)"
 run --gpu B200 -b 128 -r 40 --cluster 2
 grep -q '^  Upper bound: unknown on sm_100: the cluster blocks/SM cap, non-portable sizes$' "$tmp/out" &&
 	grep -q '^  Clusters at once      at most 888 (1776 CTAs)$' "$tmp/out" &&

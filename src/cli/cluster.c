@@ -209,6 +209,9 @@ static void layout_listed(struct session *s)
 	char path[1024];
 	enum occ_status st;
 
+	/* --gpu LIST: this target's entry, for its GPC counts. */
+	if (s->o->gpu_list)
+		session_lookup_gpu(s, s->gpu_name, &s->listed);
 	session_gpus_path(s, path, sizeof path);
 	errno = 0;
 	/* By the list's own name: --gpu may have been a device name. */
@@ -296,7 +299,7 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 		layout_given(s);
 	else if (s->have_dev)
 		layout_measured(s);
-	else if (o->gpu)
+	else if (o->gpu || o->gpu_list)
 		layout_listed(s);
 	else if (o->sms)
 		layout_whole(s, (int)o->sms, "--sms");
