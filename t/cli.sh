@@ -460,6 +460,10 @@ ok $? "sm_100 with --layout: the layout's 9 x floor(16 x 12 / 8) = 216 clusters 
 ok $? "sm_90 with --sms only: at most floor(132 x 8 / 4) = 264 clusters of 4 (the H100's measured layout holds 248)"
 [ "$("$OCCCALC" --gpu H200,B200,H100-PCIe -b 128 -r 40 --cluster 2 -f csv --fields gpu,max_active_clusters,cluster_bound | tr '\n' ' ')" = "gpu,max_active_clusters,cluster_bound H200,528,false B200,888,true H100-PCIe,456,true " ]
 ok $? "--gpu LIST: each GPU's own layout, GPC counts or SMs (H200 measured, B200 by its SMs, H100 PCIe by its counts)"
+"$OCCCALC" --gpu B200 -b 128:256:128 -r 32 --cluster 2,8 >"$tmp/out" &&
+	[ "$(tail -1 "$tmp/out")" = "clusters, ctas, gpu occ: upper bounds (cluster_bound); unknown: the cluster blocks/SM cap, non-portable sizes (Blackwell); the GPC layout" ] &&
+	! "$OCCCALC" --gpu H200 -b 128:256:128 --cluster 2 | grep -q 'upper bounds'
+ok $? "a text table of bounded clusters ends with one line saying so and what is unknown; a measured layout's does not"
 run --gpu B200 -b 128 -r 40 --cluster 2
 grep -q '^  Upper bound: unknown on sm_100: the cluster blocks/SM cap, non-portable sizes$' "$tmp/out" &&
 	grep -q '^  Clusters at once      at most 888 (1776 CTAs)$' "$tmp/out" &&
