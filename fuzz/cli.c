@@ -11,7 +11,7 @@
  *     0-100, a negative number, nan or inf, more warps than the SM has,
  *     or an occupancy that is not the active warps over the SM's.
  *
- * The seam: the CLI ends a run through cli_exit() (src/cli/cli.h), which
+ * The seam: the CLI ends a run through cli_exit() (src/cli/msg.h), which
  * the program defines as exit() (src/cli/occcalc.c) and this harness as a
  * longjmp back here; what the run holds is in struct cli, which
  * cli_free() releases either way. Standard output and error are memory

@@ -95,9 +95,9 @@ grep -q '"measured_blocks_per_sm":12' "$tmp/out" &&
 ok $? "--measure in JSON: the API's and the measured blocks, and agreement"
 
 run --measure --block 2048
-[ "$status" -eq 0 ] && grep -q 'Occupancy API  *0 blocks' "$tmp/out" &&
+[ "$status" -eq 1 ] && grep -q 'Occupancy API  *0 blocks' "$tmp/out" &&
 	! grep -q 'Measured' "$tmp/out"
-ok $? "a block that cannot launch: the API says 0 and nothing is launched"
+ok $? "a block that cannot launch: the API says 0, nothing is launched, exit 1"
 
 run --measure --arch sm_80 --block 128
 [ "$status" -eq 2 ] && one_error_line "--arch sm_80: device 0"

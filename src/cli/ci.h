@@ -4,6 +4,9 @@
 #ifndef OCC_CI_H
 #define OCC_CI_H
 
+struct occ_run;
+struct occ_row;
+
 /* --gpu NAME's lookup, for a name of --gpu's list. */
 void session_lookup_gpu(struct session *s, const char *name,
 			struct occ_gpu *g);

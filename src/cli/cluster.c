@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "occupancy.h"
 
 /* Each warp of a measured cluster launch works this long, about 0.5 ms on
  * Hopper: long beside the time a wave of clusters takes to be placed, so

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "occupancy.h"
 #include "expr.h"
 #include "baseline.h"
 
@@ -78,47 +79,17 @@ static int looks_json(const char *path)
 
 /* ---- Rows as text ---- */
 
-static const struct field *occ_field(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < kind_occupancy.n; i++)
-		if (strcmp(kind_occupancy.fields[i].name, name) == 0)
-			return &kind_occupancy.fields[i];
-	return NULL;
-}
-
-static void val_text(const struct val *v, char *buf, size_t n)
-{
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	if (v->type == VAL_UINT)
-		snprintf(buf, n, "%llu", (unsigned long long)v->u);
-	else if (v->type == VAL_DEC || v->type == VAL_STR)
-		snprintf(buf, n, "%s", v->s);
-	else if (v->type == VAL_BOOL)
-		snprintf(buf, n, "%s", v->u ? "true" : "false");
-	for (i = 0; (v->type == VAL_SET || v->type == VAL_LIST) && i < v->n &&
-	     len + 1 < n; i++)
-		len += v->type == VAL_SET
-		       ? (size_t)snprintf(buf + len, n - len, "%s%s",
-					  i ? "+" : "", v->strs[i])
-		       : (size_t)snprintf(buf + len, n - len, "%s%llu",
-					  i ? " " : "",
-					  (unsigned long long)v->list[i]);
-}
-
 static void snap_field(struct base_row *r, const char *name,
 		       const struct occ_row *row)
 {
-	const struct field *f = occ_field(name);
+	const struct field *f = field_find(&kind_occupancy, name,
+					     strlen(name));
 	char buf[4096];
 	struct val v;
 
 	memset(&v, 0, sizeof v);
 	f->get(row, f, &v);
-	val_text(&v, buf, sizeof buf);
+	val_format(buf, sizeof buf, &v);
 	if (base_add(r, name, v.type == VAL_NULL ? NULL : buf) != 0)
 		die("out of memory");
 }

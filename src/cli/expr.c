@@ -126,18 +126,6 @@ static int parse_number(struct parser *p, struct expr_operand *o)
 
 /* ---- Operands ---- */
 
-static const struct field *find_field(const struct row_kind *k,
-				      const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < k->n; i++)
-		if (strlen(k->fields[i].name) == len &&
-		    strncmp(k->fields[i].name, name, len) == 0)
-			return &k->fields[i];
-	return NULL;
-}
-
 static int parse_string(struct parser *p, struct expr_operand *o)
 {
 	char q = p->s[p->pos];
@@ -169,7 +157,7 @@ static int parse_word(struct parser *p, struct expr_operand *o)
 		   (len == 5 && strncmp(w, "false", 5) == 0)) {
 		o->kind = OPND_BOOL;
 		o->b = len == 4;
-	} else if ((o->f = find_field(p->kind, w, len)) != NULL) {
+	} else if ((o->f = field_find(p->kind, w, len)) != NULL) {
 		o->kind = OPND_FIELD;
 	} else {
 		return fail(p, p->pos, "'%.*s': no such field of %s rows (see "

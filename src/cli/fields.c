@@ -36,18 +36,6 @@ void val_dec(struct val *v, const struct field *f, double x)
 	v->s = v->buf;
 }
 
-static const struct field *find_field(const struct row_kind *kind,
-				      const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < kind->n; i++)
-		if (strlen(kind->fields[i].name) == len &&
-		    strncmp(kind->fields[i].name, name, len) == 0)
-			return &kind->fields[i];
-	return NULL;
-}
-
 /* One line: the three names nearest what was typed, and where the rest
  * are listed (a kind has up to a hundred; the line stays short). */
 static _Noreturn void unknown_field(const struct row_kind *kind,
@@ -79,7 +67,7 @@ void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
 	while (p) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		const struct field *f = find_field(kind, p, len);
+		const struct field *f = field_find(kind, p, len);
 
 		if (!f)
 			unknown_field(kind, p, len);

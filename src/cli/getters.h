@@ -7,6 +7,7 @@
 #define OCC_GETTERS_H
 
 #include "cli.h"
+#include "occupancy.h"
 
 #define GETTER_SIG(fn) void fn(const void *p, const struct field *f, \
 			       struct val *v)

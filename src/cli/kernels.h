@@ -2,7 +2,9 @@
  * kernels.h - what --kernels adds to a kernel beyond its binary (internal
  * to the command line): Triton's launch (kernels_triton.c), the cluster
  * launches kernels declare (kernels_cluster.c), PTX files' lines
- * (kernels_ptx.c); how binaries are read (kernels_opts.c).
+ * (kernels_ptx.c); how binaries are read (kernels_opts.c); the summary
+ * and notes under the text table (kernels_summary.c); the list's upkeep
+ * (kernels_list.c) and a failed compile's report (kernels_errors.c).
  */
 #ifndef OCC_CLI_KERNELS_H
 #define OCC_CLI_KERNELS_H
@@ -32,6 +34,16 @@ int kernels_names_needed(const struct options *o);
 /* Another path's kernels, added to l (--kernels a.o b.o). */
 void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l);
+
+/* The list (kernels_list.c): a new kernel at its end, zeroed; the list's
+ * copy of a file name, shared by its kernels; -rdc code taken out where
+ * linked code was read beside it (in the same file). */
+struct kernel_info *kernels_add(struct kernel_list *l);
+const char *kernels_file_name(struct kernel_list *l, const char *file);
+void kernels_drop_relocatable(struct kernel_list *l);
+/* A compiler report that says the compile failed: exits 1 with how many
+ * errors, where and the first (kernels_errors.c); text is restored. */
+void kernels_compiler_errors(const char *input, char *text, size_t len);
 
 /* A cubin of a Triton cache: the launch its metadata records, attached to
  * k; warned about where the metadata is missing, partial or malformed. */
@@ -64,5 +76,32 @@ void kernels_cluster_note(struct out *out, const struct kernel_list *l,
 
 /* A PTX kernel's line under the text table: what its PTX states. */
 void kernels_ptx_line(char *buf, size_t n, const struct kernel_info *k);
+
+/* The summary under the text table (kernels_summary.c): the rows counted
+ * by what limits them, and the lowest occupancies. */
+#define SUMMARY_LOWEST 3   /* the summary's lowest-occupancy rows */
+
+struct summary_low {
+	uint64_t warps, max_warps;   /* occupancy, as a fraction */
+	const struct kernel_info *ki;
+	int block;
+	char cluster[24];            /* a cluster launch's shape, or "" */
+};
+
+struct kernel_summary {
+	uint64_t rows, cannot, below_min, by[5];
+	struct summary_low low[SUMMARY_LOWEST];
+	size_t n_low;
+};
+
+/* Counts row (computed with its cluster launches when clusters). */
+void kernels_summary_count(struct kernel_summary *s, const struct occ_row *row,
+			   int clusters);
+/* row (or its cluster launch) among the lowest occupancies, if it is. */
+void kernels_summary_low(struct kernel_summary *s, const struct occ_row *row);
+/* The summary and the notes under the text table. */
+void kernels_notes(struct out *out, const struct kernel_list *l,
+		   const struct options *o, const struct kernel_summary *sum,
+		   int clusters);
 
 #endif

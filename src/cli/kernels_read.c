@@ -4,7 +4,8 @@
  * fatbin, host object, executable, shared library) or a directory of
  * binaries, recognised by content, kept if --arch and --kernel say so.
  * Every kernel's resources in one shape (struct kernel_info) whatever it
- * was read from.
+ * was read from. The list itself is kernels_list.c's; a failed compile's
+ * report is told by kernels_errors.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,103 +30,7 @@ struct reader {
 	struct arch_filter arch; /* --arch's, for opts.select */
 };
 
-/* ---- The list ---- */
-
-static struct kernel_info *add(struct kernel_list *l)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct kernel_info *k = realloc(l->k, cap * sizeof *k);
-
-		if (!k)
-			die("out of memory");
-		l->k = k;
-		l->cap = cap;
-	}
-	memset(&l->k[l->n], 0, sizeof l->k[l->n]);
-	return &l->k[l->n++];
-}
-
-/* The list's copy of the file name, shared by its kernels. */
-static const char *file_name(struct kernel_list *l, const char *file)
-{
-	char **f;
-
-	if (l->nfiles && strcmp(l->files[l->nfiles - 1], file) == 0)
-		return l->files[l->nfiles - 1];
-	f = realloc(l->files, (l->nfiles + 1) * sizeof *f);
-	if (!f || !(f[l->nfiles] = strdup(file)))
-		die("out of memory");
-	l->files = f;
-	return l->files[l->nfiles++];
-}
-
-void kernels_drop_beside(struct kernel_list *l)
-{
-	size_t i, kept = 0;
-
-	for (i = 0; i < l->n; i++) {
-		if (l->k[i].image == OCC_IMAGE_BESIDE)
-			continue;          /* its names stay in the table */
-		l->k[kept++] = l->k[i];
-	}
-	l->n = kept;
-}
-
-void kernels_free(struct kernel_list *l)
-{
-	size_t i;
-
-	names_free(&l->names);
-	for (i = 0; i < l->n; i++)
-		free(l->k[i].launch);
-	for (i = 0; i < l->nfiles; i++)
-		free(l->files[i]);
-	free(l->k);
-	free(l->files);
-	free(l->stdin_buf);
-	free(l->report);
-	ptxas_jit_clear(&l->jit);
-	free((void *)l->order);
-	if (l->have_re)
-		regfree(&l->re);
-	memset(l, 0, sizeof *l);
-}
-
 /* ---- What --arch and --kernel keep ---- */
-
-int kernel_arch_matches(const char *want, const struct kernel_info *k)
-{
-	size_t n = strlen(want);
-	char last = n ? want[n - 1] : 0;
-	int major, minor;
-
-	if (occ_arch_parse_name(want, &major, &minor) != OCC_OK)
-		return 0;
-	if (major != k->cc_major || minor != k->cc_minor)
-		return 0;
-	/* sm_90a keeps only sm_90a code; sm_90, 90 and 9.0 keep all of 9.0. */
-	if (last == 'a' || last == 'f')
-		return k->arch[strlen(k->arch) - 1] == last;
-	return 1;
-}
-
-const char *kernel_image_why(const struct kernel_info *k)
-{
-	size_t n = strlen(k->arch);
-
-	if (k->image == OCC_IMAGE_PTX)
-		return "no SASS of its fatbin runs on this GPU: the driver "
-		       "compiles its newest PTX not newer than the GPU";
-	if (k->image != OCC_IMAGE_SASS)
-		return NULL;
-	if (k->images_run == 1)
-		return "the only image of its fatbin that runs on this GPU";
-	if (n && k->arch[n - 1] == 'a')
-		return "SASS for this GPU, arch-specific: the driver loads it "
-		       "before plain SASS and PTX";
-	return "SASS for this GPU: the driver loads SASS before PTX";
-}
 
 /* Keeps k (the last added) or takes it back. An image chosen for the GPU
  * is kept whatever its target (compute_80 PTX runs on a 9.0 device); a
@@ -182,10 +87,10 @@ static int64_t report_smem(struct session *s, const struct occ_usage *u)
 static int from_report(const struct occ_usage *u, void *ctx)
 {
 	struct reader *r = ctx;
-	struct kernel_info *k = add(r->l);
+	struct kernel_info *k = kernels_add(r->l);
 
 	names(r, k, u->mangled);
-	k->file = file_name(r->l, r->input);
+	k->file = kernels_file_name(r->l, r->input);
 	snprintf(k->arch, sizeof k->arch, "%s", u->arch);
 	k->cc_major = u->cc_major;
 	k->cc_minor = u->cc_minor;
@@ -203,94 +108,6 @@ static int from_report(const struct occ_usage *u, void *ctx)
 	return 0;
 }
 
-/* The summary nvcc's front end ends with ("1 error detected in the
- * compilation of ..."): it marks a failed build, but is not an error. */
-#define ERROR_SUMMARY "error detected in the compilation of"
-
-/* Lines that say the compile failed: nvcc's front end ("k.cu(12): error:
- * ..."), the host compiler ("k.cpp:3:1: error: ..."), and the tools'
- * "ptxas fatal   : ..." and friends. */
-static int compiler_error(const char *line)
-{
-	static const char *const marks[] = {
-		"): error", ": error:", ": fatal error:", "ptxas fatal",
-		"ptxas error", "nvcc fatal", "nvcc error", "nvlink fatal",
-		"nvlink error", "fatbinary fatal", ERROR_SUMMARY
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
-		if (strstr(line, marks[i]))
-			return 1;
-	return 0;
-}
-
-/* The lines of a failed build the message names; the rest are counted. */
-#define ERROR_LINES_NAMED 4
-
-struct build_errors {
-	int n, lines;                  /* errors; lines marking a failure */
-	int at[ERROR_LINES_NAMED];     /* the first errors' line numbers */
-	char first[160];               /* the first error (or summary) */
-};
-
-static void note_error(struct build_errors *e, const char *p, int line)
-{
-	int summary = strstr(p, ERROR_SUMMARY) != NULL;
-
-	if (e->lines++ == 0 || (e->n == 0 && !summary))
-		snprintf(e->first, sizeof e->first, "%s", p);
-	if (summary)
-		return;
-	if (e->n < ERROR_LINES_NAMED)
-		e->at[e->n] = line;
-	e->n++;
-}
-
-/* "line 3", "lines 1, 5 and 9", "lines 1, 2, 3, 4 and 6 more" */
-static void error_lines(char *buf, size_t size, const struct build_errors *e)
-{
-	int i, named = e->n < ERROR_LINES_NAMED ? e->n : ERROR_LINES_NAMED;
-	size_t len = (size_t)snprintf(buf, size, "line%s", e->n == 1 ? "" : "s");
-
-	for (i = 0; i < named && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s %d",
-					i == 0 ? "" : i + 1 == e->n ? " and"
-					: ",", e->at[i]);
-	if (e->n > named && len < size)
-		snprintf(buf + len, size - len, " and %d more", e->n - named);
-}
-
-/* A failed compile's report: one line saying how many errors and where,
- * with the first, not made-up rows. */
-static void check_compiler_errors(const char *input, char *text, size_t len)
-{
-	char *p = text, *end = text + len, *nl, where[96];
-	struct build_errors e;
-	int line = 0;
-
-	memset(&e, 0, sizeof e);
-	for (; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		line++;
-		*nl = '\0';
-		if (compiler_error(p))
-			note_error(&e, p, line);
-		if (nl < end)
-			*nl = '\n';
-	}
-	if (!e.lines)
-		return;
-	if (e.n == 0)          /* only the summary: it is the one error */
-		die("%s: the compiler reported errors (%s): no kernel to read",
-		    input, e.first);
-	error_lines(where, sizeof where, &e);
-	die("%s: the compiler reported %d error%s (%s%s %s): no kernel to "
-	    "read", input, e.n, e.n == 1 ? "" : "s", where,
-	    e.n == 1 ? ":" : "; the first:", e.first);
-}
 
 static int from_binary(const struct occ_bin_kernel *b, void *ctx);
 static _Noreturn void bin_failed(enum occ_status st,
@@ -323,7 +140,7 @@ static void read_report(struct reader *r, unsigned char *text, size_t len)
 		read_ptx(r, text, len);
 		return;
 	}
-	check_compiler_errors(r->input, (char *)text, len);
+	kernels_compiler_errors(r->input, (char *)text, len);
 	f = len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
 	if (!f)
 		die("%s: cannot read: %s", r->input, strerror(errno));
@@ -391,11 +208,12 @@ static void from_ptxas(struct reader *r, const struct occ_bin_kernel *b,
 static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 {
 	struct reader *r = ctx;
-	struct kernel_info *k = add(r->l);
+	struct kernel_info *k = kernels_add(r->l);
 	const struct occ_arch *a;
 
 	names(r, k, b->mangled);
-	k->file = file_name(r->l, b->file && *b->file ? b->file : r->input);
+	k->file = kernels_file_name(r->l, b->file && *b->file ? b->file :
+				    r->input);
 	memcpy(k->arch, b->arch, sizeof k->arch);
 	k->arch[sizeof k->arch - 1] = '\0';
 	k->cc_major = b->cc_major;
@@ -594,29 +412,6 @@ static int image_target(struct session *s)
 	return 0;
 }
 
-/* Relocatable device code (nvcc -rdc) is linked before it is loaded: in
- * a file that also holds linked code (NCCL's library holds both), only the
- * linked kernels are what runs. A lone -rdc object keeps its kernels. */
-static void drop_relocatable(struct kernel_list *l)
-{
-	size_t start, end, i, kept = 0;
-	int linked;
-
-	for (start = 0; start < l->n; start = end) {
-		linked = 0;
-		for (end = start; end < l->n && l->k[end].file == l->k[start].file;
-		     end++)
-			linked |= !l->k[end].relocatable && !l->k[end].ptx_only;
-		for (i = start; i < end; i++) {
-			if (linked && l->k[i].relocatable) {
-				l->relocatable_dropped++;
-				continue;
-			}
-			l->k[kept++] = l->k[i];
-		}
-	}
-	l->n = kept;
-}
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
@@ -659,5 +454,5 @@ void kernels_read_add(struct session *s, const char *path,
 	}
 	ptxas_jit_clear(&l->jit);
 	if (!s->o->all_images)
-		drop_relocatable(l);
+		kernels_drop_relocatable(l);
 }

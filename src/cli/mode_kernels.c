@@ -2,7 +2,8 @@
  * mode_kernels.c - --kernels PATH (alias --ptxas): the occupancy of each kernel
  * of a compiler report or a binary, one row per kernel and architecture,
  * within its __launch_bounds__; with --api, the driver's reading of the
- * same code beside it. A text table ends with a summary of the limiters.
+ * same code beside it. A text table ends with a summary of the limiters
+ * (kernels_summary.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,22 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "occupancy.h"
 #include "kernels.h"
-
-#define LOWEST 3       /* the summary's lowest-occupancy rows */
-
-struct worst {
-	uint64_t warps, max_warps;   /* occupancy, as a fraction */
-	const struct kernel_info *ki;
-	int block;
-	char cluster[24];            /* a cluster launch's shape, or "" */
-};
-
-struct summary {
-	uint64_t rows, cannot, below_min, by[5];
-	struct worst low[LOWEST];
-	size_t n_low;
-};
 
 /* --api: the driver, and the file whose code it loads. */
 struct api {
@@ -45,64 +32,14 @@ struct report {
 	struct occ_run run;
 	int clusters;                 /* cluster launches computed */
 	struct kernel_list *l;        /* the session's */
-	struct summary sum;
+	struct kernel_summary sum;
 	struct api api;
 	const unsigned char *api_ok; /* per kernel: the driver can say */
 	const struct occ_arch *gpu_table;   /* --gpu LIST: this GPU's */
 	int gpu;                     /* and its index, or -1 */
 };
 
-/* ---- The summary ---- */
-
-static int lower(const struct worst *a, const struct worst *b)
-{
-	return a->warps * b->max_warps < b->warps * a->max_warps;
-}
-
-static void worst_add(struct summary *s, const struct occ_row *row)
-{
-	struct worst w = { (uint64_t)row->r.warps_per_sm,
-			   (uint64_t)row->r.max_warps_per_sm, row->ki,
-			   row->k.block_size, "" };
-	size_t i;
-
-	/* A cluster launch: the GPU's warps it keeps busy, of its slots. */
-	if (row->cl) {
-		w.warps = (uint64_t)row->cl->c.active_warps;
-		w.max_warps = (uint64_t)row->cl->c.warp_slots;
-		snprintf(w.cluster, sizeof w.cluster, "%s", row->cl->name);
-	}
-	if (w.max_warps == 0 || w.warps >= w.max_warps)
-		return;
-
-	if (s->n_low == LOWEST && !lower(&w, &s->low[LOWEST - 1]))
-		return;
-	if (s->n_low < LOWEST)
-		s->n_low++;
-	for (i = s->n_low - 1; i > 0 && lower(&w, &s->low[i - 1]); i--)
-		s->low[i] = s->low[i - 1];
-	s->low[i] = w;
-}
-
-static void count(struct summary *s, const struct occ_row *row,
-		  int clusters)
-{
-	int i;
-
-	s->rows++;
-	if (row->r.blocks_per_sm == 0)
-		s->cannot++;
-	for (i = 0; i < 5; i++)
-		if (row->r.blocks_per_sm && (row->r.limiters & (1u << i)))
-			s->by[i]++;
-	if (row->ki && row->ki->min_blocks > 0 &&
-	    row->r.blocks_per_sm < row->ki->min_blocks)
-		s->below_min++;
-	/* Rows launched as clusters are ranked by those launches. */
-	if (row->r.blocks_per_sm && !clusters &&
-	    row->r.warps_per_sm < row->r.max_warps_per_sm)
-		worst_add(s, row);
-}
+/* ---- The summary (kernels_summary.c) ---- */
 
 /* A cluster launch of a row: its occupancy among the lowest. */
 static void count_cluster(struct occ_run *run, const struct occ_row *row)
@@ -110,108 +47,9 @@ static void count_cluster(struct occ_run *run, const struct occ_row *row)
 	struct report *rep = run->hook_ctx;
 
 	if (row->r.blocks_per_sm)
-		worst_add(&rep->sum, row);
+		kernels_summary_low(&rep->sum, row);
 }
 
-static void print_summary(struct out *o, const struct summary *s)
-{
-	char line[4096], pct[32];
-	size_t i, n;
-
-	n = (size_t)snprintf(line, sizeof line, "\nLimited by:");
-	for (i = 0; i < 5; i++)
-		n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %llu",
-				      i ? "," : "", occ_resource_name(1u << i),
-				      (unsigned long long)s->by[i]);
-	snprintf(line + n, sizeof line - n, "; cannot launch %llu; below "
-		 "__launch_bounds__' minimum blocks %llu (of %llu row%s)\n",
-		 (unsigned long long)s->cannot,
-		 (unsigned long long)s->below_min, (unsigned long long)s->rows,
-		 s->rows == 1 ? "" : "s");
-	out_text(o, line);
-	if (s->n_low == 0 && s->cannot == 0)
-		out_text(o, "Lowest occupancy  100.00% in every row\n");
-	for (i = 0; i < s->n_low; i++) {
-		const struct worst *w = &s->low[i];
-
-		format_ratio_percent(pct, w->warps, w->max_warps);
-		snprintf(line, sizeof line, "%s%s%% %s, %d thread%s%s%s: %s\n",
-			 i ? "                  " : "Lowest occupancy  ", pct,
-			 w->ki->arch, w->block, plural(w->block), w->cluster[0] ?
-			 ", clusters of " : "", w->cluster,
-			 w->ki->name ? w->ki->name : w->ki->mangled);
-		out_text(o, line);
-	}
-}
-
-/* The notes under a text table. */
-/* With a GPU named, which images were read and why, in one line. */
-static void print_image_line(struct out *out, const struct kernel_list *l)
-{
-	size_t i, sass = 0, specific = 0, ptx = 0;
-	char line[512];
-
-	for (i = 0; i < l->n; i++) {
-		const struct kernel_info *k = &l->k[i];
-		size_t n = strlen(k->arch);
-
-		sass += k->image == OCC_IMAGE_SASS;
-		specific += k->image == OCC_IMAGE_SASS && n && k->arch[n - 1] == 'a';
-		ptx += k->image == OCC_IMAGE_PTX;
-	}
-	if (!sass && !ptx)
-		return;
-	snprintf(line, sizeof line, "\nImages: the one of each fatbin the "
-		 "driver loads on compute capability %d.%d (SASS before PTX, "
-		 "arch-specific first): %zu SASS (%zu arch-specific), %zu PTX "
-		 "it compiles; --all-images lists all.\n", l->target_cc / 10,
-		 l->target_cc % 10, sass, specific, ptx);
-	out_text(out, line);
-}
-
-static void print_notes(struct report *rep)
-{
-	const struct options *o = rep->run.s->o;
-	struct out *out = &rep->run.out;
-	size_t i;
-
-	/* Only PTX: no table, so no note on its columns. */
-	out->headless = rep->sum.rows == 0;
-	if (rep->sum.rows)
-		print_summary(out, &rep->sum);
-	if (rep->sum.rows)
-		print_image_line(out, rep->l);
-	if (rep->sum.rows && rep->l->text && !o->have_block)
-		out_text(out, "\nA compiler report does not carry "
-			 "__launch_bounds__: the block sizes above assume\n"
-			 "none, and a kernel compiled with a lower bound cannot "
-			 "launch with them\n(give occcalc the binary instead).\n");
-	if (rep->sum.rows && !rep->l->text)
-		out_text(out, "\nbound, min: __launch_bounds__' maximum threads "
-			 "and minimum blocks per SM\n('!': the prediction falls "
-			 "short of it; r64: a cubin without its PTX keeps only\n"
-			 "the register cap ptxas applied for it, or for "
-			 "__maxnreg__).\n");
-	kernels_triton_note(out, rep->l, o);
-	kernels_cluster_note(out, rep->l, o, rep->clusters);
-	for (i = 0; i < rep->l->n; i++)
-		if (rep->l->k[i].ptx_only) {
-			out_text(out, rep->sum.rows ? "\nPTX only (compiled by "
-				 "the driver when loaded, resources unknown until "
-				 "then):\n" : "PTX only (compiled by the driver "
-				 "when loaded, resources unknown until then):\n");
-			break;
-		}
-	for (; i < rep->l->n; i++) {
-		const struct kernel_info *k = &rep->l->k[i];
-		char line[4096];
-
-		if (!k->ptx_only)
-			continue;
-		kernels_ptx_line(line, sizeof line, k);
-		out_text(out, line);
-	}
-}
 
 /* ---- --api: the driver on the kernel's own code ---- */
 
@@ -405,7 +243,8 @@ static void kernel_row(struct occ_run *run, struct occ_row *row,
 	memset(g, 0, sizeof *g);
 	if (rep->api.loader)
 		api_row(rep, row, g);
-	count(&rep->sum, row, run->clusters && run->clusters->n);
+	kernels_summary_count(&rep->sum, row,
+			      run->clusters && run->clusters->n);
 	if (rep->gpu >= 0) {
 		char cell[64], pct[32];
 
@@ -684,7 +523,8 @@ int mode_kernels(struct session *s)
 		for (i = 0; i < rep.l->n; i++)
 			kernel_rows(&rep, &rep.l->k[i]);
 	if (o->format == OUT_TEXT && !o->fields)
-		print_notes(&rep);
+		kernels_notes(&rep.run.out, rep.l, o, &rep.sum,
+			      rep.clusters);
 	if (o->format == OUT_TEXT && !o->fields)
 		matrix_print(s, &rep.run.out);
 	occ_run_close(&rep.run);

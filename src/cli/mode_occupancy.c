@@ -4,6 +4,7 @@
  * on --arch's table or the GPU's (merged with what it reports).
  */
 #include "cli.h"
+#include "occupancy.h"
 
 /* The registers the calibrated kernel for regs actually has: ptxas gives
  * no kernel fewer than its lower bound (24 on every architecture CUDA 13

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "occupancy.h"
 #include "chart.h"
 
 /* Each warp of a measurement works this long: about 50 us at Hopper's

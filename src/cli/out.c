@@ -236,18 +236,14 @@ static void put_value(struct out *o, const struct field *f,
 	}
 }
 
-/* A value as a text table shows it, into buf. */
-static void text_value(char *buf, size_t n, const struct field *f,
-		       const struct val *v, int nounits)
+void val_format(char *buf, size_t n, const struct val *v)
 {
 	size_t len = 0, i;
 
 	buf[0] = '\0';
 	switch (v->type) {
 	case VAL_NULL:
-		snprintf(buf, n, "%s", f->text.flags & TXT_DASH ? "-"
-			 : f->none ? f->none : "");
-		return;
+		break;
 	case VAL_UINT:
 		snprintf(buf, n, "%llu", (unsigned long long)v->u);
 		break;
@@ -269,6 +265,18 @@ static void text_value(char *buf, size_t n, const struct field *f,
 						  (unsigned long long)v->list[i]);
 		break;
 	}
+}
+
+/* A value as a text table shows it, into buf. */
+static void text_value(char *buf, size_t n, const struct field *f,
+		       const struct val *v, int nounits)
+{
+	if (v->type == VAL_NULL) {
+		snprintf(buf, n, "%s", f->text.flags & TXT_DASH ? "-"
+			 : f->none ? f->none : "");
+		return;
+	}
+	val_format(buf, n, v);
 	if ((f->text.flags & TXT_PCT) && !nounits)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
 }

@@ -1,5 +1,5 @@
 /* ptxas_jit.h - --ptxas-jit (ptxas_jit.c): the toolkit's ptxas on PTX the
- * driver would compile, for the GPU named. Included by cli.h. */
+ * driver would compile, for the GPU named. Included by kernel_list.h. */
 #ifndef OCC_CLI_PTXAS_JIT_H
 #define OCC_CLI_PTXAS_JIT_H
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "occupancy.h"
 
 void format_limiters(char *buf, unsigned bits)
 {

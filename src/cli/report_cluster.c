@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "occupancy.h"
 
 static void format_cluster_limiters(char *buf, size_t n, unsigned bits)
 {

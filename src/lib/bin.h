@@ -161,6 +161,8 @@ enum occ_status host_walk(struct bin_ctx *c, uint64_t base, uint64_t n);
 enum occ_status ar_walk(struct bin_ctx *c);
 /* Whether text is all blank and comments (a PTX file's start, perhaps). */
 int ptx_blank(const void *buf, size_t len);
+/* The first what in [p, end), or NULL (ptx.c; ptx_file.c uses it too). */
+const char *ptx_find(const char *p, const char *end, const char *what);
 /* [off, off + n) of the source read whole, then handed to read. */
 enum occ_status bin_read_whole(struct bin_ctx *c, uint64_t off, uint64_t n,
 			       enum occ_status (*read)(struct bin_ctx *,

@@ -52,7 +52,7 @@ static int numbers(const char *p, const char *end, int out[3])
 	return n ? 0 : -1;
 }
 
-static const char *find(const char *p, const char *end, const char *what)
+const char *ptx_find(const char *p, const char *end, const char *what)
 {
 	size_t n = strlen(what);
 
@@ -78,16 +78,16 @@ static void directives(const char *p, const char *end,
 	int v[3];
 
 	for (size_t i = 0; i < sizeof dir / sizeof dir[0]; i++)
-		if ((d = find(p, end, dir[i].name)) &&
+		if ((d = ptx_find(p, end, dir[i].name)) &&
 		    !numbers(d + strlen(dir[i].name), end, v))
 			memcpy((char *)k + dir[i].field, v, sizeof v);
-	if ((d = find(p, end, ".minnctapersm")) &&
+	if ((d = ptx_find(p, end, ".minnctapersm")) &&
 	    !numbers(d + strlen(".minnctapersm"), end, v))
 		k->min_blocks = v[0];
-	if ((d = find(p, end, ".maxnreg")) &&
+	if ((d = ptx_find(p, end, ".maxnreg")) &&
 	    !numbers(d + strlen(".maxnreg"), end, v))
 		k->max_regs = v[0];
-	if ((d = find(p, end, ".maxclusterrank")) &&
+	if ((d = ptx_find(p, end, ".maxclusterrank")) &&
 	    !numbers(d + strlen(".maxclusterrank"), end, v))
 		k->max_cluster_rank = v[0];
 }
@@ -152,7 +152,7 @@ enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 	if (sm < 10)
 		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "PTX entry for no "
 				"architecture (%d)", sm);
-	while ((q = find(p, end, ".entry")) != NULL) {
+	while ((q = ptx_find(p, end, ".entry")) != NULL) {
 		p = q + strlen(".entry");
 		if ((q > (const char *)s.p && !is_space(q[-1])) ||
 		    p >= end || !is_space(*p))

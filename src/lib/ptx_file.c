@@ -44,20 +44,10 @@ int ptx_file_sniff(const void *buf, size_t len)
 	       (p[8] == ' ' || p[8] == '\t');
 }
 
-static const char *find_word(const char *p, const char *end, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (; (size_t)(end - p) >= n; p++)
-		if (memcmp(p, w, n) == 0)
-			return p;
-	return NULL;
-}
-
 /* ".target sm_90a" into sm and the fatbin-style flags; -1 if absent. */
 static int target(const char *p, const char *end, uint64_t *flags)
 {
-	const char *t = find_word(p, end, ".target");
+	const char *t = ptx_find(p, end, ".target");
 	long sm = 0;
 	int digits = 0;
 
@@ -144,7 +134,7 @@ static uint64_t entry_shared(const char **from, const char *end,
 	uint64_t sum = 0;
 	int depth = 0;
 
-	while ((p = find_word(p, end, ".entry")) != NULL) {
+	while ((p = ptx_find(p, end, ".entry")) != NULL) {
 		p += 6;
 		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
 			p++;

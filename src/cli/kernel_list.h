@@ -1,0 +1,118 @@
+/* kernel_list.h - --kernels' kernels as read, in one shape whatever they
+ * were read from (kernels_read.c), with their names once each (names.c,
+ * demangle.cc). What --kernels adds beyond the binary is in kernels.h. */
+#ifndef OCC_CLI_KERNEL_LIST_H
+#define OCC_CLI_KERNEL_LIST_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "occcalc.h"
+#include "ptxas_jit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct session;
+struct kernel_launch;
+
+enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
+		     KSRC_ELF, KSRC_PTX };
+
+/* One kernel of one architecture, as read; -1: not recorded there. */
+struct kernel_info {
+	const char *mangled;     /* the list's names' */
+	const char *name;        /* demangled, or NULL: not C++ or not needed */
+	const char *file;        /* the kernel_list's copy */
+	char arch[16];           /* as compiled: sm_90a, sm_120f, compute_90 */
+	int cc_major, cc_minor;
+	enum kernel_source source;
+	int ptx_only;            /* resources decided by the driver's JIT */
+	int regs;
+	int64_t static_smem;     /* as cudaFuncGetAttributes' sharedSizeBytes */
+	int barriers;
+	int64_t stack, spill_stores, spill_loads;
+	int bounds_known;        /* the input records __launch_bounds__ */
+	int max_threads;         /* 0: no bound */
+	int min_blocks;          /* 0: none */
+	int max_regs;            /* the register cap ptxas honoured; 0: none */
+	int req_threads[3], cluster[3];
+	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
+	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
+	/* With a GPU named, the image of its fatbin the driver loads there:
+	 * how it was chosen, the fatbin's images, how many run there. */
+	enum occ_bin_image image;
+	int images, images_run;
+	/* PTX whose resources are the toolkit's ptxas's for the GPU named
+	 * (--ptxas-jit): a prediction of the driver's compiler. */
+	int from_ptxas;
+	int line;                /* in a compiler report */
+	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
+};
+
+/* Each kernel name once (names.c). */
+struct name_entry {
+	char *mangled, *name;    /* name: demangled, NULL if not C++ */
+	uint64_t hash;
+	int demangled;           /* name was computed */
+};
+
+struct name_table {
+	struct name_entry *e;
+	size_t n, cap;           /* cap: a power of 2 */
+};
+
+/* The table's entry for mangled, added if new, demangled once when asked. */
+const struct name_entry *names_intern(struct name_table *t,
+				      const char *mangled, int demangled);
+void names_free(struct name_table *t);
+
+/* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
+char *demangle(const char *mangled);
+
+
+struct kernel_list {
+	struct kernel_info *k;
+	size_t n, cap;
+	struct name_table names;
+	int need_names;          /* demangled names are printed or matched */
+	char **files;            /* the files read, for kernel_info.file */
+	size_t nfiles;
+	unsigned char *stdin_buf;   /* a binary read from standard input */
+	size_t stdin_len;
+	unsigned char *report;   /* a compiler report's text while it is read */
+	int text;                /* read from a compiler report */
+	int files_bad;           /* in a directory, warned about */
+	int target_cc;           /* the GPU images are chosen for; 0: none */
+	size_t no_image;         /* kernels with no image that runs there */
+	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
+	struct occ_bin_contents contents;   /* what a binary's fatbins held */
+	struct ptxas_jit jit;    /* --ptxas-jit: the last PTX compiled */
+	regex_t re;              /* --kernel */
+	int have_re;
+	const struct kernel_info **order;   /* --gpu LIST: grouped */
+};
+
+/* ---- Kernels of a compiler report or a binary (kernels_read.c, the
+ * list's upkeep in kernels_list.c) ---- */
+
+/* The kernels of path (a report, a binary, a directory, or "-"), those
+ * --arch and --kernel keep; dies on what cannot be read. */
+void kernels_read(struct session *s, const char *path, struct kernel_list *l);
+void kernels_free(struct kernel_list *l);
+/* Takes out the PTX read beside the SASS chosen (OCC_IMAGE_BESIDE), once
+ * its launch bounds have been given to the SASS rows. */
+void kernels_drop_beside(struct kernel_list *l);
+/* The target, with a binary's suffix: whether --arch keeps it. */
+int kernel_arch_matches(const char *want, const struct kernel_info *k);
+/* Why the driver loads k's image on the GPU named (a sentence), or NULL
+ * where no image was chosen. */
+const char *kernel_image_why(const struct kernel_info *k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * kernels_errors.c - --kernels on the report of a failed compile: the
+ * errors nvcc, the host compiler and the tools write, said in one line
+ * (how many, on which lines, the first) rather than read as no kernels.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kernels.h"
+
+/* The summary nvcc's front end ends with ("1 error detected in the
+ * compilation of ..."): it marks a failed build, but is not an error. */
+#define ERROR_SUMMARY "error detected in the compilation of"
+
+/* Lines that say the compile failed: nvcc's front end ("k.cu(12): error:
+ * ..."), the host compiler ("k.cpp:3:1: error: ..."), and the tools'
+ * "ptxas fatal   : ..." and friends. */
+static int compiler_error(const char *line)
+{
+	static const char *const marks[] = {
+		"): error", ": error:", ": fatal error:", "ptxas fatal",
+		"ptxas error", "nvcc fatal", "nvcc error", "nvlink fatal",
+		"nvlink error", "fatbinary fatal", ERROR_SUMMARY
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (strstr(line, marks[i]))
+			return 1;
+	return 0;
+}
+
+/* The lines of a failed build the message names; the rest are counted. */
+#define ERROR_LINES_NAMED 4
+
+struct build_errors {
+	int n, lines;                  /* errors; lines marking a failure */
+	int at[ERROR_LINES_NAMED];     /* the first errors' line numbers */
+	char first[160];               /* the first error (or summary) */
+};
+
+static void note_error(struct build_errors *e, const char *p, int line)
+{
+	int summary = strstr(p, ERROR_SUMMARY) != NULL;
+
+	if (e->lines++ == 0 || (e->n == 0 && !summary))
+		snprintf(e->first, sizeof e->first, "%s", p);
+	if (summary)
+		return;
+	if (e->n < ERROR_LINES_NAMED)
+		e->at[e->n] = line;
+	e->n++;
+}
+
+/* "line 3", "lines 1, 5 and 9", "lines 1, 2, 3, 4 and 6 more" */
+static void error_lines(char *buf, size_t size, const struct build_errors *e)
+{
+	int i, named = e->n < ERROR_LINES_NAMED ? e->n : ERROR_LINES_NAMED;
+	size_t len = (size_t)snprintf(buf, size, "line%s", e->n == 1 ? "" : "s");
+
+	for (i = 0; i < named && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %d",
+					i == 0 ? "" : i + 1 == e->n ? " and"
+					: ",", e->at[i]);
+	if (e->n > named && len < size)
+		snprintf(buf + len, size - len, " and %d more", e->n - named);
+}
+
+/* A failed compile's report: one line saying how many errors and where,
+ * with the first, not made-up rows. */
+void kernels_compiler_errors(const char *input, char *text, size_t len)
+{
+	char *p = text, *end = text + len, *nl, where[96];
+	struct build_errors e;
+	int line = 0;
+
+	memset(&e, 0, sizeof e);
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		line++;
+		*nl = '\0';
+		if (compiler_error(p))
+			note_error(&e, p, line);
+		if (nl < end)
+			*nl = '\n';
+	}
+	if (!e.lines)
+		return;
+	if (e.n == 0)          /* only the summary: it is the one error */
+		die("%s: the compiler reported errors (%s): no kernel to read",
+		    input, e.first);
+	error_lines(where, sizeof where, &e);
+	die("%s: the compiler reported %d error%s (%s%s %s): no kernel to "
+	    "read", input, e.n, e.n == 1 ? "" : "s", where,
+	    e.n == 1 ? ":" : "; the first:", e.first);
+}

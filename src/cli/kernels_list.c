@@ -1,0 +1,134 @@
+/*
+ * kernels_list.c - --kernels' list of kernels: growing it, the files its
+ * kernels were read from, what --arch keeps, why an image was chosen, and
+ * what is taken out once all is read (the PTX beside SASS, relocatable
+ * code beside linked code).
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kernels.h"
+
+/* ---- The list ---- */
+
+struct kernel_info *kernels_add(struct kernel_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct kernel_info *k = realloc(l->k, cap * sizeof *k);
+
+		if (!k)
+			die("out of memory");
+		l->k = k;
+		l->cap = cap;
+	}
+	memset(&l->k[l->n], 0, sizeof l->k[l->n]);
+	return &l->k[l->n++];
+}
+
+/* The list's copy of the file name, shared by its kernels. */
+const char *kernels_file_name(struct kernel_list *l, const char *file)
+{
+	char **f;
+
+	if (l->nfiles && strcmp(l->files[l->nfiles - 1], file) == 0)
+		return l->files[l->nfiles - 1];
+	f = realloc(l->files, (l->nfiles + 1) * sizeof *f);
+	if (!f || !(f[l->nfiles] = strdup(file)))
+		die("out of memory");
+	l->files = f;
+	return l->files[l->nfiles++];
+}
+
+void kernels_drop_beside(struct kernel_list *l)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->k[i].image == OCC_IMAGE_BESIDE)
+			continue;          /* its names stay in the table */
+		l->k[kept++] = l->k[i];
+	}
+	l->n = kept;
+}
+
+void kernels_free(struct kernel_list *l)
+{
+	size_t i;
+
+	names_free(&l->names);
+	for (i = 0; i < l->n; i++)
+		free(l->k[i].launch);
+	for (i = 0; i < l->nfiles; i++)
+		free(l->files[i]);
+	free(l->k);
+	free(l->files);
+	free(l->stdin_buf);
+	free(l->report);
+	ptxas_jit_clear(&l->jit);
+	free((void *)l->order);
+	if (l->have_re)
+		regfree(&l->re);
+	memset(l, 0, sizeof *l);
+}
+
+/* ---- What --arch and --kernel keep ---- */
+
+int kernel_arch_matches(const char *want, const struct kernel_info *k)
+{
+	size_t n = strlen(want);
+	char last = n ? want[n - 1] : 0;
+	int major, minor;
+
+	if (occ_arch_parse_name(want, &major, &minor) != OCC_OK)
+		return 0;
+	if (major != k->cc_major || minor != k->cc_minor)
+		return 0;
+	/* sm_90a keeps only sm_90a code; sm_90, 90 and 9.0 keep all of 9.0. */
+	if (last == 'a' || last == 'f')
+		return k->arch[strlen(k->arch) - 1] == last;
+	return 1;
+}
+
+const char *kernel_image_why(const struct kernel_info *k)
+{
+	size_t n = strlen(k->arch);
+
+	if (k->image == OCC_IMAGE_PTX)
+		return "no SASS of its fatbin runs on this GPU: the driver "
+		       "compiles its newest PTX not newer than the GPU";
+	if (k->image != OCC_IMAGE_SASS)
+		return NULL;
+	if (k->images_run == 1)
+		return "the only image of its fatbin that runs on this GPU";
+	if (n && k->arch[n - 1] == 'a')
+		return "SASS for this GPU, arch-specific: the driver loads it "
+		       "before plain SASS and PTX";
+	return "SASS for this GPU: the driver loads SASS before PTX";
+}
+
+/* Relocatable device code (nvcc -rdc) is linked before it is loaded: in
+ * a file that also holds linked code (NCCL's library holds both), only the
+ * linked kernels are what runs. A lone -rdc object keeps its kernels. */
+void kernels_drop_relocatable(struct kernel_list *l)
+{
+	size_t start, end, i, kept = 0;
+	int linked;
+
+	for (start = 0; start < l->n; start = end) {
+		linked = 0;
+		for (end = start; end < l->n && l->k[end].file == l->k[start].file;
+		     end++)
+			linked |= !l->k[end].relocatable && !l->k[end].ptx_only;
+		for (i = start; i < end; i++) {
+			if (linked && l->k[i].relocatable) {
+				l->relocatable_dropped++;
+				continue;
+			}
+			l->k[kept++] = l->k[i];
+		}
+	}
+	l->n = kept;
+}

@@ -1,0 +1,110 @@
+/* occupancy.h - occupancy rows: what one holds (occupancy.c computes them,
+ * fields_occupancy.c prints them), the run of a sweep that makes them,
+ * and the text report of one configuration (report.c). */
+#ifndef OCC_CLI_OCCUPANCY_H
+#define OCC_CLI_OCCUPANCY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "occcalc.h"
+#include "gpu.h"
+#include "seq.h"
+#include "out.h"
+
+struct session;
+struct options;
+struct kernel_info;
+struct row_cluster;
+struct cluster_request;
+
+/* What a row shows beside the model, with --api or --measure. */
+struct row_gpu {
+	int kernel_regs;       /* the calibrated kernel's, per the runtime */
+	int api_blocks;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+	int measured;          /* 0: --api only, or nothing launches */
+	int expected;          /* the model's most blocks per SM in this launch */
+	struct gpu_measured m;
+	int have_api_dyn;      /* the runtime's most dynamic shared memory: */
+	uint64_t api_dyn;      /*   cudaOccupancyAvailableDynamicSMemPerBlock */
+	int api_dyn_blocks;    /*   and the runtime's blocks with that much */
+	int agrees;            /* the API and the measurement agree */
+	int have_func;         /* --kernels --api: the driver on the kernel */
+	struct gpu_func func;
+};
+
+struct occ_row {
+	const struct occ_arch *a;
+	char arch[16];
+	struct occ_kernel k;
+	struct occ_result r;
+	const struct occ_best *best;   /* without --block */
+	uint64_t ties[OCC_MAX_TIES];
+	int sms;                       /* 0: not given */
+	int64_t grid;                  /* 0: not given */
+	int have_waves;
+	struct occ_waves w;
+	int have_headroom;
+	struct occ_headroom h;
+	int have_max_dyn;
+	uint64_t max_dyn;
+	char block_shape[24];          /* --block's shape, or "" */
+	int regs_assumed;              /* no --regs: taken as 0 */
+	const struct kernel_info *ki;  /* --kernels: the kernel, or NULL */
+	const char *kernel;            /* its name, demangled if C++ */
+	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
+	int no_model;                  /* PTX only: nothing to compute */
+	const struct occ_device *dev;  /* the GPU it was computed for */
+	const struct row_cluster *cl;  /* with --cluster, or NULL */
+	const char *gpu_name;          /* --gpu LIST: the row's GPU */
+	int no_image;                  /* --gpu LIST: the GPU loads no image */
+};
+
+/* The occupancy of every combination the options sweep, for kernel k
+ * (its registers, static memory and barriers set), printed as rows of o. */
+struct occ_run {
+	struct session *s;
+	const struct occ_arch *a;
+	struct fieldsel sel;
+	struct out out;
+	int report;                    /* text, one configuration: the report */
+	const struct kernel_info *ki;
+	const char *kernel;
+	const uint16_t *shape;         /* the block's, from --block */
+	const struct occ_arch *tag_of; /* tag is this architecture's name */
+	char tag[16];
+	const char *gpu_name;          /* --gpu LIST: the GPU computed for */
+	int launch;                    /* the block is the launch's (Triton's) */
+	const struct seq *smem;        /* its dynamic shared memory, or NULL:
+	                                  --smem's */
+	const struct cluster_request *clusters;  /* the row's cluster launches,
+	                                  or NULL: --cluster's */
+	/* --kernels: each cluster launch of a row, for its summary. */
+	void (*cluster_hook)(struct occ_run *run, const struct occ_row *row);
+	/* --kernels: the driver on the row's kernel, and the row counted. */
+	void (*hook)(struct occ_run *run, struct occ_row *row,
+		     struct row_gpu *g);
+	void *hook_ctx;
+	/* --compare: each row handed here instead of printed. */
+	void (*sink)(struct occ_run *run, const struct occ_row *row);
+	void *sink_ctx;
+	/* Cluster rows written as upper bounds: CAP_UNKNOWN, LAYOUT_UNKNOWN
+	 * bits, for the note under a text table. */
+	unsigned cluster_bounds;
+};
+#define CLUSTER_CAP_UNKNOWN 1u
+#define CLUSTER_LAYOUT_UNKNOWN 2u
+
+void occ_run_open(struct occ_run *run, struct session *s, int sweep,
+		  int kernels);
+void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
+		    const struct seq *blocks, struct occ_kernel *k);
+void occ_run_close(struct occ_run *run);
+void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k);
+
+/* The report a person reads for one configuration (report.c). */
+void report_occupancy(FILE *f, const struct occ_row *row);
+void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row);
+void format_limiters(char *buf, unsigned bits);
+
+#endif

@@ -1,0 +1,172 @@
+/* out.h - what rows print through: the formats, values and fields, one
+ * table of fields per kind of row (fields.c), --fields' selection, and
+ * the writers (out.c), one per format. */
+#ifndef OCC_CLI_OUT_H
+#define OCC_CLI_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "occcalc.h"
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_JSONL };
+/* --format csv,noheader,nounits (nvidia-smi's words), for CSV and text
+ * tables: no header row; values without units (a table's '%'). */
+#define OUT_NOHEADER 1u
+#define OUT_NOUNITS 2u
+
+/* ---- Values and fields: one table per kind of row (fields.c) ---- */
+
+enum val_type {
+	VAL_NULL,      /* absent: null in JSON, the field's 'none' text else */
+	VAL_UINT,
+	VAL_DEC,       /* a number already written out (s): 75.00 */
+	VAL_STR,       /* text: quoted in JSON and, where needed, in CSV */
+	VAL_BOOL,
+	VAL_SET,       /* names (strs): a JSON array, '+'-joined elsewhere */
+	VAL_LIST       /* numbers (list): a JSON array, ' '-joined elsewhere */
+};
+
+struct val {
+	enum val_type type;
+	uint64_t u;
+	const char *s;
+	const char *strs[8];
+	const uint64_t *list;
+	size_t n;
+	char buf[48];          /* room for a getter's text */
+	uint64_t nums[4];      /* and for its list */
+};
+
+struct field;
+typedef void (*field_get)(const void *row, const struct field *f,
+			  struct val *v);
+
+/* How a field shows in a text table: the header label, the width
+ * (negative: left-aligned), the spaces before it, and: */
+#define TXT_PCT 1u     /* a percentage: '%' after the value */
+#define TXT_DASH 2u    /* absent: '-' */
+
+struct text_col {
+	const char *label;     /* NULL: the field's name */
+	int width;
+	int gap;
+	unsigned flags;
+	field_get get;         /* what the text shows, if not the value */
+	int at;                /* starts at this column, if the line is short */
+};
+
+/* What a field needs computed before it prints (enum need bits). */
+#define NEED_HEADROOM 1u
+#define NEED_MAX_DYN 2u
+
+enum field_type { FT_INT, FT_DEC, FT_STR, FT_BOOL, FT_SET, FT_LIST };
+
+struct field {
+	const char *name;
+	enum field_type type;
+	const char *desc;
+	field_get get;
+	const char *none;      /* CSV and text for an absent value ("") */
+	struct text_col text;
+	unsigned needs;
+	size_t arg;            /* for getters shared by several fields */
+};
+
+/* The fields of one kind of row. */
+struct row_kind {
+	const char *name;
+	const struct field *fields;
+	size_t n;
+};
+
+/* kind's field named by the len bytes at name, or NULL (inline: expr.c
+ * is fuzzed alone). */
+static inline const struct field *field_find(const struct row_kind *kind,
+					     const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < kind->n; i++)
+		if (strlen(kind->fields[i].name) == len &&
+		    strncmp(kind->fields[i].name, name, len) == 0)
+			return &kind->fields[i];
+	return NULL;
+}
+
+extern const struct row_kind kind_occupancy, kind_access, kind_persist,
+	kind_info, kind_archs, kind_gpus, kind_devices, kind_fields, kind_traffic;
+
+const char *field_type_name(enum field_type t);
+/* A decimal value: a percentage (two decimals, ties to even), or x. */
+void val_pct(struct val *v, uint64_t num, uint64_t den);
+/* x with the decimals out_decimals() gives field f. */
+void val_dec(struct val *v, const struct field *f, double x);
+void val_uint(struct val *v, uint64_t u);
+/* v as text into buf (out.c): a number in decimal, true or false, a set
+ * '+'-joined, a list ' '-joined; "" when absent. */
+void val_format(char *buf, size_t n, const struct val *v);
+
+#define MAX_FIELDS 128
+
+/* The fields a run prints, in order. */
+struct fieldsel {
+	const struct field *f[MAX_FIELDS];
+	size_t n;
+	unsigned needs;        /* the union of their needs */
+};
+
+/* --fields LIST if given (a usage error names an unknown field and lists
+ * the kind's), else defaults, a comma-separated list of names. */
+void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
+		   const char *given, const char *defaults);
+
+/* ---- Writers (out.c): one per format, rows computed before ---- */
+
+struct check_set;
+
+struct out {
+	FILE *f;
+	struct check_set *check;   /* --check: judges each row written */
+	enum out_format format;
+	const struct fieldsel *sel;
+	int record;            /* text and CSV: one row as key/value lines */
+	int stream;            /* JSON Lines: flush each row (slow rows) */
+	unsigned style;        /* OUT_NOHEADER, OUT_NOUNITS */
+	int headless;          /* text: no header for a table of no row */
+	uint64_t rows;
+	size_t len;
+	char buf[1 << 16];
+};
+
+void out_open(struct out *o, FILE *f, enum out_format format,
+	      const struct fieldsel *sel);
+/* The user's --format modifiers (csv,noheader,nounits) for o. */
+void out_style(struct out *o, unsigned style);
+void out_row(struct out *o, const void *row);
+/* A line of text between a text table's rows (a sum, a note). */
+void out_text(struct out *o, const char *s);
+/* Ends the output; exits with "write error" if writing failed. */
+void out_close(struct out *o);
+
+/* The decimals a decimal field prints, by its unit, in every mode and
+ * format alike: percentages (_pct), ratios and rates 2; times (_ms, _us)
+ * 3; hit_ratio 4. */
+int out_decimals(const char *field_name);
+/* num/den in percent with two decimals, ties to even: every percentage
+ * occcalc prints goes through here, so all outputs agree. */
+void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
+/* "sm_90" for 9.0 */
+void arch_tag(char *buf, size_t n, const struct occ_arch *a);
+/* A file to write besides the rows (--plot FILE): '-' is standard
+ * output; a FIFO without a reader is an error, not a wait. Exits with
+ * the reason if it cannot be opened. */
+FILE *out_file_open(const char *path);
+/* Closes it (flushes standard output); nonzero if writing failed. */
+int out_file_close(FILE *f);
+/* Flushes stdout; exits with "write error" if that failed. */
+void flush_stdout(void);
+
+#endif
