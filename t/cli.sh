@@ -448,6 +448,27 @@ run --gpu H100-PCIe -b 256 -r 32 --cluster 4
 grep -q '^  Clusters at once      at most 228 (912 CTAs)$' "$tmp/out" &&
 	grep -q 'upper bounds' "$tmp/out" && ! grep -q '^Cluster sizes' "$tmp/out"
 ok $? "the text says 'at most' and why, and recommends no size"
+# Blackwell: no cluster blocks-per-SM cap documented; upper bounds, said.
+[ "$(cl_row cluster_blocks_per_sm,max_active_clusters,cluster_bound,cluster_limiter --gpu B200 -b 128 -r 40 --cluster 2)" = "12,888,true,sm" ]
+ok $? "B200 (148 SMs, GPCs not published), 12 blocks per SM plainly: at most floor(148 x 12 / 2) = 888 clusters of 2"
+[ "$(cl_row max_active_clusters,cluster_bound --gpu RTX-5090 -b 256 -r 32 --cluster 8)" = "127,true" ] &&
+	[ "$(cl_row max_active_clusters,cluster_bound --gpu DGX-Spark -b 256 -r 32 --cluster 3)" = "96,true" ]
+ok $? "RTX 5090, 6 blocks per SM: at most floor(170 x 6 / 8) = 127 clusters of 8; DGX Spark: floor(48 x 6 / 3) = 96 of 3"
+[ "$(cl_row max_active_clusters,cluster_bound,cluster_potential_size,cluster_best_size -a sm_100 --layout 16x9,4 -b 128 -r 40 --cluster 8)" = "216,true,," ]
+ok $? "sm_100 with --layout: the layout's 9 x floor(16 x 12 / 8) = 216 clusters of 8, still a bound (the cap is unknown), no recommended size"
+[ "$(cl_row max_active_clusters,cluster_bound,layout_source -a sm_90 --sms 132 -b 128 -r 40 --cluster 4)" = "264,true,--sms" ]
+ok $? "sm_90 with --sms only: at most floor(132 x 8 / 4) = 264 clusters of 4 (the H100's measured layout holds 248)"
+[ "$("$OCCCALC" --gpu H200,B200,H100-PCIe -b 128 -r 40 --cluster 2 -f csv --fields gpu,max_active_clusters,cluster_bound | tr '\n' ' ')" = "gpu,max_active_clusters,cluster_bound H200,528,false B200,888,true H100-PCIe,456,true " ]
+ok $? "--gpu LIST: each GPU's own layout, GPC counts or SMs (H200 measured, B200 by its SMs, H100 PCIe by its counts)"
+"$OCCCALC" --gpu B200 -b 128:256:128 -r 32 --cluster 2,8 >"$tmp/out" &&
+	[ "$(tail -1 "$tmp/out")" = "clusters, ctas, gpu occ: upper bounds (cluster_bound); unknown: the cluster blocks/SM cap, non-portable sizes (Blackwell); the GPC layout" ] &&
+	! "$OCCCALC" --gpu H200 -b 128:256:128 --cluster 2 | grep -q 'upper bounds'
+ok $? "a text table of bounded clusters ends with one line saying so and what is unknown; a measured layout's does not"
+run --gpu B200 -b 128 -r 40 --cluster 2
+grep -q '^  Upper bound: unknown on sm_100: the cluster blocks/SM cap, non-portable sizes$' "$tmp/out" &&
+	grep -q '^  Clusters at once      at most 888 (1776 CTAs)$' "$tmp/out" &&
+	! grep -q '^Cluster sizes' "$tmp/out"
+ok $? "B200's text says in one line what is unknown and that the figures are upper bounds"
 # A device name finds the list's layout under the list's own name.
 [ "$(cl_row layout_source --gpu 'NVIDIA H100 80GB HBM3' -b 128 --cluster 2 | cut -c1-30)" = '"the GPU list (H100-SXM): meas' ]
 ok $? "the H100's device name finds the H100-SXM layout"

@@ -236,9 +236,9 @@ static void test_sizes_and_archs(void)
 	       OCC_ERR_UNSUPPORTED, "compute capability 8.0: clusters are "
 	       "unsupported");
 	occ_compute(arch(10, 0), &k, &r);
-	tap_ok(occ_cluster_compute(arch(10, 0), &r, &l, 2, &c) ==
-	       OCC_ERR_UNSUPPORTED, "sm_100, whose table has no cluster "
-	       "figures yet: unsupported, not guessed");
+	tap_ok(occ_cluster_compute(arch(10, 0), &r, &l, 9, &c) ==
+	       OCC_ERR_INVALID_INPUT, "sm_100, whose table gives only the "
+	       "portable size: 9 CTAs are refused, not guessed");
 }
 
 static void test_best(void)
@@ -444,6 +444,133 @@ static void test_most_clusters(void)
 	       "a most of 0 SMs a GPC is refused");
 }
 
+/* ---- Blackwell: no cluster blocks-per-SM cap known ---- */
+
+/* The clusters a layout holds, worked by hand, for a cap c of the
+ * blocks per SM a cluster launch allows (the unknown figure). */
+static int held(const int *gpcs, int n, int b, int c, int size)
+{
+	int i, k = 0, per = b < c ? b : c;
+
+	for (i = 0; i < n; i++)
+		if (gpcs[i] >= size)
+			k += gpcs[i] * per / size;
+	return k;
+}
+
+struct split {
+	int gpcs[16], n;
+	int min;           /* splits into fewer GPCs are skipped */
+	int most;          /* held, the most over every split and cap */
+	int ok;            /* the model's figure bounds each split's */
+};
+
+/* Every split of sms SMs into GPCs (non-increasing, so each once), every
+ * cap 1..cap_max: the model's figure for the split is never below what
+ * it holds, and equals it when the cap does not bind. */
+static void every_split(const struct occ_arch *a, const struct occ_result *r,
+			int sms, int max, int size, struct split *s)
+{
+	struct occ_gpc_layout l = { s->n, { 0 }, 0 };
+	struct occ_cluster_result res;
+	int i, c, n;
+
+	if (sms == 0 && s->n < s->min)
+		return;
+	if (sms == 0) {
+		for (i = 0; i < s->n; i++) {
+			l.sms_per_gpc[i] = s->gpcs[i];
+			l.sms += s->gpcs[i];
+		}
+		s->ok &= occ_cluster_compute(a, r, &l, size, &res) == OCC_OK;
+		for (c = 1; c <= a->max_blocks_per_sm; c++) {
+			n = held(s->gpcs, s->n, r->blocks_per_sm, c, size);
+			s->ok &= res.max_active_clusters >= n;
+			s->most = n > s->most ? n : s->most;
+		}
+		s->ok &= res.max_active_clusters ==
+			 held(s->gpcs, s->n, r->blocks_per_sm,
+			      a->max_blocks_per_sm, size);
+		return;
+	}
+	for (n = sms < max ? sms : max; n >= 1; n--) {
+		s->gpcs[s->n++] = n;
+		every_split(a, r, sms - n, n, size, s);
+		s->n--;
+	}
+}
+
+static void test_cap_unknown(void)
+{
+	static const int ccs[][2] = { { 10, 0 }, { 10, 1 }, { 10, 3 },
+				      { 11, 0 }, { 12, 0 }, { 12, 1 } };
+	static const int kernels[][2] = { { 32, 16 }, { 64, 255 },
+		{ 128, 40 }, { 256, 32 }, { 512, 64 }, { 1024, 32 } };
+	int i, k, size, ok_whole = 1, ok_split = 1, ok_lim = 1, ok_big = 1;
+	int ok_counts = 1;
+
+	for (i = 0; i < 6; i++) {
+		const struct occ_arch *a = arch(ccs[i][0], ccs[i][1]);
+		struct occ_gpc_layout whole = { 1, { 12 }, 12 };
+
+		ok_big &= occ_cluster_cap_unknown(a);
+		for (k = 0; k < 6; k++)
+			for (size = 1; size <= 8; size++) {
+				struct occ_kernel kn;
+				struct occ_result r;
+				struct occ_cluster_result c;
+				struct split s = { .ok = 1, .min = 1 };
+				struct split t = { .ok = 1, .min = 3 };
+				struct occ_gpc_counts counts = { 12, 3, 6 };
+				struct occ_gpc_layout most;
+
+				occ_kernel_init(&kn);
+				kn.block_size = kernels[k][0];
+				kn.regs_per_thread = kernels[k][1];
+				occ_compute(a, &kn, &r);
+				every_split(a, &r, 12, 12, size, &s);
+				every_split(a, &r, 12, 6, size, &t);
+				ok_split &= s.ok && t.ok;
+				ok_counts &= occ_layout_most_clusters(a, &r,
+					&counts, size, &most) == OCC_OK &&
+					occ_cluster_compute(a, &r, &most, size,
+							    &c) == OCC_OK &&
+					c.max_active_clusters == t.most;
+				ok_whole &= occ_cluster_compute(a, &r, &whole,
+					size, &c) == OCC_OK &&
+					c.max_active_clusters == s.most &&
+					c.max_active_clusters ==
+					12 * r.blocks_per_sm / size;
+				ok_lim &= !(c.limiters &
+					    OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS) &&
+					  c.blocks_per_sm == r.blocks_per_sm;
+			}
+		ok_big &= occ_cluster_compute(a, &(struct occ_result){ 0 },
+					      &whole, 9, &(struct
+					      occ_cluster_result){ 0 }) ==
+			  OCC_ERR_INVALID_INPUT;
+	}
+	tap_ok(ok_split, "Blackwell (sm_100, 101, 103, 110, 120, 121), 6 "
+	       "kernels x "
+	       "sizes 1-8: on every split of 12 SMs into GPCs the model's "
+	       "clusters are never below what any cap of the cluster launch's "
+	       "blocks per SM would hold, and equal them where the cap does "
+	       "not bind");
+	tap_ok(ok_whole, "with no GPCs known, floor(SMs x plain blocks / size) "
+	       "is the most any split and any cap allow: the least sound "
+	       "bound");
+	tap_ok(ok_counts, "with GPC counts published (12 SMs in at least 3 "
+	       "GPCs of at most 6), the existing bound equals the most any "
+	       "such split and any cap allow");
+	tap_ok(ok_lim, "no cap known: the blocks per SM are the plain "
+	       "launch's, and cluster_blocks_per_sm never limits");
+	tap_ok(ok_big, "the Blackwell tables' cap is unknown, and 9 CTAs "
+	       "(non-portable, not documented) are refused");
+	tap_ok(!occ_cluster_cap_unknown(arch(9, 0)) &&
+	       !occ_cluster_cap_unknown(arch(8, 0)),
+	       "sm_90's cap is known (8, measured); sm_80 has no clusters");
+}
+
 int main(void)
 {
 	load_tables();
@@ -459,6 +586,7 @@ int main(void)
 	test_layout_from_samples();
 	test_gpu_list();
 	test_most_clusters();
+	test_cap_unknown();
 	printf("1..%d\n", tap_n);
 	occ_tables_free(tables);
 	return tap_done();

@@ -110,15 +110,19 @@ expect 2 "--layout: '2x129': not a GPC layout at column 3" -a sm_90 -b 128 --clu
 expect 2 "--layout: '': not a GPC layout at column 1" -a sm_90 -b 128 --cluster 4 --layout ''
 expect 2 "--cluster: sm_80 has no thread-block clusters (compute capability 9.0 on)" -a sm_80 -b 128 --cluster 2 $L
 expect 2 "--cluster: sm_86 has no thread-block clusters" --gpu A10 -b 128 --cluster 2
-expect 2 "--cluster: sm_100 launches clusters of up to 8 CTAs portably, but a cluster launch's blocks per SM (clusterBlocksPerMultiprocessor) and its largest non-portable size (clusterSizeMax) are neither documented by NVIDIA nor measured here" -a sm_100 -b 128 --cluster 2 $L
-for g in B200 B300 RTX-5090 RTX-PRO-6000-Blackwell DGX-Spark; do
-	expect 2 "launches clusters of up to 8 CTAs portably, but a cluster launch's blocks per SM" --gpu $g -b 128 --cluster 2
+expect 2 "--cluster: '9': 9 CTAs, more than the 8 portable on sm_100; its largest non-portable size (clusterSizeMax) is neither documented by NVIDIA nor measured here" -a sm_100 -b 128 --cluster 2,9 $L
+expect 2 "--cluster: '2x8': 16 CTAs, more than the 8 portable on sm_120" -a sm_120 -b 128 --cluster 2x8 $L
+expect 2 "--cluster best: on sm_100 the size with the most CTAs depends on a cluster launch's blocks per SM (clusterBlocksPerMultiprocessor), neither documented by NVIDIA nor measured here: give sizes up to 8" -a sm_100 -b 128 --cluster best $L
+for g in B200 RTX-5090 RTX-PRO-6000-Blackwell DGX-Spark; do
+	expect 2 "16 CTAs, more than the 8 portable on sm_1" --gpu $g -b 128 --cluster 16
+	expect 2 "--cluster best: on sm_1" --gpu $g -b 128 --cluster best
 done
+expect 2 "the GPU list has neither for B300: give --sms or --layout" --gpu B300 -b 128 --cluster 2
 mkdir "$tmp/nocl"
 sed '/^cluster/d' "$OCCCALC_TABLES/sm_90.arch" >"$tmp/nocl/sm_90.arch"
 expect 2 "--cluster: the sm_90 table has no cluster figures" --tables "$tmp/nocl" -a sm_90 -b 128 --cluster 2 $L
 expect 2 "--cluster needs the GPU's GPC layout: --layout LAYOUT" -a sm_90 -b 128 --cluster 2
-expect 2 "the GPU list has none for H800: give it with --layout" --gpu H800 -b 128 --cluster 2
+expect 2 "--cluster needs the GPU's GPC layout or SM count, and the GPU list has neither for H800: give --sms or --layout" --gpu H800 -b 128 --cluster 2
 expect 2 "--cluster best: the size with the most CTAs depends on H100-PCIe's GPC layout, which is not measured" --gpu H100-PCIe -b 128 --cluster 2,best
 expect 2 "--sms 100: the GPU list's H100-PCIe has 114 SMs" --gpu H100-PCIe --sms 100 -b 128 --cluster 2
 expect 2 "--layout 8,8 has 16 SMs, the GPU 132" --gpu H200 -b 128 --cluster 2 --layout 8,8

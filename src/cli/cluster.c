@@ -168,6 +168,40 @@ static void layout_bound(struct session *s)
 				  "sizes, or --layout", s->gpu_name);
 }
 
+/* No GPCs known at all: every cluster still runs on SMs of the GPU, so
+ * the SMs as one group bound the clusters, floor(SMs x b / size). */
+static void layout_whole(struct session *s, int sms, const char *source)
+{
+	struct session_layout *L = &s->layout;
+
+	if (sms > OCC_MAX_SMS_PER_GPC)
+		die_usage("--cluster: %d SMs and no GPC layout: give it with "
+			  "--layout", sms);
+	L->whole = 1;
+	L->l.n_gpcs = 1;
+	L->l.sms_per_gpc[0] = L->l.sms = sms;
+	snprintf(L->text, sizeof L->text, "not known: %d SMs, GPCs not "
+		 "published", sms);
+	snprintf(L->source, sizeof L->source, "%s", source);
+}
+
+static void listed_whole(struct session *s)
+{
+	const struct occ_gpu *g = &s->listed;
+	char source[320];
+
+	if (s->o->sms && g->sms && s->o->sms != (uint64_t)g->sms)
+		die_usage("--sms %llu: the GPU list's %s has %d SMs",
+			  (unsigned long long)s->o->sms, s->gpu_name, g->sms);
+	if (g->sms)
+		snprintf(source, sizeof source, "the GPU list (%s): %.200s",
+			 s->gpu_name, g->source);
+	else
+		snprintf(source, sizeof source, "--sms (the GPU list has no SM "
+			 "count for %s)", s->gpu_name);
+	layout_whole(s, g->sms ? g->sms : (int)s->o->sms, source);
+}
+
 static void layout_listed(struct session *s)
 {
 	struct session_layout *L = &s->layout;
@@ -176,6 +210,9 @@ static void layout_listed(struct session *s)
 	char path[1024];
 	enum occ_status st;
 
+	/* --gpu LIST: this target's entry, for its GPC counts. */
+	if (s->o->gpu_list)
+		session_lookup_gpu(s, s->gpu_name, &s->listed);
 	session_gpus_path(s, path, sizeof path);
 	errno = 0;
 	/* By the list's own name: --gpu may have been a device name. */
@@ -184,9 +221,14 @@ static void layout_listed(struct session *s)
 		layout_bound(s);
 		return;
 	}
+	if (st == OCC_ERR_UNKNOWN_ARCH && (s->listed.sms || s->o->sms)) {
+		listed_whole(s);
+		return;
+	}
 	if (st == OCC_ERR_UNKNOWN_ARCH)
-		die_usage("--cluster needs the GPU's GPC layout, and the GPU list "
-			  "has none for %s: give it with --layout", s->gpu_name);
+		die_usage("--cluster needs the GPU's GPC layout or SM count, and "
+			  "the GPU list has neither for %s: give --sms or "
+			  "--layout", s->gpu_name);
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file, d.line);
 	if (st != OCC_OK)
@@ -200,6 +242,36 @@ static void layout_listed(struct session *s)
 			  (unsigned long long)s->o->sms, s->gpu_name, L->l.sms);
 }
 
+/* A table with only the portable size: the sizes it bounds, no more,
+ * and no "best", which needs the unknown cap to be chosen. */
+static void cap_unknown_sizes(const struct options *o, const char *tag,
+			      int portable)
+{
+	int i;
+
+	for (i = 0; i < o->cluster.n; i++) {
+		const struct cluster_item *it = &o->cluster.items[i];
+
+		if (it->best)
+			die_usage("--cluster best: on %s the size with the most "
+				  "CTAs depends on a cluster launch's blocks per "
+				  "SM (clusterBlocksPerMultiprocessor), neither "
+				  "documented by NVIDIA nor measured here: give "
+				  "sizes up to %d", tag, portable);
+		if (it->shape.size > portable)
+			die_usage("--cluster: '%s': %d CTAs, more than the %d "
+				  "portable on %s; its largest non-portable size "
+				  "(clusterSizeMax) is neither documented by "
+				  "NVIDIA nor measured here", it->name,
+				  it->shape.size, portable, tag);
+	}
+}
+
+int cluster_upper_bound(const struct session_layout *L)
+{
+	return L->bound || L->whole || L->cap_unknown;
+}
+
 void cluster_prepare(struct session *s, const struct occ_arch *a)
 {
 	struct options *o = s->o;
@@ -210,18 +282,12 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 	if (a->cc_major < 9)
 		die_usage("--cluster: %s has no thread-block clusters (compute "
 			  "capability 9.0 on)", tag);
-	if (a->cluster_size_max == 0 && a->cluster_size_portable)
-		die_usage("--cluster: %s launches clusters of up to %d CTAs "
-			  "portably, but a cluster launch's blocks per SM "
-			  "(clusterBlocksPerMultiprocessor) and its largest "
-			  "non-portable size (clusterSizeMax) are neither "
-			  "documented by NVIDIA nor measured here: the %s table "
-			  "does not give them, and occcalc does not guess them",
-			  tag, a->cluster_size_portable, tag);
-	if (a->cluster_size_max == 0)
+	if (occ_cluster_cap_unknown(a))
+		cap_unknown_sizes(o, tag, a->cluster_size_portable);
+	else if (a->cluster_size_max == 0)
 		die_usage("--cluster: the %s table has no cluster figures "
 			  "(clusterSizeMax)", tag);
-	for (i = 0; i < o->cluster.n; i++)
+	for (i = 0; i < o->cluster.n && !occ_cluster_cap_unknown(a); i++)
 		if (o->cluster.items[i].shape.size > a->cluster_size_max)
 			die_usage("--cluster: '%s': %d CTAs, more than the %d a "
 				  "cluster may have on %s",
@@ -229,17 +295,20 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 				  o->cluster.items[i].shape.size,
 				  a->cluster_size_max, tag);
 	memset(&s->layout, 0, sizeof s->layout);
+	s->layout.cap_unknown = occ_cluster_cap_unknown(a);
 	if (o->layout_text)
 		layout_given(s);
 	else if (s->have_dev)
 		layout_measured(s);
-	else if (o->gpu)
+	else if (o->gpu || o->gpu_list)
 		layout_listed(s);
+	else if (o->sms)
+		layout_whole(s, (int)o->sms, "--sms");
 	else
 		die_usage("--cluster needs the GPU's GPC layout: --layout LAYOUT "
 			  "(e.g. 8,16x5,18x2,2x4), --gpu NAME, or the GPU itself "
 			  "(no --arch)");
-	if (!s->layout.bound)
+	if (!s->layout.bound && !s->layout.whole)
 		occ_layout_format(&s->layout.l, s->layout.text,
 				  sizeof s->layout.text);
 	if (!o->sms)
@@ -272,6 +341,26 @@ static void cluster_measure(struct session *s, const struct occ_row *row,
 	cl->measured = 1;
 }
 
+/* The runtime and the launch say what the model says. */
+static int agrees_exactly(const struct row_cluster *cl)
+{
+	return cl->api.clusters == cl->c.max_active_clusters &&
+	       cl->api.potential == cl->portable.potential &&
+	       cl->api.potential_nonportable == cl->nonportable.potential &&
+	       (!cl->measured ||
+		(cl->m.cres.max_clusters == cl->c.max_active_clusters &&
+		 cl->m.residency.max_blocks_per_sm == cl->c.blocks_per_sm));
+}
+
+/* An upper bound agrees with answers that stay within it. */
+static int within_bound(const struct row_cluster *cl)
+{
+	return cl->api.clusters <= cl->c.max_active_clusters &&
+	       (!cl->measured ||
+		(cl->m.cres.max_clusters <= cl->c.max_active_clusters &&
+		 cl->m.residency.max_blocks_per_sm <= cl->c.blocks_per_sm));
+}
+
 static void cluster_on_gpu(struct session *s, const struct occ_row *row,
 			   struct row_cluster *cl)
 {
@@ -284,12 +373,8 @@ static void cluster_on_gpu(struct session *s, const struct occ_row *row,
 	if (s->o->measure && cl->c.max_active_clusters > 0 &&
 	    cl->api.clusters > 0)
 		cluster_measure(s, row, cl);
-	cl->agrees = cl->api.clusters == cl->c.max_active_clusters &&
-		     cl->api.potential == cl->portable.potential &&
-		     cl->api.potential_nonportable == cl->nonportable.potential &&
-		     (!cl->measured ||
-		      (cl->m.cres.max_clusters == cl->c.max_active_clusters &&
-		       cl->m.residency.max_blocks_per_sm == cl->c.blocks_per_sm));
+	cl->agrees = cluster_upper_bound(&s->layout) ? within_bound(cl)
+						     : agrees_exactly(cl);
 	if (!cl->agrees)
 		s->disagreements++;
 }

@@ -36,8 +36,14 @@ struct session_layout {
 	char source[320];
 	int from_list;                 /* the GPU list's: one chip's */
 	int bound;                     /* none: each row's most, from counts */
+	int whole;                     /* no GPCs known: l is all SMs as one */
+	int cap_unknown;               /* the arch's cluster blocks per SM */
 	struct occ_gpc_counts counts;
 };
+
+/* Whether a row's cluster figures are upper bounds: no layout, no GPCs
+ * known, or no cluster blocks-per-SM cap known (cluster_bound). */
+int cluster_upper_bound(const struct session_layout *L);
 
 /* A cluster launch of the row's configuration (cluster.c). */
 /* A kind of GPC of the layout (those of one size) and what one holds. */

@@ -84,7 +84,7 @@ GETTER(text_cluster_limiter)
 OPT_GETTER(get_cluster_gpcs_used, C, C->c.gpcs_used)
 OPT_GETTER(get_cluster_idle_slots, C, C->c.idle_slots)
 /* The sizes the layout recommends: not known without one. */
-#define LAID_OUT (C && !C->layout->bound)
+#define LAID_OUT (C && !cluster_upper_bound(C->layout))
 OPT_GETTER(get_potential, LAID_OUT, C->portable.potential)
 OPT_GETTER(get_potential_np, LAID_OUT, C->nonportable.potential)
 OPT_GETTER(get_best_size, LAID_OUT, C->portable.most_blocks)
@@ -94,7 +94,7 @@ GETTER(get_cluster_bound)
 {
 	ROW;
 	v->type = C ? VAL_BOOL : VAL_NULL;
-	v->u = C && C->layout->bound;
+	v->u = C && cluster_upper_bound(C->layout);
 }
 GETTER(get_layout)
 {

@@ -469,9 +469,10 @@ static const struct field fields[] = {
 	      get_layout),
 	PLAIN("layout_source", FT_STR, "where the layout comes from",
 	      get_layout_source),
-	PLAIN("cluster_bound", FT_BOOL, "true where no layout is measured: "
-	      "the cluster figures are the most any layout with NVIDIA's "
-	      "published GPC and SM counts allows, an upper bound",
+	PLAIN("cluster_bound", FT_BOOL, "true where the cluster figures are "
+	      "an upper bound: no layout measured (the most any layout with "
+	      "NVIDIA's published GPC and SM counts, or the SMs as one, "
+	      "allows), or no cluster blocks-per-SM cap known (Blackwell)",
 	      get_cluster_bound),
 	PLAIN("cluster_kernel_regs", FT_INT, "the calibrated cluster kernel's "
 	      "registers, per the runtime (--api)", get_cluster_kernel_regs),

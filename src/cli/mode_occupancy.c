@@ -72,7 +72,7 @@ static void every_device(struct session *s, struct occ_run *run)
 		session_use_device(s, i);
 		/* A machine may mix GPUs with clusters and without. */
 		if (s->o->cluster.n && (s->merged.cc_major < 9 ||
-					!s->merged.cluster_size_max)) {
+					!s->merged.cluster_size_portable)) {
 			warn("device %d (%s) has no thread-block clusters: no "
 			     "rows for it", i, s->dev.name);
 			continue;

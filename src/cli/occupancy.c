@@ -340,6 +340,14 @@ static void emit(struct occ_run *run, const struct occ_row *row)
 		report_cluster_gpu(stdout, &run->s->dev, row);
 }
 
+static void note_bounds(struct occ_run *run, const struct session_layout *L)
+{
+	if (L->cap_unknown)
+		run->cluster_bounds |= CLUSTER_CAP_UNKNOWN;
+	if (L->bound || L->whole)
+		run->cluster_bounds |= CLUSTER_LAYOUT_UNKNOWN;
+}
+
 /* The configuration once per cluster shape asked for; the plain
  * launch's answers (and measurement) are shared by all. */
 static void emit_clusters(struct occ_run *run, struct occ_row *row,
@@ -352,6 +360,7 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row,
 	for (i = 0; i < req->n; i++) {
 		cluster_compute(run->s, row, &req->items[i], &cl);
 		row->cl = &cl;
+		note_bounds(run, cl.layout);
 		if (run->cluster_hook)
 			run->cluster_hook(run, row);
 		emit(run, row);
@@ -474,8 +483,28 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 	}
 }
 
+/* Under a text table of clusters: which figures are upper bounds, and
+ * what is unknown, in one line (the report says it per row). */
+static void bounds_note(struct occ_run *run)
+{
+	unsigned b = run->cluster_bounds;
+	char line[256];
+
+	if (!b || run->out.format != OUT_TEXT)
+		return;
+	snprintf(line, sizeof line, "\nclusters, ctas, gpu occ: upper bounds "
+		 "(cluster_bound); unknown: %s%s%s\n",
+		 b & CLUSTER_CAP_UNKNOWN ? "the cluster blocks/SM cap, "
+		 "non-portable sizes (Blackwell)" : "",
+		 b == (CLUSTER_CAP_UNKNOWN | CLUSTER_LAYOUT_UNKNOWN) ? "; " : "",
+		 b & CLUSTER_LAYOUT_UNKNOWN ? "the GPC layout" : "");
+	out_text(&run->out, line);
+}
+
 void occ_run_close(struct occ_run *run)
 {
-	if (!run->report && !run->sink)
+	if (!run->report && !run->sink) {
+		bounds_note(run);
 		out_close(&run->out);
+	}
 }

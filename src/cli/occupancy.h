@@ -88,7 +88,12 @@ struct occ_run {
 	/* --compare: each row handed here instead of printed. */
 	void (*sink)(struct occ_run *run, const struct occ_row *row);
 	void *sink_ctx;
+	/* Cluster rows written as upper bounds: CAP_UNKNOWN, LAYOUT_UNKNOWN
+	 * bits, for the note under a text table. */
+	unsigned cluster_bounds;
 };
+#define CLUSTER_CAP_UNKNOWN 1u
+#define CLUSTER_LAYOUT_UNKNOWN 2u
 
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 		  int kernels);

@@ -81,6 +81,34 @@ static void layout_lines(FILE *f, const struct session_layout *L)
 			"gives another.");
 }
 
+/* The one line of what is unknown, and that the figures bound it. */
+static void unknown_line(FILE *f, const struct session_layout *L,
+			 const char *tag)
+{
+	if (L->cap_unknown)
+		fprintf(f, "  Upper bound: unknown on %s: the cluster blocks/SM "
+			"cap, non-portable sizes\n", tag);
+	else if (L->whole)
+		fprintf(f, "  Upper bound: unknown: the GPCs (every cluster must "
+			"fit on the SMs)\n");
+}
+
+/* No GPCs known (all SMs as one), or no cap known. */
+static void unknown_lines(FILE *f, const struct session_layout *L,
+			  const char *tag)
+{
+	char text[1024];
+
+	if (L->whole) {
+		fprintf(f, "  GPC layout            %s\n", L->text);
+		snprintf(text, sizeof text, "source: %s", L->source);
+		wrapped(f, text);
+	} else {
+		layout_lines(f, L);
+	}
+	unknown_line(f, L, tag);
+}
+
 /* The clusters each size of GPC holds: "16 SMs x5: 32 each". */
 static void gpc_lines(FILE *f, const struct row_cluster *cl)
 {
@@ -150,35 +178,46 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 {
 	const struct row_cluster *cl = row->cl;
 	const struct occ_cluster_result *c = &cl->c;
-	char lim[96], pct[32];
+	char lim[96], pct[32], tag[16];
 
 	fprintf(f, "\nClusters of %d CTA%s", c->size, c->size == 1 ? "" : "s");
 	if (cl->shape.dims[1] * cl->shape.dims[2] > 1)
 		fprintf(f, " (%s)", cl->name);
 	fprintf(f, "%s, %s\n", cl->best ? ", the size with the most CTAs" : "",
 		c->portable ? "portable" : "NOT portable");
-	if (cl->layout->bound)
+	arch_tag(tag, sizeof tag, row->a);
+	if (cl->layout->bound) {
 		bound_lines(f, cl);
+		unknown_line(f, cl->layout, tag);
+	} else if (cluster_upper_bound(cl->layout)) {
+		unknown_lines(f, cl->layout, tag);
+	}
 	else
 		layout_lines(f, cl->layout);
-	fprintf(f, "  Blocks per SM         %d in a cluster launch (at most %d; "
-		"%d in a plain one)\n", c->blocks_per_sm,
-		row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
-	if (c->blocks_per_sm > 0)
+	if (cl->layout->cap_unknown)
+		fprintf(f, "  Blocks per SM         at most %d in a cluster launch "
+			"(as in a plain one)\n", c->blocks_per_sm);
+	else
+		fprintf(f, "  Blocks per SM         %d in a cluster launch (at "
+			"most %d; %d in a plain one)\n", c->blocks_per_sm,
+			row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
+	if (c->blocks_per_sm > 0 && !cl->layout->whole)
 		gpc_lines(f, cl);
 	format_ratio_percent(pct, (uint64_t)c->active_warps,
 			     (uint64_t)c->warp_slots);
 	format_cluster_limiters(lim, sizeof lim, c->limiters);
 	fprintf(f, "  Clusters at once      %s%d (%lld CTA%s)\n",
-		cl->layout->bound ? "at most " : "", c->max_active_clusters,
+		cluster_upper_bound(cl->layout) ? "at most " : "",
+		c->max_active_clusters,
 		(long long)c->active_blocks, plural(c->active_blocks));
-	fprintf(f, "  Occupancy of the GPU  %s %%\n", pct);
+	fprintf(f, "  Occupancy of the GPU  %s%s %%\n",
+		cluster_upper_bound(cl->layout) ? "at most " : "", pct);
 	fprintf(f, "  Limited by            %s\n", c->max_active_clusters
 		? lim : occ_cluster_reason_name(c->reason));
 	if (c->max_active_clusters == 0)
 		none_fits(f, cl);
 	portability(f, row->a, c->size);
-	if (recommend && !cl->layout->bound)
+	if (recommend && !cluster_upper_bound(cl->layout))
 		recommendation(f, cl);
 }
 

@@ -68,14 +68,28 @@ static int valid_layout(const struct occ_gpc_layout *l)
 	return sum == l->sms;
 }
 
+/* The largest size computed: clusterSizeMax, or where the table gives
+ * only the portable size (Blackwell), that. */
+static int size_limit(const struct occ_arch *a)
+{
+	return a->cluster_size_max ? a->cluster_size_max
+				   : a->cluster_size_portable;
+}
+
 static enum occ_status check(const struct occ_arch *a,
 			     const struct occ_gpc_layout *l, int size)
 {
-	if (a->cc_major < 9 || a->cluster_size_max == 0)
+	if (a->cc_major < 9 || size_limit(a) == 0)
 		return OCC_ERR_UNSUPPORTED;
-	if (size < 1 || size > a->cluster_size_max || !valid_layout(l))
+	if (size < 1 || size > size_limit(a) || !valid_layout(l))
 		return OCC_ERR_INVALID_INPUT;
 	return OCC_OK;
+}
+
+int occ_cluster_cap_unknown(const struct occ_arch *a)
+{
+	return a->cc_major >= 9 && a->cluster_blocks_per_sm == 0 &&
+	       a->cluster_size_portable > 0;
 }
 
 /* Clusters per GPC, summed; the slots they leave empty. */
@@ -106,8 +120,8 @@ static unsigned limiters(const struct occ_cluster_result *c, int plain,
 
 	if (c->blocks_per_sm == 0)
 		return 0;
-	bits |= plain <= cap ? OCC_CLUSTER_LIMIT_SM : 0;
-	bits |= cap <= plain ? OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS : 0;
+	bits |= cap == 0 || plain <= cap ? OCC_CLUSTER_LIMIT_SM : 0;
+	bits |= cap <= plain && cap > 0 ? OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS : 0;
 	bits |= c->idle_slots > 0 ? OCC_CLUSTER_LIMIT_GPC : 0;
 	return bits;
 }
@@ -124,7 +138,10 @@ enum occ_status occ_cluster_compute(const struct occ_arch *arch,
 		return st;
 	c->size = size;
 	c->portable = size <= arch->cluster_size_portable;
-	c->blocks_per_sm = r->blocks_per_sm < cap ? r->blocks_per_sm : cap;
+	/* No cap known: a cluster launch holds no more blocks per SM than
+	 * the plain launch, so the plain figure bounds it. */
+	c->blocks_per_sm = cap == 0 || r->blocks_per_sm < cap
+			   ? r->blocks_per_sm : cap;
 	c->max_active_clusters = 0;
 	c->gpcs_used = c->gpcs_too_small = c->largest_gpc = 0;
 	c->idle_slots = 0;
@@ -153,7 +170,7 @@ enum occ_status occ_cluster_best(const struct occ_arch *arch,
 {
 	struct occ_cluster_result c;
 	enum occ_status st = check(arch, layout, 1);
-	int size, limit = nonportable ? arch->cluster_size_max
+	int size, limit = nonportable ? size_limit(arch)
 				      : arch->cluster_size_portable;
 
 	if (st != OCC_OK)

@@ -117,13 +117,24 @@ struct occ_cluster_result {
  * of that layout: each GPC of n >= size SMs holds floor(n x b / size), b
  * being r's blocks per SM capped at clusterBlocksPerMultiprocessor (the
  * runtime's rule, which an H200 reaches: docs/cluster-research.md).
+ * A table that gives only clusterSizePortable (Blackwell: NVIDIA documents
+ * neither clusterBlocksPerMultiprocessor nor clusterSizeMax there) takes
+ * sizes up to the portable one and b uncapped, r's own: a cluster launch
+ * holds no more blocks per SM than the plain launch, and the clusters a
+ * GPC holds grow with b, so the result is an upper bound whatever the
+ * unknown cap (occ_cluster_cap_unknown).
  * OCC_ERR_UNSUPPORTED below compute capability 9.0 or for a table without
  * cluster figures; OCC_ERR_INVALID_INPUT for a size outside
- * 1..clusterSizeMax or a bad layout. */
+ * 1..clusterSizeMax (clusterSizePortable without it) or a bad layout. */
 enum occ_status occ_cluster_compute(const struct occ_arch *arch,
 				    const struct occ_result *r,
 				    const struct occ_gpc_layout *layout,
 				    int size, struct occ_cluster_result *out);
+
+/* Whether arch has clusters whose blocks-per-SM cap (and largest
+ * non-portable size) its table does not give: occ_cluster_compute's
+ * figures are then upper bounds. */
+int occ_cluster_cap_unknown(const struct occ_arch *arch);
 
 /* Occupancy over the whole GPU, percent: active warps over warp slots. */
 double occ_cluster_percent(const struct occ_cluster_result *c);

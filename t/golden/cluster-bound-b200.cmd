@@ -1,0 +1,1 @@
+--gpu B200 --block 128 --regs 40 --cluster 2

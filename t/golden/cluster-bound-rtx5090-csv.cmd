@@ -1,0 +1,1 @@
+--gpu RTX-5090 --block 256 --regs 32 --cluster 2,8 --format csv --fields cluster,cluster_blocks_per_sm,max_active_clusters,cluster_occupancy_pct,cluster_bound,cluster_limiter,layout
