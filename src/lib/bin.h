@@ -192,20 +192,28 @@ struct bin_entry {
 };
 
 /* A thread's buffers: the payload read, the image decompressed, and the
- * Zstandard context (decompress.c). */
+ * Zstandard context (decompress.c); a sparse image's stream is read from
+ * the file into feed a piece at a time (sparse.c). */
 struct bin_scratch {
-	struct bin_buf in, out, chunk;
+	struct bin_buf in, out, chunk, feed;
 	void *zstd;
 };
 
 /* Zstandard cubins this large are decompressed sparsely (sparse.c):
  * only the pages of the sections the reader reads are kept. */
 #define SPARSE_MIN ((uint64_t)8 << 20)
+/* The piece of a streamed payload read at a time. */
+#define SPARSE_FEED ((uint64_t)1 << 20)
 int sparse_wanted(const struct bin_entry *en);
-/* The image in *out, within a mapping (*map, usize bytes) to unmap. */
-enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
-			     uint64_t usize, struct span *out, void **map,
-			     const char **why);
+/* The entry's payload, unless its source is in memory, is not read whole
+ * for a sparse image: its stream is read in pieces as it is decompressed. */
+int sparse_streamed(const struct bin_src *src, const struct bin_entry *en);
+/* The image in *out, within a mapping (*map, usize bytes) to unmap; the
+ * compressed stream is in.n bytes at offset off of src (at in.p when the
+ * source is in memory). */
+enum occ_status sparse_cubin(struct bin_scratch *sc, const struct bin_src *src,
+			     uint64_t off, struct span in, uint64_t usize,
+			     struct span *out, void **map, const char **why);
 void scratch_free(struct bin_scratch *s);
 
 /* Reads one entry's images into rows (fatbin.c); runs on any thread. */

@@ -162,9 +162,15 @@ static enum occ_status read_one(struct task *t, struct bin_ctx *c,
 {
 	struct span payload;
 	const uint8_t *p;
-	enum occ_status st = src_read(t->src, en->off, (size_t)en->size,
+	int streamed = sparse_streamed(t->src, en);
+	enum occ_status st = src_read(t->src, en->off,
+				      streamed ? 0 : (size_t)en->size,
 				      &sc->in, &p);
 
+	/* A streamed payload is read later, in pieces (sparse.c): p only
+	 * places it in the file for messages. */
+	if (st == OCC_OK && streamed && en->size > t->src->len - en->off)
+		st = OCC_ERR_CORRUPT;
 	if (st != OCC_OK)
 		return src_fail(c, st, en->off);
 	payload.p = p;
@@ -206,13 +212,15 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 		t->st = OCC_ERR_NOMEM;
 }
 
-/* What reading the entry holds at its peak: the payload, and the image
- * (a sparse one keeps only some pages). */
+/* What reading the entry holds at its peak: the payload (a piece of it
+ * when streamed), and the image (a sparse one keeps only some pages). */
 static uint64_t task_cost(const struct task *t)
 {
 	uint64_t image = sparse_wanted(&t->en) ? SPARSE_MIN / 4
 			 : t->en.usize > t->en.size ? t->en.usize : t->en.size;
 
+	if (sparse_streamed(t->src, &t->en))
+		return SPARSE_FEED + image;
 	return t->en.size + image;
 }
 
