@@ -224,6 +224,20 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
  * kernels delivered to the callback in the order they were submitted. */
 struct bin_sched *sched_open(int jobs);
 void sched_close(struct bin_sched *s);
+/* The threads it reads with (1: the caller's only). */
+int sched_jobs(const struct bin_sched *s);
+
+/* Fatbin headers counted in ranges of the source (datascan.c): the
+ * ranges added, then scanned on up to jobs threads. */
+struct scan_piece;
+struct scan_set {
+	struct scan_piece *p;
+	size_t n, cap;
+};
+int scan_add(struct scan_set *set, uint64_t off, uint64_t n);
+enum occ_status scan_count(struct bin_ctx *c, struct scan_set *set,
+			   int jobs, uint64_t *count);
+void scan_free(struct scan_set *set);
 /* Submits an entry read in c's context (container, fatbin), and the PTX
  * entries to read after it when one of its kernels has a register cap
  * (copied; may be NULL); returns the first failure delivered so far (then

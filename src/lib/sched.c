@@ -311,6 +311,11 @@ struct bin_sched *sched_open(int jobs)
 	return s;
 }
 
+int sched_jobs(const struct bin_sched *s)
+{
+	return s->jobs;
+}
+
 void sched_close(struct bin_sched *s)
 {
 	int i;
