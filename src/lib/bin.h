@@ -192,20 +192,28 @@ struct bin_entry {
 };
 
 /* A thread's buffers: the payload read, the image decompressed, and the
- * Zstandard context (decompress.c). */
+ * Zstandard context (decompress.c); a sparse image's stream is read from
+ * the file into feed a piece at a time (sparse.c). */
 struct bin_scratch {
-	struct bin_buf in, out, chunk;
+	struct bin_buf in, out, chunk, feed;
 	void *zstd;
 };
 
 /* Zstandard cubins this large are decompressed sparsely (sparse.c):
  * only the pages of the sections the reader reads are kept. */
 #define SPARSE_MIN ((uint64_t)8 << 20)
+/* The piece of a streamed payload read at a time. */
+#define SPARSE_FEED ((uint64_t)1 << 20)
 int sparse_wanted(const struct bin_entry *en);
-/* The image in *out, within a mapping (*map, usize bytes) to unmap. */
-enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
-			     uint64_t usize, struct span *out, void **map,
-			     const char **why);
+/* The entry's payload, unless its source is in memory, is not read whole
+ * for a sparse image: its stream is read in pieces as it is decompressed. */
+int sparse_streamed(const struct bin_src *src, const struct bin_entry *en);
+/* The image in *out, within a mapping (*map, usize bytes) to unmap; the
+ * compressed stream is in.n bytes at offset off of src (at in.p when the
+ * source is in memory). */
+enum occ_status sparse_cubin(struct bin_scratch *sc, const struct bin_src *src,
+			     uint64_t off, struct span in, uint64_t usize,
+			     struct span *out, void **map, const char **why);
 void scratch_free(struct bin_scratch *s);
 
 /* Reads one entry's images into rows (fatbin.c); runs on any thread. */
@@ -216,6 +224,20 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
  * kernels delivered to the callback in the order they were submitted. */
 struct bin_sched *sched_open(int jobs);
 void sched_close(struct bin_sched *s);
+/* The threads it reads with (1: the caller's only). */
+int sched_jobs(const struct bin_sched *s);
+
+/* Fatbin headers counted in ranges of the source (datascan.c): the
+ * ranges added, then scanned on up to jobs threads. */
+struct scan_piece;
+struct scan_set {
+	struct scan_piece *p;
+	size_t n, cap;
+};
+int scan_add(struct scan_set *set, uint64_t off, uint64_t n);
+enum occ_status scan_count(struct bin_ctx *c, struct scan_set *set,
+			   int jobs, uint64_t *count);
+void scan_free(struct scan_set *set);
 /* Submits an entry read in c's context (container, fatbin), and the PTX
  * entries to read after it when one of its kernels has a register cap
  * (copied; may be NULL); returns the first failure delivered so far (then

@@ -93,6 +93,7 @@ void scratch_free(struct bin_scratch *s)
 	buf_free(&s->in);
 	buf_free(&s->out);
 	buf_free(&s->chunk);
+	buf_free(&s->feed);
 #ifdef HAVE_ZSTD
 	ZSTD_freeDCtx(s->zstd);
 #endif

@@ -55,7 +55,10 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en
 				"decompressed size %llu for %zu compressed "
 				"bytes", (unsigned long long)en->usize, in.n);
 	if (sparse_wanted(en)) {
-		st = sparse_cubin(c->scratch, in, en->usize, out, map, &why);
+		st = sparse_cubin(c->scratch, c->src, en->off, in, en->usize,
+				  out, map, &why);
+		if (st == OCC_ERR_IO)  /* the file, read in pieces, shrank */
+			return src_fail(c, st, en->off);
 		if (st != OCC_OK && st != OCC_ERR_NOMEM)
 			return bin_fail(c, st, in.p, "fatbin entry does not "
 					"decompress: %s", why);

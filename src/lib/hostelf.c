@@ -219,51 +219,14 @@ static enum occ_status host_sections(struct bin_ctx *c, struct host *h)
 	return OCC_OK;
 }
 
-/* Fatbin headers (magic, version 1, a 16-byte header) at 8-byte aligned
- * offsets of the file in [off, off + n): counted, not read. Scanned in
- * pieces of SCAN bytes, each overlapping the last by 15. */
-#define SCAN ((size_t)1 << 20)
-
-static enum occ_status fatbins_at(struct bin_ctx *c, struct bin_buf *b,
-				  uint64_t off, uint64_t n, uint64_t *count)
-{
-	uint64_t at = off + (8 - off % 8) % 8, end = off + n;
-	enum occ_status st;
-
-	while (at < end && end - at >= 16) {
-		size_t len = end - at > SCAN ? SCAN : (size_t)(end - at), i;
-		const uint8_t *p;
-
-		if ((st = src_read(c->src, at, len, b, &p)) != OCC_OK)
-			return src_fail(c, st, at);
-		for (i = 0; i + 16 <= len; i += 8) {
-			const uint8_t *q = memchr(p + i, 0x50, len - 15 - i);
-
-			if (!q)
-				break;
-			i = (size_t)(q - p);
-			if (i % 8) {
-				i -= i % 8;
-				continue;
-			}
-			*count += rd32(q) == FATBIN_MAGIC && rd16(q + 4) == 1 &&
-				  rd16(q + 6) == 16;
-		}
-		if (len < SCAN)
-			break;
-		at += len - 8;                 /* aligned, overlapping */
-	}
-	return OCC_OK;
-}
-
 /* A host file whose fatbin sections gave no kernel: the fatbins its other
  * sections hold (a library that loads its own code, as cuFFT 12), for
  * the caller to say what the file holds. */
 enum occ_status host_data_fatbins(struct bin_ctx *c)
 {
 	struct host h;
-	struct bin_buf b = { NULL, 0 };
-	enum occ_status st;
+	struct scan_set set = { NULL, 0, 0 };
+	enum occ_status st, scanned;
 
 	memset(&h, 0, sizeof h);
 	h.n = c->src->len;
@@ -279,11 +242,18 @@ enum occ_status host_data_fatbins(struct bin_ctx *c)
 			    is_fatbin_section(sect_name(&h, &s)) ||
 			    !sect_in_file(&h, &s))
 				continue;
-			st = fatbins_at(c, &b, s.offset, s.size,
-					&c->contents->data_fatbins);
+			if (scan_add(&set, s.offset, s.size))
+				st = OCC_ERR_NOMEM;
 		}
+		/* The sections before a fault are scanned, as they were
+		 * before it was met; a failure among them comes first. */
+		scanned = st == OCC_ERR_NOMEM ? OCC_OK
+			  : scan_count(c, &set, sched_jobs(c->sched),
+				       &c->contents->data_fatbins);
+		if (scanned != OCC_OK)
+			st = scanned;
 	}
-	buf_free(&b);
+	scan_free(&set);
 	buf_free(&h.w.buf);
 	buf_free(&h.names);
 	return st;

@@ -130,21 +130,61 @@ static void plan(struct sparse *sp)
 }
 
 #ifdef HAVE_ZSTD
+/* The compressed stream: in memory, or read from the file a piece at a
+ * time (so that a thread holds a piece, not the whole payload). */
+struct feed {
+	const struct bin_src *src;
+	uint64_t off, n, done;         /* the stream; bytes handed out */
+	struct span mem;               /* the whole stream, when in memory */
+	struct bin_buf *buf;
+};
+
+/* The next piece of the stream into ib, once ib is used up. */
+static enum occ_status feed_more(struct feed *f, ZSTD_inBuffer *ib)
+{
+	const uint8_t *p;
+	size_t n;
+	enum occ_status st;
+
+	if (ib->pos < ib->size || f->done == f->n)
+		return OCC_OK;
+	if (f->mem.p) {
+		ib->src = f->mem.p;
+		ib->size = f->mem.n;
+		ib->pos = 0;
+		f->done = f->n;
+		return OCC_OK;
+	}
+	n = f->n - f->done > SPARSE_FEED ? (size_t)SPARSE_FEED
+					 : (size_t)(f->n - f->done);
+	if ((st = src_read(f->src, f->off + f->done, n, f->buf, &p)) != OCC_OK)
+		return st;
+	ib->src = p;
+	ib->size = n;
+	ib->pos = 0;
+	f->done += n;
+	return OCC_OK;
+}
+
 /* One pass through the stream; stops after the last page missing unless
  * full (the first pass checks the whole stream's size). */
 static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
-			    struct span in, int full, const char **why)
+			    struct feed *f, int full, const char **why)
 {
-	ZSTD_inBuffer ib = { in.p, in.n, 0 };
+	ZSTD_inBuffer ib = { NULL, 0, 0 };
 	uint64_t pos = 0;
 	size_t r = 1;
+	enum occ_status st;
 
 	if (buf_reserve(&sc->chunk, ZSTD_DStreamOutSize()))
 		return OCC_ERR_NOMEM;
 	ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
+	f->done = 0;
 	while (r != 0) {
 		ZSTD_outBuffer ob = { sc->chunk.p, sc->chunk.cap, 0 };
 
+		if ((st = feed_more(f, &ib)) != OCC_OK)
+			return st;
 		r = ZSTD_decompressStream(sc->zstd, &ob, &ib);
 		if (ZSTD_isError(r)) {
 			*why = ZSTD_getErrorName(r);
@@ -160,7 +200,8 @@ static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
 			ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
 			return OCC_OK;
 		}
-		if (ob.pos == 0 && ib.pos == ib.size && r != 0) {
+		if (ob.pos == 0 && ib.pos == ib.size && f->done == f->n &&
+		    r != 0) {
 			*why = "Zstandard data is truncated";
 			return OCC_ERR_CORRUPT;
 		}
@@ -173,6 +214,11 @@ static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
 }
 #endif
 
+int sparse_streamed(const struct bin_src *src, const struct bin_entry *en)
+{
+	return !src->mem && sparse_wanted(en);
+}
+
 int sparse_wanted(const struct bin_entry *en)
 {
 #ifdef HAVE_ZSTD
@@ -184,15 +230,18 @@ int sparse_wanted(const struct bin_entry *en)
 #endif
 }
 
-enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
-			     uint64_t usize, struct span *out, void **map,
-			     const char **why)
+enum occ_status sparse_cubin(struct bin_scratch *sc, const struct bin_src *src,
+			     uint64_t off, struct span in, uint64_t usize,
+			     struct span *out, void **map, const char **why)
 {
 #ifdef HAVE_ZSTD
 	struct sparse sp;
+	struct feed f = { src, off, in.n, 0, { NULL, 0 }, &sc->feed };
 	enum occ_status st = OCC_OK;
 	int i;
 
+	if (src->mem)
+		f.mem = in;
 	memset(&sp, 0, sizeof sp);
 	*map = NULL;
 	if (!sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
@@ -211,7 +260,7 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
 	sp.have = sp.need + sp.npages;
 	mark(&sp, 0, PREFIX);
 	for (i = 0; i < MAX_PASSES && st == OCC_OK; i++) {
-		st = pass(sc, &sp, in, i == 0, why);
+		st = pass(sc, &sp, &f, i == 0, why);
 		if (st == OCC_OK)
 			plan(&sp);
 		if (st != OCC_OK || !missing(&sp))
@@ -222,6 +271,7 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
 	ZSTD_freeDCtx(sc->zstd);
 	sc->zstd = NULL;
 	buf_free(&sc->chunk);
+	buf_free(&sc->feed);
 	if (st != OCC_OK) {
 		munmap(sp.img, (size_t)usize);
 		return st;
@@ -232,6 +282,8 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, struct span in,
 	return OCC_OK;
 #else
 	(void)sc;
+	(void)src;
+	(void)off;
 	(void)in;
 	(void)usize;
 	(void)out;
