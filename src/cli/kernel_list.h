@@ -84,10 +84,8 @@ struct kernel_list {
 	size_t stdin_len;
 	unsigned char *report;   /* a compiler report's text while it is read */
 	int text;                /* read from a compiler report */
-	int files_bad;           /* in a directory, warned about */
 	int target_cc;           /* the GPU images are chosen for; 0: none */
 	size_t no_image;         /* kernels with no image that runs there */
-	size_t relocatable_dropped;   /* -rdc kernels beside linked code */
 	struct occ_bin_contents contents;   /* what a binary's fatbins held */
 	struct ptxas_jit jit;    /* --ptxas-jit: the last PTX compiled */
 	regex_t re;              /* --kernel */

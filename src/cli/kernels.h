@@ -50,8 +50,8 @@ void kernels_compiler_errors(const char *input, char *text, size_t len);
 void kernels_triton(struct kernel_info *k, const char *cubin);
 /* The blocks and dynamic shared memory ki's rows take: Triton's launch
  * where --block and --smem do not say otherwise (one value each, in the
- * seqs given), else the options'; whether the block is the launch's. */
-int kernels_launch(const struct options *o, const struct kernel_info *ki,
+ * seqs given), else the options'. */
+void kernels_launch(const struct options *o, const struct kernel_info *ki,
 		   struct seq *block, struct seq_range *br,
 		   const struct seq **blocks, const struct seq **smem,
 		   struct seq *dyn, struct seq_range *dr);

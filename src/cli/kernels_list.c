@@ -123,10 +123,8 @@ void kernels_drop_relocatable(struct kernel_list *l)
 		     end++)
 			linked |= !l->k[end].relocatable && !l->k[end].ptx_only;
 		for (i = start; i < end; i++) {
-			if (linked && l->k[i].relocatable) {
-				l->relocatable_dropped++;
+			if (linked && l->k[i].relocatable)
 				continue;
-			}
 			l->k[kept++] = l->k[i];
 		}
 	}

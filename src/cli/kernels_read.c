@@ -265,9 +265,7 @@ static _Noreturn void bin_failed(enum occ_status st,
 static int bad_file(enum occ_status st, const struct occ_bin_diag *d,
 		    void *ctx)
 {
-	struct reader *r = ctx;
-
-	r->l->files_bad++;
+	(void)ctx;
 	if (st == OCC_ERR_IO || st == OCC_ERR_UNSUPPORTED)
 		warn("%s: %s; skipped", d->file, d->what);
 	else

@@ -183,23 +183,21 @@ static const struct seq *one(struct seq *s, struct seq_range *r,
 	return s;
 }
 
-int kernels_launch(const struct options *o, const struct kernel_info *ki,
-		   struct seq *block, struct seq_range *br,
-		   const struct seq **blocks, const struct seq **smem,
-		   struct seq *dyn, struct seq_range *dr)
+void kernels_launch(const struct options *o, const struct kernel_info *ki,
+		    struct seq *block, struct seq_range *br,
+		    const struct seq **blocks, const struct seq **smem,
+		    struct seq *dyn, struct seq_range *dr)
 {
 	const struct kernel_launch *L = ki->launch;
 
 	*blocks = &o->block;
 	*smem = &o->smem;
 	if (!L)
-		return 0;
+		return;
 	if (!option_given(o, "smem"))
 		*smem = one(dyn, dr, (uint64_t)L->dynamic_smem);
-	if (o->have_block)
-		return 0;
-	*blocks = one(block, br, (uint64_t)L->block);
-	return 1;
+	if (!o->have_block)
+		*blocks = one(block, br, (uint64_t)L->block);
 }
 
 void kernels_triton_note(struct out *out, const struct kernel_list *l,

@@ -369,7 +369,8 @@ static void target_begin(void *ctx, int i, struct kernel_list *l)
 	struct session *s = rep->run.s;
 
 	rep->l = l;
-	min_blocks_from_ptx(rep->l);
+	if (i)          /* the first target's list is report_start's */
+		min_blocks_from_ptx(rep->l);
 	rep->gpu = i;
 	rep->gpu_table = session_find_arch(s, s->o->arch);
 	rep->run.gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
@@ -432,6 +433,22 @@ static void no_kernel_contents(const struct occ_bin_contents *n,
 		    (unsigned long long)n->data_fatbins);
 }
 
+/* The list made ready (minimum blocks from PTX, PTX beside SASS
+ * dropped), the driver opened with --api, and the run of rows opened
+ * with its hooks. */
+static void report_start(struct report *rep, struct session *s, int api)
+{
+	min_blocks_from_ptx(rep->l);
+	kernels_drop_beside(rep->l);
+	if (api)
+		api_open(rep, s);
+	rep->clusters = kernels_clusters_prepare(s, rep->l);
+	occ_run_open(&rep->run, s, 1, rep->clusters ? 2 : 1);
+	rep->run.hook = kernel_row;
+	rep->run.cluster_hook = count_cluster;
+	rep->run.hook_ctx = rep;
+}
+
 void kernels_rows(struct session *s, struct kernel_list *l,
 		  void (*sink)(struct occ_run *, const struct occ_row *),
 		  void *ctx)
@@ -444,14 +461,9 @@ void kernels_rows(struct session *s, struct kernel_list *l,
 		    s->o->arch ? " compiled for --arch " : "",
 		    s->o->arch ? s->o->arch : "");
 	memset(&rep, 0, sizeof rep);
+	rep.gpu = -1;
 	rep.l = l;
-	min_blocks_from_ptx(l);
-	kernels_drop_beside(l);
-	rep.clusters = kernels_clusters_prepare(s, l);
-	occ_run_open(&rep.run, s, 1, rep.clusters ? 2 : 1);
-	rep.run.hook = kernel_row;
-	rep.run.cluster_hook = count_cluster;
-	rep.run.hook_ctx = &rep;
+	report_start(&rep, s, 0);
 	rep.run.sink = sink;
 	rep.run.sink_ctx = ctx;
 	for (i = 0; i < l->n; i++)
@@ -493,9 +505,10 @@ int mode_kernels(struct session *s)
 					   &(int){ 0 }) != OCC_OK)
 		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
 			  "or 9.0)", o->arch);
-	if (o->ptxas_jit && (o->all_images || (!o->arch && !o->api)))
+	if (o->ptxas_jit && (o->all_images ||
+			     (!o->arch && !o->api && !o->device_given)))
 		die_usage("--ptxas-jit: name the GPU the driver compiles the "
-			  "PTX for (--gpu, --arch, --api), and not "
+			  "PTX for (--gpu, --device, --arch, --api), and not "
 			  "--all-images");
 	kernels_read(s, o->ptxas, rep.l);
 	no_image_notice(rep.l, o->ptxas);
@@ -508,15 +521,7 @@ int mode_kernels(struct session *s)
 		    "--arch " : "", o->arch ? o->arch : "",
 		    o->kernel_re ? " matching --kernel " : "",
 		    o->kernel_re ? o->kernel_re : "");
-	min_blocks_from_ptx(rep.l);
-	kernels_drop_beside(rep.l);
-	if (o->api)
-		api_open(&rep, s);
-	rep.clusters = kernels_clusters_prepare(s, rep.l);
-	occ_run_open(&rep.run, s, 1, rep.clusters ? 2 : 1);
-	rep.run.hook = kernel_row;
-	rep.run.cluster_hook = count_cluster;
-	rep.run.hook_ctx = &rep;
+	report_start(&rep, s, o->api);
 	if (s->n_targets)
 		targets_kernels(s, rep.l, target_begin, target_row, &rep);
 	else
