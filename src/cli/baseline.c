@@ -3,17 +3,13 @@
  * --format json (an array of objects) or jsonl (an object a line). A
  * small JSON reader for exactly that shape: objects of scalars and arrays
  * of scalars, nothing nested deeper, so that it needs no recursion and a
- * hostile file can only be refused. Also the reader of small text files
- * (--check-file, the baseline) that cannot block on a FIFO.
+ * hostile file can only be refused. (The file is read by check.c's
+ * text_file_read, which cannot block on a FIFO.)
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "baseline.h"
 

@@ -75,17 +75,6 @@ static struct check_item *add_item(struct check_set *c, const char *text)
 	return it;
 }
 
-static const struct field *kind_field(const struct row_kind *k,
-				      const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < k->n; i++)
-		if (strcmp(k->fields[i].name, name) == 0)
-			return &k->fields[i];
-	return NULL;
-}
-
 static void compile(struct check_set *c, struct check_item *it)
 {
 	struct expr_error err;
@@ -205,11 +194,13 @@ static struct check_set *checks_make(struct session *s,
 	s->checks = c;
 	s->status_by_check = 1;     /* the checks decide the exit status */
 	c->kind = kind;
-	for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
-		if ((c->id[n] = kind_field(kind, ids[i])) != NULL)
+	for (i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		c->id[n] = field_find(kind, ids[i], strlen(ids[i]));
+		if (c->id[n])
 			n++;
-	c->kernel = kind_field(kind, "kernel");
-	c->mangled = kind_field(kind, "mangled");
+	}
+	c->kernel = field_find(kind, "kernel", strlen("kernel"));
+	c->mangled = field_find(kind, "mangled", strlen("mangled"));
 	for (i = 0; i < (size_t)o->n_check; i++) {
 		struct check_item *it = add_item(c, o->check[i]);
 

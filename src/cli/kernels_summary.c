@@ -123,7 +123,8 @@ void kernels_notes(struct out *out, const struct kernel_list *l,
 	size_t i;
 
 	/* Only PTX: no table, so no note on its columns. */
-	out->headless = sum->rows == 0;
+	if (!sum->rows && out->format == OUT_TEXT)
+		out->style |= OUT_NOHEADER;
 	if (sum->rows)
 		print_summary(out, sum);
 	if (sum->rows)

@@ -508,7 +508,7 @@ void out_text(struct out *o, const char *s)
 
 void out_close(struct out *o)
 {
-	if (o->rows == 0 && !(o->headless && o->format == OUT_TEXT))
+	if (o->rows == 0)
 		out_header(o);
 	if (o->format == OUT_JSON)
 		put_str(o, "\n]\n");

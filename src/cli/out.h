@@ -135,7 +135,6 @@ struct out {
 	int record;            /* text and CSV: one row as key/value lines */
 	int stream;            /* JSON Lines: flush each row (slow rows) */
 	unsigned style;        /* OUT_NOHEADER, OUT_NOUNITS */
-	int headless;          /* text: no header for a table of no row */
 	uint64_t rows;
 	size_t len;
 	char buf[1 << 16];
