@@ -179,7 +179,7 @@ int ptx_file_sniff(const void *buf, size_t len);
 enum occ_status ptx_file_read(struct bin_ctx *c, struct span s);
 /* Emits one kernel: the callback, stopping the read when it asks. */
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k);
-void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k);
+void bin_kernel_init(struct occ_bin_kernel *k);
 
 /* One fatbin entry: its header's facts and where its payload lies. */
 struct bin_entry {
@@ -255,5 +255,12 @@ enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
 			    uint8_t *out, size_t out_len, const char **why);
 
 #define FATBIN_MAGIC 0xBA55ED50u
+/* A fatbin entry's kind and flags (fatbin.c says where they were read):
+ * how it is compressed, and the target's suffix ("sm_90a", "sm_120f"). */
+enum { KIND_PTX = 1, KIND_ELF = 2, KIND_LTOIR = 8 };
+#define FLAG_LZ4 0x2000u
+#define FLAG_ZSTD 0x8000u
+#define FLAG_ARCH_SPECIFIC 0x100000u
+#define FLAG_FAMILY 0x200000u
 
 #endif

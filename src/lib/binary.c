@@ -57,16 +57,12 @@ enum occ_status bin_fail(struct bin_ctx *c, enum occ_status st,
 	return st;
 }
 
-void bin_kernel_init(struct bin_ctx *c, struct occ_bin_kernel *k)
+void bin_kernel_init(struct occ_bin_kernel *k)
 {
 	memset(k, 0, sizeof *k);
 	k->regs = -1;
 	k->shared_section = k->frame = k->stack = -1;
 	k->min_blocks = -1;
-	k->container = c->container;
-	k->fatbin_offset = c->container == OCC_BIN_CUBIN ||
-			    c->container == OCC_BIN_PTX ? -1 : c->fatbin_offset;
-	k->compression = c->compression;
 }
 
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
@@ -248,28 +244,6 @@ enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 				 diag);
 }
 
-enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
-				 int cc_major, int cc_minor, occ_bin_fn fn,
-				 void *ctx, int *fn_status,
-				 struct occ_bin_diag *diag)
-{
-	return occ_bin_read_counted(buf, len, name, cc_major, cc_minor, fn, ctx,
-				    fn_status, NULL, diag);
-}
-
-enum occ_status occ_bin_read_counted(const void *buf, size_t len,
-				     const char *name, int cc_major,
-				     int cc_minor, occ_bin_fn fn, void *ctx,
-				     int *fn_status,
-				     struct occ_bin_contents *contents,
-				     struct occ_bin_diag *diag)
-{
-	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor, contents,
-				  1 };
-
-	return occ_bin_read_opts(buf, len, name, &o, fn, ctx, fn_status, diag);
-}
-
 static enum occ_status io_fail(struct occ_bin_diag *diag, const char *path,
 			       const char *what, int err)
 {
@@ -322,26 +296,6 @@ enum occ_status occ_bin_read_file_opts(const char *path,
 				       struct occ_bin_diag *diag)
 {
 	return bin_read_path(path, opts, NULL, fn, ctx, fn_status, diag);
-}
-
-enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
-				      int cc_minor, occ_bin_fn fn, void *ctx,
-				      int *fn_status, struct occ_bin_diag *diag)
-{
-	return occ_bin_read_file_counted(path, cc_major, cc_minor, fn, ctx,
-					 fn_status, NULL, diag);
-}
-
-enum occ_status occ_bin_read_file_counted(const char *path, int cc_major,
-					  int cc_minor, occ_bin_fn fn,
-					  void *ctx, int *fn_status,
-					  struct occ_bin_contents *contents,
-					  struct occ_bin_diag *diag)
-{
-	struct occ_bin_opts o = { 1, NULL, NULL, cc_major, cc_minor, contents,
-				  1 };
-
-	return bin_read_path(path, &o, NULL, fn, ctx, fn_status, diag);
 }
 
 enum occ_status occ_bin_read_file(const char *path, occ_bin_fn fn,

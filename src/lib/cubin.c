@@ -40,9 +40,6 @@ enum {
  * (sm_90 and sm_90a cubins differ only there and in .note.nv.tkinfo). */
 #define COMPAT_ARCH_SPECIFIC 9
 
-/* Fatbin entry flags naming the target's suffix (seen with nvcc 13.0). */
-#define ENTRY_ARCH_SPECIFIC 0x100000u
-#define ENTRY_FAMILY 0x200000u
 
 struct nvattr {
 	unsigned fmt, attr, hval;
@@ -350,9 +347,9 @@ static enum occ_status cubin_arch(struct bin_ctx *c, struct cubin *cb)
 				"0x%x name no architecture", flags);
 	suffix = tkinfo_suffix(cb->tkinfo, sm);
 	if (!suffix && ((v1 && (flags & 0x800)) || compat_specific(cb->compat) ||
-			(c->entry_flags & ENTRY_ARCH_SPECIFIC)))
+			(c->entry_flags & FLAG_ARCH_SPECIFIC)))
 		suffix = 'a';
-	if (!suffix && (c->entry_flags & ENTRY_FAMILY))
+	if (!suffix && (c->entry_flags & FLAG_FAMILY))
 		suffix = 'f';
 	cb->base.relocatable = rd16(p + 0x10) == 1;     /* ET_REL */
 	cb->base.cc_major = sm / 10;
@@ -428,7 +425,7 @@ enum occ_status cubin_read(struct bin_ctx *c, const struct elf *e)
 	for (size_t i = 0; i < e->shnum && st == OCC_OK; i++)
 		st = scan_section(c, &cb, i);
 	if (st == OCC_OK) {
-		bin_kernel_init(c, &cb.base);
+		bin_kernel_init(&cb.base);
 		find_symbols(&cb);
 		st = read_global_info(c, &cb);
 	}

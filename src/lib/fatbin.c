@@ -15,11 +15,6 @@
 
 #include "bin.h"
 
-enum { KIND_PTX = 1, KIND_ELF = 2, KIND_LTOIR = 8 };
-#define FLAG_LZ4 0x2000u
-#define FLAG_ZSTD 0x8000u
-#define FLAG_ARCH_SPECIFIC 0x100000u
-#define FLAG_FAMILY 0x200000u
 #define ENTRY_MIN_HEADER 64
 /* Most a compressed entry may claim to expand to. */
 #define MAX_DECOMPRESSED (1ull << 30)

@@ -14,9 +14,6 @@
 
 #include "bin.h"
 
-#define FLAG_ARCH_SPECIFIC 0x100000u
-#define FLAG_FAMILY 0x200000u
-
 static int is_name_char(int ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
@@ -135,7 +132,7 @@ enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 	struct occ_bin_kernel k;
 	enum occ_status st;
 
-	bin_kernel_init(c, &k);
+	bin_kernel_init(&k);
 	k.ptx_only = 1;
 	k.regs = k.barriers = -1;
 	k.shared_section = k.frame = k.stack = -1;

@@ -65,9 +65,9 @@ static int target(const char *p, const char *end, uint64_t *flags)
 	if (digits == 0 || sm < 10)
 		return -1;
 	if (t < end && *t == 'a')
-		*flags = 0x100000u;      /* as a fatbin's arch-specific flag */
+		*flags = FLAG_ARCH_SPECIFIC;   /* as a fatbin entry's */
 	else if (t < end && *t == 'f')
-		*flags = 0x200000u;
+		*flags = FLAG_FAMILY;
 	return (int)sm;
 }
 

@@ -268,7 +268,7 @@ static void take_buffers(struct bin_sched *s, const struct task *t,
 			 struct bin_scratch *sc)
 {
 	const struct bin_entry *en = &t->en;
-	int packed = (en->flags & 0xa000u) != 0;    /* LZ4 or Zstandard */
+	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
 
 	if (t->cancelled)
 		return;

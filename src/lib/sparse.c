@@ -222,8 +222,8 @@ int sparse_streamed(const struct bin_src *src, const struct bin_entry *en)
 int sparse_wanted(const struct bin_entry *en)
 {
 #ifdef HAVE_ZSTD
-	return en->kind == 2 && (en->flags & 0x8000u) &&
-	       !(en->flags & 0x2000u) && en->usize >= SPARSE_MIN;
+	return en->kind == KIND_ELF && (en->flags & FLAG_ZSTD) &&
+	       !(en->flags & FLAG_LZ4) && en->usize >= SPARSE_MIN;
 #else
 	(void)en;
 	return 0;

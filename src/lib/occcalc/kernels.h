@@ -71,7 +71,7 @@ enum occ_bin_container {
 };
 
 /* How the image a kernel was read from was chosen, when a device is given
- * (occ_bin_read_for): the driver loads one image of each fatbin. */
+ * (occ_bin_opts.cc_major): the driver loads one image of each fatbin. */
 enum occ_bin_image {
 	OCC_IMAGE_ALL = 0,      /* no device given, or not in a fatbin */
 	OCC_IMAGE_SASS,         /* SASS that runs there, preferred to PTX */
@@ -167,10 +167,10 @@ struct occ_bin_opts {
 	int jobs;
 	occ_bin_select_fn select;   /* NULL: every image */
 	void *select_ctx;
-	/* As occ_bin_read_for: of each fatbin, only the image the driver
-	 * loads on this compute capability (0.0: every image). */
+	/* Of each fatbin, only the image the driver loads on this compute
+	 * capability (0.0: every image); the others are not decompressed. */
 	int cc_major, cc_minor;
-	/* As occ_bin_read_counted: counted into (zeroed first), or NULL. */
+	/* What was read, counted into (zeroed first), or NULL. */
 	struct occ_bin_contents *contents;
 	/* Whether PTX rows carry their entry's text (ptx_text): kept for
 	 * the callback, a copy per image, only when asked. */
@@ -194,14 +194,6 @@ int occ_bin_is_ptx(const void *buf, size_t len);
 enum occ_status occ_bin_read(const void *buf, size_t len, const char *name,
 			     occ_bin_fn fn, void *ctx, int *fn_status,
 			     struct occ_bin_diag *diag);
-
-/* The same, reading of each fatbin only the image the driver loads on a
- * device of compute capability cc_major.cc_minor (0.0: every image, as
- * occ_bin_read). The others are not decompressed. */
-enum occ_status occ_bin_read_for(const void *buf, size_t len, const char *name,
-				 int cc_major, int cc_minor, occ_bin_fn fn,
-				 void *ctx, int *fn_status,
-				 struct occ_bin_diag *diag);
 
 /* The same for a file, which must be a regular file (a FIFO or device is
  * refused without blocking): OCC_ERR_IO when it cannot be read. */
@@ -233,25 +225,6 @@ struct occ_bin_contents {
 	 * are not read. */
 	uint64_t data_fatbins;
 };
-
-/* occ_bin_read_for, counting into *contents (zeroed first) what it read. */
-enum occ_status occ_bin_read_counted(const void *buf, size_t len,
-				     const char *name, int cc_major,
-				     int cc_minor, occ_bin_fn fn, void *ctx,
-				     int *fn_status,
-				     struct occ_bin_contents *contents,
-				     struct occ_bin_diag *diag);
-
-/* occ_bin_read_file, with occ_bin_read_for's device. */
-enum occ_status occ_bin_read_file_for(const char *path, int cc_major,
-				      int cc_minor, occ_bin_fn fn, void *ctx,
-				      int *fn_status, struct occ_bin_diag *diag);
-/* And counting into *contents (NULL: not counted). */
-enum occ_status occ_bin_read_file_counted(const char *path, int cc_major,
-					  int cc_minor, occ_bin_fn fn,
-					  void *ctx, int *fn_status,
-					  struct occ_bin_contents *contents,
-					  struct occ_bin_diag *diag);
 
 /* Called for each file of a directory that could not be read; reading
  * goes on unless it returns nonzero. */
