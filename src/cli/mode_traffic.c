@@ -410,8 +410,11 @@ static void one_launch(struct traffic_run *run, uint64_t size,
 	enum occ_status st;
 	size_t i;
 
-	traffic_parse(&run->k, &run->env, o->traffic.text, o->traffic.elems,
-		      o->grid, size, dim);
+	/* Only blockDim, gridDim and the like change with the launch: text
+	 * without them is mode_traffic's one reading. */
+	if (run->k.uses_builtins)
+		traffic_parse(&run->k, &run->env, o->traffic.text,
+			      o->traffic.elems, o->grid, size, dim);
 	k = run->k;
 	memset(&l, 0, sizeof l);
 	arch_tag(l.arch, sizeof l.arch, run->a);
