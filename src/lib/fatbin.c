@@ -157,12 +157,12 @@ static int wanted(const struct bin_ctx *c, const struct bin_entry *en)
 	return o->select(&im, o->select_ctx);
 }
 
-/* Every entry header of the fatbin, up to the first bad one (*bad). */
-static struct bin_entry *entries_of(struct bin_ctx *c, uint64_t off,
-				    uint64_t hsize, uint64_t n, size_t *count,
-				    enum occ_status *bad)
+/* Every entry header of the fatbin, up to the first bad one (*bad), read
+ * through w (the window its header was read through). */
+static struct bin_entry *entries_of(struct bin_ctx *c, struct bin_win *w,
+				    uint64_t off, uint64_t hsize, uint64_t n,
+				    size_t *count, enum occ_status *bad)
 {
-	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
 	struct bin_entry *v = NULL, *grown;
 	size_t cap = 0;
 	uint64_t pos;
@@ -172,7 +172,7 @@ static struct bin_entry *entries_of(struct bin_ctx *c, uint64_t off,
 	for (pos = hsize; pos < n;) {
 		struct bin_entry en;
 
-		if ((*bad = entry_at(c, &w, off, n, &pos, &en)) != OCC_OK)
+		if ((*bad = entry_at(c, w, off, n, &pos, &en)) != OCC_OK)
 			break;
 		if (*count == cap) {
 			cap = cap ? 2 * cap : 16;
@@ -184,7 +184,6 @@ static struct bin_entry *entries_of(struct bin_ctx *c, uint64_t off,
 		}
 		v[(*count)++] = en;
 	}
-	buf_free(&w.buf);
 	return v;
 }
 
@@ -287,18 +286,20 @@ enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 	}
 	hsize = rd16(p + 6);
 	size = rd64(p + 8);
-	buf_free(&w.buf);
-	if (hsize < 16 || hsize > n || size > n - hsize)
+	if (hsize < 16 || hsize > n || size > n - hsize) {
+		buf_free(&w.buf);
 		return bin_fail_off(c, OCC_ERR_CORRUPT, off, "fatbin of %llu "
 				    "bytes runs past the end (%llu bytes)",
 				    (unsigned long long)size,
 				    (unsigned long long)n);
+	}
 	n = hsize + size;
 	c->fatbin_offset = (int64_t)off;
 	c->depth++;
 	if (c->contents)
 		c->contents->fatbins++;
-	v = entries_of(c, off, hsize, n, &count, &bad);
+	v = entries_of(c, &w, off, hsize, n, &count, &bad);
+	buf_free(&w.buf);
 	for (i = 0; i < count; i++)
 		count_entry(c->contents, v[i].kind);
 	/* Choosing needs every header: a bad one fails before any image. */
