@@ -43,6 +43,8 @@ struct bin_win {
 enum occ_status win_get(const struct bin_src *s, struct bin_win *w,
 			uint64_t off, size_t n, const uint8_t **out);
 int buf_reserve(struct bin_buf *b, size_t n);
+/* Room for n bytes, the first used kept (buf_reserve keeps none). */
+int buf_extend(struct bin_buf *b, size_t used, size_t n);
 void buf_free(struct bin_buf *b);
 
 struct bin_sched;
@@ -81,6 +83,7 @@ struct bin_ctx {
 	 * read: messages about them point there. */
 	uint64_t origin;
 	int stopped;             /* the callback asked to stop */
+	int keep_ptx_text;       /* PTX rows carry their text (ptxas) */
 };
 
 /* Inside the outermost buffer: its offset there; else the offset of the
@@ -189,6 +192,7 @@ struct bin_entry {
 	uint64_t csize, usize;
 	uint64_t off;            /* the payload's offset in the source */
 	uint64_t size;           /* its stored size */
+	uint64_t window;         /* a Zstandard frame's window; 0: unknown */
 };
 
 /* A thread's buffers: the payload read, the image decompressed, and the
@@ -199,15 +203,46 @@ struct bin_scratch {
 	void *zstd;
 };
 
-/* Zstandard cubins this large are decompressed sparsely (sparse.c):
- * only the pages of the sections the reader reads are kept. */
-#define SPARSE_MIN ((uint64_t)8 << 20)
+/* Zstandard cubins this large, whose frame's window is smaller than the
+ * image, are decompressed sparsely (sparse.c): the stream passes through
+ * the window and only the pages of the sections the reader reads are
+ * kept. (fatbinary writes frames of 2 MB or more with a 2 or 8 MB
+ * window, smaller ones as one segment, which needs the whole image.) */
+#define SPARSE_MIN ((uint64_t)2 << 20)
+/* What a sparse image keeps besides its window: the pages read. */
+#define SPARSE_KEPT ((uint64_t)1 << 20)
 /* The piece of a streamed payload read at a time. */
-#define SPARSE_FEED ((uint64_t)1 << 20)
-int sparse_wanted(const struct bin_entry *en);
+#define SPARSE_FEED ((uint64_t)256 << 10)
+/* Whether the entry is read as a stream: a large windowed Zstandard
+ * cubin sparsely, a large PTX text scanned as it passes when its text is
+ * not kept. */
+int sparse_wanted(const struct bin_entry *en, int keep_ptx_text);
+/* Receives [pos, pos + n) of a stream; a status other than OCC_OK (with
+ * c->diag filled) stops it. */
+typedef enum occ_status (*stream_fn)(void *ctx, uint64_t pos,
+				     const uint8_t *p, size_t n);
+/* The Zstandard stream in (see sparse_cubin), usize bytes, handed to fn
+ * in pieces. *why says what is wrong with the stream; NULL when fn
+ * stopped it. */
+enum occ_status zstd_stream(struct bin_scratch *sc, const struct bin_src *src,
+			    uint64_t off, struct span in, uint64_t usize,
+			    stream_fn fn, void *ctx, const char **why);
+/* A streamed entry's failure reported (fatbin.c): st as zstd_stream or
+ * sparse_cubin gave it, at the payload's bytes at. */
+enum occ_status stream_fail(struct bin_ctx *c, const struct bin_entry *en,
+			    const void *at, enum occ_status st,
+			    const char *why);
+/* A PTX entry's kernels from its Zstandard stream (ptx.c). */
+enum occ_status ptx_stream(struct bin_ctx *c, const struct bin_entry *en,
+			   struct span in);
+/* The window of the Zstandard frame whose first n bytes are at p (RFC
+ * 8878, 3.1.1.1), 0 if they do not start one; a single-segment frame's
+ * is its content, usize. */
+uint64_t zstd_window(const uint8_t *p, size_t n, uint64_t usize);
 /* The entry's payload, unless its source is in memory, is not read whole
  * for a sparse image: its stream is read in pieces as it is decompressed. */
-int sparse_streamed(const struct bin_src *src, const struct bin_entry *en);
+int sparse_streamed(const struct bin_src *src, const struct bin_entry *en,
+		    int keep_ptx_text);
 /* The image in *out, within a mapping (*map, usize bytes) to unmap; the
  * compressed stream is in.n bytes at offset off of src (at in.p when the
  * source is in memory). */
@@ -215,6 +250,10 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, const struct bin_src *src,
 			     uint64_t off, struct span in, uint64_t usize,
 			     struct span *out, void **map, const char **why);
 void scratch_free(struct bin_scratch *s);
+/* A Zstandard context's memory (a streamed read leaves it a window), and
+ * the context freed. */
+size_t zstd_ctx_bytes(const void *z);
+void zstd_ctx_free(void *z);
 
 /* Reads one entry's images into rows (fatbin.c); runs on any thread. */
 enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,

@@ -100,6 +100,25 @@ void scratch_free(struct bin_scratch *s)
 	memset(s, 0, sizeof *s);
 }
 
+size_t zstd_ctx_bytes(const void *z)
+{
+#ifdef HAVE_ZSTD
+	return z ? ZSTD_sizeof_DCtx(z) : 0;
+#else
+	(void)z;
+	return 0;
+#endif
+}
+
+void zstd_ctx_free(void *z)
+{
+#ifdef HAVE_ZSTD
+	ZSTD_freeDCtx(z);
+#else
+	(void)z;
+#endif
+}
+
 /* The thread's context is kept: making one per entry costs more than
  * decompressing a small entry. */
 enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,

@@ -16,10 +16,50 @@
 #include "bin.h"
 
 #define ENTRY_MIN_HEADER 64
+/* A Zstandard payload's frame header is read with its entry's header
+ * when that header is no longer than this (nvcc's are 64 or 72 bytes). */
+#define FRAME_HEAD_AT 256
 /* Most a compressed entry may claim to expand to. */
 #define MAX_DECOMPRESSED (1ull << 30)
 /* LZ4 cannot expand a byte into more than 255 (its format's bound). */
 #define LZ4_MAX_RATIO 255
+
+/* The compressed bytes of the entry's payload *in, checked against what
+ * its header claims, *in cut to them. */
+static enum occ_status entry_packed(struct bin_ctx *c,
+				    const struct bin_entry *en, struct span *in)
+{
+	int lz4 = (en->flags & FLAG_LZ4) != 0, zstd = (en->flags & FLAG_ZSTD) != 0;
+
+	if (lz4 && zstd)
+		return bin_fail(c, OCC_ERR_CORRUPT, in->p, "fatbin entry claims "
+				"both LZ4 and Zstandard compression");
+	if (en->csize > in->n)
+		return bin_fail(c, OCC_ERR_CORRUPT, in->p, "compressed size %llu "
+				"exceeds the entry's %zu bytes",
+				(unsigned long long)en->csize, in->n);
+	in->n = (size_t)en->csize;
+	if (en->usize == 0 || en->usize > MAX_DECOMPRESSED ||
+	    (lz4 && en->usize / LZ4_MAX_RATIO > in->n))
+		return bin_fail(c, OCC_ERR_CORRUPT, in->p, "implausible "
+				"decompressed size %llu for %zu compressed "
+				"bytes", (unsigned long long)en->usize, in->n);
+	return OCC_OK;
+}
+
+/* A streamed entry's failure st: the file read in pieces shrank, the
+ * stream is bad (why), or the reader stopped it (why NULL). */
+enum occ_status stream_fail(struct bin_ctx *c, const struct bin_entry *en,
+			    const void *at, enum occ_status st,
+			    const char *why)
+{
+	if (st == OCC_ERR_IO)
+		return src_fail(c, st, en->off);
+	if (st == OCC_OK || st == OCC_ERR_NOMEM || !why)
+		return st;
+	return bin_fail(c, st, at, "fatbin entry does not decompress: %s",
+			why);
+}
 
 /* The stored bytes made readable: decompressed into the thread's buffer
  * when needed. */
@@ -31,33 +71,16 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en
 	const char *why = NULL;
 	enum occ_status st;
 
-	c->compression = lz4 ? OCC_BIN_LZ4 : zstd ? OCC_BIN_ZSTD : OCC_BIN_STORED;
 	if (!lz4 && !zstd) {
 		*out = in;
 		return OCC_OK;
 	}
-	if (lz4 && zstd)
-		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "fatbin entry claims "
-				"both LZ4 and Zstandard compression");
-	if (en->csize > in.n)
-		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "compressed size %llu "
-				"exceeds the entry's %zu bytes",
-				(unsigned long long)en->csize, in.n);
-	in.n = (size_t)en->csize;
-	if (en->usize == 0 || en->usize > MAX_DECOMPRESSED ||
-	    (lz4 && en->usize / LZ4_MAX_RATIO > in.n))
-		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "implausible "
-				"decompressed size %llu for %zu compressed "
-				"bytes", (unsigned long long)en->usize, in.n);
-	if (sparse_wanted(en)) {
+	if ((st = entry_packed(c, en, &in)) != OCC_OK)
+		return st;
+	if (sparse_wanted(en, c->keep_ptx_text)) {
 		st = sparse_cubin(c->scratch, c->src, en->off, in, en->usize,
 				  out, map, &why);
-		if (st == OCC_ERR_IO)  /* the file, read in pieces, shrank */
-			return src_fail(c, st, en->off);
-		if (st != OCC_OK && st != OCC_ERR_NOMEM)
-			return bin_fail(c, st, in.p, "fatbin entry does not "
-					"decompress: %s", why);
-		return st;
+		return stream_fail(c, en, in.p, st, why);
 	}
 	if (buf_reserve(buf, (size_t)en->usize))
 		return OCC_ERR_NOMEM;
@@ -79,9 +102,21 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
 	struct span s;
 	uint64_t origin = c->origin;
 	void *map = NULL;
-	enum occ_status st = entry_bytes(c, en, payload, &s, &map);
+	enum occ_status st;
 
-	if (st != OCC_OK)
+	c->compression = en->flags & FLAG_LZ4 ? OCC_BIN_LZ4
+			 : en->flags & FLAG_ZSTD ? OCC_BIN_ZSTD : OCC_BIN_STORED;
+	if (en->kind == KIND_PTX && sparse_wanted(en, c->keep_ptx_text)) {
+		if ((st = entry_packed(c, en, &payload)) != OCC_OK)
+			return st;
+		c->origin = bin_offset(c, payload.p);
+		c->entry_flags = en->flags;
+		st = ptx_stream(c, en, payload);
+		c->entry_flags = 0;
+		c->origin = origin;
+		return st;
+	}
+	if ((st = entry_bytes(c, en, payload, &s, &map)) != OCC_OK)
 		return st;
 	c->origin = bin_offset(c, payload.p);
 	c->entry_flags = en->flags;
@@ -110,6 +145,7 @@ static enum occ_status entry_at(struct bin_ctx *c, struct bin_win *w,
 {
 	const uint8_t *p;
 	uint64_t at = base + *pos, hsize, size;
+	size_t head;
 	enum occ_status st;
 
 	if (n - *pos < ENTRY_MIN_HEADER)
@@ -134,7 +170,12 @@ static enum occ_status entry_at(struct bin_ctx *c, struct bin_win *w,
 	en->usize = rd64(p + 56);
 	en->off = at + hsize;
 	en->size = size;
+	en->window = 0;
 	*pos += hsize + size;
+	head = size < 6 ? (size_t)size : 6;
+	if ((en->flags & FLAG_ZSTD) && hsize <= FRAME_HEAD_AT &&
+	    win_get(c->src, w, at, (size_t)hsize + head, &p) == OCC_OK)
+		en->window = zstd_window(p + hsize, head, en->usize);
 	return OCC_OK;
 }
 

@@ -7,6 +7,7 @@
  * (__maxnreg__), .reqntid, .reqnctapercluster (__cluster_dims__) and
  * .maxclusterrank, written between an .entry's parameters and its body.
  */
+#define _GNU_SOURCE 1  /* memmem */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +52,8 @@ static int numbers(const char *p, const char *end, int out[3])
 
 const char *ptx_find(const char *p, const char *end, const char *what)
 {
-	size_t n = strlen(what);
-
-	for (; (size_t)(end - p) >= n; p++)
-		if (memcmp(p, what, n) == 0)
-			return p;
-	return NULL;
+	return p < end ? memmem(p, (size_t)(end - p), what, strlen(what))
+		       : NULL;
 }
 
 /* The directives in [p, end): the span between parameters and body. */
@@ -91,7 +88,7 @@ static void directives(const char *p, const char *end,
 
 /* One .entry at p: its name, and the directives before its body. */
 static enum occ_status one_entry(struct bin_ctx *c, const char *p,
-				 const char *end, struct occ_bin_kernel *k,
+				 const char *end, const struct occ_bin_kernel *k,
 				 const char **next)
 {
 	const char *name, *body;
@@ -125,37 +122,121 @@ static enum occ_status one_entry(struct bin_ctx *c, const char *p,
 	return st;
 }
 
+/* The row every kernel of a PTX entry for sm starts from. */
+static void ptx_row(struct occ_bin_kernel *k, int sm, uint64_t entry_flags)
+{
+	bin_kernel_init(k);
+	k->ptx_only = 1;
+	k->regs = k->barriers = -1;
+	k->shared_section = k->frame = k->stack = -1;
+	k->min_blocks = 0;
+	k->cc_major = sm / 10;
+	k->cc_minor = sm % 10;
+	snprintf(k->arch, sizeof k->arch, "compute_%d%s", sm % 10000,
+		 entry_flags & FLAG_ARCH_SPECIFIC ? "a" :
+		 entry_flags & FLAG_FAMILY ? "f" : "");
+}
+
+/* The .entry kernels in [p, end), the text from its start when first.
+ * Unless last, an .entry whose body has not begun by end is left, and
+ * *stop says where the next piece of text must be joined on (a
+ * character before any .entry that may be cut by end). */
+static enum occ_status scan(struct bin_ctx *c, const struct occ_bin_kernel *k,
+			    const char *p, const char *end, int first,
+			    int last, const char **stop)
+{
+	const char *start = p, *q, *after;
+	enum occ_status st;
+
+	while ((q = ptx_find(p, end, ".entry")) != NULL) {
+		after = q + strlen(".entry");
+		if (!last && (after >= end ||
+			      !memchr(after, '{', (size_t)(end - after))))
+			break;
+		p = after;
+		if (((q > start || !first) && !is_space(q[-1])) ||
+		    p >= end || !is_space(*p))
+			continue;          /* part of another word */
+		if ((st = one_entry(c, p, end, k, &p)) != OCC_OK)
+			return st;
+	}
+	if (stop) {
+		if (!q)                    /* an .entry may begin in the tail */
+			q = (size_t)(end - p) > strlen(".entry")
+			    ? end - strlen(".entry") : p;
+		*stop = q > start ? q - 1 : q;
+	}
+	return OCC_OK;
+}
+
 enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 			 uint64_t entry_flags)
 {
-	const char *p = (const char *)s.p, *end = p + s.n, *q;
+	const char *p = (const char *)s.p;
 	struct occ_bin_kernel k;
-	enum occ_status st;
 
-	bin_kernel_init(&k);
-	k.ptx_only = 1;
-	k.regs = k.barriers = -1;
-	k.shared_section = k.frame = k.stack = -1;
-	k.min_blocks = 0;
-	k.cc_major = sm / 10;
-	k.cc_minor = sm % 10;
+	ptx_row(&k, sm, entry_flags);
 	/* The text without the NUL padding an entry may end in. */
-	k.ptx_text = (const char *)s.p;
+	k.ptx_text = p;
 	for (k.ptx_len = s.n; k.ptx_len && s.p[k.ptx_len - 1] == 0;)
 		k.ptx_len--;
-	snprintf(k.arch, sizeof k.arch, "compute_%d%s", sm % 10000,
-		 entry_flags & FLAG_ARCH_SPECIFIC ? "a" :
-		 entry_flags & FLAG_FAMILY ? "f" : "");
 	if (sm < 10)
 		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "PTX entry for no "
 				"architecture (%d)", sm);
-	while ((q = ptx_find(p, end, ".entry")) != NULL) {
-		p = q + strlen(".entry");
-		if ((q > (const char *)s.p && !is_space(q[-1])) ||
-		    p >= end || !is_space(*p))
-			continue;          /* part of another word */
-		if ((st = one_entry(c, p, end, &k, &p)) != OCC_OK)
-			return st;
+	return scan(c, &k, p, p + s.n, 1, 1, NULL);
+}
+
+/* A PTX text arriving in pieces: what is not yet scanned is kept. */
+struct ptx_pieces {
+	struct bin_ctx *c;
+	struct occ_bin_kernel k;
+	struct bin_buf kept;
+	size_t n;                 /* bytes in kept */
+	int first;                /* kept starts the text */
+	uint64_t len;             /* the whole text's */
+};
+
+static enum occ_status ptx_piece(void *ctx, uint64_t pos, const uint8_t *p,
+				 size_t n)
+{
+	struct ptx_pieces *pp = ctx;
+	const char *text, *stop;
+	int last = pos + n == pp->len;
+	enum occ_status st;
+
+	if (buf_extend(&pp->kept, pp->n, pp->n + n))
+		return OCC_ERR_NOMEM;
+	memcpy(pp->kept.p + pp->n, p, n);
+	pp->n += n;
+	text = (const char *)pp->kept.p;
+	st = scan(pp->c, &pp->k, text, text + pp->n, pp->first, last, &stop);
+	if (st != OCC_OK || last)
+		return st;
+	if (stop > text) {
+		pp->n -= (size_t)(stop - text);
+		memmove(pp->kept.p, stop, pp->n);
+		pp->first = 0;
 	}
 	return OCC_OK;
+}
+
+enum occ_status ptx_stream(struct bin_ctx *c, const struct bin_entry *en,
+			   struct span in)
+{
+	struct ptx_pieces pp;
+	const char *why = NULL;
+	enum occ_status st;
+
+	memset(&pp, 0, sizeof pp);
+	pp.c = c;
+	pp.first = 1;
+	pp.len = en->usize;
+	ptx_row(&pp.k, (int)en->sm, en->flags);
+	if (en->sm < 10)
+		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "PTX entry for no "
+				"architecture (%u)", en->sm);
+	st = zstd_stream(c->scratch, c->src, en->off, in, en->usize,
+			 ptx_piece, &pp, &why);
+	buf_free(&pp.kept);
+	return stream_fail(c, en, in.p, st, why);
 }

@@ -17,19 +17,23 @@
 
 /* Entries in flight per thread: enough to keep every thread busy while
  * the oldest is delivered; each holds only rows. */
-#define TASKS_PER_JOB 4
+#define TASKS_PER_JOB 16
 /* Most threads, whatever the machine says. */
 #define MAX_JOBS 256
 /* Bytes of images that threads may hold at once, however many threads
- * there are: a thread waits before taking an image that would pass it
- * (unless no other is held). */
-#define BUDGET ((uint64_t)32 << 20)
+ * there are: an image that would pass it waits (unless nothing is held)
+ * while smaller ones run. */
+#define BUDGET ((uint64_t)40 << 20)
 /* Between images the threads' buffers wait in a pool: a thread takes
  * the best fitting for its image, which is then not decompressed into
  * fresh pages (with buffers freed after each image, NCCL took 14 times
  * the page faults with 16 threads that it takes with one). The pool
  * counts in the budget: buffers are freed to make room for an image. */
 #define POOL_N 64
+/* A Zstandard context larger than this holds a streamed read's window:
+ * it waits in the pool too (a fresh one's window is faulted in again,
+ * page by page), else the thread keeps it. */
+#define CTX_SMALL ((size_t)512 << 10)
 
 enum { QUEUED, RUNNING, DONE };
 
@@ -59,11 +63,13 @@ struct bin_sched {
 	int jobs, nthreads;
 	pthread_t *threads;
 	pthread_mutex_t mu;
-	pthread_cond_t work, done, room;
+	pthread_cond_t work, done;  /* a task queued or room made; done */
 	uint64_t held;               /* bytes of images being read */
 	struct bin_buf pool[POOL_N]; /* idle buffers */
 	size_t npool;
-	uint64_t pool_bytes;
+	struct { void *z; size_t n; } zpool[POOL_N];  /* idle contexts */
+	size_t nzpool;
+	uint64_t pool_bytes;         /* of both */
 	struct task *ring;
 	size_t cap;
 	uint64_t head, next, tail;   /* oldest undelivered, next to run, end */
@@ -167,7 +173,7 @@ static enum occ_status read_one(struct task *t, struct bin_ctx *c,
 {
 	struct span payload;
 	const uint8_t *p;
-	int streamed = sparse_streamed(t->src, en);
+	int streamed = sparse_streamed(t->src, en, t->want_text);
 	enum occ_status st = src_read(t->src, en->off,
 				      streamed ? 0 : (size_t)en->size,
 				      &sc->in, &p);
@@ -207,6 +213,7 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 	c.image = t->image;
 	c.images = t->images;
 	c.images_run = t->images_run;
+	c.keep_ptx_text = t->want_text;
 	t->st = read_one(t, &c, sc, &t->en);
 	if (t->st == OCC_OK && c.capped && c.image == OCC_IMAGE_SASS) {
 		c.image = OCC_IMAGE_BESIDE;
@@ -218,13 +225,15 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 }
 
 /* What reading the entry holds at its peak: the payload (a piece of it
- * when streamed), and the image (a sparse one keeps only some pages). */
+ * when streamed), and the image (a sparse one: its frame's window and
+ * the pages kept). */
 static uint64_t task_cost(const struct task *t)
 {
-	uint64_t image = sparse_wanted(&t->en) ? SPARSE_MIN / 4
+	uint64_t image = sparse_wanted(&t->en, t->want_text)
+			 ? t->en.window + SPARSE_KEPT
 			 : t->en.usize > t->en.size ? t->en.usize : t->en.size;
 
-	if (sparse_streamed(t->src, &t->en))
+	if (sparse_streamed(t->src, &t->en, t->want_text))
 		return SPARSE_FEED + image;
 	return t->en.size + image;
 }
@@ -263,21 +272,79 @@ static void pool_give(struct bin_sched *s, struct bin_buf *b)
 	}
 }
 
-/* The buffers the task's image needs, from the pool. Lock held. */
+/* The thread's context to the pool when it holds a window, or freed
+ * when the pool is full. Lock held (or one job). */
+static void ctx_give(struct bin_sched *s, struct bin_scratch *sc)
+{
+	size_t n = zstd_ctx_bytes(sc->zstd);
+
+	if (n <= CTX_SMALL)
+		return;
+	if (s->nzpool < POOL_N && s->held + s->pool_bytes + n <= BUDGET) {
+		s->zpool[s->nzpool].z = sc->zstd;
+		s->zpool[s->nzpool++].n = n;
+		s->pool_bytes += n;
+	} else {
+		zstd_ctx_free(sc->zstd);
+	}
+	sc->zstd = NULL;
+}
+
+/* Idle buffers and contexts freed until the budget holds. Lock held. */
+static void pool_trim(struct bin_sched *s)
+{
+	while (s->npool && s->held + s->pool_bytes > BUDGET) {
+		s->pool_bytes -= s->pool[--s->npool].cap;
+		buf_free(&s->pool[s->npool]);
+	}
+	while (s->nzpool && s->held + s->pool_bytes > BUDGET) {
+		s->pool_bytes -= s->zpool[--s->nzpool].n;
+		zstd_ctx_free(s->zpool[s->nzpool].z);
+	}
+}
+
+/* The buffers (and for a streamed read, the context with a window) the
+ * task's image needs, from the pool. Lock held. */
 static void take_buffers(struct bin_sched *s, const struct task *t,
 			 struct bin_scratch *sc)
 {
 	const struct bin_entry *en = &t->en;
 	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
+	int streamed = sparse_wanted(en, t->want_text);
 
 	if (t->cancelled)
 		return;
-	pool_take(s, &sc->in, sparse_streamed(t->src, en) ? 0 : en->size);
-	pool_take(s, &sc->out, packed && !sparse_wanted(en) ? en->usize : 0);
-	while (s->npool && s->held + s->pool_bytes > BUDGET) {
-		s->pool_bytes -= s->pool[--s->npool].cap;
-		buf_free(&s->pool[s->npool]);
+	pool_take(s, &sc->in, sparse_streamed(t->src, en, t->want_text)
+			      ? 0 : en->size);
+	pool_take(s, &sc->out, packed && !streamed ? en->usize : 0);
+	if (streamed && s->nzpool) {
+		zstd_ctx_free(sc->zstd);
+		sc->zstd = s->zpool[--s->nzpool].z;
+		s->pool_bytes -= s->zpool[s->nzpool].n;
 	}
+	pool_trim(s);
+}
+
+/* The oldest queued task that the budget has room for (any when nothing
+ * is held), with its cost; NULL if none. A large image waiting for room
+ * does not hold back the small ones behind it: the rows are delivered in
+ * order all the same. Lock held. */
+static struct task *pick(struct bin_sched *s, uint64_t *cost)
+{
+	uint64_t i;
+
+	while (s->next < s->tail && s->ring[s->next % s->cap].state != QUEUED)
+		s->next++;
+	for (i = s->next; i < s->tail; i++) {
+		struct task *t = &s->ring[i % s->cap];
+
+		if (t->state != QUEUED)
+			continue;
+		*cost = t->cancelled ? 0 : task_cost(t);
+		if (!s->held || s->held + *cost <= BUDGET)
+			return t;
+	}
+	return NULL;
 }
 
 static void *worker(void *arg)
@@ -289,17 +356,13 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		struct task *t;
-		uint64_t cost;
+		uint64_t cost = 0;
 
-		while (!s->quit && s->next == s->tail)
+		while (!(t = pick(s, &cost)) && !(s->quit && s->next == s->tail))
 			pthread_cond_wait(&s->work, &s->mu);
-		if (s->next == s->tail)
+		if (!t)
 			break;
-		t = &s->ring[s->next++ % s->cap];
 		t->state = RUNNING;
-		cost = t->cancelled ? 0 : task_cost(t);
-		while (s->held && s->held + cost > BUDGET)
-			pthread_cond_wait(&s->room, &s->mu);
 		s->held += cost;
 		take_buffers(s, t, &sc);       /* held counted first */
 		pthread_mutex_unlock(&s->mu);
@@ -309,8 +372,9 @@ static void *worker(void *arg)
 		s->held -= cost;
 		pool_give(s, &sc.in);
 		pool_give(s, &sc.out);
-		pthread_cond_broadcast(&s->room);
+		ctx_give(s, &sc);
 		t->state = DONE;
+		pthread_cond_broadcast(&s->work);  /* room for a waiting one */
 		pthread_cond_broadcast(&s->done);
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -344,7 +408,6 @@ struct bin_sched *sched_open(int jobs)
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->work, NULL);
 	pthread_cond_init(&s->done, NULL);
-	pthread_cond_init(&s->room, NULL);
 	s->threads = calloc((size_t)s->jobs, sizeof *s->threads);
 	for (i = 0; s->threads && i < s->jobs; i++)
 		if (pthread_create(&s->threads[i], NULL, worker, s) != 0)
@@ -384,12 +447,13 @@ void sched_close(struct bin_sched *s)
 		pthread_mutex_destroy(&s->mu);
 		pthread_cond_destroy(&s->work);
 		pthread_cond_destroy(&s->done);
-		pthread_cond_destroy(&s->room);
 	}
 	for (j = 0; j < s->cap; j++)
 		task_reset(&s->ring[j]);
 	for (j = 0; j < s->npool; j++)
 		buf_free(&s->pool[j]);
+	for (j = 0; j < s->nzpool; j++)
+		zstd_ctx_free(s->zpool[j].z);
 	free(s->ring);
 	scratch_free(&s->scratch);
 	free(s);
@@ -453,7 +517,8 @@ static void cancel_rest(struct bin_sched *s)
 	uint64_t i;
 
 	for (i = s->next; i < s->tail; i++)
-		s->ring[i % s->cap].cancelled = 1;
+		if (s->ring[i % s->cap].state == QUEUED)
+			s->ring[i % s->cap].cancelled = 1;
 }
 
 /* The entry and what the reader knows of it where it was found. */
@@ -493,6 +558,12 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 		if (task_from(t, c, en, beside, nbeside))
 			return OCC_ERR_NOMEM;
 		task_run(t, &s->scratch);
+		/* The one thread keeps its context, unless its window is
+		 * larger than fatbinary makes them. */
+		if (zstd_ctx_bytes(s->scratch.zstd) > BUDGET / 4) {
+			zstd_ctx_free(s->scratch.zstd);
+			s->scratch.zstd = NULL;
+		}
 		deliver(c, s, t);
 		task_reset(t);
 		return s->failed;

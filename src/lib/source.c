@@ -7,12 +7,13 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bin.h"
 
 /* Forward reads of headers and padding come in pieces of this size. */
-#define WINDOW ((size_t)64 << 10)
+#define WINDOW ((size_t)8 << 10)
 
 /* Buffers this large are mapped, so that freeing one gives its memory
  * back at once (malloc may keep it in a thread's arena). */
@@ -49,6 +50,21 @@ int buf_reserve(struct bin_buf *b, size_t n)
 	buf_free(b);
 	b->p = p;
 	b->cap = cap;
+	return 0;
+}
+
+int buf_extend(struct bin_buf *b, size_t used, size_t n)
+{
+	struct bin_buf grown = { NULL, 0 };
+
+	if (n <= b->cap)
+		return 0;
+	if (buf_reserve(&grown, n))
+		return -1;
+	if (used)
+		memcpy(grown.p, b->p, used);
+	buf_free(b);
+	*b = grown;
 	return 0;
 }
 

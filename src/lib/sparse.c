@@ -61,8 +61,10 @@ static void header_seen(struct sparse *sp)
 }
 
 /* Output [pos, pos + n) of the stream: the pages needed are copied. */
-static void take(struct sparse *sp, uint64_t pos, const uint8_t *p, size_t n)
+static enum occ_status take(void *ctx, uint64_t pos, const uint8_t *p,
+			    size_t n)
 {
+	struct sparse *sp = ctx;
 	uint64_t end = pos + n, at = pos;
 
 	while (at < end) {
@@ -79,6 +81,7 @@ static void take(struct sparse *sp, uint64_t pos, const uint8_t *p, size_t n)
 			sp->have[at] = 1;
 	if (!sp->header_seen && end >= 64)
 		header_seen(sp);
+	return OCC_OK;
 }
 
 static int missing(struct sparse *sp)
@@ -166,10 +169,11 @@ static enum occ_status feed_more(struct feed *f, ZSTD_inBuffer *ib)
 	return OCC_OK;
 }
 
-/* One pass through the stream; stops after the last page missing unless
- * full (the first pass checks the whole stream's size). */
-static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
-			    struct feed *f, int full, const char **why)
+/* One pass through the stream of len bytes, handed to fn; it stops once
+ * stop bytes are out (UINT64_MAX: checks the whole stream's size). */
+static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
+			    uint64_t len, uint64_t stop, stream_fn fn,
+			    void *ctx, const char **why)
 {
 	ZSTD_inBuffer ib = { NULL, 0, 0 };
 	uint64_t pos = 0;
@@ -177,6 +181,8 @@ static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
 	enum occ_status st;
 
 	if (buf_reserve(&sc->chunk, ZSTD_DStreamOutSize()))
+		return OCC_ERR_NOMEM;
+	if (!sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
 		return OCC_ERR_NOMEM;
 	ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
 	f->done = 0;
@@ -190,13 +196,16 @@ static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
 			*why = ZSTD_getErrorName(r);
 			return OCC_ERR_CORRUPT;
 		}
-		if (ob.pos > sp->len - pos) {
+		if (ob.pos > len - pos) {
 			*why = "Destination buffer is too small";
 			return OCC_ERR_CORRUPT;
 		}
-		take(sp, pos, ob.dst, ob.pos);
+		if (ob.pos && (st = fn(ctx, pos, ob.dst, ob.pos)) != OCC_OK) {
+			*why = NULL;
+			return st;
+		}
 		pos += ob.pos;
-		if (!full && pos >= (sp->last_missing + 1) * PAGE) {
+		if (pos >= stop) {
 			ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
 			return OCC_OK;
 		}
@@ -206,26 +215,75 @@ static enum occ_status pass(struct bin_scratch *sc, struct sparse *sp,
 			return OCC_ERR_CORRUPT;
 		}
 	}
-	if (pos != sp->len) {
+	if (pos != len) {
 		*why = "Zstandard data is shorter than the size the fatbin records";
 		return OCC_ERR_CORRUPT;
 	}
 	return OCC_OK;
 }
+
+enum occ_status zstd_stream(struct bin_scratch *sc, const struct bin_src *src,
+			    uint64_t off, struct span in, uint64_t usize,
+			    stream_fn fn, void *ctx, const char **why)
+{
+	struct feed f = { src, off, in.n, 0, { NULL, 0 }, &sc->feed };
+
+	if (src->mem)
+		f.mem = in;
+	return pass(sc, &f, usize, UINT64_MAX, fn, ctx, why);
+}
+#else
+enum occ_status zstd_stream(struct bin_scratch *sc, const struct bin_src *src,
+			    uint64_t off, struct span in, uint64_t usize,
+			    stream_fn fn, void *ctx, const char **why)
+{
+	(void)sc;
+	(void)src;
+	(void)off;
+	(void)in;
+	(void)usize;
+	(void)fn;
+	(void)ctx;
+	*why = "no libzstd";
+	return OCC_ERR_UNSUPPORTED;
+}
 #endif
 
-int sparse_streamed(const struct bin_src *src, const struct bin_entry *en)
+uint64_t zstd_window(const uint8_t *p, size_t n, uint64_t usize)
 {
-	return !src->mem && sparse_wanted(en);
+	unsigned exponent, mantissa;
+	uint64_t base;
+
+	if (n < 5 || rd32(p) != 0xFD2FB528u)
+		return 0;
+	if (p[4] & 0x20)               /* Single_Segment_flag */
+		return usize;
+	if (n < 6)
+		return 0;
+	exponent = p[5] >> 3;
+	mantissa = p[5] & 7;
+	if (exponent > 31 - 10)        /* beyond any decoder's limit */
+		return 0;
+	base = (uint64_t)1 << (10 + exponent);
+	return base + base / 8 * mantissa;
 }
 
-int sparse_wanted(const struct bin_entry *en)
+int sparse_streamed(const struct bin_src *src, const struct bin_entry *en,
+		    int keep_ptx_text)
+{
+	return !src->mem && sparse_wanted(en, keep_ptx_text);
+}
+
+int sparse_wanted(const struct bin_entry *en, int keep_ptx_text)
 {
 #ifdef HAVE_ZSTD
-	return en->kind == KIND_ELF && (en->flags & FLAG_ZSTD) &&
-	       !(en->flags & FLAG_LZ4) && en->usize >= SPARSE_MIN;
+	return (en->kind == KIND_ELF ||
+		(en->kind == KIND_PTX && !keep_ptx_text)) &&
+	       (en->flags & FLAG_ZSTD) && !(en->flags & FLAG_LZ4) &&
+	       en->usize >= SPARSE_MIN && en->window && en->window < en->usize;
 #else
 	(void)en;
+	(void)keep_ptx_text;
 	return 0;
 #endif
 }
@@ -244,8 +302,6 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, const struct bin_src *src,
 		f.mem = in;
 	memset(&sp, 0, sizeof sp);
 	*map = NULL;
-	if (!sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
-		return OCC_ERR_NOMEM;
 	sp.len = usize;
 	sp.npages = (usize + PAGE - 1) / PAGE;
 	sp.img = mmap(NULL, (size_t)usize, PROT_READ | PROT_WRITE,
@@ -260,18 +316,14 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, const struct bin_src *src,
 	sp.have = sp.need + sp.npages;
 	mark(&sp, 0, PREFIX);
 	for (i = 0; i < MAX_PASSES && st == OCC_OK; i++) {
-		st = pass(sc, &sp, &f, i == 0, why);
+		st = pass(sc, &f, usize, i == 0 ? UINT64_MAX
+			  : (sp.last_missing + 1) * PAGE, take, &sp, why);
 		if (st == OCC_OK)
 			plan(&sp);
 		if (st != OCC_OK || !missing(&sp))
 			break;
 	}
 	free(sp.need);
-	/* Streaming gave the context a window buffer: not kept. */
-	ZSTD_freeDCtx(sc->zstd);
-	sc->zstd = NULL;
-	buf_free(&sc->chunk);
-	buf_free(&sc->feed);
 	if (st != OCC_OK) {
 		munmap(sp.img, (size_t)usize);
 		return st;
