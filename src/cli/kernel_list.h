@@ -62,6 +62,7 @@ struct name_entry {
 struct name_table {
 	struct name_entry *e;
 	size_t n, cap;           /* cap: a power of 2 */
+	size_t last;             /* the entry found last: a row asks twice */
 };
 
 /* The table's entry for mangled, added if new, demangled once when asked. */

@@ -41,20 +41,28 @@ static void grow(struct name_table *t)
 const struct name_entry *names_intern(struct name_table *t,
 				      const char *mangled, int demangled)
 {
-	uint64_t h = hash_of(mangled);
+	uint64_t h;
 	struct name_entry *e;
 	size_t i;
 
-	if (2 * (t->n + 1) > t->cap)
-		grow(t);
-	for (i = h & (t->cap - 1); t->e[i].mangled; i = (i + 1) & (t->cap - 1))
-		if (t->e[i].hash == h && strcmp(t->e[i].mangled, mangled) == 0)
-			break;
+	if (t->cap && t->e[t->last].mangled == mangled) {
+		i = t->last;           /* the name the table itself holds */
+	} else {
+		if (2 * (t->n + 1) > t->cap)
+			grow(t);
+		h = hash_of(mangled);
+		for (i = h & (t->cap - 1); t->e[i].mangled;
+		     i = (i + 1) & (t->cap - 1))
+			if (t->e[i].hash == h &&
+			    strcmp(t->e[i].mangled, mangled) == 0)
+				break;
+		t->e[i].hash = h;
+	}
+	t->last = i;
 	e = &t->e[i];
 	if (!e->mangled) {
 		if (!(e->mangled = strdup(mangled)))
 			die("out of memory");
-		e->hash = h;
 		t->n++;
 	}
 	if (demangled && !e->demangled) {

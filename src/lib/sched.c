@@ -51,6 +51,9 @@ struct task {
 	struct text { const char *src; char *copy; } *texts;
 	size_t ntexts;
 	int state, cancelled, nomem;
+	/* What the walk had counted when it was submitted: a walk that
+	 * stops at its failure, as one job's does, counts that much. */
+	struct occ_bin_contents seen;
 	enum occ_status st;
 	struct occ_bin_diag diag;
 	struct occ_bin_kernel *k; /* rows; mangled is an offset in names */
@@ -75,6 +78,8 @@ struct bin_sched {
 	uint64_t head, next, tail;   /* oldest undelivered, next to run, end */
 	int quit;
 	enum occ_status failed;
+	struct occ_bin_contents failed_seen;  /* the failed task's seen */
+	int failed_task;
 	struct bin_scratch scratch;  /* the calling thread's, for one job */
 };
 
@@ -486,6 +491,10 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 		memcpy(c->diag->what, t->diag.what, sizeof c->diag->what);
 		s->failed = t->st;
 	}
+	if (s->failed != OCC_OK && !s->failed_task) {
+		s->failed_seen = t->seen;
+		s->failed_task = 1;
+	}
 }
 
 /* Delivers the oldest tasks that are done; with wait, waits for the
@@ -533,6 +542,8 @@ static int task_from(struct task *t, const struct bin_ctx *c,
 		t->nbeside = nbeside;
 	}
 	t->want_text = !c->opts || c->opts->ptx_text;
+	if (c->contents)
+		t->seen = *c->contents;
 	t->en = *en;
 	t->src = c->src;
 	t->container = c->container;
@@ -606,6 +617,15 @@ enum occ_status sched_finish(struct bin_ctx *c, enum occ_status st)
 		pthread_mutex_unlock(&s->mu);
 	}
 	failed = s->failed;
+	/* Threads let the walk count on past the failure: back to what it
+	 * had counted then (the kernels are those delivered). */
+	if (s->failed_task && c->contents) {
+		uint64_t kernels = c->contents->kernels;
+
+		*c->contents = s->failed_seen;
+		c->contents->kernels = kernels;
+	}
+	s->failed_task = 0;
 	s->failed = OCC_OK;            /* the next file starts afresh */
 	return failed != OCC_OK ? failed : st;
 }
