@@ -16,8 +16,13 @@
 #include "util.h"
 
 /* Entries in flight per thread: enough to keep every thread busy while
- * the oldest is delivered; each holds only rows. */
-#define TASKS_PER_JOB 16
+ * the oldest is delivered, and to find the large images early; each holds
+ * only rows. */
+#define TASKS_PER_JOB 64
+/* But no more in all: their rows wait there to be delivered in order. */
+#define RING_MAX 1024
+/* An image this large is read first among those in flight. */
+#define LARGE ((uint64_t)16 << 20)
 /* Most threads, whatever the machine says. */
 #define MAX_JOBS 256
 /* Bytes of images that threads may hold at once, however many threads
@@ -68,6 +73,7 @@ struct bin_sched {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;  /* a task queued or room made; done */
 	uint64_t held;               /* bytes of images being read */
+	int room_wanted;             /* a queued image waits for room */
 	struct bin_buf pool[POOL_N]; /* idle buffers */
 	size_t npool;
 	struct { void *z; size_t n; } zpool[POOL_N];  /* idle contexts */
@@ -330,13 +336,14 @@ static void take_buffers(struct bin_sched *s, const struct task *t,
 	pool_trim(s);
 }
 
-/* The oldest queued task that the budget has room for (any when nothing
- * is held), with its cost; NULL if none. A large image waiting for room
- * does not hold back the small ones behind it: the rows are delivered in
- * order all the same. Lock held. */
+/* The task a free thread reads next: the oldest queued one that the
+ * budget has room for (any when nothing is held), and before it one of
+ * the ring's large images, whose time would otherwise end the read (NCCL's
+ * linked images, 130 MB each, come after 900 small ones). Lock held. */
 static struct task *pick(struct bin_sched *s, uint64_t *cost)
 {
-	uint64_t i;
+	struct task *oldest = NULL;
+	uint64_t i, c, oldest_cost = 0;
 
 	while (s->next < s->tail && s->ring[s->next % s->cap].state != QUEUED)
 		s->next++;
@@ -345,11 +352,22 @@ static struct task *pick(struct bin_sched *s, uint64_t *cost)
 
 		if (t->state != QUEUED)
 			continue;
-		*cost = t->cancelled ? 0 : task_cost(t);
-		if (!s->held || s->held + *cost <= BUDGET)
+		c = t->cancelled ? 0 : task_cost(t);
+		if (s->held && s->held + c > BUDGET) {
+			s->room_wanted = 1;
+			continue;
+		}
+		if (!t->cancelled && t->en.usize >= LARGE) {
+			*cost = c;
 			return t;
+		}
+		if (!oldest) {
+			oldest = t;
+			oldest_cost = c;
+		}
 	}
-	return NULL;
+	*cost = oldest_cost;
+	return oldest;
 }
 
 static void *worker(void *arg)
@@ -379,8 +397,11 @@ static void *worker(void *arg)
 		pool_give(s, &sc.out);
 		ctx_give(s, &sc);
 		t->state = DONE;
-		pthread_cond_broadcast(&s->work);  /* room for a waiting one */
-		pthread_cond_broadcast(&s->done);
+		if (s->room_wanted) {          /* room for a waiting one */
+			s->room_wanted = 0;
+			pthread_cond_broadcast(&s->work);
+		}
+		pthread_cond_signal(&s->done);
 	}
 	pthread_mutex_unlock(&s->mu);
 	scratch_free(&sc);
@@ -403,6 +424,8 @@ struct bin_sched *sched_open(int jobs)
 		return NULL;
 	s->jobs = jobs_for(jobs);
 	s->cap = s->jobs == 1 ? 1 : (size_t)s->jobs * TASKS_PER_JOB;
+	if (s->cap > RING_MAX)
+		s->cap = RING_MAX;
 	s->ring = calloc(s->cap, sizeof *s->ring);
 	if (!s->ring) {
 		free(s);
