@@ -28,7 +28,10 @@
 /* Bytes of images that threads may hold at once, however many threads
  * there are: an image that would pass it waits (unless nothing is held)
  * while smaller ones run. */
-#define BUDGET ((uint64_t)40 << 20)
+#ifndef READ_BUDGET_MB        /* set at build time to measure others */
+#define READ_BUDGET_MB 32
+#endif
+#define BUDGET ((uint64_t)READ_BUDGET_MB << 20)
 /* Between images the threads' buffers wait in a pool: a thread takes
  * the best fitting for its image, which is then not decompressed into
  * fresh pages (with buffers freed after each image, NCCL took 14 times
@@ -74,6 +77,7 @@ struct bin_sched {
 	pthread_cond_t work, done;  /* a task queued or room made; done */
 	uint64_t held;               /* bytes of images being read */
 	int room_wanted;             /* a queued image waits for room */
+	size_t large_queued;         /* queued images of LARGE or more */
 	struct bin_buf pool[POOL_N]; /* idle buffers */
 	size_t npool;
 	struct { void *z; size_t n; } zpool[POOL_N];  /* idle contexts */
@@ -342,8 +346,8 @@ static void take_buffers(struct bin_sched *s, const struct task *t,
  * linked images, 130 MB each, come after 900 small ones). Lock held. */
 static struct task *pick(struct bin_sched *s, uint64_t *cost)
 {
-	struct task *oldest = NULL;
-	uint64_t i, c, oldest_cost = 0;
+	struct task *chosen = NULL;
+	uint64_t i, c, chosen_cost = 0;
 
 	while (s->next < s->tail && s->ring[s->next % s->cap].state != QUEUED)
 		s->next++;
@@ -358,16 +362,21 @@ static struct task *pick(struct bin_sched *s, uint64_t *cost)
 			continue;
 		}
 		if (!t->cancelled && t->en.usize >= LARGE) {
-			*cost = c;
-			return t;
+			chosen = t;
+			chosen_cost = c;
+			break;
 		}
-		if (!oldest) {
-			oldest = t;
-			oldest_cost = c;
+		if (!chosen) {
+			chosen = t;
+			chosen_cost = c;
+			if (!s->large_queued)
+				break;
 		}
 	}
-	*cost = oldest_cost;
-	return oldest;
+	if (chosen && chosen->en.usize >= LARGE)
+		s->large_queued--;
+	*cost = chosen_cost;
+	return chosen;
 }
 
 static void *worker(void *arg)
@@ -613,6 +622,7 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 			return OCC_ERR_NOMEM;
 		}
 		t->state = QUEUED;
+		s->large_queued += t->en.usize >= LARGE;
 		s->tail++;
 		pthread_cond_signal(&s->work);
 		deliver_ready(c, s, 0);
