@@ -40,6 +40,20 @@ ok $? "without a layout: plain rows, and a warning saying what to give"
 expect 2 "--cluster: no kernel read is compiled for a GPU with thread-block clusters" \
 	--kernels "$T/fixtures/bin/sm_80.cubin" --cluster 2 --layout 8,16x5,18x2,2x4
 
+# Blackwell: clusters of up to 8 (portable, documented); the cap of blocks
+# per SM is not known, so the figures are upper bounds, as --cluster's.
+B100=$T/fixtures/bin/sm_100a.cubin
+run --kernels "$B100" --kernel cluster_2x1 --gpu B200 -b 128 -f csv --fields blocks_per_sm,$CL,cluster_bound
+want=$("$OCCCALC" --gpu B200 -b 128 -r 8 --cluster 2 -f csv --fields blocks_per_sm,cluster,cluster_blocks_per_sm,max_active_clusters,cluster_occupancy_pct,cluster_limiter,cluster_bound | tail -n 1)
+[ "$status" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "16,2,__cluster_dims__,16,1184,100.00,sm,true" ] &&
+	[ "$want" = "16,2,16,1184,100.00,sm,true" ]
+ok $? "__cluster_dims__(2,1,1) on a B200: the cluster launch's upper bound, as --cluster 2 computes it"
+run --kernels "$B100" --kernel 'cluster_2x1|bounded_256' --gpu B200 -b 128 --cluster 4 -f csv --fields kernel,cluster,cluster_source,cluster_bound
+[ "$status" -eq 0 ] && [ "$(sed 1d "$tmp/out" | sort | tr '\n' ';')" = '"bounded_256(float4 const*, float4*, int)",4,--cluster,true;cluster_2x1x1(float*),2,__cluster_dims__,true;' ]
+ok $? "--cluster with sm_100 kernels: applies to those that declare none, as on sm_90"
+expect 2 "--cluster: '9': 9 CTAs, more than the 8 portable on sm_100" \
+	--kernels "$B100" --gpu B200 -b 128 --cluster 9
+
 run --kernels "$C" --kernel matmul --gpu H200 -f csv --fields triton_entry,num_ctas,block,smem,cluster,cluster_source,cluster_blocks_per_sm,max_active_clusters
 grep -q '^HNNSPME5OUHCNUL7KYUECQPJ3ZOGAYCKAV4CXJR32EGMIX6GIL5Q,4,128,49152,4,__cluster_dims__,4,124$' "$tmp/out" &&
 	grep -q '^PSTVVKEXXSHIGF6SSIBJKGBWUQI3O5OPIO5KATW56SH2MGBQC3RQ,2,128,73728,2,__cluster_dims__,3,198$' "$tmp/out" &&

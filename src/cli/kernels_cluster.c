@@ -39,7 +39,7 @@ static const struct occ_arch *cluster_arch(struct session *s,
 	if (k->ptx_only)
 		return NULL;
 	a = occ_tables_find(session_tables(s), k->cc_major, k->cc_minor);
-	return a && a->cc_major >= 9 && a->cluster_size_max ? a : NULL;
+	return a && occ_cluster_size_limit(a) ? a : NULL;
 }
 
 int kernels_clusters_prepare(struct session *s, const struct kernel_list *l)
@@ -82,7 +82,7 @@ void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
 	struct cluster_item *it = &req->items[0];
 
 	req->n = 0;
-	if (!on || ki->ptx_only || a->cc_major < 9 || !a->cluster_size_max)
+	if (!on || ki->ptx_only || !occ_cluster_size_limit(a))
 		return;
 	memset(it, 0, sizeof *it);
 	if (!declared(ki, &it->shape, &it->source)) {
@@ -91,7 +91,7 @@ void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
 	}
 	/* More CTAs than the GPU's clusters take: it cannot launch as
 	 * declared; its row stays the plain launch's. */
-	if (it->shape.size > a->cluster_size_max)
+	if (it->shape.size > occ_cluster_size_limit(a))
 		return;
 	cluster_shape_name(it->name, sizeof it->name, &it->shape);
 	req->n = 1;

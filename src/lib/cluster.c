@@ -68,10 +68,10 @@ static int valid_layout(const struct occ_gpc_layout *l)
 	return sum == l->sms;
 }
 
-/* The largest size computed: clusterSizeMax, or where the table gives
- * only the portable size (Blackwell), that. */
-static int size_limit(const struct occ_arch *a)
+int occ_cluster_size_limit(const struct occ_arch *a)
 {
+	if (a->cc_major < 9)
+		return 0;
 	return a->cluster_size_max ? a->cluster_size_max
 				   : a->cluster_size_portable;
 }
@@ -79,9 +79,9 @@ static int size_limit(const struct occ_arch *a)
 static enum occ_status check(const struct occ_arch *a,
 			     const struct occ_gpc_layout *l, int size)
 {
-	if (a->cc_major < 9 || size_limit(a) == 0)
+	if (occ_cluster_size_limit(a) == 0)
 		return OCC_ERR_UNSUPPORTED;
-	if (size < 1 || size > size_limit(a) || !valid_layout(l))
+	if (size < 1 || size > occ_cluster_size_limit(a) || !valid_layout(l))
 		return OCC_ERR_INVALID_INPUT;
 	return OCC_OK;
 }
@@ -170,7 +170,7 @@ enum occ_status occ_cluster_best(const struct occ_arch *arch,
 {
 	struct occ_cluster_result c;
 	enum occ_status st = check(arch, layout, 1);
-	int size, limit = nonportable ? size_limit(arch)
+	int size, limit = nonportable ? occ_cluster_size_limit(arch)
 				      : arch->cluster_size_portable;
 
 	if (st != OCC_OK)

@@ -135,6 +135,10 @@ enum occ_status occ_cluster_compute(const struct occ_arch *arch,
  * non-portable size) its table does not give: occ_cluster_compute's
  * figures are then upper bounds. */
 int occ_cluster_cap_unknown(const struct occ_arch *arch);
+/* The most CTAs a cluster computed on arch may have: clusterSizeMax, or
+ * where the table gives only the portable size (Blackwell), that; 0 where
+ * arch has no clusters. */
+int occ_cluster_size_limit(const struct occ_arch *arch);
 
 /* Occupancy over the whole GPU, percent: active warps over warp slots. */
 double occ_cluster_percent(const struct occ_cluster_result *c);
