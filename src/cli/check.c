@@ -333,12 +333,12 @@ int check_status(struct session *s, int status)
 	if (c->undecided)
 		warn("--check: %llu row%s not judged where %s is absent (write "
 		     "'%s == none || ...' to decide)",
-		     (unsigned long long)c->undecided, c->undecided == 1 ? "" : "s",
+		     (unsigned long long)c->undecided, plural(c->undecided),
 		     c->undecided_field, c->undecided_field);
 	if (!c->failed)
 		return 0;
 	say("--check: %llu of %llu row%s fail%s", (unsigned long long)c->failed,
-	    (unsigned long long)c->rows, c->rows == 1 ? "" : "s",
+	    (unsigned long long)c->rows, plural(c->rows),
 	    c->failed == 1 ? "s" : "");
 	return EXIT_FAILURE;
 }

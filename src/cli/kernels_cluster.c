@@ -66,7 +66,7 @@ int kernels_clusters_prepare(struct session *s, const struct kernel_list *l)
 	if (!o->cluster.n && !o->layout_text && !o->gpu && !s->have_dev) {
 		warn("%zu kernel%s declare%s a cluster launch: give --gpu NAME or "
 		     "--layout LAYOUT to compute it (the rows are plain "
-		     "launches)", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+		     "launches)", n, plural(n), n == 1 ? "s" : "");
 		return 0;
 	}
 	/* The layout and --cluster's sizes, checked against the first
@@ -111,7 +111,7 @@ void kernels_cluster_note(struct out *out, const struct kernel_list *l,
 		return;
 	snprintf(line, sizeof line, "\nClusters: %zu kernel%s declare%s %s "
 		 "cluster (__cluster_dims__, or Triton's num_ctas): %s rows are "
-		 "that cluster launch%s.\n", n, n == 1 ? "" : "s",
+		 "that cluster launch%s.\n", n, plural(n),
 		 n == 1 ? "s" : "", n == 1 ? "its" : "their",
 		 n == 1 ? "its" : "their",
 		 o->cluster.n ? ", not --cluster's (a declared shape wins)" : "");

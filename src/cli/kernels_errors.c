@@ -57,7 +57,7 @@ static void note_error(struct build_errors *e, const char *p, int line)
 static void error_lines(char *buf, size_t size, const struct build_errors *e)
 {
 	int i, named = e->n < ERROR_LINES_NAMED ? e->n : ERROR_LINES_NAMED;
-	size_t len = (size_t)snprintf(buf, size, "line%s", e->n == 1 ? "" : "s");
+	size_t len = (size_t)snprintf(buf, size, "line%s", plural(e->n));
 
 	for (i = 0; i < named && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s %d",
@@ -94,6 +94,6 @@ void kernels_compiler_errors(const char *input, char *text, size_t len)
 		    input, e.first);
 	error_lines(where, sizeof where, &e);
 	die("%s: the compiler reported %d error%s (%s%s %s): no kernel to "
-	    "read", input, e.n, e.n == 1 ? "" : "s", where,
+	    "read", input, e.n, plural(e.n), where,
 	    e.n == 1 ? ":" : "; the first:", e.first);
 }

@@ -75,7 +75,7 @@ static void print_summary(struct out *o, const struct kernel_summary *s)
 		 "__launch_bounds__' minimum blocks %llu (of %llu row%s)\n",
 		 (unsigned long long)s->cannot,
 		 (unsigned long long)s->below_min, (unsigned long long)s->rows,
-		 s->rows == 1 ? "" : "s");
+		 plural(s->rows));
 	out_text(o, line);
 	if (s->n_low == 0 && s->cannot == 0)
 		out_text(o, "Lowest occupancy  100.00% in every row\n");

@@ -212,7 +212,7 @@ void kernels_triton_note(struct out *out, const struct kernel_list *l,
 	if (!n)
 		return;
 	snprintf(line, sizeof line, "\nTriton: %zu kernel%s as Triton launches "
-		 "%s (its cache's metadata): %s, %s.\n", n, n == 1 ? "" : "s",
+		 "%s (its cache's metadata): %s, %s.\n", n, plural(n),
 		 n == 1 ? "it" : "them",
 		 o->have_block ? "the block --block gives"
 		 : "a block of 32 x num_warps threads",

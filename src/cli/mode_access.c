@@ -147,7 +147,7 @@ static void report(FILE *f, const struct occ_arch *a,
 	fprintf(f, "%s (%s): a warp %ss %d-byte elements, %d thread%s, "
 		"stride %" PRId64 ", offset %" PRId64, row->arch, a->name,
 		acc->op == OCC_ACCESS_LOAD ? "load" : "store", acc->elem_size,
-		acc->threads, acc->threads == 1 ? "" : "s", acc->stride,
+		acc->threads, plural(acc->threads), acc->stride,
 		acc->offset);
 	if (acc->lane_xor)
 		fprintf(f, ", lanes permuted by xor %u", acc->lane_xor);

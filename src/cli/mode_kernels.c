@@ -229,7 +229,7 @@ static void api_open(struct report *rep, struct session *s)
 	if (relocatable)
 		warn("%zu kernel%s of relocatable device code (nvcc -rdc) not "
 		     "given to the driver: it loads linked code", relocatable,
-		     relocatable == 1 ? "" : "s");
+		     plural(relocatable));
 }
 
 /* ---- Rows ---- */
@@ -421,9 +421,9 @@ static void no_kernel_contents(const struct occ_bin_contents *n,
 		    "LTO-IR image%s (nvcc -dlto), which is linked and compiled "
 		    "to SASS only when the program runs (nvJitLink): no "
 		    "registers or shared memory exist before", input,
-		    (unsigned long long)n->fatbins, n->fatbins == 1 ? "" : "s",
+		    (unsigned long long)n->fatbins, plural(n->fatbins),
 		    n->fatbins == 1 ? "s" : "", (unsigned long long)n->ltoir,
-		    n->ltoir == 1 ? "" : "s");
+		    plural(n->ltoir));
 	if (n->data_fatbins)
 		die("%s: no kernel in the fatbins the CUDA runtime registers "
 		    "(%llu, .nv_fatbin); %llu more fatbins lie in its other "
@@ -485,7 +485,7 @@ static void no_image_notice(const struct kernel_list *l, const char *input)
 		    "(--all-images lists every image)", input, cc / 10, cc % 10);
 	warn("%zu kernel image%s of fatbins with no image that runs on "
 	     "compute capability %d.%d left out (--all-images lists them)",
-	     l->no_image, l->no_image == 1 ? "" : "s", cc / 10, cc % 10);
+	     l->no_image, plural(l->no_image), cc / 10, cc % 10);
 }
 
 int mode_kernels(struct session *s)
@@ -537,7 +537,7 @@ int mode_kernels(struct session *s)
 		warn("%llu kernel%s where the driver disagrees with occcalc's "
 		     "reading or model (see the agrees column)",
 		     (unsigned long long)s->disagreements,
-		     s->disagreements == 1 ? "" : "s");
+		     plural(s->disagreements));
 	gpu_loader_close(rep.api.loader);
 	free(rep.api.buf);
 	free((void *)rep.api_ok);

@@ -126,6 +126,6 @@ int mode_occupancy(struct session *s)
 		warn("%llu configuration%s where the runtime or the measurement "
 		     "disagrees with the model (see the agrees column)",
 		     (unsigned long long)s->disagreements,
-		     s->disagreements == 1 ? "" : "s");
+		     plural(s->disagreements));
 	return session_status(s);
 }

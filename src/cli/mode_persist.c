@@ -263,7 +263,7 @@ static void one_plan(struct session *s, struct out *out, int text,
 		    "set-aside of at most %" PRIu64 " and windows of at most %"
 		    PRIu64 ", %d stream%s: %s", row->data, row->l2->size,
 		    row->l2->persisting_max, row->l2->window_max, row->streams,
-		    row->streams == 1 ? "" : "s", occ_strerror(st));
+		    plural(row->streams), occ_strerror(st));
 	row->g = NULL;
 	if (s->o->measure) {
 		if (gpu_persist_measure(&s->gpu, row->l2, &row->p, row->data,

@@ -310,8 +310,8 @@ static void report_head(FILE *f, const struct launch *l)
 			plural((long long)l->block));
 	}
 	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s",
-		t->threads, t->threads == 1 ? "" : "s", t->warps,
-		t->warps == 1 ? "" : "s", l->text);
+		t->threads, plural(t->threads), t->warps,
+		plural(t->warps), l->text);
 	if (l->defines)
 		fprintf(f, " (%s)", l->defines);
 	fputs(": ", f);

@@ -238,7 +238,7 @@ static const char *blocks_pct(char *buf, size_t n, int blocks,
 		snprintf(buf, n, "cannot launch");
 	else
 		snprintf(buf, n, "%d block%s (%s %%)", blocks,
-			 blocks == 1 ? "" : "s", pct);
+			 plural(blocks), pct);
 	return buf;
 }
 

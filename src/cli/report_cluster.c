@@ -126,12 +126,12 @@ static void gpc_lines(FILE *f, const struct row_cluster *cl)
 			fprintf(f, ": none, fewer SMs than CTAs");
 		else
 			fprintf(f, ": %d cluster%s%s", g->c.max_active_clusters,
-				g->c.max_active_clusters == 1 ? "" : "s",
+				plural(g->c.max_active_clusters),
 				g->count > 1 ? " each" : "");
 		if (g->c.idle_slots > 0 && g->c.max_active_clusters > 0)
 			fprintf(f, ", %lld block slot%s left empty",
 				(long long)g->c.idle_slots,
-				g->c.idle_slots == 1 ? "" : "s");
+				plural(g->c.idle_slots));
 		fputc('\n', f);
 	}
 }
@@ -180,7 +180,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 	const struct occ_cluster_result *c = &cl->c;
 	char lim[96], pct[32], tag[16];
 
-	fprintf(f, "\nClusters of %d CTA%s", c->size, c->size == 1 ? "" : "s");
+	fprintf(f, "\nClusters of %d CTA%s", c->size, plural(c->size));
 	if (cl->shape.dims[1] * cl->shape.dims[2] > 1)
 		fprintf(f, " (%s)", cl->name);
 	fprintf(f, "%s, %s\n", cl->best ? ", the size with the most CTAs" : "",

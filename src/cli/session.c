@@ -102,7 +102,7 @@ static void query_device(struct session *s)
 			  err[0] ? err : "none found");
 	if (index >= n)
 		die_usage("--device %d: this machine has %d CUDA device%s", index,
-			  n, n == 1 ? "" : "s");
+			  n, plural(n));
 	if (device_query(index, &s->dev, err, sizeof err) != 0)
 		die("device %d: %s", index, err);
 	s->gpu.device = index;
