@@ -149,6 +149,7 @@ struct matrix;
 struct session {
 	struct options *o;
 	struct occ_tables *tables;        /* loaded by session_tables() */
+	struct occ_gpus *gpus;            /* loaded by session_gpus() */
 	struct occ_device dev;            /* the GPU, once found */
 	int have_dev;
 	const struct occ_arch *table;     /* its table (or the one borrowed) */
@@ -193,9 +194,10 @@ const struct occ_arch *session_find_arch(struct session *s, const char *name);
 const struct occ_arch *session_device_arch(struct session *s);
 /* --gpu: the SM count, and the architecture unless --arch names one. */
 void session_apply_gpu(struct session *s);
-/* gpus.txt beside the tables, and the list it holds (or exit 1). */
+/* gpus.txt beside the tables, and the list it holds (or exit 1), read
+ * once. */
 void session_gpus_path(struct session *s, char *buf, size_t n);
-struct occ_gpus *session_gpus(struct session *s);
+const struct occ_gpus *session_gpus(struct session *s);
 /* --device all: uses device index next, found afresh. */
 void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */

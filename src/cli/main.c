@@ -77,6 +77,7 @@ void cli_free(struct cli *c)
 		kernels_free(&c->s.target_kernels[i]);
 	if (c->s.tables)
 		occ_tables_free(c->s.tables);
+	occ_gpus_free(c->s.gpus);
 	options_free(&c->o);
 	memset(c, 0, sizeof *c);
 }

@@ -200,7 +200,7 @@ const struct row_kind kind_gpus = {
 
 int mode_list_gpus(struct session *s)
 {
-	struct occ_gpus *l = session_gpus(s);
+	const struct occ_gpus *l = session_gpus(s);
 	struct list_row rows[256];
 	size_t i;
 
@@ -213,7 +213,6 @@ int mode_list_gpus(struct session *s)
 	}
 	list_all(s, &kind_gpus, "name,computeCapability,multiProcessorCount,"
 		 "source", rows, i);
-	occ_gpus_free(l);
 	return 0;
 }
 

@@ -201,13 +201,15 @@ void session_gpus_path(struct session *s, char *buf, size_t n)
 	snprintf(buf, n, "%s/gpus.txt", tables_dir(s));
 }
 
-struct occ_gpus *session_gpus(struct session *s)
+const struct occ_gpus *session_gpus(struct session *s)
 {
 	struct occ_gpus *l;
 	struct occ_diag d;
 	char path[1024];
 	enum occ_status st;
 
+	if (s->gpus)                   /* --gpu LIST asks once per name */
+		return s->gpus;
 	session_gpus_path(s, path, sizeof path);
 	errno = 0;
 	st = occ_gpus_load(path, &l, &d);
@@ -217,7 +219,7 @@ struct occ_gpus *session_gpus(struct session *s)
 		    "MAX SOURCE', each name unlike the others", d.file, d.line);
 	if (st != OCC_OK)
 		die_data(st, &d, errno, "");
-	return l;
+	return s->gpus = l;
 }
 
 /* "H100-SXM, H100-PCIe" (and how many more) */
@@ -236,19 +238,16 @@ static void match_names(char *buf, size_t n, const struct occ_gpu_match *m)
 /* --gpu NAME: one GPU of the list, or a usage error naming the closest. */
 static void find_gpu(struct session *s, struct occ_gpu *g)
 {
-	struct occ_gpus *l = session_gpus(s);
+	const struct occ_gpus *l = session_gpus(s);
 	struct occ_gpu_match m;
 	char names[512], path[1024];
 	const char *name = s->o->gpu;
 
 	if (occ_gpus_match(l, name, &m) == OCC_OK) {
 		*g = *m.gpu[0];
-		occ_gpus_free(l);
 		return;
 	}
-	/* The matches point into the list: their names first. */
 	match_names(names, sizeof names, &m);
-	occ_gpus_free(l);
 	session_gpus_path(s, path, sizeof path);
 	if (m.ambiguous)
 		die_usage("--gpu: '%s' is ambiguous: did you mean %s?", name,
