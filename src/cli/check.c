@@ -86,41 +86,50 @@ static void compile(struct check_set *c, struct check_item *it)
 
 /* ---- Small text files (--check-file, --compare's JSON) ---- */
 
-char *text_file_read(const char *path, uint64_t max, size_t *len)
+char *text_file_load(const char *path, uint64_t max, size_t *len, char *err,
+		     size_t n)
 {
 	struct stat sb;
-	size_t n = 0;
-	ssize_t got;
-	char *buf;
+	char *buf = NULL;
+	size_t got = 0;
+	ssize_t r = 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (fd < 0 || fstat(fd, &sb) != 0)
-		die("%s: cannot read: %s", path, strerror(errno));
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
-		die("%s: not a regular file", path);
-	}
-	if ((uint64_t)sb.st_size > max) {
-		close(fd);
-		die("%s: larger than %llu bytes", path, (unsigned long long)max);
-	}
-	if (!(buf = malloc((size_t)sb.st_size + 1)))
-		die("%s: too large to read into memory", path);
-	while (n < (size_t)sb.st_size &&
-	       (got = read(fd, buf + n, (size_t)sb.st_size - n)) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
+	if (fd < 0 || fstat(fd, &sb) != 0) {
+		snprintf(err, n, "cannot read: %s", strerror(errno));
+	} else if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, n, "not a regular file");
+	} else if ((uint64_t)sb.st_size > max) {
+		snprintf(err, n, "larger than %llu bytes",
+			 (unsigned long long)max);
+	} else if (!(buf = malloc((size_t)sb.st_size + 1))) {
+		snprintf(err, n, "too large to read into memory");
+	} else {
+		while (got < (size_t)sb.st_size &&
+		       ((r = read(fd, buf + got, (size_t)sb.st_size - got)) > 0
+			|| (r < 0 && errno == EINTR)))
+			got += r > 0 ? (size_t)r : 0;
+		if (r < 0) {
+			snprintf(err, n, "cannot read: %s", strerror(errno));
 			free(buf);
-			close(fd);
-			die("%s: cannot read: %s", path, strerror(errno));
+			buf = NULL;
+		} else {
+			buf[got] = '\0';
+			*len = got;
 		}
-		n += (size_t)got;
 	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
+	if (fd >= 0)
+		close(fd);
 	return buf;
+}
+
+char *text_file_read(const char *path, uint64_t max, size_t *len)
+{
+	char err[256], *text = text_file_load(path, max, len, err, sizeof err);
+
+	if (!text)
+		die("%s: %s", path, err);
+	return text;
 }
 
 /* ---- --check-file: 'REGEX: EXPR' a line ---- */

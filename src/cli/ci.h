@@ -62,7 +62,10 @@ void targets_kernels(struct session *s, struct kernel_list *l,
 		     void *ctx);
 
 /* A regular text file whole, at most max bytes, NUL-terminated (to
- * free); exits 1 with the reason if it cannot be read. */
+ * free), read without blocking (a FIFO is refused); NULL with the reason
+ * in err if it cannot be read. text_file_read exits 1 with it instead. */
+char *text_file_load(const char *path, uint64_t max, size_t *len, char *err,
+		     size_t n);
 char *text_file_read(const char *path, uint64_t max, size_t *len);
 
 /* The rows of l's kernels, each handed to sink (mode_kernels.c). */

@@ -5,12 +5,9 @@
  * NAME.cubin. An entry whose metadata is missing, partial or malformed is
  * warned about, naming it, and keeps the cubin's own resources.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "kernels.h"
@@ -41,43 +38,6 @@ static int exists(const char *path)
 	struct stat sb;
 
 	return lstat(path, &sb) == 0;
-}
-
-/* The metadata's text, read whole without blocking; NULL, with why in
- * err, when it is no regular file or cannot be read. */
-static char *read_meta(const char *path, size_t *len, char *err, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat sb;
-	char *buf = NULL;
-	size_t got = 0;
-	ssize_t r = 0;
-
-	if (fd < 0 || fstat(fd, &sb) != 0) {
-		snprintf(err, n, "cannot be read: %s", strerror(errno));
-	} else if (!S_ISREG(sb.st_mode)) {
-		snprintf(err, n, "not a regular file");
-	} else if ((uint64_t)sb.st_size > META_MAX) {
-		snprintf(err, n, "%lld bytes, more than Triton's metadata "
-			 "(at most %llu)", (long long)sb.st_size,
-			 (unsigned long long)META_MAX);
-	} else if (!(buf = malloc((size_t)sb.st_size + 1))) {
-		die("out of memory");
-	} else {
-		while (got < (size_t)sb.st_size &&
-		       ((r = read(fd, buf + got, (size_t)sb.st_size - got)) > 0
-			|| (r < 0 && errno == EINTR)))
-			got += r > 0 ? (size_t)r : 0;
-		*len = got;
-		if (r < 0) {
-			snprintf(err, n, "cannot be read: %s", strerror(errno));
-			free(buf);
-			buf = NULL;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return buf;
 }
 
 /* The cluster Triton launches: cluster_dims where the metadata has them
@@ -130,7 +90,7 @@ static void from_meta(struct kernel_info *k, const char *json,
 	enum occ_status st;
 	char err[256];
 	size_t len = 0;
-	char *text = read_meta(json, &len, err, sizeof err);
+	char *text = text_file_load(json, META_MAX, &len, err, sizeof err);
 
 	if (!text) {
 		warn("%s: Triton metadata %s; the cubin's own resources are "
