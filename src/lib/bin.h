@@ -182,6 +182,9 @@ int ptx_file_sniff(const void *buf, size_t len);
 enum occ_status ptx_file_read(struct bin_ctx *c, struct span s);
 /* Emits one kernel: the callback, stopping the read when it asks. */
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k);
+/* k (its file set) to the callback, counted; what the callback returned,
+ * nonzero to stop (c->stopped and *c->fn_status then set). */
+int bin_call(struct bin_ctx *c, struct occ_bin_kernel *k);
 void bin_kernel_init(struct occ_bin_kernel *k);
 
 /* One fatbin entry: its header's facts and where its payload lies. */

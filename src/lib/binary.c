@@ -67,8 +67,6 @@ void bin_kernel_init(struct occ_bin_kernel *k)
 
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 {
-	int r;
-
 	if (!k->mangled || !*k->mangled)
 		return bin_fail(c, OCC_ERR_CORRUPT, c->file, "a kernel without "
 				"a name");
@@ -79,19 +77,25 @@ enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 	k->image = c->image;
 	k->images = c->images;
 	k->images_run = c->images_run;
+	c->capped |= k->max_regs > 0;
+	/* A stop unwinds every reader; occ_bin_read then returns OCC_OK. */
+	return bin_call(c, k) ? OCC_ERR_INVALID_INPUT : OCC_OK;
+}
+
+int bin_call(struct bin_ctx *c, struct occ_bin_kernel *k)
+{
+	int r;
+
 	k->file = c->diag->file;
 	if (c->contents)
 		c->contents->kernels++;
-	c->capped |= k->max_regs > 0;
 	r = c->fn ? c->fn(k, c->ctx) : 0;
 	if (r) {
-		/* Unwinds every reader; occ_bin_read then returns OCC_OK. */
 		if (c->fn_status)
 			*c->fn_status = r;
 		c->stopped = 1;
-		return OCC_ERR_INVALID_INPUT;
 	}
-	return OCC_OK;
+	return r;
 }
 
 int occ_bin_sniff(const void *buf, size_t len)

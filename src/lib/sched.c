@@ -503,20 +503,11 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 
 	for (i = 0; i < t->n && s->failed == OCC_OK; i++) {
 		struct occ_bin_kernel k = t->k[i];
-		int r;
 
 		k.mangled = t->names + (uintptr_t)k.mangled;
-		k.file = c->diag->file;
 		k.ptx_len = k.ptx_text ? k.ptx_len : 0;
-		if (c->contents)
-			c->contents->kernels++;
-		r = c->fn ? c->fn(&k, c->ctx) : 0;
-		if (r) {
-			if (c->fn_status)
-				*c->fn_status = r;
-			c->stopped = 1;
+		if (bin_call(c, &k))
 			s->failed = OCC_ERR_INVALID_INPUT;
-		}
 	}
 	if (s->failed == OCC_OK && t->st != OCC_OK) {
 		c->diag->offset = t->diag.offset;
