@@ -222,44 +222,44 @@ static enum occ_status host_sections(struct bin_ctx *c, struct host *h)
 /* A host file whose fatbin sections gave no kernel: the fatbins its other
  * sections hold (a library that loads its own code, as cuFFT 12), for
  * the caller to say what the file holds. */
-enum occ_status host_data_fatbins(struct bin_ctx *c)
+/* The fatbins in the other sections of a host file whose fatbin sections
+ * hold no kernel (cuFFT 12's .ldata), counted; set (a scan_set) holds
+ * the sections scanned. */
+static enum occ_status data_sections(struct bin_ctx *c, struct host *h,
+				     void *set_)
 {
-	struct host h;
-	struct scan_set set = { NULL, 0, 0 };
-	enum occ_status st, scanned;
+	struct scan_set *set = set_;
+	enum occ_status st = OCC_OK;
 
-	memset(&h, 0, sizeof h);
-	h.n = c->src->len;
-	if ((st = host_header(c, &h)) == OCC_OK &&
-	    (st = host_counts(c, &h)) == OCC_OK &&
-	    (st = host_names(c, &h)) == OCC_OK) {
-		for (uint64_t i = 0; i < h.shnum && st == OCC_OK; i++) {
-			struct sect s;
+	for (uint64_t i = 0; i < h->shnum && st == OCC_OK; i++) {
+		struct sect s;
 
-			if ((st = sect_at(c, &h, i, &s)) != OCC_OK)
-				break;
-			if (s.type != 1 /* SHT_PROGBITS */ ||
-			    is_fatbin_section(sect_name(&h, &s)) ||
-			    !sect_in_file(&h, &s))
-				continue;
-			if (scan_add(&set, s.offset, s.size))
-				st = OCC_ERR_NOMEM;
-		}
-		/* The sections before a fault are scanned, as they were
-		 * before it was met; a failure among them comes first. */
-		scanned = st == OCC_ERR_NOMEM ? OCC_OK
-			  : scan_count(c, &set, sched_jobs(c->sched),
-				       &c->contents->data_fatbins);
+		if ((st = sect_at(c, h, i, &s)) != OCC_OK)
+			break;
+		if (s.type != 1 /* SHT_PROGBITS */ ||
+		    is_fatbin_section(sect_name(h, &s)) || !sect_in_file(h, &s))
+			continue;
+		if (scan_add(set, s.offset, s.size))
+			st = OCC_ERR_NOMEM;
+	}
+	/* The sections before a fault are scanned, as they were before it
+	 * was met; a failure among them comes first. */
+	if (st != OCC_ERR_NOMEM) {
+		enum occ_status scanned = scan_count(c, set, sched_jobs(c->sched),
+						     &c->contents->data_fatbins);
+
 		if (scanned != OCC_OK)
 			st = scanned;
 	}
-	scan_free(&set);
-	buf_free(&h.w.buf);
-	buf_free(&h.names);
 	return st;
 }
 
-enum occ_status host_walk(struct bin_ctx *c, uint64_t base, uint64_t n)
+/* The host file at [base, base + n) opened (header, section counts and
+ * names), then what does the work on its sections. */
+static enum occ_status host_open(struct bin_ctx *c, uint64_t base, uint64_t n,
+				 enum occ_status (*work)(struct bin_ctx *,
+							 struct host *, void *),
+				 void *ctx)
 {
 	struct host h;
 	enum occ_status st;
@@ -270,8 +270,29 @@ enum occ_status host_walk(struct bin_ctx *c, uint64_t base, uint64_t n)
 	if ((st = host_header(c, &h)) == OCC_OK &&
 	    (st = host_counts(c, &h)) == OCC_OK &&
 	    (st = host_names(c, &h)) == OCC_OK)
-		st = host_sections(c, &h);
+		st = work(c, &h, ctx);
 	buf_free(&h.w.buf);
 	buf_free(&h.names);
 	return st;
+}
+
+static enum occ_status walk_fatbins(struct bin_ctx *c, struct host *h,
+				   void *ctx)
+{
+	(void)ctx;
+	return host_sections(c, h);
+}
+
+enum occ_status host_data_fatbins(struct bin_ctx *c)
+{
+	struct scan_set set = { NULL, 0, 0 };
+	enum occ_status st = host_open(c, 0, c->src->len, data_sections, &set);
+
+	scan_free(&set);
+	return st;
+}
+
+enum occ_status host_walk(struct bin_ctx *c, uint64_t base, uint64_t n)
+{
+	return host_open(c, base, n, walk_fatbins, NULL);
 }
