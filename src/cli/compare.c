@@ -79,35 +79,46 @@ static int looks_json(const char *path)
 
 /* ---- Rows as text ---- */
 
-static void snap_field(struct base_row *r, const char *name,
-		       const struct occ_row *row)
-{
-	const struct field *f = field_find(&kind_occupancy, name,
-					     strlen(name));
-	char buf[4096];
-	struct val v;
+/* What a row is kept as: its names and the fields compared, each found
+ * once in the field table. */
+struct snap {
+	struct baseline *b;
+	const struct field *f[3 + N_CMP];
+};
 
-	memset(&v, 0, sizeof v);
-	f->get(row, f, &v);
-	val_format(buf, sizeof buf, &v);
-	if (base_add(r, name, v.type == VAL_NULL ? NULL : buf) != 0)
-		die("out of memory");
+static void snap_init(struct snap *sn, struct baseline *b)
+{
+	static const char *const names[3] = { "kernel", "mangled", "arch" };
+	size_t i;
+
+	sn->b = b;
+	for (i = 0; i < 3 + N_CMP; i++) {
+		const char *name = i < 3 ? names[i] : cmp_fields[i - 3];
+
+		sn->f[i] = field_find(&kind_occupancy, name, strlen(name));
+	}
 }
 
 /* A computed row, kept as text as the JSON output would give it. */
 static void snapshot(struct occ_run *run, const struct occ_row *row)
 {
-	struct baseline *b = run->sink_ctx;
-	struct base_row *r = base_new_row(b);
+	const struct snap *sn = run->sink_ctx;
+	struct base_row *r = base_new_row(sn->b);
+	char buf[4096];
 	size_t i;
 
 	if (!r)
 		die("out of memory");
-	snap_field(r, "kernel", row);
-	snap_field(r, "mangled", row);
-	snap_field(r, "arch", row);
-	for (i = 0; i < N_CMP; i++)
-		snap_field(r, cmp_fields[i], row);
+	for (i = 0; i < 3 + N_CMP; i++) {
+		const struct field *f = sn->f[i];
+		struct val v;
+
+		memset(&v, 0, sizeof v);
+		f->get(row, f, &v);
+		val_format(buf, sizeof buf, &v);
+		if (base_add(r, f->name, v.type == VAL_NULL ? NULL : buf) != 0)
+			die("out of memory");
+	}
 }
 
 /* ---- Keys ---- */
@@ -222,12 +233,15 @@ static void read_json(struct session *s, struct compare *c, const char *path)
 static void read_side(struct session *s, struct compare *c, const char *path,
 		      struct kernel_list *l, struct baseline *b)
 {
+	struct snap sn;
+
 	if (b == &c->base && looks_json(path)) {
 		read_json(s, c, path);
 		return;
 	}
+	snap_init(&sn, b);
 	kernels_read(s, path, l);
-	kernels_rows(s, l, snapshot, b);
+	kernels_rows(s, l, snapshot, &sn);
 }
 
 /* ---- Deltas, exactly ---- */
