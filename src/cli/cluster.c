@@ -136,6 +136,15 @@ static void layout_measured(struct session *s)
 		     "layout holds those", d->index, L->l.sms, d->sms);
 }
 
+/* --sms must agree with the SMs the GPU list gives (what: "" or "layout
+ * of "); 0, not known, agrees with any. */
+static void sms_agree(const struct session *s, int sms, const char *what)
+{
+	if (s->o->sms && sms && s->o->sms != (uint64_t)sms)
+		die_usage("--sms %llu: the GPU list's %s%s has %d SMs",
+			  (unsigned long long)s->o->sms, what, s->gpu_name, sms);
+}
+
 /* No layout measured, but NVIDIA's counts: each row's figures are the
  * most any layout with them allows (occ_layout_most_clusters). */
 static void layout_bound(struct session *s)
@@ -158,9 +167,7 @@ static void layout_bound(struct session *s)
 			 "of at most %d", g->sms, g->sms_per_gpc_max);
 	snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
 		 s->gpu_name, g->gpcs_source);
-	if (s->o->sms && s->o->sms != (uint64_t)g->sms)
-		die_usage("--sms %llu: the GPU list's %s has %d SMs",
-			  (unsigned long long)s->o->sms, s->gpu_name, g->sms);
+	sms_agree(s, g->sms, "");
 	for (i = 0; i < s->o->cluster.n; i++)
 		if (s->o->cluster.items[i].best)
 			die_usage("--cluster best: the size with the most CTAs depends on "
@@ -190,9 +197,7 @@ static void listed_whole(struct session *s)
 	const struct occ_gpu *g = &s->listed;
 	char source[320];
 
-	if (s->o->sms && g->sms && s->o->sms != (uint64_t)g->sms)
-		die_usage("--sms %llu: the GPU list's %s has %d SMs",
-			  (unsigned long long)s->o->sms, s->gpu_name, g->sms);
+	sms_agree(s, g->sms, "");
 	if (g->sms)
 		snprintf(source, sizeof source, "the GPU list (%s): %.200s",
 			 s->gpu_name, g->source);
@@ -237,9 +242,7 @@ static void layout_listed(struct session *s)
 	L->from_list = 1;
 	snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
 		 s->gpu_name, g.source);
-	if (s->o->sms && s->o->sms != (uint64_t)L->l.sms)
-		die_usage("--sms %llu: the GPU list's layout of %s has %d SMs",
-			  (unsigned long long)s->o->sms, s->gpu_name, L->l.sms);
+	sms_agree(s, L->l.sms, "layout of ");
 }
 
 /* A table with only the portable size: the sizes it bounds, no more,
