@@ -48,15 +48,23 @@ static void wrapped(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
+/* A layout that is not measured, as the list or --sms gives it. */
+static void layout_said(FILE *f, const struct session_layout *L)
+{
+	char text[1024];
+
+	fprintf(f, "  GPC layout            %s\n", L->text);
+	snprintf(text, sizeof text, "source: %s", L->source);
+	wrapped(f, text);
+}
+
 /* Without a measured layout: what the figures are, and are not. */
 static void bound_lines(FILE *f, const struct row_cluster *cl)
 {
 	char own[512], text[1024];
 
 	occ_layout_format(&cl->own, own, sizeof own);
-	fprintf(f, "  GPC layout            %s\n", cl->layout->text);
-	snprintf(text, sizeof text, "source: %s", cl->layout->source);
-	wrapped(f, text);
+	layout_said(f, cl->layout);
 	snprintf(text, sizeof text, "The figures below are upper bounds: "
 		 "those of %s, the layout with these counts that holds the "
 		 "most. A chip may hold fewer: the H100s and H200s measured "
@@ -97,15 +105,10 @@ static void unknown_line(FILE *f, const struct session_layout *L,
 static void unknown_lines(FILE *f, const struct session_layout *L,
 			  const char *tag)
 {
-	char text[1024];
-
-	if (L->whole) {
-		fprintf(f, "  GPC layout            %s\n", L->text);
-		snprintf(text, sizeof text, "source: %s", L->source);
-		wrapped(f, text);
-	} else {
+	if (L->whole)
+		layout_said(f, L);
+	else
 		layout_lines(f, L);
-	}
 	unknown_line(f, L, tag);
 }
 
