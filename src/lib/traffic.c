@@ -244,26 +244,29 @@ static enum occ_status make_bias(struct ctx *c,
 				 const struct occ_kernel_access *acc,
 				 size_t n)
 {
-	__int128 lo, hi, line = c->arch->line_size, low, bias;
+	__int128 lo, line = c->arch->line_size, low, bias;
+	__int128 (*bytes)[2] = malloc(n * sizeof *bytes);  /* lowest, end */
+	enum occ_status st = bytes ? OCC_OK : OCC_ERR_NOMEM;
 	size_t i, j;
 
-	for (i = 0; i < n; i++) {
-		low = 0;
-		for (j = 0; j < n; j++) {
-			if (acc[j].array != acc[i].array)
-				continue;
-			access_bounds(&acc[j], c->l, &c->p, &lo, &hi);
-			if (lo * acc[j].access.elem_size < low)
-				low = lo * acc[j].access.elem_size;
-		}
-		bias = (-low + line - 1) / line * line;
-		access_bounds(&acc[i], c->l, &c->p, &lo, &hi);
-		if ((hi + 1) * acc[i].access.elem_size + bias >
-		    (__int128)UINT64_MAX)
-			return fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
-		c->bias[i] = (uint64_t)bias;
+	for (i = 0; bytes && i < n; i++) {
+		access_bounds(&acc[i], c->l, &c->p, &lo, &bytes[i][1]);
+		bytes[i][0] = lo * acc[i].access.elem_size;
+		bytes[i][1] = (bytes[i][1] + 1) * acc[i].access.elem_size;
 	}
-	return OCC_OK;
+	for (i = 0; st == OCC_OK && i < n; i++) {
+		low = 0;
+		for (j = 0; j < n; j++)
+			if (acc[j].array == acc[i].array && bytes[j][0] < low)
+				low = bytes[j][0];
+		bias = (-low + line - 1) / line * line;
+		if (bytes[i][1] + bias > (__int128)UINT64_MAX)
+			st = fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
+		else
+			c->bias[i] = (uint64_t)bias;
+	}
+	free(bytes);
+	return st;
 }
 
 /* What one warp's request costs. */
