@@ -212,4 +212,16 @@ expect 2 "--gpu takes a list with an occupancy calculation or --kernels" --gpu H
 expect 2 "--gpu: 'H100-SXM,,A100': an empty item in the list" --gpu 'H100-SXM,,A100' -b 128
 expect 2 "--arch: 'sm_99x': not an architecture" -a sm_80,sm_99x -b 128
 
+# Several --kernels paths are one build, compared as such.
+run --kernels "$T/fixtures/bin/sm_80.cubin" "$T/fixtures/bin/sm_90a.cubin" \
+	--compare "$T/fixtures/bin/sm_80.cubin" -f csv --fields change,arch
+[ "$status" -eq 0 ] && [ "$(sed 1d "$tmp/out" | sort -u | tr '\n' ';')" = "added,sm_90a;" ] &&
+	[ "$(sed 1d "$tmp/out" | wc -l)" -eq 22 ]
+ok $? "--compare with two --kernels paths: the second's 22 kernels are added, the first's unchanged"
+run --kernels "$T/fixtures/bin/sm_80.cubin" "$T/fixtures/bin/sm_90a.cubin" \
+	--compare "$T/fixtures/bin/sm_80.cubin"
+grep -q "^.*sm_80.cubin and 1 more against .*sm_80.cubin$" "$tmp/out" &&
+	grep -q "^0 changed, 22 added, 0 removed, 22 unchanged" "$tmp/out"
+ok $? "the text names the first path and how many more"
+
 done_testing

@@ -20,6 +20,7 @@
 #include "occupancy.h"
 #include "expr.h"
 #include "baseline.h"
+#include "kernels.h"
 
 #define JSON_MAX (UINT64_C(1) << 30)
 
@@ -230,10 +231,14 @@ static void read_json(struct session *s, struct compare *c, const char *path)
 	baseline_free(&all);
 }
 
+/* One side's rows: what occcalc wrote before (the baseline only), or the
+ * binaries, directories or caches at path and the more paths after it. */
 static void read_side(struct session *s, struct compare *c, const char *path,
+		      const char *const *more, int n_more,
 		      struct kernel_list *l, struct baseline *b)
 {
 	struct snap sn;
+	int i;
 
 	if (b == &c->base && looks_json(path)) {
 		read_json(s, c, path);
@@ -241,6 +246,8 @@ static void read_side(struct session *s, struct compare *c, const char *path,
 	}
 	snap_init(&sn, b);
 	kernels_read(s, path, l);
+	for (i = 0; i < n_more; i++)
+		kernels_read_add(s, more[i], l);
 	kernels_rows(s, l, snapshot, &sn);
 }
 
@@ -533,15 +540,19 @@ int mode_compare(struct session *s)
 		die("out of memory");
 	s->compare = c;
 	fieldsel_make(&sel, &kind_compare, o->fields, DEFAULT_FIELDS);
-	read_side(s, c, o->ptxas, &s->kernels, &c->now);
-	read_side(s, c, o->compare, &c->base_kernels, &c->base);
+	read_side(s, c, o->ptxas, o->more_kernels, o->n_more_kernels,
+		  &s->kernels, &c->now);
+	read_side(s, c, o->compare, NULL, 0, &c->base_kernels, &c->base);
 	prepare(s, o->ptxas, &c->now);
 	prepare(s, o->compare, &c->base);
 	out_open(&out, stdout, o->format, &sel);
 	check_attach(s, &out, &kind_compare);
 	chk = out.check;
 	out.check = NULL;     /* judged in emit(): listed or not */
-	if (text)
+	if (text && o->n_more_kernels)
+		printf("%s and %d more against %s\n\n", o->ptxas,
+		       o->n_more_kernels, o->compare);
+	else if (text)
 		printf("%s against %s\n\n", o->ptxas, o->compare);
 	merge(s, c, &out, chk);
 	if (text)
