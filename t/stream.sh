@@ -80,4 +80,16 @@ run --kernels - -f csv --fields "$F" <"$tmp/default.fatbin"
 [ "$status" -eq 0 ] && cmp -s "$tmp/whole" "$tmp/out"
 ok $? "streamed from memory (standard input): the same rows"
 
+# An .entry whose body never starts, its header 4.5 MB of parameters:
+# refused as a whole read refuses it.
+awk 'BEGIN { print ".version 8.0\n.target sm_90\n.address_size 64\n"
+	print ".visible .entry foo("
+	for (i = 0; i < 150000; i++) printf "\t.param .u32 foo_param_%d,\n", i }' \
+	>"$tmp/nobody.ptx"
+"$fatbinary" --create="$tmp/nobody.fatbin" -64 --compress-all \
+	--image3=kind=ptx,sm=90,file="$tmp/nobody.ptx" >"$tmp/build" 2>&1
+run --kernels "$tmp/nobody.fatbin"
+[ "$status" -eq 1 ] && one_error_line "nobody.fatbin: PTX .entry foo has no body"
+ok $? "a streamed PTX .entry without a body: one error line, as read whole"
+
 done_testing

@@ -140,18 +140,21 @@ static void ptx_row(struct occ_bin_kernel *k, int sm, uint64_t entry_flags)
 /* The .entry kernels in [p, end), the text from its start when first.
  * Unless last, an .entry whose body has not begun by end is left, and
  * *stop says where the next piece of text must be joined on (a
- * character before any .entry that may be cut by end). */
+ * character before any .entry that may be cut by end); [p, braceless)
+ * is known to hold no '{' (so that an .entry whose body is far away is
+ * not searched again for each piece). */
 static enum occ_status scan(struct bin_ctx *c, const struct occ_bin_kernel *k,
 			    const char *p, const char *end, int first,
-			    int last, const char **stop)
+			    int last, const char *braceless, const char **stop)
 {
-	const char *start = p, *q, *after;
+	const char *start = p, *q, *after, *from;
 	enum occ_status st;
 
 	while ((q = ptx_find(p, end, ".entry")) != NULL) {
 		after = q + strlen(".entry");
-		if (!last && (after >= end ||
-			      !memchr(after, '{', (size_t)(end - after))))
+		from = braceless > after ? braceless : after;
+		if (!last && (from >= end ||
+			      !memchr(from, '{', (size_t)(end - from))))
 			break;
 		p = after;
 		if (((q > start || !first) && !is_space(q[-1])) ||
@@ -183,7 +186,7 @@ enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 	if (sm < 10)
 		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "PTX entry for no "
 				"architecture (%d)", sm);
-	return scan(c, &k, p, p + s.n, 1, 1, NULL);
+	return scan(c, &k, p, p + s.n, 1, 1, NULL, NULL);
 }
 
 /* A PTX text arriving in pieces: what is not yet scanned is kept. */
@@ -192,6 +195,7 @@ struct ptx_pieces {
 	struct occ_bin_kernel k;
 	struct bin_buf kept;
 	size_t n;                 /* bytes in kept */
+	size_t braceless;         /* its first bytes, known to hold no '{' */
 	int first;                /* kept starts the text */
 	uint64_t len;             /* the whole text's */
 };
@@ -209,14 +213,18 @@ static enum occ_status ptx_piece(void *ctx, uint64_t pos, const uint8_t *p,
 	memcpy(pp->kept.p + pp->n, p, n);
 	pp->n += n;
 	text = (const char *)pp->kept.p;
-	st = scan(pp->c, &pp->k, text, text + pp->n, pp->first, last, &stop);
+	st = scan(pp->c, &pp->k, text, text + pp->n, pp->first, last,
+		  text + pp->braceless, &stop);
 	if (st != OCC_OK || last)
 		return st;
+	/* Kept from stop: an .entry waiting for its body, searched to the
+	 * end for '{' (or a tail with none, where it does not matter). */
 	if (stop > text) {
 		pp->n -= (size_t)(stop - text);
 		memmove(pp->kept.p, stop, pp->n);
 		pp->first = 0;
 	}
+	pp->braceless = pp->n;
 	return OCC_OK;
 }
 
