@@ -262,6 +262,25 @@ void zstd_ctx_free(void *z);
 enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
 			   struct span payload);
 
+/* Idle buffers and decompression contexts between images (pool.c), within
+ * room bytes (what the images being read leave of the budget); a thread
+ * takes the buffer that fits its image best, a context with a window for
+ * a streamed read. */
+#define POOL_N 64
+struct bin_pool {
+	struct bin_buf buf[POOL_N];
+	size_t nbuf;
+	struct { void *z; size_t n; } ctx[POOL_N];
+	size_t nctx;
+	uint64_t bytes;          /* of both */
+};
+void pool_take(struct bin_pool *p, struct bin_buf *b, uint64_t need);
+void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room);
+void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc);
+void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room);
+void pool_trim(struct bin_pool *p, uint64_t room);
+void pool_free(struct bin_pool *p);
+
 /* The scheduler (sched.c): entries read on a pool of threads, their
  * kernels delivered to the callback in the order they were submitted. */
 struct bin_sched *sched_open(int jobs);

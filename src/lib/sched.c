@@ -32,17 +32,6 @@
 #define READ_BUDGET_MB 32
 #endif
 #define BUDGET ((uint64_t)READ_BUDGET_MB << 20)
-/* Between images the threads' buffers wait in a pool: a thread takes
- * the best fitting for its image, which is then not decompressed into
- * fresh pages (with buffers freed after each image, NCCL took 14 times
- * the page faults with 16 threads that it takes with one). The pool
- * counts in the budget: buffers are freed to make room for an image. */
-#define POOL_N 64
-/* A Zstandard context larger than this holds a streamed read's window:
- * it waits in the pool too (a fresh one's window is faulted in again,
- * page by page), else the thread keeps it. */
-#define CTX_SMALL ((size_t)512 << 10)
-
 enum { QUEUED, RUNNING, DONE };
 
 struct task {
@@ -78,11 +67,7 @@ struct bin_sched {
 	uint64_t held;               /* bytes of images being read */
 	int room_wanted;             /* a queued image waits for room */
 	size_t large_queued;         /* queued images of LARGE or more */
-	struct bin_buf pool[POOL_N]; /* idle buffers */
-	size_t npool;
-	struct { void *z; size_t n; } zpool[POOL_N];  /* idle contexts */
-	size_t nzpool;
-	uint64_t pool_bytes;         /* of both */
+	struct bin_pool pool;        /* idle buffers and contexts */
 	struct task *ring;
 	size_t cap;
 	uint64_t head, next, tail;   /* oldest undelivered, next to run, end */
@@ -253,69 +238,10 @@ static uint64_t task_cost(const struct task *t)
 	return t->en.size + image;
 }
 
-/* The pool's buffer that fits need most tightly, else its largest, as
- * *b (empty). Called with the lock held. */
-static void pool_take(struct bin_sched *s, struct bin_buf *b, uint64_t need)
+/* What the images being read leave of the budget for the pool. */
+static uint64_t room(const struct bin_sched *s)
 {
-	size_t i, best = 0;
-
-	if (need == 0 || s->npool == 0)
-		return;
-	for (i = 1; i < s->npool; i++) {
-		size_t c = s->pool[i].cap, bc = s->pool[best].cap;
-
-		if (c >= need ? bc < need || c < bc : bc < need && c > bc)
-			best = i;
-	}
-	*b = s->pool[best];
-	s->pool_bytes -= b->cap;
-	s->pool[best] = s->pool[--s->npool];
-}
-
-/* *b back to the pool, or freed when the pool is full. Lock held. */
-static void pool_give(struct bin_sched *s, struct bin_buf *b)
-{
-	if (!b->p)
-		return;
-	if (s->npool < POOL_N && s->held + s->pool_bytes + b->cap <= BUDGET) {
-		s->pool[s->npool++] = *b;
-		s->pool_bytes += b->cap;
-		b->p = NULL;
-		b->cap = 0;
-	} else {
-		buf_free(b);
-	}
-}
-
-/* The thread's context to the pool when it holds a window, or freed
- * when the pool is full. Lock held (or one job). */
-static void ctx_give(struct bin_sched *s, struct bin_scratch *sc)
-{
-	size_t n = zstd_ctx_bytes(sc->zstd);
-
-	if (n <= CTX_SMALL)
-		return;
-	if (s->nzpool < POOL_N && s->held + s->pool_bytes + n <= BUDGET) {
-		s->zpool[s->nzpool].z = sc->zstd;
-		s->zpool[s->nzpool++].n = n;
-		s->pool_bytes += n;
-	} else {
-		zstd_ctx_free(sc->zstd);
-	}
-	sc->zstd = NULL;
-}
-
-/* Idle buffers and contexts freed until the budget holds. Lock held. */
-static void pool_trim(struct bin_sched *s)
-{
-	while (s->npool && s->held + s->pool_bytes > BUDGET) {
-		s->pool_bytes -= s->pool[--s->npool].cap;
-		buf_free(&s->pool[s->npool]);
-	}
-	while (s->nzpool && s->held + s->pool_bytes > BUDGET) {
-		s->pool_bytes -= s->zpool[--s->nzpool].n;
-		zstd_ctx_free(s->zpool[s->nzpool].z);
-	}
+	return s->held < BUDGET ? BUDGET - s->held : 0;
 }
 
 /* The buffers (and for a streamed read, the context with a window) the
@@ -329,15 +255,12 @@ static void take_buffers(struct bin_sched *s, const struct task *t,
 
 	if (t->cancelled)
 		return;
-	pool_take(s, &sc->in, sparse_streamed(t->src, en, t->want_text)
-			      ? 0 : en->size);
-	pool_take(s, &sc->out, packed && !streamed ? en->usize : 0);
-	if (streamed && s->nzpool) {
-		zstd_ctx_free(sc->zstd);
-		sc->zstd = s->zpool[--s->nzpool].z;
-		s->pool_bytes -= s->zpool[s->nzpool].n;
-	}
-	pool_trim(s);
+	pool_take(&s->pool, &sc->in, sparse_streamed(t->src, en, t->want_text)
+				     ? 0 : en->size);
+	pool_take(&s->pool, &sc->out, packed && !streamed ? en->usize : 0);
+	if (streamed)
+		pool_take_ctx(&s->pool, sc);
+	pool_trim(&s->pool, room(s));
 }
 
 /* The task a free thread reads next: the oldest queued one that the
@@ -402,9 +325,9 @@ static void *worker(void *arg)
 			task_run(t, &sc);
 		pthread_mutex_lock(&s->mu);
 		s->held -= cost;
-		pool_give(s, &sc.in);
-		pool_give(s, &sc.out);
-		ctx_give(s, &sc);
+		pool_give(&s->pool, &sc.in, room(s));
+		pool_give(&s->pool, &sc.out, room(s));
+		pool_give_ctx(&s->pool, &sc, room(s));
 		t->state = DONE;
 		if (s->room_wanted) {          /* room for a waiting one */
 			s->room_wanted = 0;
@@ -487,10 +410,7 @@ void sched_close(struct bin_sched *s)
 	}
 	for (j = 0; j < s->cap; j++)
 		task_reset(&s->ring[j]);
-	for (j = 0; j < s->npool; j++)
-		buf_free(&s->pool[j]);
-	for (j = 0; j < s->nzpool; j++)
-		zstd_ctx_free(s->zpool[j].z);
+	pool_free(&s->pool);
 	free(s->ring);
 	scratch_free(&s->scratch);
 	free(s);
