@@ -32,6 +32,7 @@
 #define READ_BUDGET_MB 32
 #endif
 #define BUDGET ((uint64_t)READ_BUDGET_MB << 20)
+
 enum { QUEUED, RUNNING, DONE };
 
 struct task {
@@ -70,7 +71,7 @@ struct bin_sched {
 	struct bin_pool pool;        /* idle buffers and contexts */
 	struct task *ring;
 	size_t cap;
-	uint64_t head, next, tail;   /* oldest undelivered, next to run, end */
+	uint64_t head, next, tail;   /* oldest undelivered, oldest queued, end */
 	int quit;
 	enum occ_status failed;
 	struct occ_bin_contents failed_seen;  /* the failed task's seen */
