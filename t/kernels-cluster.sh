@@ -40,6 +40,17 @@ ok $? "without a layout: plain rows, and a warning saying what to give"
 expect 2 "--cluster: no kernel read is compiled for a GPU with thread-block clusters" \
 	--kernels "$T/fixtures/bin/sm_80.cubin" --cluster 2 --layout 8,16x5,18x2,2x4
 
+# --gpu LIST: each GPU computes the cluster launch with its own layout;
+# one without clusters gives the plain row (or, here, no image).
+run --kernels "$B" --kernel cluster_2x1 --gpu H100-SXM,H200,A100-SXM4-80GB -b 128 -f csv --fields gpu,blocks_per_sm,$CL
+[ "$status" -eq 0 ] && [ "$(sed 1d "$tmp/out" | tr '\n' ';')" = "H100-SXM,16,2,__cluster_dims__,8,528,50.00,cluster_blocks_per_sm;H200,16,2,__cluster_dims__,8,528,50.00,cluster_blocks_per_sm;A100,,,,,,,;" ] &&
+	[ ! -s "$tmp/err" ]
+ok $? "--gpu LIST: a declared cluster is each Hopper GPU's cluster launch, with no warning"
+run --kernels "$B" --kernel 'cluster_2x1|bounded_256' --gpu A100-SXM4-80GB,H200 -b 128
+grep -q '^no image  *50.00% sm_90a, clusters of 2  cluster_2x1x1(float\*)$' "$tmp/out" &&
+	grep -q '^no image  *75.00% sm_90a  *bounded_256' "$tmp/out"
+ok $? "the GPU matrix shows a cluster launch's occupancy and says it is one"
+
 # Blackwell: clusters of up to 8 (portable, documented); the cap of blocks
 # per SM is not known, so the figures are upper bounds, as --cluster's.
 B100=$T/fixtures/bin/sm_100a.cubin

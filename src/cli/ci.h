@@ -27,6 +27,9 @@ void matrix_row(struct session *s, const char *file, const char *mangled,
 void matrix_rewind(struct session *s);
 int matrix_find(struct session *s, const char *file, const char *mangled);
 void matrix_cell(struct session *s, int gpu, const char *text);
+/* The cell replaced (matrix_cell keeps the first text set): a cluster
+ * launch's, after its plain launch's. */
+void matrix_cell_set(struct session *s, int gpu, const char *text);
 void matrix_print(struct session *s, struct out *o);
 void matrix_free(struct matrix *m);
 

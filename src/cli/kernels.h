@@ -62,8 +62,12 @@ void kernels_triton_note(struct out *out, const struct kernel_list *l,
 /* Whether cluster launches are computed in this run (--cluster, or a
  * kernel declaring one with a layout to compute it with: --layout, --gpu,
  * or the device), the layout prepared; warns once when declared clusters
- * cannot be computed. */
-int kernels_clusters_prepare(struct session *s, const struct kernel_list *l);
+ * cannot be computed. target: a GPU of --gpu LIST's table (its clusters,
+ * or none), else NULL. */
+int kernels_clusters_prepare(struct session *s, const struct kernel_list *l,
+			     const struct occ_arch *target);
+/* The kernels that declare their cluster. */
+size_t kernels_declaring(const struct kernel_list *l);
 /* The cluster launches of ki's rows on arch a: the one it declares (its
  * binary's __cluster_dims__, or Triton's num_ctas), which wins, else
  * --cluster's; none where clusters are off or a has none. */

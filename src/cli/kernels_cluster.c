@@ -42,7 +42,19 @@ static const struct occ_arch *cluster_arch(struct session *s,
 	return a && occ_cluster_size_limit(a) ? a : NULL;
 }
 
-int kernels_clusters_prepare(struct session *s, const struct kernel_list *l)
+size_t kernels_declaring(const struct kernel_list *l)
+{
+	struct occ_cluster_shape c;
+	const char *source;
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += (size_t)declared(&l->k[i], &c, &source);
+	return n;
+}
+
+int kernels_clusters_prepare(struct session *s, const struct kernel_list *l,
+			     const struct occ_arch *target)
 {
 	const struct options *o = s->o;
 	const struct occ_arch *a = NULL, *ka;
@@ -58,12 +70,16 @@ int kernels_clusters_prepare(struct session *s, const struct kernel_list *l)
 	}
 	if (!o->cluster.n && !n)
 		return 0;
-	if (!a && o->cluster.n)
+	/* A GPU of a list: its own table, plain rows where it has none. */
+	if (target)
+		a = occ_cluster_size_limit(target) ? target : NULL;
+	if (!a && o->cluster.n && !target)
 		die_usage("--cluster: no kernel read is compiled for a GPU with "
 			  "thread-block clusters (compute capability 9.0 on)");
 	if (!a)
 		return 0;
-	if (!o->cluster.n && !o->layout_text && !o->gpu && !s->have_dev) {
+	if (!o->cluster.n && !o->layout_text && !o->gpu && !o->gpu_list &&
+	    !s->have_dev) {
 		warn("%zu kernel%s declare%s a cluster launch: give --gpu NAME or "
 		     "--layout LAYOUT to compute it (the rows are plain "
 		     "launches)", n, plural(n), n == 1 ? "s" : "");
@@ -100,13 +116,9 @@ void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
 void kernels_cluster_note(struct out *out, const struct kernel_list *l,
 			  const struct options *o, int on)
 {
-	struct occ_cluster_shape c;
-	const char *source;
 	char line[512];
-	size_t i, n = 0;
+	size_t n = kernels_declaring(l);
 
-	for (i = 0; i < l->n; i++)
-		n += (size_t)declared(&l->k[i], &c, &source);
 	if (!on || !n)
 		return;
 	snprintf(line, sizeof line, "\nClusters: %zu kernel%s declare%s %s "

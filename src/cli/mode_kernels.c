@@ -45,9 +45,21 @@ struct report {
 static void count_cluster(struct occ_run *run, const struct occ_row *row)
 {
 	struct report *rep = run->hook_ctx;
+	const struct occ_cluster_result *c = &row->cl->c;
 
 	if (row->r.blocks_per_sm)
 		kernels_summary_low(&rep->sum, row);
+	/* --gpu LIST: the matrix shows the launch the kernel makes. */
+	if (rep->gpu >= 0) {
+		char cell[64], pct[32];
+
+		format_ratio_percent(pct, (uint64_t)c->active_warps,
+				     (uint64_t)c->warp_slots);
+		snprintf(cell, sizeof cell, c->max_active_clusters
+			 ? "%s%% %s, clusters of %d" : "cannot launch %.0s%s, "
+			 "clusters of %d", pct, row->arch, c->size);
+		matrix_cell_set(run->s, rep->gpu, cell);
+	}
 }
 
 
@@ -374,6 +386,29 @@ static void target_begin(void *ctx, int i, struct kernel_list *l)
 	rep->gpu = i;
 	rep->gpu_table = session_find_arch(s, s->o->arch);
 	rep->run.gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
+	/* Each GPU's own layout; --arch LIST has none (report_start's
+	 * warning says so once). */
+	if (s->o->gpu_list)
+		rep->clusters = kernels_clusters_prepare(s, l, rep->gpu_table);
+}
+
+/* --gpu LIST: whether a GPU of it computes cluster launches (one with
+ * clusters, and --cluster or a kernel declaring one). */
+static int targets_cluster(struct session *s, const struct kernel_list *l)
+{
+	int i;
+
+	if (!s->o->gpu_list || (!s->o->cluster.n && !kernels_declaring(l)))
+		return 0;
+	for (i = 0; i < s->n_targets; i++) {
+		const struct occ_arch *a =
+			occ_tables_find(session_tables(s), s->targets[i].cc_major,
+					s->targets[i].cc_minor);
+
+		if (a && occ_cluster_size_limit(a))
+			return 1;
+	}
+	return 0;
 }
 
 /* Kernel k on target i: the image it loads, or a row saying none. */
@@ -442,8 +477,10 @@ static void report_start(struct report *rep, struct session *s, int api)
 	kernels_drop_beside(rep->l);
 	if (api)
 		api_open(rep, s);
-	rep->clusters = kernels_clusters_prepare(s, rep->l);
-	occ_run_open(&rep->run, s, 1, rep->clusters ? 2 : 1);
+	rep->clusters = kernels_clusters_prepare(s, rep->l, s->o->gpu_list ?
+		session_find_arch(s, s->o->arch) : NULL);
+	occ_run_open(&rep->run, s, 1, rep->clusters ||
+		     targets_cluster(s, rep->l) ? 2 : 1);
 	rep->run.hook = kernel_row;
 	rep->run.cluster_hook = count_cluster;
 	rep->run.hook_ctx = rep;

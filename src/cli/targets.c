@@ -336,12 +336,21 @@ int matrix_find(struct session *s, const char *file, const char *mangled)
 void matrix_cell(struct session *s, int i, const char *text)
 {
 	struct matrix *m = s->matrix;
+
+	if (m && m->have_cur && !m->rows[m->cur].cells[i])
+		matrix_cell_set(s, i, text);
+}
+
+void matrix_cell_set(struct session *s, int i, const char *text)
+{
+	struct matrix *m = s->matrix;
 	char **c;
 
 	if (!m || !m->have_cur)
 		return;
 	c = &m->rows[m->cur].cells[i];
-	if (!*c && !(*c = strdup(text)))
+	free(*c);
+	if (!(*c = strdup(text)))
 		die("out of memory");
 }
 
@@ -349,6 +358,7 @@ void matrix_print(struct session *s, struct out *o)
 {
 	const struct matrix *m = s->matrix;
 	char line[8192];
+	int width[MAX_TARGETS];
 	size_t i, j, len;
 
 	if (!m || !m->n)
@@ -356,6 +366,12 @@ void matrix_print(struct session *s, struct out *o)
 	out_text(o, s->o->gpu_list ? "\nOccupancy by GPU, with the image "
 		 "each loads:\n" : "\nOccupancy by architecture, with the "
 		 "image each loads:\n");
+	/* 22 columns, or the widest cell and two spaces. */
+	for (j = 0; j < m->n_targets; j++)
+		for (width[j] = 22, i = 0; i < m->n; i++)
+			if (m->rows[i].cells[j] &&
+			    (int)strlen(m->rows[i].cells[j]) + 2 > width[j])
+				width[j] = (int)strlen(m->rows[i].cells[j]) + 2;
 	for (i = 0; i <= m->n; i++) {
 		len = 0;
 		for (j = 0; j < m->n_targets; j++) {
@@ -364,7 +380,7 @@ void matrix_print(struct session *s, struct out *o)
 				      : t->name[0] ? t->name : t->arch;
 
 			len += (size_t)snprintf(line + len, sizeof line - len,
-						"%-22s", c ? c : "-");
+						"%-*s", width[j], c ? c : "-");
 			if (len >= sizeof line)
 				len = sizeof line - 1;
 		}
