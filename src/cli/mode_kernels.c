@@ -55,9 +55,12 @@ static void count_cluster(struct occ_run *run, const struct occ_row *row)
 
 		format_ratio_percent(pct, (uint64_t)c->active_warps,
 				     (uint64_t)c->warp_slots);
-		snprintf(cell, sizeof cell, c->max_active_clusters
-			 ? "%s%% %s, clusters of %d" : "cannot launch %.0s%s, "
-			 "clusters of %d", pct, row->arch, c->size);
+		if (c->max_active_clusters)
+			snprintf(cell, sizeof cell, "%s%% %s, clusters of %d",
+				 pct, row->arch, c->size);
+		else
+			snprintf(cell, sizeof cell, "cannot launch %s, "
+				 "clusters of %d", row->arch, c->size);
 		matrix_cell_set(run->s, rep->gpu, cell);
 	}
 }
@@ -477,8 +480,9 @@ static void report_start(struct report *rep, struct session *s, int api)
 	kernels_drop_beside(rep->l);
 	if (api)
 		api_open(rep, s);
-	rep->clusters = kernels_clusters_prepare(s, rep->l, s->o->gpu_list ?
-		session_find_arch(s, s->o->arch) : NULL);
+	/* --gpu LIST: each GPU's, as its rows begin (target_begin). */
+	rep->clusters = !s->o->gpu_list &&
+			kernels_clusters_prepare(s, rep->l, NULL);
 	occ_run_open(&rep->run, s, 1, rep->clusters ||
 		     targets_cluster(s, rep->l) ? 2 : 1);
 	rep->run.hook = kernel_row;

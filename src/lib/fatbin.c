@@ -102,25 +102,22 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
 	struct span s;
 	uint64_t origin = c->origin;
 	void *map = NULL;
+	/* A large PTX text whose text is not kept is scanned as it passes. */
+	int streamed = en->kind == KIND_PTX &&
+		       sparse_wanted(en, c->keep_ptx_text);
 	enum occ_status st;
 
 	c->compression = en->flags & FLAG_LZ4 ? OCC_BIN_LZ4
 			 : en->flags & FLAG_ZSTD ? OCC_BIN_ZSTD : OCC_BIN_STORED;
-	if (en->kind == KIND_PTX && sparse_wanted(en, c->keep_ptx_text)) {
-		if ((st = entry_packed(c, en, &payload)) != OCC_OK)
-			return st;
-		c->origin = bin_offset(c, payload.p);
-		c->entry_flags = en->flags;
-		st = ptx_stream(c, en, payload);
-		c->entry_flags = 0;
-		c->origin = origin;
-		return st;
-	}
-	if ((st = entry_bytes(c, en, payload, &s, &map)) != OCC_OK)
+	st = streamed ? entry_packed(c, en, &payload)
+		      : entry_bytes(c, en, payload, &s, &map);
+	if (st != OCC_OK)
 		return st;
 	c->origin = bin_offset(c, payload.p);
 	c->entry_flags = en->flags;
-	if (en->kind == KIND_PTX) {
+	if (streamed) {
+		st = ptx_stream(c, en, payload);
+	} else if (en->kind == KIND_PTX) {
 		st = ptx_read(c, s, (int)en->sm, en->flags);
 	} else if (s.n < 4 || rd32(s.p) != 0x464c457fu) {
 		st = bin_fail(c, OCC_ERR_CORRUPT, payload.p, "fatbin entry "

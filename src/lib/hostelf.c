@@ -219,12 +219,8 @@ static enum occ_status host_sections(struct bin_ctx *c, struct host *h)
 	return OCC_OK;
 }
 
-/* A host file whose fatbin sections gave no kernel: the fatbins its other
- * sections hold (a library that loads its own code, as cuFFT 12), for
- * the caller to say what the file holds. */
-/* The fatbins in the other sections of a host file whose fatbin sections
- * hold no kernel (cuFFT 12's .ldata), counted; set (a scan_set) holds
- * the sections scanned. */
+/* The fatbins in the other sections of the host file h, counted; set (a
+ * scan_set) holds the sections scanned. */
 static enum occ_status data_sections(struct bin_ctx *c, struct host *h,
 				     void *set_)
 {
@@ -283,6 +279,9 @@ static enum occ_status walk_fatbins(struct bin_ctx *c, struct host *h,
 	return host_sections(c, h);
 }
 
+/* A host file whose fatbin sections gave no kernel: the fatbins its other
+ * sections hold (a library that loads its own code, as cuFFT 12's .ldata),
+ * for the caller to say what the file holds. */
 enum occ_status host_data_fatbins(struct bin_ctx *c)
 {
 	struct scan_set set = { NULL, 0, 0 };

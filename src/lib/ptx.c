@@ -122,9 +122,15 @@ static enum occ_status one_entry(struct bin_ctx *c, const char *p,
 	return st;
 }
 
-/* The row every kernel of a PTX entry for sm starts from. */
-static void ptx_row(struct occ_bin_kernel *k, int sm, uint64_t entry_flags)
+/* The row every kernel of a PTX entry for sm starts from; a failure
+ * (at the entry's bytes at) for no architecture. */
+static enum occ_status ptx_row(struct bin_ctx *c, const void *at,
+			       struct occ_bin_kernel *k, int sm,
+			       uint64_t entry_flags)
 {
+	if (sm < 10)
+		return bin_fail(c, OCC_ERR_CORRUPT, at, "PTX entry for no "
+				"architecture (%d)", sm);
 	bin_kernel_init(k);
 	k->ptx_only = 1;
 	k->regs = k->barriers = -1;
@@ -135,6 +141,7 @@ static void ptx_row(struct occ_bin_kernel *k, int sm, uint64_t entry_flags)
 	snprintf(k->arch, sizeof k->arch, "compute_%d%s", sm % 10000,
 		 entry_flags & FLAG_ARCH_SPECIFIC ? "a" :
 		 entry_flags & FLAG_FAMILY ? "f" : "");
+	return OCC_OK;
 }
 
 /* The .entry kernels in [p, end), the text from its start when first.
@@ -177,15 +184,14 @@ enum occ_status ptx_read(struct bin_ctx *c, struct span s, int sm,
 {
 	const char *p = (const char *)s.p;
 	struct occ_bin_kernel k;
+	enum occ_status st = ptx_row(c, s.p, &k, sm, entry_flags);
 
-	ptx_row(&k, sm, entry_flags);
+	if (st != OCC_OK)
+		return st;
 	/* The text without the NUL padding an entry may end in. */
 	k.ptx_text = p;
 	for (k.ptx_len = s.n; k.ptx_len && s.p[k.ptx_len - 1] == 0;)
 		k.ptx_len--;
-	if (sm < 10)
-		return bin_fail(c, OCC_ERR_CORRUPT, s.p, "PTX entry for no "
-				"architecture (%d)", sm);
 	return scan(c, &k, p, p + s.n, 1, 1, NULL, NULL);
 }
 
@@ -239,10 +245,8 @@ enum occ_status ptx_stream(struct bin_ctx *c, const struct bin_entry *en,
 	pp.c = c;
 	pp.first = 1;
 	pp.len = en->usize;
-	ptx_row(&pp.k, (int)en->sm, en->flags);
-	if (en->sm < 10)
-		return bin_fail(c, OCC_ERR_CORRUPT, in.p, "PTX entry for no "
-				"architecture (%u)", en->sm);
+	if ((st = ptx_row(c, in.p, &pp.k, (int)en->sm, en->flags)) != OCC_OK)
+		return st;
 	st = zstd_stream(c->scratch, c->src, en->off, in, en->usize,
 			 ptx_piece, &pp, &why);
 	buf_free(&pp.kept);

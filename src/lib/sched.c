@@ -49,6 +49,7 @@ struct task {
 	struct text { const char *src; char *copy; } *texts;
 	size_t ntexts;
 	int state, cancelled, nomem;
+	uint64_t cost;                /* task_cost(), found when submitted */
 	/* What the walk had counted when it was submitted: a walk that
 	 * stops at its failure, as one job's does, counts that much. */
 	struct occ_bin_contents seen;
@@ -280,7 +281,7 @@ static struct task *pick(struct bin_sched *s, uint64_t *cost)
 
 		if (t->state != QUEUED)
 			continue;
-		c = t->cancelled ? 0 : task_cost(t);
+		c = t->cancelled ? 0 : t->cost;
 		if (s->held && s->held + c > BUDGET) {
 			s->room_wanted = 1;
 			continue;
@@ -496,6 +497,7 @@ static int task_from(struct task *t, const struct bin_ctx *c,
 	t->image = c->image;
 	t->images = c->images;
 	t->images_run = c->images_run;
+	t->cost = task_cost(t);
 	return 0;
 }
 
@@ -513,8 +515,9 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 		if (task_from(t, c, en, beside, nbeside))
 			return OCC_ERR_NOMEM;
 		task_run(t, &s->scratch);
-		/* The one thread keeps its context, unless its window is
-		 * larger than fatbinary makes them. */
+		/* The one thread keeps its context for the next image,
+		 * unless it holds more than a quarter of the budget (a 2 MB
+		 * window is kept, an 8 MB one is not). */
 		if (zstd_ctx_bytes(s->scratch.zstd) > BUDGET / 4) {
 			zstd_ctx_free(s->scratch.zstd);
 			s->scratch.zstd = NULL;

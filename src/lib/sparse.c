@@ -142,6 +142,17 @@ struct feed {
 	struct bin_buf *buf;
 };
 
+/* The stream in (see sparse_cubin), read from src's memory or file. */
+static struct feed feed_of(struct bin_scratch *sc, const struct bin_src *src,
+			   uint64_t off, struct span in)
+{
+	struct feed f = { src, off, in.n, 0, { NULL, 0 }, &sc->feed };
+
+	if (src->mem)
+		f.mem = in;
+	return f;
+}
+
 /* The next piece of the stream into ib, once ib is used up. */
 static enum occ_status feed_more(struct feed *f, ZSTD_inBuffer *ib)
 {
@@ -226,10 +237,8 @@ enum occ_status zstd_stream(struct bin_scratch *sc, const struct bin_src *src,
 			    uint64_t off, struct span in, uint64_t usize,
 			    stream_fn fn, void *ctx, const char **why)
 {
-	struct feed f = { src, off, in.n, 0, { NULL, 0 }, &sc->feed };
+	struct feed f = feed_of(sc, src, off, in);
 
-	if (src->mem)
-		f.mem = in;
 	return pass(sc, &f, usize, UINT64_MAX, fn, ctx, why);
 }
 #else
@@ -294,12 +303,10 @@ enum occ_status sparse_cubin(struct bin_scratch *sc, const struct bin_src *src,
 {
 #ifdef HAVE_ZSTD
 	struct sparse sp;
-	struct feed f = { src, off, in.n, 0, { NULL, 0 }, &sc->feed };
+	struct feed f = feed_of(sc, src, off, in);
 	enum occ_status st = OCC_OK;
 	int i;
 
-	if (src->mem)
-		f.mem = in;
 	memset(&sp, 0, sizeof sp);
 	*map = NULL;
 	sp.len = usize;
