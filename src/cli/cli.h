@@ -203,8 +203,25 @@ void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));
-/* A configuration modelled: counted for session_status(). */
-void session_count_config(struct session *s, const struct occ_result *r);
+/* A long list's rows on threads (pieces.c): a worker opens a piece of
+ * ctx's and makes items [from, to) into it; the calling thread joins the
+ * pieces in order (non-zero: stop, the pieces left dropped). pieces_run
+ * returns -1 when threads are not worth it (the caller makes the rows
+ * itself), 1 when a join stopped it, else 0. */
+struct pieces_job {
+	size_t n;
+	int jobs;                  /* threads; 0: one per processor */
+	void *ctx;
+	void *(*open)(void *ctx);  /* NULL: out of memory, told by join */
+	void (*make)(void *piece, size_t from, size_t to);
+	int (*join)(void *ctx, void *piece);
+	void (*drop)(void *piece);
+};
+int pieces_run(const struct pieces_job *j);
+
+/* Configurations modelled, and how many launch: for session_status(). */
+void session_count_configs(struct session *s, uint64_t configs,
+			   uint64_t launching);
 /* The exit status of a mode whose rows are configurations: 1, with a
  * line saying so, when some were modelled and none can launch (unless
  * --check decides: status_by_check); else 0. */

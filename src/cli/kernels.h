@@ -3,13 +3,17 @@
  * to the command line): Triton's launch (kernels_triton.c), the cluster
  * launches kernels declare (kernels_cluster.c), PTX files' lines
  * (kernels_ptx.c); how binaries are read (kernels_opts.c); the summary
- * and notes under the text table (kernels_summary.c); the list's upkeep
- * (kernels_list.c) and a failed compile's report (kernels_errors.c).
+ * and notes under the text table (kernels_summary.c); the driver beside
+ * the model (--api, kernels_api.c); the list's upkeep (kernels_list.c)
+ * and a failed compile's report (kernels_errors.c).
  */
 #ifndef OCC_CLI_KERNELS_H
 #define OCC_CLI_KERNELS_H
 
 #include "cli.h"
+
+struct occ_row;
+struct row_gpu;
 
 /* How Triton launches a kernel of its cache (kernels_triton.c). */
 struct kernel_launch {
@@ -41,6 +45,10 @@ void kernels_read_add(struct session *s, const char *path,
 struct kernel_info *kernels_add(struct kernel_list *l);
 const char *kernels_file_name(struct kernel_list *l, const char *file);
 void kernels_drop_relocatable(struct kernel_list *l);
+/* A cubin's minimum blocks (__launch_bounds__), from its PTX beside it. */
+void kernels_min_blocks_from_ptx(struct kernel_list *l);
+/* Ends the run when nothing was read: why, from what the fatbins held. */
+void kernels_no_kernel(const struct occ_bin_contents *n, const char *input);
 /* A compiler report that says the compile failed: exits 1 with how many
  * errors, where and the first (kernels_errors.c); text is restored. */
 void kernels_compiler_errors(const char *input, char *text, size_t len);
@@ -85,6 +93,27 @@ void kernels_ptx_line(char *buf, size_t n, const struct kernel_info *k);
  * by what limits them, and the lowest occupancies. */
 #define SUMMARY_LOWEST 3   /* the summary's lowest-occupancy rows */
 
+/* --api: the driver, and the file whose code it loads. */
+struct api {
+	struct gpu_loader *loader;
+	const struct occ_arch *dev_arch;
+	const char *file;
+	unsigned char *buf;
+	size_t len;
+	const unsigned char *fixed;  /* standard input's bytes */
+	size_t fixed_len;
+	const void *refused;         /* the last image the driver refused */
+	const unsigned char *ok;     /* per kernel: the driver can say */
+};
+
+void kernels_api_open(struct api *a, struct session *s,
+		      const struct kernel_list *l);
+/* Row's kernel as the driver reads it, into g (row->gpu when it can). */
+void kernels_api_row(struct api *a, struct session *s,
+		     const struct kernel_list *l, struct occ_row *row,
+		     struct row_gpu *g);
+void kernels_api_close(struct api *a);
+
 struct summary_low {
 	uint64_t warps, max_warps;   /* occupancy, as a fraction */
 	const struct kernel_info *ki;
@@ -103,6 +132,9 @@ void kernels_summary_count(struct kernel_summary *s, const struct occ_row *row,
 			   int clusters);
 /* row (or its cluster launch) among the lowest occupancies, if it is. */
 void kernels_summary_low(struct kernel_summary *s, const struct occ_row *row);
+/* Adds the counts of rows that came after s's (made on another thread). */
+void kernels_summary_add(struct kernel_summary *s,
+			 const struct kernel_summary *later);
 /* The summary and the notes under the text table. */
 void kernels_notes(struct out *out, const struct kernel_list *l,
 		   const struct options *o, const struct kernel_summary *sum,

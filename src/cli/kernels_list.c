@@ -130,3 +130,25 @@ void kernels_drop_relocatable(struct kernel_list *l)
 	}
 	l->n = kept;
 }
+
+/* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
+ * the same kernel beside it in the fatbin does (.minnctapersm). */
+void kernels_min_blocks_from_ptx(struct kernel_list *l)
+{
+	size_t start, end, i, j;
+
+	for (start = 0; start < l->n; start = end) {
+		for (end = start; end < l->n && l->k[end].file == l->k[start].file
+		     && l->k[end].fatbin_offset == l->k[start].fatbin_offset;
+		     end++)
+			;
+		for (i = start; i < end; i++) {
+			if (!l->k[i].ptx_only || l->k[i].min_blocks <= 0)
+				continue;
+			for (j = start; j < end; j++)
+				if (!l->k[j].ptx_only && l->k[j].min_blocks < 0 &&
+				    strcmp(l->k[j].mangled, l->k[i].mangled) == 0)
+					l->k[j].min_blocks = l->k[i].min_blocks;
+		}
+	}
+}

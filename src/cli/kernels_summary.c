@@ -16,12 +16,27 @@ static int lower(const struct summary_low *a, const struct summary_low *b)
 	return a->warps * b->max_warps < b->warps * a->max_warps;
 }
 
+/* w among the lowest, after those as low that came before it. */
+static void keep_low(struct kernel_summary *s, const struct summary_low *w)
+{
+	size_t i;
+
+	if (w->max_warps == 0 || w->warps >= w->max_warps)
+		return;
+	if (s->n_low == SUMMARY_LOWEST && !lower(w, &s->low[SUMMARY_LOWEST - 1]))
+		return;
+	if (s->n_low < SUMMARY_LOWEST)
+		s->n_low++;
+	for (i = s->n_low - 1; i > 0 && lower(w, &s->low[i - 1]); i--)
+		s->low[i] = s->low[i - 1];
+	s->low[i] = *w;
+}
+
 void kernels_summary_low(struct kernel_summary *s, const struct occ_row *row)
 {
 	struct summary_low w = { (uint64_t)row->r.warps_per_sm,
 			   (uint64_t)row->r.max_warps_per_sm, row->ki,
 			   row->k.block_size, "" };
-	size_t i;
 
 	/* A cluster launch: the GPU's warps it keeps busy, of its slots. */
 	if (row->cl) {
@@ -29,16 +44,23 @@ void kernels_summary_low(struct kernel_summary *s, const struct occ_row *row)
 		w.max_warps = (uint64_t)row->cl->c.warp_slots;
 		snprintf(w.cluster, sizeof w.cluster, "%s", row->cl->name);
 	}
-	if (w.max_warps == 0 || w.warps >= w.max_warps)
-		return;
+	keep_low(s, &w);
+}
 
-	if (s->n_low == SUMMARY_LOWEST && !lower(&w, &s->low[SUMMARY_LOWEST - 1]))
-		return;
-	if (s->n_low < SUMMARY_LOWEST)
-		s->n_low++;
-	for (i = s->n_low - 1; i > 0 && lower(&w, &s->low[i - 1]); i--)
-		s->low[i] = s->low[i - 1];
-	s->low[i] = w;
+/* A later piece's counts: its lowest come after those as low here, as
+ * they would counted one row at a time. */
+void kernels_summary_add(struct kernel_summary *s,
+			 const struct kernel_summary *later)
+{
+	size_t i;
+
+	s->rows += later->rows;
+	s->cannot += later->cannot;
+	s->below_min += later->below_min;
+	for (i = 0; i < 5; i++)
+		s->by[i] += later->by[i];
+	for (i = 0; i < later->n_low; i++)
+		keep_low(s, &later->low[i]);
 }
 
 void kernels_summary_count(struct kernel_summary *s, const struct occ_row *row,

@@ -16,25 +16,12 @@
 #include "occupancy.h"
 #include "kernels.h"
 
-/* --api: the driver, and the file whose code it loads. */
-struct api {
-	struct gpu_loader *loader;
-	const struct occ_arch *dev_arch;
-	const char *file;
-	unsigned char *buf;
-	size_t len;
-	const unsigned char *fixed;  /* standard input's bytes */
-	size_t fixed_len;
-	const void *refused;         /* the last image the driver refused */
-};
-
 struct report {
 	struct occ_run run;
 	int clusters;                 /* cluster launches computed */
 	struct kernel_list *l;        /* the session's */
 	struct kernel_summary sum;
 	struct api api;
-	const unsigned char *api_ok; /* per kernel: the driver can say */
 	const struct occ_arch *gpu_table;   /* --gpu LIST: this GPU's */
 	int gpu;                     /* and its index, or -1 */
 };
@@ -66,187 +53,6 @@ static void count_cluster(struct occ_run *run, const struct occ_row *row)
 }
 
 
-/* ---- --api: the driver on the kernel's own code ---- */
-
-static void api_load_file(struct api *a, const char *file)
-{
-	int fd;
-	struct stat sb;
-	ssize_t got;
-	size_t n = 0;
-
-	gpu_loader_forget(a->loader);
-	a->refused = NULL;
-	free(a->buf);
-	a->buf = NULL;
-	a->file = file;
-	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) != 0)
-		die("%s: cannot read: %s", file, strerror(errno));
-	if (!S_ISREG(sb.st_mode))
-		die("%s: changed while occcalc read it (no longer a regular "
-		    "file)", file);
-	if (!(a->buf = malloc((size_t)sb.st_size + 1)))
-		die("%s: too large to read into memory", file);
-	while (n < (size_t)sb.st_size &&
-	       (got = read(fd, a->buf + n, (size_t)sb.st_size - n)) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			die("%s: cannot read: %s", file, strerror(errno));
-		n += (size_t)got;
-	}
-	close(fd);
-	a->len = n;
-}
-
-/* Where cuModuleLoadData finds the kernel's code: the cubin, or the
- * fatbin holding it; NULL if the file changed since it was read. */
-static const void *api_image(struct api *a, const struct kernel_info *k)
-{
-	const unsigned char *buf;
-	size_t len;
-
-	if (a->fixed && strcmp(k->file, "<stdin>") == 0) {
-		buf = a->fixed;
-		len = a->fixed_len;
-	} else {
-		if (a->file != k->file)
-			api_load_file(a, k->file);
-		buf = a->buf;
-		len = a->len;
-	}
-	if (k->fatbin_offset < 0)
-		return buf;
-	return (uint64_t)k->fatbin_offset + 16 <= len
-	       ? buf + k->fatbin_offset : NULL;
-}
-
-/* The model's most threads per block for k's registers and bound: what
- * the driver reports as CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK. */
-static int model_max_threads(const struct occ_arch *a, const struct occ_kernel *k)
-{
-	struct occ_kernel t = *k;
-	struct occ_result r;
-	int size = k->max_threads > 0 && k->max_threads < a->max_threads_per_block
-		   ? k->max_threads : a->max_threads_per_block;
-
-	t.dynamic_smem = t.static_smem = 0;
-	for (; size > 0; size -= size % a->warp_size ? size % a->warp_size
-						     : a->warp_size) {
-		t.block_size = size;
-		if (occ_compute(a, &t, &r) == OCC_OK && r.blocks_per_sm > 0)
-			break;
-	}
-	return size;
-}
-
-static int func_agrees(const struct occ_row *row, const struct gpu_func *f)
-{
-	const struct kernel_info *k = row->ki;
-
-	/* Above the bound the occupancy APIs answer as if there were none,
-	 * but a launch fails (docs/kernels-api-validation.md): 0 stands. */
-	int blocks = row->r.reason == OCC_ABOVE_LAUNCH_BOUNDS ||
-		     f->blocks == row->r.blocks_per_sm;
-
-	return f->regs == k->regs && f->static_smem == k->static_smem &&
-	       f->local == k->stack && blocks &&
-	       f->max_threads == model_max_threads(row->a, &row->k);
-}
-
-static void api_row(struct report *rep, struct occ_row *row,
-		    struct row_gpu *g)
-{
-	struct session *s = rep->run.s;
-	const struct kernel_info *k = row->ki;
-	const void *image;
-	char err[512];
-	int st;
-
-	if (!rep->api_ok[k - rep->l->k])
-		return;
-	image = api_image(&rep->api, k);
-	if (!image)
-		die("%s: changed while occcalc read it", k->file);
-	st = gpu_loader_query(rep->api.loader, image, k->mangled,
-			      row->k.block_size, row->k.dynamic_smem, &g->func,
-			      err, sizeof err);
-	if (st < 0)
-		session_device_failed(s, err);
-	if (st == 2 && rep->api.refused != image)
-		warn("%s: the driver does not load its code: %s", k->file, err);
-	if (st == 2)
-		rep->api.refused = image;
-	if (st == 1)
-		warn("%s: %s: %s", k->file, k->name ? k->name : k->mangled, err);
-	if (st > 0)
-		return;
-	g->have_func = 1;
-	g->api_blocks = g->func.blocks;
-	/* PTX: occcalc reads no resources to set beside the driver's (its
-	 * row's model fields and agrees are null); nothing is counted. */
-	g->agrees = k->ptx_only || func_agrees(row, &g->func);
-	if (!g->agrees)
-		s->disagreements++;
-	row->gpu = g;
-}
-
-/* Which kernels the driver can say something of: the device's own cubins,
- * and PTX where the fatbin holding it has no cubin for the device. */
-static unsigned char *api_targets(const struct kernel_list *l,
-				  const struct occ_device *d)
-{
-	unsigned char *ok = calloc(l->n + 1, 1);
-	size_t i, j, start;
-	int cubin;
-
-	if (!ok)
-		die("out of memory");
-	for (start = 0; start < l->n; start = i) {
-		cubin = 0;
-		for (i = start; i < l->n && l->k[i].file == l->k[start].file &&
-		     l->k[i].fatbin_offset == l->k[start].fatbin_offset; i++)
-			cubin |= !l->k[i].ptx_only &&
-				 l->k[i].cc_major == d->cc_major &&
-				 l->k[i].cc_minor == d->cc_minor;
-		for (j = start; j < i; j++) {
-			const struct kernel_info *k = &l->k[j];
-			int cc = k->cc_major * 10 + k->cc_minor;
-
-			ok[j] = k->relocatable ? 0
-				: k->ptx_only ? !cubin && cc <= d->cc_major * 10 +
-						d->cc_minor
-				: k->cc_major == d->cc_major &&
-				  k->cc_minor == d->cc_minor;
-		}
-	}
-	return ok;
-}
-
-static void api_open(struct report *rep, struct session *s)
-{
-	char err[512];
-	size_t i, relocatable = 0;
-
-	if (rep->l->text)
-		die("--api loads the kernels' code: give a binary (a compiler "
-		    "report holds none)");
-	rep->api.dev_arch = session_device_arch(s);
-	rep->api.loader = gpu_loader_open(&s->gpu, err, sizeof err);
-	if (!rep->api.loader)
-		session_device_failed(s, err);
-	rep->api.fixed = rep->l->stdin_buf;
-	rep->api.fixed_len = rep->l->stdin_len;
-	rep->api_ok = api_targets(rep->l, &s->dev);
-	for (i = 0; i < rep->l->n; i++)
-		relocatable += rep->l->k[i].relocatable;
-	if (relocatable)
-		warn("%zu kernel%s of relocatable device code (nvcc -rdc) not "
-		     "given to the driver: it loads linked code", relocatable,
-		     plural(relocatable));
-}
-
 /* ---- Rows ---- */
 
 /* Each computed row: the driver's reading (--api), then the summary. */
@@ -257,7 +63,7 @@ static void kernel_row(struct occ_run *run, struct occ_row *row,
 
 	memset(g, 0, sizeof *g);
 	if (rep->api.loader)
-		api_row(rep, row, g);
+		kernels_api_row(&rep->api, rep->run.s, rep->l, row, g);
 	kernels_summary_count(&rep->sum, row,
 			      run->clusters && run->clusters->n);
 	if (rep->gpu >= 0) {
@@ -322,7 +128,7 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 		return;
 	}
 	if (rep->api.loader)
-		api_row(rep, &row, &g);
+		kernels_api_row(&rep->api, rep->run.s, rep->l, &row, &g);
 	out_row(&rep->run.out, &row);
 }
 
@@ -358,6 +164,111 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 	occ_run_blocks(&rep->run, a, blocks, &k);
 }
 
+/* ---- Rows on threads ---- */
+
+/* Whether rows may be made on threads: none asks the driver, a GPU of a
+ * list, a cluster launch, a measurement, a chart or --check, whose rows
+ * use what the whole run shares. */
+static int rows_threadable(const struct report *rep, const struct session *s)
+{
+	const struct options *o = s->o;
+
+	return !s->n_targets && !rep->api.loader && !rep->clusters &&
+	       !o->cluster.n && !o->measure && !o->chart && !o->plot &&
+	       !rep->run.out.check && !rep->run.out.record && !rep->run.sink &&
+	       !o->growth.per_thread && !o->growth.per_warp;
+}
+
+struct threaded {
+	struct report *rep;          /* joined into, on the calling thread */
+	const struct report *like;   /* what each piece starts as */
+};
+
+static void *piece_open(void *ctx)
+{
+	const struct threaded *t = ctx;
+	struct report *p = malloc(sizeof *p);
+
+	if (!p)
+		return NULL;
+	*p = *t->like;
+	p->run.hook_ctx = p;
+	p->run.piece = 1;
+	if (out_piece_open(&p->run.out, &t->like->run.out) != 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void piece_make(void *piece, size_t from, size_t to)
+{
+	struct report *p = piece;
+	size_t i;
+
+	for (i = from; i < to && !p->run.failure[0]; i++)
+		kernel_rows(p, &p->l->k[i]);
+	if (out_piece_close(&p->run.out) != 0 && !p->run.failure[0])
+		snprintf(p->run.failure, sizeof p->run.failure,
+			 "out of memory");
+}
+
+static void piece_drop(void *piece)
+{
+	struct report *p = piece;
+
+	free(p->run.out.mem);
+	free(p);
+}
+
+static int piece_join(void *ctx, void *piece)
+{
+	struct report *rep = ((struct threaded *)ctx)->rep, *p = piece;
+
+	if (!p) {
+		snprintf(rep->run.failure, sizeof rep->run.failure,
+			 "out of memory");
+		return 1;
+	}
+	out_join(&rep->run.out, &p->run.out);
+	kernels_summary_add(&rep->sum, &p->sum);
+	rep->run.configs += p->run.configs;
+	rep->run.launching += p->run.launching;
+	rep->run.cluster_bounds |= p->run.cluster_bounds;
+	memcpy(rep->run.failure, p->run.failure, sizeof rep->run.failure);
+	piece_drop(p);
+	return rep->run.failure[0] != 0;
+}
+
+/* Every kernel's rows: on threads when there are many (the same bytes
+ * as on this one), each kernel's table found here first, should one be
+ * missing. */
+static void all_rows(struct report *rep, struct session *s)
+{
+	struct report *like = NULL;
+	struct threaded t = { rep, NULL };
+	struct pieces_job j = { rep->l->n, (int)s->o->jobs, &t, piece_open,
+				piece_make, piece_join, piece_drop };
+	size_t i;
+	int st = -1;
+
+	if (rows_threadable(rep, s) && (like = malloc(sizeof *like))) {
+		for (i = 0; i < rep->l->n; i++)
+			if (!rep->l->k[i].ptx_only)
+				kernel_arch(rep, &rep->l->k[i]);
+		*like = *rep;
+		memset(&like->sum, 0, sizeof like->sum);
+		like->run.configs = like->run.launching = 0;
+		t.like = like;
+		st = pieces_run(&j);
+		free(like);
+	}
+	for (i = 0; st < 0 && i < rep->l->n; i++)
+		kernel_rows(rep, &rep->l->k[i]);
+	if (rep->run.failure[0])
+		die("%s", rep->run.failure);
+}
+
 /* --gpu LIST: a kernel no image of which the GPU loads. */
 static void no_image_row(struct report *rep, const struct kernel_info *k)
 {
@@ -375,8 +286,6 @@ static void no_image_row(struct report *rep, const struct kernel_info *k)
 	out_row(&rep->run.out, &row);
 }
 
-static void min_blocks_from_ptx(struct kernel_list *l);
-
 /* --gpu LIST, --arch LIST: target i's kernels read; its table. */
 static void target_begin(void *ctx, int i, struct kernel_list *l)
 {
@@ -385,7 +294,7 @@ static void target_begin(void *ctx, int i, struct kernel_list *l)
 
 	rep->l = l;
 	if (i)          /* the first target's list is report_start's */
-		min_blocks_from_ptx(rep->l);
+		kernels_min_blocks_from_ptx(rep->l);
 	rep->gpu = i;
 	rep->gpu_table = session_find_arch(s, s->o->arch);
 	rep->run.gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
@@ -425,61 +334,15 @@ static void target_row(void *ctx, int i, const struct kernel_info *k,
 		no_image_row(ctx, k);
 }
 
-/* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
- * the same kernel beside it in the fatbin does (.minnctapersm). */
-static void min_blocks_from_ptx(struct kernel_list *l)
-{
-	size_t start, end, i, j;
-
-	for (start = 0; start < l->n; start = end) {
-		for (end = start; end < l->n && l->k[end].file == l->k[start].file
-		     && l->k[end].fatbin_offset == l->k[start].fatbin_offset;
-		     end++)
-			;
-		for (i = start; i < end; i++) {
-			if (!l->k[i].ptx_only || l->k[i].min_blocks <= 0)
-				continue;
-			for (j = start; j < end; j++)
-				if (!l->k[j].ptx_only && l->k[j].min_blocks < 0 &&
-				    strcmp(l->k[j].mangled, l->k[i].mangled) == 0)
-					l->k[j].min_blocks = l->k[i].min_blocks;
-		}
-	}
-}
-
-/* A binary without kernels whose fatbins hold something else: what, and
- * why no resources can be read from it. */
-static void no_kernel_contents(const struct occ_bin_contents *n,
-			       const char *input)
-{
-	if (n->kernels)
-		return;          /* all left out by --arch or --kernel */
-	if (n->ltoir && !n->data_fatbins)
-		die("%s: no kernel to read: its %llu fatbin%s hold%s %llu "
-		    "LTO-IR image%s (nvcc -dlto), which is linked and compiled "
-		    "to SASS only when the program runs (nvJitLink): no "
-		    "registers or shared memory exist before", input,
-		    (unsigned long long)n->fatbins, plural(n->fatbins),
-		    n->fatbins == 1 ? "s" : "", (unsigned long long)n->ltoir,
-		    plural(n->ltoir));
-	if (n->data_fatbins)
-		die("%s: no kernel in the fatbins the CUDA runtime registers "
-		    "(%llu, .nv_fatbin); %llu more fatbins lie in its other "
-		    "sections, outside what the runtime registers: occcalc "
-		    "does not read those", input,
-		    (unsigned long long)n->fatbins,
-		    (unsigned long long)n->data_fatbins);
-}
-
 /* The list made ready (minimum blocks from PTX, PTX beside SASS
  * dropped), the driver opened with --api, and the run of rows opened
  * with its hooks. */
 static void report_start(struct report *rep, struct session *s, int api)
 {
-	min_blocks_from_ptx(rep->l);
+	kernels_min_blocks_from_ptx(rep->l);
 	kernels_drop_beside(rep->l);
 	if (api)
-		api_open(rep, s);
+		kernels_api_open(&rep->api, s, rep->l);
 	/* --gpu LIST: each GPU's, as its rows begin (target_begin). */
 	rep->clusters = !s->o->gpu_list &&
 			kernels_clusters_prepare(s, rep->l, NULL);
@@ -556,7 +419,7 @@ int mode_kernels(struct session *s)
 	for (i = 0; i < (size_t)o->n_more_kernels; i++)
 		kernels_read_add(s, o->more_kernels[i], rep.l);
 	if (rep.l->n == 0 && !rep.l->text && o->n_more_kernels == 0)
-		no_kernel_contents(&rep.l->contents, o->ptxas);
+		kernels_no_kernel(&rep.l->contents, o->ptxas);
 	if (rep.l->n == 0)
 		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",
@@ -566,8 +429,7 @@ int mode_kernels(struct session *s)
 	if (s->n_targets)
 		targets_kernels(s, rep.l, target_begin, target_row, &rep);
 	else
-		for (i = 0; i < rep.l->n; i++)
-			kernel_rows(&rep, &rep.l->k[i]);
+		all_rows(&rep, s);
 	if (o->format == OUT_TEXT && !o->fields)
 		kernels_notes(&rep.run.out, rep.l, o, &rep.sum,
 			      rep.clusters);
@@ -579,9 +441,7 @@ int mode_kernels(struct session *s)
 		     "reading or model (see the agrees column)",
 		     (unsigned long long)s->disagreements,
 		     plural(s->disagreements));
-	gpu_loader_close(rep.api.loader);
-	free(rep.api.buf);
-	free((void *)rep.api_ok);
+	kernels_api_close(&rep.api);
 	kernels_free(rep.l);
 	return session_status(s);
 }

@@ -371,15 +371,19 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row,
 }
 
 /* The options are checked one by one before; this names the
- * configuration, should the model still refuse it. */
-static _Noreturn void compute_failed(const struct occ_row *row,
-				     enum occ_status st)
+ * configuration, should the model still refuse it. A piece keeps the
+ * message for the thread that joins it. */
+static void compute_failed(struct occ_run *run, const struct occ_row *row,
+			   enum occ_status st)
 {
-	die("%s, %d threads, %d registers, %llu B static + %llu B dynamic "
-	    "shared memory, %d barriers: %s", row->arch, row->k.block_size,
-	    row->k.regs_per_thread, (unsigned long long)row->k.static_smem,
-	    (unsigned long long)row->k.dynamic_smem, row->k.barriers,
-	    occ_strerror(st));
+	snprintf(run->failure, sizeof run->failure, "%s, %d threads, %d "
+		 "registers, %llu B static + %llu B dynamic shared memory, %d "
+		 "barriers: %s", row->arch, row->k.block_size,
+		 row->k.regs_per_thread, (unsigned long long)row->k.static_smem,
+		 (unsigned long long)row->k.dynamic_smem, row->k.barriers,
+		 occ_strerror(st));
+	if (!run->piece)
+		die("%s", run->failure);
 }
 
 /* --smem, --smem-per-thread and --smem-per-warp at one block size, each
@@ -422,18 +426,23 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	if (o->have_block || (run->ki && run->ki->launch)) {
 		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
 		check_growth(&g, k->block_size, row.k.dynamic_smem);
-		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK)
-			compute_failed(&row, st);
+		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK) {
+			compute_failed(run, &row, st);
+			return;
+		}
 	} else {
-		if ((st = occ_best_block_size(run->a, k, &g, &best)) != OCC_OK)
-			compute_failed(&row, st);
+		if ((st = occ_best_block_size(run->a, k, &g, &best)) != OCC_OK) {
+			compute_failed(run, &row, st);
+			return;
+		}
 		row.k.block_size = best.block_size ? best.block_size
 						   : run->a->warp_size;
 		row.k.dynamic_smem = best.dynamic_smem;
 		row.r = best.result;
 		row.best = &best;
 	}
-	session_count_config(run->s, &row.r);
+	run->configs++;
+	run->launching += row.r.blocks_per_sm > 0;
 	row.sms = (int)o->sms;
 	row.grid = (int64_t)o->grid;
 	row.ki = run->ki;
@@ -475,10 +484,10 @@ void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 			k->dynamic_smem = id.value;
 			run->shape = blocks->ranges[ib.range].dim;
 			run_one(run, k);
-			if (!seq_next(&id))
+			if (run->failure[0] || !seq_next(&id))
 				break;
 		}
-		if (!seq_next(&ib))
+		if (run->failure[0] || !seq_next(&ib))
 			break;
 	}
 }
@@ -503,6 +512,7 @@ static void bounds_note(struct occ_run *run)
 
 void occ_run_close(struct occ_run *run)
 {
+	session_count_configs(run->s, run->configs, run->launching);
 	if (!run->report && !run->sink) {
 		bounds_note(run);
 		out_close(&run->out);

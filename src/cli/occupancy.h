@@ -91,6 +91,11 @@ struct occ_run {
 	/* Cluster rows written as upper bounds: CAP_UNKNOWN, LAYOUT_UNKNOWN
 	 * bits, for the note under a text table. */
 	unsigned cluster_bounds;
+	uint64_t configs, launching;   /* configurations computed; launching */
+	/* Made on another thread (a piece of a longer run): a configuration
+	 * the model refuses ends it here, and the run where it is joined. */
+	int piece;
+	char failure[512];
 };
 #define CLUSTER_CAP_UNKNOWN 1u
 #define CLUSTER_LAYOUT_UNKNOWN 2u

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -447,6 +448,9 @@ void out_open(struct out *o, FILE *f, enum out_format format,
 	o->stream = 0;
 	o->style = 0;
 	o->rows = 0;
+	o->piece = 0;
+	o->mem = NULL;
+	o->mem_len = 0;
 	o->len = 0;
 }
 
@@ -471,7 +475,7 @@ void out_row(struct out *o, const void *row)
 {
 	if (o->check)
 		check_judge(o->check, row);
-	if (o->rows == 0)
+	if (o->rows == 0 && !o->piece)
 		out_header(o);
 	switch (o->format) {
 	case OUT_TEXT:
@@ -515,6 +519,46 @@ void out_close(struct out *o)
 	flush(o);
 	if (fflush(o->f) != 0 || ferror(o->f))
 		die("write error: %s", strerror(errno));
+}
+
+/* ---- Pieces of an output, made on other threads ---- */
+
+int out_piece_open(struct out *o, const struct out *whole)
+{
+	FILE *f;
+
+	out_open(o, NULL, whole->format, whole->sel);
+	out_style(o, whole->style);
+	o->record = whole->record;
+	o->piece = 1;
+	if (!(f = open_memstream(&o->mem, &o->mem_len)))
+		return -1;
+	o->f = f;
+	return 0;
+}
+
+int out_piece_close(struct out *o)
+{
+	int failed;
+
+	flush(o);
+	failed = fclose(o->f) != 0;
+	o->f = NULL;
+	return failed ? -1 : 0;
+}
+
+/* The piece's rows after whole's: the header before the first, and in a
+ * JSON array the comma the piece could not know it needed. */
+void out_join(struct out *whole, struct out *piece)
+{
+	if (piece->rows && whole->rows == 0)
+		out_header(whole);
+	else if (piece->rows && whole->format == OUT_JSON)
+		put_char(whole, ',');
+	put(whole, piece->mem, piece->mem_len);
+	whole->rows += piece->rows;
+	free(piece->mem);
+	piece->mem = NULL;
 }
 
 /* ---- Files written besides standard output (--plot) ---- */

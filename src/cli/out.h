@@ -136,6 +136,9 @@ struct out {
 	int stream;            /* JSON Lines: flush each row (slow rows) */
 	unsigned style;        /* OUT_NOHEADER, OUT_NOUNITS */
 	uint64_t rows;
+	int piece;             /* rows of a longer output (out_piece_open) */
+	char *mem;             /* a piece's text, once closed */
+	size_t mem_len;
 	size_t len;
 	char buf[1 << 16];
 };
@@ -149,6 +152,12 @@ void out_row(struct out *o, const void *row);
 void out_text(struct out *o, const char *s);
 /* Ends the output; exits with "write error" if writing failed. */
 void out_close(struct out *o);
+/* Rows of whole's output made elsewhere (on another thread): o writes
+ * them to memory as whole would, without the header; out_piece_close
+ * ends the piece, out_join appends it to whole, in order. */
+int out_piece_open(struct out *o, const struct out *whole);
+int out_piece_close(struct out *o);
+void out_join(struct out *whole, struct out *piece);
 
 /* The decimals a decimal field prints, by its unit, in every mode and
  * format alike: percentages (_pct), ratios and rates 2; times (_ms, _us)

@@ -295,11 +295,11 @@ void session_apply_gpu(struct session *s)
 		o->sms = (uint64_t)g.sms;
 }
 
-void session_count_config(struct session *s, const struct occ_result *r)
+void session_count_configs(struct session *s, uint64_t configs,
+			   uint64_t launching)
 {
-	s->configs++;
-	if (r->blocks_per_sm > 0)
-		s->configs_launching++;
+	s->configs += configs;
+	s->configs_launching += launching;
 }
 
 /* A run asked what launches; when nothing does, that is its failure,

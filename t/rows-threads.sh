@@ -1,0 +1,69 @@
+#!/bin/sh
+# rows-threads.sh - a long list's rows are made on threads (pieces of 512
+# kernels) and printed as one thread prints them: every format, the text
+# table's summary and lowest occupancies (ties in the order the kernels
+# came), --block, --fields, --arch, and a list where nothing launches.
+. "$T/lib.sh"
+
+# A ptxas report of 1,700 kernels on three architectures: registers,
+# shared memory, barriers and stack in cycles of different lengths, so
+# that many kernels tie and some cannot launch; the lowest occupancies
+# (255 registers) only in the last two pieces, tied across them.
+report() {   # report ARCHS COUNT
+	awk -v archs="$1" -v count="$2" 'BEGIN {
+		na = split(archs, a, " ")
+		for (i = 0; i < count; i++) {
+			arch = a[i % na + 1]
+			regs = (i >= 1520 && i % 10 == 0) ? 255 : 16 + (i * 37) % 112
+			name = "kernel" i
+			smem = (i % 7 == 3) ? 300000 : (i % 11) * 4096
+			printf "ptxas info    : Compiling entry function '"'"'_Z%d%sPf'"'"' for '"'"'%s'"'"'\n", length(name), name, arch
+			printf "ptxas info    : Function properties for _Z%d%sPf\n", length(name), name
+			printf "    %d bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n", (i % 5) * 16
+			printf "ptxas info    : Used %d registers, used %d barriers, %d bytes smem\n", regs, i % 3, smem
+		}
+	}'
+}
+report "sm_90 sm_80 sm_75" 1700 >"$tmp/many.txt"
+report "sm_90" 1100 | sed 's/ [0-9]* bytes smem/ 300000 bytes smem/' >"$tmp/none.txt"
+
+same_rows() {   # same_rows WHAT ARGS...: --jobs 1 and --jobs 3, 16 agree
+	what=$1
+	shift
+	run --jobs 1 "$@"
+	s1=$status
+	cp "$tmp/out" "$tmp/one"
+	cp "$tmp/err" "$tmp/one.err"
+	for j in 3 16; do
+		run --jobs "$j" "$@"
+		[ "$s1" -eq "$status" ] && [ -s "$tmp/one" ] &&
+			cmp -s "$tmp/one" "$tmp/out" &&
+			cmp -s "$tmp/one.err" "$tmp/err" || break
+	done
+	ok $? "$what: the rows made on threads are one thread's, byte for byte"
+}
+
+same_rows "text table and its summary" --kernels "$tmp/many.txt"
+grep -q "^Limited by:.*cannot launch 243;" "$tmp/out" &&
+	grep -A2 "^Lowest occupancy" "$tmp/out" | sed 's/^.*: //' | tr '\n' ' ' |
+	grep -qx "kernel1530(float\*) kernel1540(float\*) kernel1560(float\*) "
+ok $? "the summary counts kernels that cannot launch; the lowest, tied, in the order they came"
+same_rows "CSV" --kernels "$tmp/many.txt" -f csv
+[ "$(wc -l <"$tmp/out")" -eq 1701 ]
+ok $? "CSV: a header and a row per kernel"
+same_rows "CSV without its header" --kernels "$tmp/many.txt" -f csv,noheader
+same_rows "JSON" --kernels "$tmp/many.txt" -f json
+[ "$(grep -c '^{' "$tmp/out")" -eq 1700 ] && [ "$(grep -c '^{.*},$' "$tmp/out")" -eq 1699 ]
+ok $? "JSON: one array of 1,700 objects, a comma between each two"
+same_rows "JSON Lines" --kernels "$tmp/many.txt" -f jsonl
+same_rows "--fields" --kernels "$tmp/many.txt" -f csv --fields kernel,arch,regs,blocks_per_sm,limiter
+same_rows "--block 256" --kernels "$tmp/many.txt" --block 256 -f csv
+same_rows "--block 64:1024:64 (rows per block size)" --kernels "$tmp/many.txt" --block 64:1024:64 -f csv
+same_rows "--arch sm_80" --kernels "$tmp/many.txt" --arch sm_80 -f json
+run --jobs 1 --kernels "$tmp/none.txt" -f csv
+s1=$status
+cp "$tmp/out" "$tmp/one"
+run --jobs 4 --kernels "$tmp/none.txt" -f csv
+[ "$s1" -eq 1 ] && [ "$status" -eq 1 ] && cmp -s "$tmp/one" "$tmp/out"
+ok $? "nothing launches: exit 1 on threads as on one, the same rows"
+done_testing
