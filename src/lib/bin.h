@@ -274,11 +274,25 @@ struct bin_pool {
 	size_t nctx;
 	uint64_t bytes;          /* of both */
 };
+/* What the pool lets go while the scheduler's lock is held, freed by
+ * pool_drop once it is not: unmapping 8 MB under the lock kept the other
+ * threads waiting. */
+struct pool_drops {
+	struct bin_buf buf[POOL_N + 2];
+	size_t nbuf;
+	void *ctx[POOL_N + 2];
+	size_t nctx;
+	uint64_t bytes;          /* of both */
+};
 void pool_take(struct bin_pool *p, struct bin_buf *b, uint64_t need);
-void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room);
-void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc);
-void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room);
-void pool_trim(struct bin_pool *p, uint64_t room);
+void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room,
+	       struct pool_drops *d);
+void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc,
+		   struct pool_drops *d);
+void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room,
+		   struct pool_drops *d);
+void pool_trim(struct bin_pool *p, uint64_t room, struct pool_drops *d);
+void pool_drop(struct pool_drops *d);
 void pool_free(struct bin_pool *p);
 
 /* The scheduler (sched.c): entries read on a pool of threads, their

@@ -5,7 +5,8 @@
  * takes with one), and a streamed read's context faulted its 2 MB window
  * in again each time. What waits here counts against the scheduler's
  * budget: each call is given the room the images being read leave, and
- * frees what does not fit. Not locked: the scheduler's lock is held.
+ * lets go what does not fit, into the caller's drops, which it frees once
+ * the scheduler's lock (held here) is not.
  */
 #include "bin.h"
 
@@ -30,7 +31,32 @@ void pool_take(struct bin_pool *p, struct bin_buf *b, uint64_t need)
 	p->buf[best] = p->buf[--p->nbuf];
 }
 
-void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room)
+static void drop_buf(struct pool_drops *d, struct bin_buf *b)
+{
+	if (d->nbuf < POOL_N + 2) {
+		d->buf[d->nbuf++] = *b;
+		d->bytes += b->cap;
+	} else {
+		buf_free(b);
+	}
+	b->p = NULL;
+	b->cap = 0;
+}
+
+static void drop_ctx(struct pool_drops *d, void *z, size_t n)
+{
+	if (!z)
+		return;
+	if (d->nctx < POOL_N + 2) {
+		d->ctx[d->nctx++] = z;
+		d->bytes += n;
+	} else {
+		zstd_ctx_free(z);
+	}
+}
+
+void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room,
+	       struct pool_drops *d)
 {
 	if (!b->p)
 		return;
@@ -40,20 +66,22 @@ void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room)
 		b->p = NULL;
 		b->cap = 0;
 	} else {
-		buf_free(b);
+		drop_buf(d, b);
 	}
 }
 
-void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc)
+void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc,
+		   struct pool_drops *d)
 {
 	if (!p->nctx)
 		return;
-	zstd_ctx_free(sc->zstd);
+	drop_ctx(d, sc->zstd, zstd_ctx_bytes(sc->zstd));
 	sc->zstd = p->ctx[--p->nctx].z;
 	p->bytes -= p->ctx[p->nctx].n;
 }
 
-void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room)
+void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room,
+		   struct pool_drops *d)
 {
 	size_t n = zstd_ctx_bytes(sc->zstd);
 
@@ -64,24 +92,36 @@ void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room)
 		p->ctx[p->nctx++].n = n;
 		p->bytes += n;
 	} else {
-		zstd_ctx_free(sc->zstd);
+		drop_ctx(d, sc->zstd, n);
 	}
 	sc->zstd = NULL;
 }
 
-void pool_trim(struct bin_pool *p, uint64_t room)
+void pool_trim(struct bin_pool *p, uint64_t room, struct pool_drops *d)
 {
 	while (p->nbuf && p->bytes > room) {
 		p->bytes -= p->buf[--p->nbuf].cap;
-		buf_free(&p->buf[p->nbuf]);
+		drop_buf(d, &p->buf[p->nbuf]);
 	}
 	while (p->nctx && p->bytes > room) {
 		p->bytes -= p->ctx[--p->nctx].n;
-		zstd_ctx_free(p->ctx[p->nctx].z);
+		drop_ctx(d, p->ctx[p->nctx].z, p->ctx[p->nctx].n);
 	}
+}
+
+void pool_drop(struct pool_drops *d)
+{
+	while (d->nbuf)
+		buf_free(&d->buf[--d->nbuf]);
+	while (d->nctx)
+		zstd_ctx_free(d->ctx[--d->nctx]);
+	d->bytes = 0;
 }
 
 void pool_free(struct bin_pool *p)
 {
-	pool_trim(p, 0);
+	struct pool_drops d = { .nbuf = 0, .nctx = 0, .bytes = 0 };
+
+	pool_trim(p, 0, &d);
+	pool_drop(&d);
 }

@@ -23,13 +23,18 @@
 #define RING_MAX 1024
 /* An image this large is read first among those in flight. */
 #define LARGE ((uint64_t)16 << 20)
+/* Queued entries a free thread looks through for one the budget has room
+ * for: past them, it waits for room rather than hold the lock longer. */
+#define PICK_SCAN 256
 /* Most threads, whatever the machine says. */
 #define MAX_JOBS 256
 /* Bytes of images that threads may hold at once, however many threads
  * there are: an image that would pass it waits (unless nothing is held)
- * while smaller ones run. */
+ * while smaller ones run. 44 MB keeps cuBLASLt's read under 80 MB
+ * resident on 16 threads (docs/kernels-speed.md); more ran faster and
+ * came nearer 100 MB. */
 #ifndef READ_BUDGET_MB        /* set at build time to measure others */
-#define READ_BUDGET_MB 32
+#define READ_BUDGET_MB 44
 #endif
 #define BUDGET ((uint64_t)READ_BUDGET_MB << 20)
 
@@ -50,6 +55,7 @@ struct task {
 	size_t ntexts;
 	int state, cancelled, nomem;
 	uint64_t cost;                /* task_cost(), found when submitted */
+	int large;                    /* LARGE or more: read first */
 	/* What the walk had counted when it was submitted: a walk that
 	 * stops at its failure, as one job's does, counts that much. */
 	struct occ_bin_contents seen;
@@ -68,7 +74,8 @@ struct bin_sched {
 	pthread_cond_t work, done;  /* a task queued or room made; done */
 	uint64_t held;               /* bytes of images being read */
 	int room_wanted;             /* a queued image waits for room */
-	size_t large_queued;         /* queued images of LARGE or more */
+	uint64_t *large;             /* queued images of LARGE or more, */
+	size_t nlarge;               /*   oldest first */
 	struct bin_pool pool;        /* idle buffers and contexts */
 	struct task *ring;
 	size_t cap;
@@ -249,7 +256,7 @@ static uint64_t room(const struct bin_sched *s)
 /* The buffers (and for a streamed read, the context with a window) the
  * task's image needs, from the pool. Lock held. */
 static void take_buffers(struct bin_sched *s, const struct task *t,
-			 struct bin_scratch *sc)
+			 struct bin_scratch *sc, struct pool_drops *d)
 {
 	const struct bin_entry *en = &t->en;
 	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
@@ -261,53 +268,72 @@ static void take_buffers(struct bin_sched *s, const struct task *t,
 				     ? 0 : en->size);
 	pool_take(&s->pool, &sc->out, packed && !streamed ? en->usize : 0);
 	if (streamed)
-		pool_take_ctx(&s->pool, sc);
-	pool_trim(&s->pool, room(s));
+		pool_take_ctx(&s->pool, sc, d);
+	pool_trim(&s->pool, room(s), d);
 }
 
-/* The task a free thread reads next: the oldest queued one that the
- * budget has room for (any when nothing is held), and before it one of
- * the ring's large images, whose time would otherwise end the read (NCCL's
- * linked images, 130 MB each, come after 900 small ones). Lock held. */
+/* Whether the budget has room for t (any task when nothing is held). */
+static int fits(const struct bin_sched *s, const struct task *t)
+{
+	uint64_t c = t->cancelled ? 0 : t->cost;
+
+	return !s->held || s->held + c <= BUDGET;
+}
+
+/* The task a free thread reads next: the oldest queued large image that
+ * the budget has room for, whose time would otherwise end the read
+ * (NCCL's linked images, 130 MB each, come after 900 small ones); else
+ * the oldest of the next queued ones that has room. Lock held. */
 static struct task *pick(struct bin_sched *s, uint64_t *cost)
 {
-	struct task *chosen = NULL;
-	uint64_t i, c, chosen_cost = 0;
+	struct task *t;
+	uint64_t i, end;
 
 	while (s->next < s->tail && s->ring[s->next % s->cap].state != QUEUED)
 		s->next++;
-	for (i = s->next; i < s->tail; i++) {
-		struct task *t = &s->ring[i % s->cap];
-
-		if (t->state != QUEUED)
-			continue;
-		c = t->cancelled ? 0 : t->cost;
-		if (s->held && s->held + c > BUDGET) {
-			s->room_wanted = 1;
-			continue;
-		}
-		if (!t->cancelled && t->en.usize >= LARGE) {
-			chosen = t;
-			chosen_cost = c;
-			break;
-		}
-		if (!chosen) {
-			chosen = t;
-			chosen_cost = c;
-			if (!s->large_queued)
-				break;
+	for (i = 0; i < s->nlarge; i++) {
+		t = &s->ring[s->large[i] % s->cap];
+		if (fits(s, t)) {
+			memmove(&s->large[i], &s->large[i + 1],
+				(s->nlarge - i - 1) * sizeof *s->large);
+			s->nlarge--;
+			*cost = t->cancelled ? 0 : t->cost;
+			return t;
 		}
 	}
-	if (chosen && chosen->en.usize >= LARGE)
-		s->large_queued--;
-	*cost = chosen_cost;
-	return chosen;
+	end = s->tail - s->next > PICK_SCAN ? s->next + PICK_SCAN : s->tail;
+	for (i = s->next; i < end; i++) {
+		t = &s->ring[i % s->cap];
+		if (t->state == QUEUED && !t->large && fits(s, t)) {
+			*cost = t->cancelled ? 0 : t->cost;
+			return t;
+		}
+	}
+	if (s->next < s->tail)
+		s->room_wanted = 1;
+	return NULL;
+}
+
+/* What the pool let go, freed with the lock released (unmapping takes
+ * long), counted as held until it is gone. Lock held. */
+static void drop_unlocked(struct bin_sched *s, struct pool_drops *d)
+{
+	uint64_t n = d->bytes;
+
+	if (!d->nbuf && !d->nctx)
+		return;
+	s->held += n;
+	pthread_mutex_unlock(&s->mu);
+	pool_drop(d);
+	pthread_mutex_lock(&s->mu);
+	s->held -= n;
 }
 
 static void *worker(void *arg)
 {
 	struct bin_sched *s = arg;
 	struct bin_scratch sc;
+	struct pool_drops d = { .nbuf = 0, .nctx = 0, .bytes = 0 };
 
 	memset(&sc, 0, sizeof sc);
 	pthread_mutex_lock(&s->mu);
@@ -321,15 +347,17 @@ static void *worker(void *arg)
 			break;
 		t->state = RUNNING;
 		s->held += cost;
-		take_buffers(s, t, &sc);       /* held counted first */
+		take_buffers(s, t, &sc, &d);   /* held counted first */
+		drop_unlocked(s, &d);
 		pthread_mutex_unlock(&s->mu);
 		if (!t->cancelled)
 			task_run(t, &sc);
 		pthread_mutex_lock(&s->mu);
 		s->held -= cost;
-		pool_give(&s->pool, &sc.in, room(s));
-		pool_give(&s->pool, &sc.out, room(s));
-		pool_give_ctx(&s->pool, &sc, room(s));
+		pool_give(&s->pool, &sc.in, room(s), &d);
+		pool_give(&s->pool, &sc.out, room(s), &d);
+		pool_give_ctx(&s->pool, &sc, room(s), &d);
+		drop_unlocked(s, &d);
 		t->state = DONE;
 		if (s->room_wanted) {          /* room for a waiting one */
 			s->room_wanted = 0;
@@ -361,7 +389,10 @@ struct bin_sched *sched_open(int jobs)
 	if (s->cap > RING_MAX)
 		s->cap = RING_MAX;
 	s->ring = calloc(s->cap, sizeof *s->ring);
-	if (!s->ring) {
+	s->large = calloc(s->cap, sizeof *s->large);
+	if (!s->ring || !s->large) {
+		free(s->ring);
+		free(s->large);
 		free(s);
 		return NULL;
 	}
@@ -414,6 +445,7 @@ void sched_close(struct bin_sched *s)
 		task_reset(&s->ring[j]);
 	pool_free(&s->pool);
 	free(s->ring);
+	free(s->large);
 	scratch_free(&s->scratch);
 	free(s);
 }
@@ -516,8 +548,8 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 			return OCC_ERR_NOMEM;
 		task_run(t, &s->scratch);
 		/* The one thread keeps its context for the next image,
-		 * unless it holds more than a quarter of the budget (a 2 MB
-		 * window is kept, an 8 MB one is not). */
+		 * unless it holds more than a quarter of the budget (the
+		 * 2 and 8 MB windows fatbinary writes are kept). */
 		if (zstd_ctx_bytes(s->scratch.zstd) > BUDGET / 4) {
 			zstd_ctx_free(s->scratch.zstd);
 			s->scratch.zstd = NULL;
@@ -537,7 +569,8 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 			return OCC_ERR_NOMEM;
 		}
 		t->state = QUEUED;
-		s->large_queued += t->en.usize >= LARGE;
+		if ((t->large = t->en.usize >= LARGE))
+			s->large[s->nlarge++] = s->tail;
 		s->tail++;
 		pthread_cond_signal(&s->work);
 		deliver_ready(c, s, 0);
