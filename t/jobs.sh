@@ -8,25 +8,12 @@
 B=$T/fixtures/bin
 F=arch,mangled,kernel,file,container,regs,static_smem,stack,barriers,max_threads,min_blocks_per_sm,max_regs,cluster_dims,block,blocks_per_sm,occupancy_pct,limiter
 
-same_rows() {   # same_rows WHAT ARGS...: --jobs 1 and --jobs 4 agree
-	what=$1
-	shift
-	run --jobs 1 "$@"
-	s1=$status
-	cp "$tmp/out" "$tmp/one"
-	cp "$tmp/err" "$tmp/one.err"
-	run --jobs 4 "$@"
-	[ "$s1" -eq "$status" ] && [ -s "$tmp/one" ] && cmp -s "$tmp/one" "$tmp/out" &&
-		cmp -s "$tmp/one.err" "$tmp/err"
-	ok $? "$what: --jobs 4 prints what --jobs 1 does, byte for byte"
-}
-
 for f in none.fatbin default.fatbin size.fatbin balance.fatbin kernels.exe \
 	libkernels.so kernels.o kernels-rdc.o sm_90a.cubin; do
-	same_rows "$f" --kernels "$B/$f" -f csv --fields "$F"
+	jobs_agree "$f" 4 --kernels "$B/$f" -f csv --fields "$F"
 done
-same_rows "the fixtures' directory, text report" --kernels "$B"
-same_rows "a static library" --kernels "$T/fixtures/ar/sm_75-and-text.a" -f csv --fields "$F"
+jobs_agree "the fixtures' directory, text report" 4 --kernels "$B"
+jobs_agree "a static library" 4 --kernels "$T/fixtures/ar/sm_75-and-text.a" -f csv --fields "$F"
 run --jobs 1 --kernels - -f csv <"$B/kernels.exe"
 cp "$tmp/out" "$tmp/one"
 run --jobs 4 --kernels - -f csv <"$B/kernels.exe"
@@ -41,7 +28,7 @@ run --jobs 2 --kernels "$B/kernels.exe" -f csv --fields "$F" --arch sm_90 --all-
 [ "$(wc -l <"$tmp/out")" -gt 1 ] && cmp -s "$tmp/all" "$tmp/out"
 ok $? "--all-images --arch sm_90: the rows of sm_90a and compute_90 of a whole read, in order"
 # --arch alone: the image the driver loads, the others unread.
-same_rows "--arch sm_90 (the image the driver loads)" --kernels "$B/kernels.exe" \
+jobs_agree "--arch sm_90 (the image the driver loads)" 4 --kernels "$B/kernels.exe" \
 	-f csv --fields "$F" --arch sm_90
 
 # A large library: many fatbins, compressed images of 100 MB and more.
@@ -52,7 +39,7 @@ for lib in libcublasLt.so.13 libcublasLt.so.12 libnccl.so.2 libcublas.so.13; do
 	done
 done
 if [ -n "$big" ]; then
-	same_rows "$(basename "$big")" --kernels "$big" -f csv
+	jobs_agree "$(basename "$big")" 4 --kernels "$big" -f csv
 else
 	skip 1 "no CUDA toolkit library here"
 fi

@@ -8,6 +8,24 @@ failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/occcalc-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
+# jobs_agree WHAT "N..." ARGS...: occcalc ARGS with --jobs 1 and with each
+# --jobs N exits alike and prints the same bytes, stdout not empty.
+jobs_agree() {
+	what=$1 jobs=$2
+	shift 2
+	run --jobs 1 "$@"
+	s1=$status
+	cp "$tmp/out" "$tmp/one"
+	cp "$tmp/err" "$tmp/one.err"
+	for j in $jobs; do
+		run --jobs "$j" "$@"
+		[ "$s1" -eq "$status" ] && [ -s "$tmp/one" ] &&
+			cmp -s "$tmp/one" "$tmp/out" &&
+			cmp -s "$tmp/one.err" "$tmp/err" || break
+	done
+	ok $? "$what: --jobs $jobs prints what --jobs 1 does, byte for byte"
+}
+
 # ok STATUS DESCRIPTION: one TAP line; STATUS 0 passes.
 ok() {
 	n=$((n + 1))

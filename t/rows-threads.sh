@@ -27,39 +27,23 @@ report() {   # report ARCHS COUNT
 report "sm_90 sm_80 sm_75" 1700 >"$tmp/many.txt"
 report "sm_90" 1100 | sed 's/ [0-9]* bytes smem/ 300000 bytes smem/' >"$tmp/none.txt"
 
-same_rows() {   # same_rows WHAT ARGS...: --jobs 1 and --jobs 3, 16 agree
-	what=$1
-	shift
-	run --jobs 1 "$@"
-	s1=$status
-	cp "$tmp/out" "$tmp/one"
-	cp "$tmp/err" "$tmp/one.err"
-	for j in 3 16; do
-		run --jobs "$j" "$@"
-		[ "$s1" -eq "$status" ] && [ -s "$tmp/one" ] &&
-			cmp -s "$tmp/one" "$tmp/out" &&
-			cmp -s "$tmp/one.err" "$tmp/err" || break
-	done
-	ok $? "$what: the rows made on threads are one thread's, byte for byte"
-}
-
-same_rows "text table and its summary" --kernels "$tmp/many.txt"
+jobs_agree "text table and its summary" "3 16" --kernels "$tmp/many.txt"
 grep -q "^Limited by:.*cannot launch 243;" "$tmp/out" &&
 	grep -A2 "^Lowest occupancy" "$tmp/out" | sed 's/^.*: //' | tr '\n' ' ' |
 	grep -qx "kernel1530(float\*) kernel1540(float\*) kernel1560(float\*) "
 ok $? "the summary counts kernels that cannot launch; the lowest, tied, in the order they came"
-same_rows "CSV" --kernels "$tmp/many.txt" -f csv
+jobs_agree "CSV" "3 16" --kernels "$tmp/many.txt" -f csv
 [ "$(wc -l <"$tmp/out")" -eq 1701 ]
 ok $? "CSV: a header and a row per kernel"
-same_rows "CSV without its header" --kernels "$tmp/many.txt" -f csv,noheader
-same_rows "JSON" --kernels "$tmp/many.txt" -f json
+jobs_agree "CSV without its header" "3 16" --kernels "$tmp/many.txt" -f csv,noheader
+jobs_agree "JSON" "3 16" --kernels "$tmp/many.txt" -f json
 [ "$(grep -c '^{' "$tmp/out")" -eq 1700 ] && [ "$(grep -c '^{.*},$' "$tmp/out")" -eq 1699 ]
 ok $? "JSON: one array of 1,700 objects, a comma between each two"
-same_rows "JSON Lines" --kernels "$tmp/many.txt" -f jsonl
-same_rows "--fields" --kernels "$tmp/many.txt" -f csv --fields kernel,arch,regs,blocks_per_sm,limiter
-same_rows "--block 256" --kernels "$tmp/many.txt" --block 256 -f csv
-same_rows "--block 64:1024:64 (rows per block size)" --kernels "$tmp/many.txt" --block 64:1024:64 -f csv
-same_rows "--arch sm_80" --kernels "$tmp/many.txt" --arch sm_80 -f json
+jobs_agree "JSON Lines" "3 16" --kernels "$tmp/many.txt" -f jsonl
+jobs_agree "--fields" "3 16" --kernels "$tmp/many.txt" -f csv --fields kernel,arch,regs,blocks_per_sm,limiter
+jobs_agree "--block 256" "3 16" --kernels "$tmp/many.txt" --block 256 -f csv
+jobs_agree "--block 64:1024:64 (rows per block size)" "3 16" --kernels "$tmp/many.txt" --block 64:1024:64 -f csv
+jobs_agree "--arch sm_80" "3 16" --kernels "$tmp/many.txt" --arch sm_80 -f json
 run --jobs 1 --kernels "$tmp/none.txt" -f csv
 s1=$status
 cp "$tmp/out" "$tmp/one"
