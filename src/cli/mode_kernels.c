@@ -2,15 +2,12 @@
  * mode_kernels.c - --kernels PATH (alias --ptxas): the occupancy of each kernel
  * of a compiler report or a binary, one row per kernel and architecture,
  * within its __launch_bounds__; with --api, the driver's reading of the
- * same code beside it. A text table ends with a summary of the limiters
- * (kernels_summary.c).
+ * same code beside it (kernels_api.c). A text table ends with a summary
+ * of the limiters (kernels_summary.c). A long list's rows are made on
+ * threads (pieces.c) when none needs what the whole run shares.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "occupancy.h"
