@@ -205,7 +205,7 @@ static void piece_make(void *piece, size_t from, size_t to)
 
 	for (i = from; i < to && !p->run.failure[0]; i++)
 		kernel_rows(p, &p->l->k[i]);
-	if (out_piece_close(&p->run.out) != 0 && !p->run.failure[0])
+	if (out_piece_close(&p->run.out) != 0)   /* its text is lost */
 		snprintf(p->run.failure, sizeof p->run.failure,
 			 "out of memory");
 }

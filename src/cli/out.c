@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -440,18 +441,10 @@ static void json_object(struct out *o, const void *row)
 void out_open(struct out *o, FILE *f, enum out_format format,
 	      const struct fieldsel *sel)
 {
+	memset(o, 0, offsetof(struct out, buf));   /* not the 64 KB buffer */
 	o->f = f;
-	o->check = NULL;
 	o->format = format;
 	o->sel = sel;
-	o->record = 0;
-	o->stream = 0;
-	o->style = 0;
-	o->rows = 0;
-	o->piece = 0;
-	o->mem = NULL;
-	o->mem_len = 0;
-	o->len = 0;
 }
 
 void out_style(struct out *o, unsigned style)
@@ -544,6 +537,12 @@ int out_piece_close(struct out *o)
 	flush(o);
 	failed = fclose(o->f) != 0;
 	o->f = NULL;
+	if (failed) {            /* nothing of it is joined */
+		free(o->mem);
+		o->mem = NULL;
+		o->mem_len = 0;
+		o->rows = 0;
+	}
 	return failed ? -1 : 0;
 }
 
@@ -555,7 +554,8 @@ void out_join(struct out *whole, struct out *piece)
 		out_header(whole);
 	else if (piece->rows && whole->format == OUT_JSON)
 		put_char(whole, ',');
-	put(whole, piece->mem, piece->mem_len);
+	if (piece->mem_len)
+		put(whole, piece->mem, piece->mem_len);
 	whole->rows += piece->rows;
 	free(piece->mem);
 	piece->mem = NULL;
