@@ -189,9 +189,9 @@ static void *piece_open(void *ctx)
 	if (!p)
 		return NULL;
 	*p = *t->like;
+	memset(&p->sum, 0, sizeof p->sum);
 	p->run.hook_ctx = p;
-	p->run.piece = 1;
-	if (out_piece_open(&p->run.out, &t->like->run.out) != 0) {
+	if (occ_run_piece(&p->run, &t->like->run) != 0) {
 		free(p);
 		return NULL;
 	}
@@ -205,9 +205,7 @@ static void piece_make(void *piece, size_t from, size_t to)
 
 	for (i = from; i < to && !p->run.failure[0]; i++)
 		kernel_rows(p, &p->l->k[i]);
-	if (out_piece_close(&p->run.out) != 0)   /* its text is lost */
-		snprintf(p->run.failure, sizeof p->run.failure,
-			 "out of memory");
+	occ_run_piece_end(&p->run);
 }
 
 static void piece_drop(void *piece)
@@ -221,20 +219,17 @@ static void piece_drop(void *piece)
 static int piece_join(void *ctx, void *piece)
 {
 	struct report *rep = ((struct threaded *)ctx)->rep, *p = piece;
+	int failed;
 
 	if (!p) {
 		snprintf(rep->run.failure, sizeof rep->run.failure,
 			 "out of memory");
 		return 1;
 	}
-	out_join(&rep->run.out, &p->run.out);
 	kernels_summary_add(&rep->sum, &p->sum);
-	rep->run.configs += p->run.configs;
-	rep->run.launching += p->run.launching;
-	rep->run.cluster_bounds |= p->run.cluster_bounds;
-	memcpy(rep->run.failure, p->run.failure, sizeof rep->run.failure);
+	failed = occ_run_join(&rep->run, &p->run);
 	piece_drop(p);
-	return rep->run.failure[0] != 0;
+	return failed;
 }
 
 /* Every kernel's rows: on threads when there are many (the same bytes
@@ -254,8 +249,6 @@ static void all_rows(struct report *rep, struct session *s)
 			if (!rep->l->k[i].ptx_only)
 				kernel_arch(rep, &rep->l->k[i]);
 		*like = *rep;
-		memset(&like->sum, 0, sizeof like->sum);
-		like->run.configs = like->run.launching = 0;
 		t.like = like;
 		st = pieces_run(&j);
 		free(like);

@@ -510,6 +510,32 @@ static void bounds_note(struct occ_run *run)
 	out_text(&run->out, line);
 }
 
+int occ_run_piece(struct occ_run *piece, const struct occ_run *whole)
+{
+	piece->configs = piece->launching = 0;
+	piece->cluster_bounds = 0;
+	piece->failure[0] = '\0';
+	piece->piece = 1;
+	return out_piece_open(&piece->out, &whole->out);
+}
+
+void occ_run_piece_end(struct occ_run *piece)
+{
+	if (out_piece_close(&piece->out) != 0)   /* its rows are lost */
+		snprintf(piece->failure, sizeof piece->failure,
+			 "out of memory");
+}
+
+int occ_run_join(struct occ_run *run, struct occ_run *piece)
+{
+	out_join(&run->out, &piece->out);
+	run->configs += piece->configs;
+	run->launching += piece->launching;
+	run->cluster_bounds |= piece->cluster_bounds;
+	memcpy(run->failure, piece->failure, sizeof run->failure);
+	return run->failure[0] != '\0';
+}
+
 void occ_run_close(struct occ_run *run)
 {
 	session_count_configs(run->s, run->configs, run->launching);

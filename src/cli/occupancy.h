@@ -105,6 +105,13 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
 		    const struct seq *blocks, struct occ_kernel *k);
 void occ_run_close(struct occ_run *run);
+/* Rows of a run made on another thread (pieces.c): piece, a copy of
+ * whole, counts and writes its own rows from none, into memory (-1: no
+ * memory); ended, it is joined after whole's rows, in order. Joining
+ * returns nonzero when the piece failed (whole's failure says why). */
+int occ_run_piece(struct occ_run *piece, const struct occ_run *whole);
+void occ_run_piece_end(struct occ_run *piece);
+int occ_run_join(struct occ_run *run, struct occ_run *piece);
 void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k);
 
 /* The report a person reads for one configuration (report.c). */

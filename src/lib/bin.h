@@ -284,11 +284,17 @@ struct pool_drops {
 	size_t nctx;
 	uint64_t bytes;          /* of both */
 };
-void pool_take(struct bin_pool *p, struct bin_buf *b, uint64_t need);
+/* What reading en holds at its peak: its payload (a piece of it when
+ * streamed) and its image (a sparse one: the frame's window and the pages
+ * kept). The buffers (and for a streamed read, a context with a window)
+ * that fit it best, into sc. */
+uint64_t pool_entry_cost(const struct bin_src *src, const struct bin_entry *en,
+			 int keep_ptx_text);
+void pool_take_entry(struct bin_pool *p, const struct bin_src *src,
+		     const struct bin_entry *en, int keep_ptx_text,
+		     struct bin_scratch *sc, struct pool_drops *d);
 void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room,
 	       struct pool_drops *d);
-void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc,
-		   struct pool_drops *d);
 void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room,
 		   struct pool_drops *d);
 void pool_trim(struct bin_pool *p, uint64_t room, struct pool_drops *d);

@@ -1,12 +1,14 @@
 /*
- * pool.c - buffers and decompression contexts waiting between images.
- * With buffers freed after each image, every image was decompressed into
- * fresh pages (NCCL took 14 times the page faults with 16 threads that it
- * takes with one), and a streamed read's context faulted its 2 MB window
- * in again each time. What waits here counts against the scheduler's
- * budget: each call is given the room the images being read leave, and
- * lets go what does not fit, into the caller's drops, which it frees once
- * the scheduler's lock (held here) is not.
+ * pool.c - the memory reading an image holds: what it costs against the
+ * scheduler's budget, and the buffers and decompression contexts that
+ * wait between images for the next one to fit. With buffers freed after
+ * each image, every image was decompressed into fresh pages (NCCL took 14
+ * times the page faults with 16 threads that it takes with one), and a
+ * streamed read's context faulted its 2 MB window in again each time.
+ * What waits here counts against the budget: each call is given the
+ * room the images being read leave, and lets go what does not fit, into
+ * the caller's drops, which it frees once the scheduler's lock (held
+ * here) is not.
  */
 #include "bin.h"
 
@@ -14,7 +16,7 @@
  * a smaller one stays with its thread. */
 #define CTX_SMALL ((size_t)512 << 10)
 
-void pool_take(struct bin_pool *p, struct bin_buf *b, uint64_t need)
+static void pool_take(struct bin_pool *p, struct bin_buf *b, uint64_t need)
 {
 	size_t i, best = 0;
 
@@ -55,6 +57,42 @@ static void drop_ctx(struct pool_drops *d, void *z, size_t n)
 	}
 }
 
+static void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc,
+			  struct pool_drops *d)
+{
+	if (!p->nctx)
+		return;
+	drop_ctx(d, sc->zstd, zstd_ctx_bytes(sc->zstd));
+	sc->zstd = p->ctx[--p->nctx].z;
+	p->bytes -= p->ctx[p->nctx].n;
+}
+
+uint64_t pool_entry_cost(const struct bin_src *src, const struct bin_entry *en,
+			 int keep_ptx_text)
+{
+	uint64_t image = sparse_wanted(en, keep_ptx_text)
+			 ? en->window + SPARSE_KEPT
+			 : en->usize > en->size ? en->usize : en->size;
+
+	if (sparse_streamed(src, en, keep_ptx_text))
+		return SPARSE_FEED + image;
+	return en->size + image;
+}
+
+void pool_take_entry(struct bin_pool *p, const struct bin_src *src,
+		     const struct bin_entry *en, int keep_ptx_text,
+		     struct bin_scratch *sc, struct pool_drops *d)
+{
+	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
+	int streamed = sparse_wanted(en, keep_ptx_text);
+
+	pool_take(p, &sc->in, sparse_streamed(src, en, keep_ptx_text)
+			      ? 0 : en->size);
+	pool_take(p, &sc->out, packed && !streamed ? en->usize : 0);
+	if (streamed)
+		pool_take_ctx(p, sc, d);
+}
+
 void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room,
 	       struct pool_drops *d)
 {
@@ -70,15 +108,6 @@ void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room,
 	}
 }
 
-void pool_take_ctx(struct bin_pool *p, struct bin_scratch *sc,
-		   struct pool_drops *d)
-{
-	if (!p->nctx)
-		return;
-	drop_ctx(d, sc->zstd, zstd_ctx_bytes(sc->zstd));
-	sc->zstd = p->ctx[--p->nctx].z;
-	p->bytes -= p->ctx[p->nctx].n;
-}
 
 void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room,
 		   struct pool_drops *d)

@@ -54,8 +54,7 @@ struct task {
 	struct text { const char *src; char *copy; } *texts;
 	size_t ntexts;
 	int state, cancelled, nomem;
-	uint64_t cost;                /* task_cost(), found when submitted */
-	int large;                    /* LARGE or more: read first */
+	uint64_t cost;                /* pool_entry_cost(), when submitted */
 	/* What the walk had counted when it was submitted: a walk that
 	 * stops at its failure, as one job's does, counts that much. */
 	struct occ_bin_contents seen;
@@ -233,51 +232,27 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 		t->st = OCC_ERR_NOMEM;
 }
 
-/* What reading the entry holds at its peak: the payload (a piece of it
- * when streamed), and the image (a sparse one: its frame's window and
- * the pages kept). */
-static uint64_t task_cost(const struct task *t)
-{
-	uint64_t image = sparse_wanted(&t->en, t->want_text)
-			 ? t->en.window + SPARSE_KEPT
-			 : t->en.usize > t->en.size ? t->en.usize : t->en.size;
-
-	if (sparse_streamed(t->src, &t->en, t->want_text))
-		return SPARSE_FEED + image;
-	return t->en.size + image;
-}
-
 /* What the images being read leave of the budget for the pool. */
 static uint64_t room(const struct bin_sched *s)
 {
 	return s->held < BUDGET ? BUDGET - s->held : 0;
 }
 
-/* The buffers (and for a streamed read, the context with a window) the
- * task's image needs, from the pool. Lock held. */
-static void take_buffers(struct bin_sched *s, const struct task *t,
-			 struct bin_scratch *sc, struct pool_drops *d)
+/* What t holds of the budget while read (nothing once cancelled). */
+static uint64_t held_by(const struct task *t)
 {
-	const struct bin_entry *en = &t->en;
-	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
-	int streamed = sparse_wanted(en, t->want_text);
-
-	if (t->cancelled)
-		return;
-	pool_take(&s->pool, &sc->in, sparse_streamed(t->src, en, t->want_text)
-				     ? 0 : en->size);
-	pool_take(&s->pool, &sc->out, packed && !streamed ? en->usize : 0);
-	if (streamed)
-		pool_take_ctx(&s->pool, sc, d);
-	pool_trim(&s->pool, room(s), d);
+	return t->cancelled ? 0 : t->cost;
 }
 
 /* Whether the budget has room for t (any task when nothing is held). */
 static int fits(const struct bin_sched *s, const struct task *t)
 {
-	uint64_t c = t->cancelled ? 0 : t->cost;
+	return !s->held || s->held + held_by(t) <= BUDGET;
+}
 
-	return !s->held || s->held + c <= BUDGET;
+static int is_large(const struct task *t)
+{
+	return t->en.usize >= LARGE;
 }
 
 /* The task a free thread reads next: the oldest queued large image that
@@ -297,15 +272,15 @@ static struct task *pick(struct bin_sched *s, uint64_t *cost)
 			memmove(&s->large[i], &s->large[i + 1],
 				(s->nlarge - i - 1) * sizeof *s->large);
 			s->nlarge--;
-			*cost = t->cancelled ? 0 : t->cost;
+			*cost = held_by(t);
 			return t;
 		}
 	}
 	end = s->tail - s->next > PICK_SCAN ? s->next + PICK_SCAN : s->tail;
 	for (i = s->next; i < end; i++) {
 		t = &s->ring[i % s->cap];
-		if (t->state == QUEUED && !t->large && fits(s, t)) {
-			*cost = t->cancelled ? 0 : t->cost;
+		if (t->state == QUEUED && !is_large(t) && fits(s, t)) {
+			*cost = held_by(t);
 			return t;
 		}
 	}
@@ -347,7 +322,10 @@ static void *worker(void *arg)
 			break;
 		t->state = RUNNING;
 		s->held += cost;
-		take_buffers(s, t, &sc, &d);   /* held counted first */
+		if (!t->cancelled)             /* held counted first */
+			pool_take_entry(&s->pool, t->src, &t->en, t->want_text,
+					&sc, &d);
+		pool_trim(&s->pool, room(s), &d);
 		drop_unlocked(s, &d);
 		pthread_mutex_unlock(&s->mu);
 		if (!t->cancelled)
@@ -529,7 +507,7 @@ static int task_from(struct task *t, const struct bin_ctx *c,
 	t->image = c->image;
 	t->images = c->images;
 	t->images_run = c->images_run;
-	t->cost = task_cost(t);
+	t->cost = pool_entry_cost(t->src, &t->en, t->want_text);
 	return 0;
 }
 
@@ -569,7 +547,7 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 			return OCC_ERR_NOMEM;
 		}
 		t->state = QUEUED;
-		if ((t->large = t->en.usize >= LARGE))
+		if (is_large(t))
 			s->large[s->nlarge++] = s->tail;
 		s->tail++;
 		pthread_cond_signal(&s->work);
