@@ -56,7 +56,7 @@ static enum occ_status member_read(struct bin_ctx *c, struct bin_win *w,
 
 enum occ_status ar_walk(struct bin_ctx *c)
 {
-	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	struct bin_win w = { { NULL, 0, 0 }, 0, 0, NULL };
 	uint64_t off = 8, n = c->src->len;
 	enum occ_status st = OCC_OK;
 

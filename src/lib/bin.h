@@ -22,10 +22,12 @@ struct bin_src {
 	uint64_t len;
 };
 
-/* A reusable buffer, grown as needed and kept (one per thread). */
+/* A reusable buffer, grown as needed and kept (one per thread); a lent
+ * one is memory of the arena, which buf_free only forgets. */
 struct bin_buf {
 	uint8_t *p;
 	size_t cap;
+	int lent;
 };
 
 /* What a read of bytes at an offset found: a pointer to them (into the
@@ -200,10 +202,11 @@ struct bin_entry {
 
 /* A thread's buffers: the payload read, the image decompressed, and the
  * Zstandard context (decompress.c); a sparse image's stream is read from
- * the file into feed a piece at a time (sparse.c). */
+ * the file into feed a piece at a time (sparse.c) by zstream, a context
+ * placed in the arena with its window (NULL: zstd's is used). */
 struct bin_scratch {
 	struct bin_buf in, out, chunk, feed;
-	void *zstd;
+	void *zstd, *zstream;
 };
 
 /* Zstandard cubins this large, whose frame's window is smaller than the
@@ -257,49 +260,47 @@ void scratch_free(struct bin_scratch *s);
  * the context freed. */
 size_t zstd_ctx_bytes(const void *z);
 void zstd_ctx_free(void *z);
+/* The memory a streamed read of a frame with this window needs, and a
+ * context made in that much at ws (NULL when libzstd cannot place one:
+ * the thread's own context then grows its window). */
+uint64_t zstd_stream_bytes(uint64_t window);
+void *zstd_stream_ctx(void *ws, size_t n);
 
 /* Reads one entry's images into rows (fatbin.c); runs on any thread. */
 enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
 			   struct span payload);
 
-/* Idle buffers and decompression contexts between images (pool.c), within
- * room bytes (what the images being read leave of the budget); a thread
- * takes the buffer that fits its image best, a context with a window for
- * a streamed read. */
-#define POOL_N 64
-struct bin_pool {
-	struct bin_buf buf[POOL_N];
-	size_t nbuf;
-	struct { void *z; size_t n; } ctx[POOL_N];
-	size_t nctx;
-	uint64_t bytes;          /* of both */
+/* The memory images are read into (arena.c): mapped once, its pages
+ * written again by image after image, given out as runs of whole units
+ * to at most cap readers at a time. */
+#define ARENA_UNIT ((uint64_t)64 << 10)
+struct arena {
+	uint8_t *base;
+	uint64_t len;
+	struct { uint64_t off, len; } *run;  /* by offset */
+	size_t nrun, cap;
 };
-/* What the pool lets go while the scheduler's lock is held, freed by
- * pool_drop once it is not: unmapping 8 MB under the lock kept the other
- * threads waiting. */
-struct pool_drops {
-	struct bin_buf buf[POOL_N + 2];
-	size_t nbuf;
-	void *ctx[POOL_N + 2];
-	size_t nctx;
-	uint64_t bytes;          /* of both */
-};
-/* What reading en holds at its peak: its payload (a piece of it when
- * streamed) and its image (a sparse one: the frame's window and the pages
- * kept). The buffers (and for a streamed read, a context with a window)
- * that fit it best, into sc. */
-uint64_t pool_entry_cost(const struct bin_src *src, const struct bin_entry *en,
-			 int keep_ptx_text);
-void pool_take_entry(struct bin_pool *p, const struct bin_src *src,
-		     const struct bin_entry *en, int keep_ptx_text,
-		     struct bin_scratch *sc, struct pool_drops *d);
-void pool_give(struct bin_pool *p, struct bin_buf *b, uint64_t room,
-	       struct pool_drops *d);
-void pool_give_ctx(struct bin_pool *p, struct bin_scratch *sc, uint64_t room,
-		   struct pool_drops *d);
-void pool_trim(struct bin_pool *p, uint64_t room, struct pool_drops *d);
-void pool_drop(struct pool_drops *d);
-void pool_free(struct bin_pool *p);
+int arena_open(struct arena *a, uint64_t bytes, size_t runs);
+void arena_close(struct arena *a);
+uint64_t arena_round(uint64_t bytes);
+/* Whether a run of bytes is free, and it taken (NULL: not) and given
+ * back. */
+int arena_fits(const struct arena *a, uint64_t bytes);
+uint8_t *arena_take(struct arena *a, uint64_t bytes);
+void arena_give(struct arena *a, const uint8_t *p);
+
+/* What reading en needs of the arena (scratch.c): its payload (unless it
+ * is streamed from the file or in memory), its image (unless sparse) and
+ * for a streamed read a Zstandard context with its window. */
+uint64_t entry_need(const struct bin_src *src, const struct bin_entry *en,
+		    int keep_ptx_text);
+/* The scratch's buffers for en placed in run (entry_need bytes; NULL:
+ * the scratch allocates its own), and after the read given back, what
+ * was allocated freed. */
+void scratch_lend(struct bin_scratch *sc, uint8_t *run,
+		  const struct bin_src *src, const struct bin_entry *en,
+		  int keep_ptx_text);
+void scratch_return(struct bin_scratch *sc);
 
 /* The scheduler (sched.c): entries read on a pool of threads, their
  * kernels delivered to the callback in the order they were submitted. */

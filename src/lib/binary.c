@@ -117,7 +117,7 @@ enum occ_status bin_read_whole(struct bin_ctx *c, uint64_t off, uint64_t n,
 			       enum occ_status (*read)(struct bin_ctx *,
 						       struct span))
 {
-	struct bin_buf b = { NULL, 0 };
+	struct bin_buf b = { NULL, 0, 0 };
 	const uint8_t *p;
 	enum occ_status st = src_read(c->src, off, (size_t)n, &b, &p);
 
@@ -152,7 +152,7 @@ static enum occ_status ptx_or_nothing(struct bin_ctx *c, struct span s)
 /* The source, recognised by its first bytes. */
 static enum occ_status read_any(struct bin_ctx *c)
 {
-	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	struct bin_win w = { { NULL, 0, 0 }, 0, 0, NULL };
 	const uint8_t *p = NULL;
 	uint64_t n = c->src->len;
 	size_t head = n < HEAD ? (size_t)n : HEAD;

@@ -60,7 +60,7 @@ static void scan_piece(const struct bin_src *src, struct bin_buf *b,
 static void *scan_worker(void *arg)
 {
 	struct scan *s = arg;
-	struct bin_buf b = { NULL, 0 };
+	struct bin_buf b = { NULL, 0, 0 };
 
 	for (;;) {
 		size_t i;

@@ -14,6 +14,9 @@
 #include "bin.h"
 
 #ifdef HAVE_ZSTD
+#ifdef HAVE_ZSTD_STATIC_CTX
+#define ZSTD_STATIC_LINKING_ONLY 1  /* ZSTD_initStaticDCtx */
+#endif
 #include <zstd.h>
 #endif
 
@@ -116,6 +119,30 @@ void zstd_ctx_free(void *z)
 	ZSTD_freeDCtx(z);
 #else
 	(void)z;
+#endif
+}
+
+/* The window, and the buffer of a block read ahead; with a context made
+ * in place, what libzstd says it needs. */
+uint64_t zstd_stream_bytes(uint64_t window)
+{
+#if defined(HAVE_ZSTD_STATIC_CTX)
+	if (window > SIZE_MAX / 2)
+		return UINT64_MAX;
+	return ZSTD_estimateDStreamSize((size_t)window);
+#else
+	return window > UINT64_MAX / 2 ? UINT64_MAX : window + ((uint64_t)1 << 18);
+#endif
+}
+
+void *zstd_stream_ctx(void *ws, size_t n)
+{
+#if defined(HAVE_ZSTD_STATIC_CTX)
+	return ZSTD_initStaticDCtx(ws, n);
+#else
+	(void)ws;
+	(void)n;
+	return NULL;
 #endif
 }
 

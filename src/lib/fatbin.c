@@ -306,7 +306,7 @@ static int to_read(const struct bin_ctx *c, const struct bin_entry *v,
 
 enum occ_status fatbin_walk(struct bin_ctx *c, uint64_t off, uint64_t n)
 {
-	struct bin_win w = { { NULL, 0 }, 0, 0, NULL };
+	struct bin_win w = { { NULL, 0, 0 }, 0, 0, NULL };
 	const uint8_t *p;
 	uint64_t hsize, size;
 	struct bin_entry *v, *beside = NULL;

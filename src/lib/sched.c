@@ -29,14 +29,15 @@
 /* Most threads, whatever the machine says. */
 #define MAX_JOBS 256
 /* Bytes of images that threads may hold at once, however many threads
- * there are: an image that would pass it waits (unless nothing is held)
- * while smaller ones run. 44 MB keeps cuBLASLt's read under 80 MB
- * resident on 16 threads (docs/kernels-speed.md); more ran faster and
- * came nearer 100 MB. */
+ * there are: the arena, and the pages sparse images keep (at most
+ * KEPT_ROOM of them). An image the arena has no run for waits while
+ * smaller ones run; one larger than the arena is read alone, in memory
+ * of its own. */
 #ifndef READ_BUDGET_MB        /* set at build time to measure others */
 #define READ_BUDGET_MB 44
 #endif
 #define BUDGET ((uint64_t)READ_BUDGET_MB << 20)
+#define KEPT_ROOM ((uint64_t)8 << 20)
 
 enum { QUEUED, RUNNING, DONE };
 
@@ -54,7 +55,8 @@ struct task {
 	struct text { const char *src; char *copy; } *texts;
 	size_t ntexts;
 	int state, cancelled, nomem;
-	uint64_t cost;                /* pool_entry_cost(), when submitted */
+	uint64_t need;                /* entry_need(), when submitted */
+	uint64_t kept;                /* a sparse image's pages kept */
 	/* What the walk had counted when it was submitted: a walk that
 	 * stops at its failure, as one job's does, counts that much. */
 	struct occ_bin_contents seen;
@@ -71,11 +73,12 @@ struct bin_sched {
 	pthread_t *threads;
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;  /* a task queued or room made; done */
-	uint64_t held;               /* bytes of images being read */
+	struct arena arena;          /* the memory images are read in */
+	uint64_t kept;               /* pages kept by sparse images read */
+	int alone;                   /* an image larger than the arena */
 	int room_wanted;             /* a queued image waits for room */
 	uint64_t *large;             /* queued images of LARGE or more, */
 	size_t nlarge;               /*   oldest first */
-	struct bin_pool pool;        /* idle buffers and contexts */
 	struct task *ring;
 	size_t cap;
 	uint64_t head, next, tail;   /* oldest undelivered, oldest queued, end */
@@ -232,22 +235,23 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 		t->st = OCC_ERR_NOMEM;
 }
 
-/* What the images being read leave of the budget for the pool. */
-static uint64_t room(const struct bin_sched *s)
+/* An image larger than the arena: read alone, in memory of its own. */
+static int oversize(const struct bin_sched *s, const struct task *t)
 {
-	return s->held < BUDGET ? BUDGET - s->held : 0;
+	return t->need > s->arena.len;
 }
 
-/* What t holds of the budget while read (nothing once cancelled). */
-static uint64_t held_by(const struct task *t)
-{
-	return t->cancelled ? 0 : t->cost;
-}
-
-/* Whether the budget has room for t (any task when nothing is held). */
+/* Whether the budget has room for t now. */
 static int fits(const struct bin_sched *s, const struct task *t)
 {
-	return !s->held || s->held + held_by(t) <= BUDGET;
+	if (t->cancelled)
+		return 1;
+	if (s->alone)
+		return 0;
+	if (oversize(s, t))
+		return s->arena.nrun == 0 && s->kept == 0;
+	return (!t->need || arena_fits(&s->arena, t->need)) &&
+	       s->kept + t->kept <= KEPT_ROOM;
 }
 
 static int is_large(const struct task *t)
@@ -259,7 +263,7 @@ static int is_large(const struct task *t)
  * the budget has room for, whose time would otherwise end the read
  * (NCCL's linked images, 130 MB each, come after 900 small ones); else
  * the oldest of the next queued ones that has room. Lock held. */
-static struct task *pick(struct bin_sched *s, uint64_t *cost)
+static struct task *pick(struct bin_sched *s)
 {
 	struct task *t;
 	uint64_t i, end;
@@ -272,70 +276,75 @@ static struct task *pick(struct bin_sched *s, uint64_t *cost)
 			memmove(&s->large[i], &s->large[i + 1],
 				(s->nlarge - i - 1) * sizeof *s->large);
 			s->nlarge--;
-			*cost = held_by(t);
 			return t;
 		}
 	}
 	end = s->tail - s->next > PICK_SCAN ? s->next + PICK_SCAN : s->tail;
 	for (i = s->next; i < end; i++) {
 		t = &s->ring[i % s->cap];
-		if (t->state == QUEUED && !is_large(t) && fits(s, t)) {
-			*cost = held_by(t);
+		if (t->state == QUEUED && !is_large(t) && fits(s, t))
 			return t;
-		}
 	}
 	if (s->next < s->tail)
 		s->room_wanted = 1;
 	return NULL;
 }
 
-/* What the pool let go, freed with the lock released (unmapping takes
- * long), counted as held until it is gone. Lock held. */
-static void drop_unlocked(struct bin_sched *s, struct pool_drops *d)
+/* The budget t takes, and its run of the arena (NULL: none, or memory
+ * of its own). Lock held. */
+static uint8_t *task_take(struct bin_sched *s, struct task *t)
 {
-	uint64_t n = d->bytes;
+	if (t->cancelled)
+		return NULL;
+	s->kept += t->kept;
+	if (oversize(s, t)) {
+		s->alone = 1;
+		return NULL;
+	}
+	return t->need ? arena_take(&s->arena, t->need) : NULL;
+}
 
-	if (!d->nbuf && !d->nctx)
+static void task_give(struct bin_sched *s, struct task *t, uint8_t *run)
+{
+	if (t->cancelled)
 		return;
-	s->held += n;
-	pthread_mutex_unlock(&s->mu);
-	pool_drop(d);
-	pthread_mutex_lock(&s->mu);
-	s->held -= n;
+	s->kept -= t->kept;
+	if (oversize(s, t))
+		s->alone = 0;
+	if (run)
+		arena_give(&s->arena, run);
+}
+
+/* Reads t in the run it was given, the scratch's buffers given back. */
+static void task_run_in(struct task *t, struct bin_scratch *sc, uint8_t *run)
+{
+	scratch_lend(sc, run, t->src, &t->en, t->want_text);
+	task_run(t, sc);
+	scratch_return(sc);
 }
 
 static void *worker(void *arg)
 {
 	struct bin_sched *s = arg;
 	struct bin_scratch sc;
-	struct pool_drops d = { .nbuf = 0, .nctx = 0, .bytes = 0 };
 
 	memset(&sc, 0, sizeof sc);
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		struct task *t;
-		uint64_t cost = 0;
+		uint8_t *run;
 
-		while (!(t = pick(s, &cost)) && !(s->quit && s->next == s->tail))
+		while (!(t = pick(s)) && !(s->quit && s->next == s->tail))
 			pthread_cond_wait(&s->work, &s->mu);
 		if (!t)
 			break;
 		t->state = RUNNING;
-		s->held += cost;
-		if (!t->cancelled)             /* held counted first */
-			pool_take_entry(&s->pool, t->src, &t->en, t->want_text,
-					&sc, &d);
-		pool_trim(&s->pool, room(s), &d);
-		drop_unlocked(s, &d);
+		run = task_take(s, t);
 		pthread_mutex_unlock(&s->mu);
 		if (!t->cancelled)
-			task_run(t, &sc);
+			task_run_in(t, &sc, run);
 		pthread_mutex_lock(&s->mu);
-		s->held -= cost;
-		pool_give(&s->pool, &sc.in, room(s), &d);
-		pool_give(&s->pool, &sc.out, room(s), &d);
-		pool_give_ctx(&s->pool, &sc, room(s), &d);
-		drop_unlocked(s, &d);
+		task_give(s, t, run);
 		t->state = DONE;
 		if (s->room_wanted) {          /* room for a waiting one */
 			s->room_wanted = 0;
@@ -368,7 +377,8 @@ struct bin_sched *sched_open(int jobs)
 		s->cap = RING_MAX;
 	s->ring = calloc(s->cap, sizeof *s->ring);
 	s->large = calloc(s->cap, sizeof *s->large);
-	if (!s->ring || !s->large) {
+	if (!s->ring || !s->large ||
+	    arena_open(&s->arena, BUDGET - KEPT_ROOM, (size_t)s->jobs)) {
 		free(s->ring);
 		free(s->large);
 		free(s);
@@ -421,7 +431,7 @@ void sched_close(struct bin_sched *s)
 	}
 	for (j = 0; j < s->cap; j++)
 		task_reset(&s->ring[j]);
-	pool_free(&s->pool);
+	arena_close(&s->arena);
 	free(s->ring);
 	free(s->large);
 	scratch_free(&s->scratch);
@@ -507,7 +517,9 @@ static int task_from(struct task *t, const struct bin_ctx *c,
 	t->image = c->image;
 	t->images = c->images;
 	t->images_run = c->images_run;
-	t->cost = pool_entry_cost(t->src, &t->en, t->want_text);
+	t->need = entry_need(t->src, &t->en, t->want_text);
+	t->kept = en->kind == KIND_ELF && sparse_wanted(en, t->want_text)
+		  ? SPARSE_KEPT : 0;
 	return 0;
 }
 
@@ -516,6 +528,7 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 {
 	struct bin_sched *s = c->sched;
 	struct task *t;
+	uint8_t *run;
 
 	if (s->failed != OCC_OK)
 		return s->failed;
@@ -524,14 +537,9 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 		task_reset(t);
 		if (task_from(t, c, en, beside, nbeside))
 			return OCC_ERR_NOMEM;
-		task_run(t, &s->scratch);
-		/* The one thread keeps its context for the next image,
-		 * unless it holds more than a quarter of the budget (the
-		 * 2 and 8 MB windows fatbinary writes are kept). */
-		if (zstd_ctx_bytes(s->scratch.zstd) > BUDGET / 4) {
-			zstd_ctx_free(s->scratch.zstd);
-			s->scratch.zstd = NULL;
-		}
+		run = task_take(s, t);
+		task_run_in(t, &s->scratch, run);
+		task_give(s, t, run);
 		deliver(c, s, t);
 		task_reset(t);
 		return s->failed;

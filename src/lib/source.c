@@ -21,12 +21,15 @@
 
 void buf_free(struct bin_buf *b)
 {
-	if (b->cap >= MAP_MIN)
+	if (b->lent)
+		;                      /* the arena's */
+	else if (b->cap >= MAP_MIN)
 		munmap(b->p, b->cap);
 	else
 		free(b->p);
 	b->p = NULL;
 	b->cap = 0;
+	b->lent = 0;
 }
 
 int buf_reserve(struct bin_buf *b, size_t n)
@@ -55,7 +58,7 @@ int buf_reserve(struct bin_buf *b, size_t n)
 
 int buf_extend(struct bin_buf *b, size_t used, size_t n)
 {
-	struct bin_buf grown = { NULL, 0 };
+	struct bin_buf grown = { NULL, 0, 0 };
 
 	if (n <= b->cap)
 		return 0;

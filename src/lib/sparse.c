@@ -187,22 +187,24 @@ static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
 			    void *ctx, const char **why)
 {
 	ZSTD_inBuffer ib = { NULL, 0, 0 };
+	ZSTD_DCtx *z;
 	uint64_t pos = 0;
 	size_t r = 1;
 	enum occ_status st;
 
 	if (buf_reserve(&sc->chunk, ZSTD_DStreamOutSize()))
 		return OCC_ERR_NOMEM;
-	if (!sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
+	if (!sc->zstream && !sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
 		return OCC_ERR_NOMEM;
-	ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
+	z = sc->zstream ? sc->zstream : sc->zstd;
+	ZSTD_DCtx_reset(z, ZSTD_reset_session_only);
 	f->done = 0;
 	while (r != 0) {
 		ZSTD_outBuffer ob = { sc->chunk.p, sc->chunk.cap, 0 };
 
 		if ((st = feed_more(f, &ib)) != OCC_OK)
 			return st;
-		r = ZSTD_decompressStream(sc->zstd, &ob, &ib);
+		r = ZSTD_decompressStream(z, &ob, &ib);
 		if (ZSTD_isError(r)) {
 			*why = ZSTD_getErrorName(r);
 			return OCC_ERR_CORRUPT;
@@ -217,7 +219,7 @@ static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
 		}
 		pos += ob.pos;
 		if (pos >= stop) {
-			ZSTD_DCtx_reset(sc->zstd, ZSTD_reset_session_only);
+			ZSTD_DCtx_reset(z, ZSTD_reset_session_only);
 			return OCC_OK;
 		}
 		if (ob.pos == 0 && ib.pos == ib.size && f->done == f->n &&

@@ -1,0 +1,116 @@
+/*
+ * arena.c - the one piece of memory that images are read into. Freshly
+ * mapped buffers cost a page fault for every 4 KB written, and with each
+ * image decompressed into new pages, 16 threads took ten times the faults
+ * of one (cuBLASLt: 215,000 against 28,000, docs/kernels-speed.md), more
+ * time in the kernel than in decompressing. The arena is mapped once and
+ * its pages are written again by image after image: the budget is the
+ * arena, so the memory held cannot pass it. A run is given best fit,
+ * lowest first, so that the pages written already are used again and
+ * large gaps are kept for large images. The lock is the caller's.
+ */
+#define _DEFAULT_SOURCE 1  /* MAP_ANONYMOUS, MAP_NORESERVE */
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "bin.h"
+
+int arena_open(struct arena *a, uint64_t bytes, size_t runs)
+{
+	a->len = bytes / ARENA_UNIT * ARENA_UNIT;
+	a->base = mmap(NULL, (size_t)a->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	a->run = calloc(runs ? runs : 1, sizeof *a->run);
+	a->nrun = 0;
+	a->cap = runs ? runs : 1;
+	if (a->base == MAP_FAILED || !a->run) {
+		if (a->base != MAP_FAILED)
+			munmap(a->base, (size_t)a->len);
+		free(a->run);
+		a->base = NULL;
+		a->run = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void arena_close(struct arena *a)
+{
+	if (a->base)
+		munmap(a->base, (size_t)a->len);
+	free(a->run);
+	a->base = NULL;
+	a->run = NULL;
+}
+
+uint64_t arena_round(uint64_t bytes)
+{
+	return (bytes + ARENA_UNIT - 1) / ARENA_UNIT * ARENA_UNIT;
+}
+
+/* The gap before run i (the end of the arena for i == nrun). */
+static uint64_t gap_at(const struct arena *a, size_t i)
+{
+	return i == 0 ? 0 : a->run[i - 1].off + a->run[i - 1].len;
+}
+
+static uint64_t gap_len(const struct arena *a, size_t i)
+{
+	return (i < a->nrun ? a->run[i].off : a->len) - gap_at(a, i);
+}
+
+/* The gap the best fit for bytes takes: the smallest that holds it, the
+ * lowest of equals; a->nrun + 1 when none does. */
+static size_t best_gap(const struct arena *a, uint64_t bytes)
+{
+	size_t i, best = a->nrun + 1;
+
+	for (i = 0; i <= a->nrun; i++)
+		if (gap_len(a, i) >= bytes &&
+		    (best > a->nrun || gap_len(a, i) < gap_len(a, best)))
+			best = i;
+	return best;
+}
+
+int arena_fits(const struct arena *a, uint64_t bytes)
+{
+	return a->nrun < a->cap && best_gap(a, arena_round(bytes)) <= a->nrun;
+}
+
+uint8_t *arena_take(struct arena *a, uint64_t bytes)
+{
+	size_t i, at;
+
+	bytes = arena_round(bytes);
+	if (a->nrun == a->cap || (at = best_gap(a, bytes)) > a->nrun)
+		return NULL;
+	for (i = a->nrun; i > at; i--)
+		a->run[i] = a->run[i - 1];
+	a->run[at].off = gap_at(a, at);
+	a->run[at].len = bytes;
+	a->nrun++;
+	return a->base + a->run[at].off;
+}
+
+void arena_give(struct arena *a, const uint8_t *p)
+{
+	size_t i;
+
+	for (i = 0; i < a->nrun; i++)
+		if (a->base + a->run[i].off == p)
+			break;
+	if (i == a->nrun)
+		return;
+	for (a->nrun--; i < a->nrun; i++)
+		a->run[i] = a->run[i + 1];
+}
+
+uint64_t arena_used(const struct arena *a)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < a->nrun; i++)
+		n += a->run[i].len;
+	return n;
+}

@@ -1,0 +1,87 @@
+/*
+ * scratch.c - what reading one entry needs of the arena, and a thread's
+ * buffers placed in the run it was given: the image decompressed, the
+ * payload read from the file, and for a streamed read a Zstandard
+ * context with its window. Each part is what that part of the reader
+ * asks for, so nothing grows past its run; what does (the PTX read beside
+ * a capped kernel, an entry larger than the arena, read alone) is
+ * allocated and freed with the entry.
+ */
+#include "bin.h"
+
+/* A Zstandard context larger than this holds a streamed read's window
+ * (one not placed in the arena); a smaller one stays with its thread. */
+#define CTX_SMALL ((size_t)512 << 10)
+/* Parts of a run start at this alignment. */
+#define ALIGN 64
+
+struct parts {
+	uint64_t out, in, ws;
+};
+
+static uint64_t aligned(uint64_t n)
+{
+	return (n + ALIGN - 1) / ALIGN * ALIGN;
+}
+
+static struct parts parts_of(const struct bin_src *src,
+			     const struct bin_entry *en, int keep_ptx_text)
+{
+	struct parts p = { 0, 0, 0 };
+	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
+
+	if (sparse_wanted(en, keep_ptx_text))
+		p.ws = zstd_stream_bytes(en->window);
+	else if (packed)
+		p.out = en->usize;
+	if (!src->mem && !sparse_streamed(src, en, keep_ptx_text))
+		p.in = en->size;
+	return p;
+}
+
+uint64_t entry_need(const struct bin_src *src, const struct bin_entry *en,
+		    int keep_ptx_text)
+{
+	struct parts p = parts_of(src, en, keep_ptx_text);
+
+	if (p.out > UINT64_MAX / 4 || p.in > UINT64_MAX / 4 ||
+	    p.ws > UINT64_MAX / 4)
+		return UINT64_MAX;
+	return aligned(p.out) + aligned(p.in) + aligned(p.ws);
+}
+
+static void lend(struct bin_buf *b, uint8_t *p, uint64_t n)
+{
+	buf_free(b);
+	if (!n)
+		return;
+	b->p = p;
+	b->cap = (size_t)n;
+	b->lent = 1;
+}
+
+void scratch_lend(struct bin_scratch *sc, uint8_t *run,
+		  const struct bin_src *src, const struct bin_entry *en,
+		  int keep_ptx_text)
+{
+	struct parts p = parts_of(src, en, keep_ptx_text);
+
+	if (!run)
+		return;
+	lend(&sc->out, run, p.out);
+	run += aligned(p.out);
+	lend(&sc->in, run, p.in);
+	run += aligned(p.in);
+	sc->zstream = p.ws ? zstd_stream_ctx(run, (size_t)p.ws) : NULL;
+}
+
+void scratch_return(struct bin_scratch *sc)
+{
+	buf_free(&sc->in);
+	buf_free(&sc->out);
+	sc->zstream = NULL;
+	if (zstd_ctx_bytes(sc->zstd) > CTX_SMALL) {
+		zstd_ctx_free(sc->zstd);
+		sc->zstd = NULL;
+	}
+}
