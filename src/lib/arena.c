@@ -104,13 +104,3 @@ void arena_give(struct arena *a, const uint8_t *p)
 	for (a->nrun--; i < a->nrun; i++)
 		a->run[i] = a->run[i + 1];
 }
-
-uint64_t arena_used(const struct arena *a)
-{
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < a->nrun; i++)
-		n += a->run[i].len;
-	return n;
-}
