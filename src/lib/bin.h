@@ -217,8 +217,10 @@ struct bin_scratch {
 #define SPARSE_MIN ((uint64_t)2 << 20)
 /* What a sparse image keeps besides its window: the pages read. */
 #define SPARSE_KEPT ((uint64_t)1 << 20)
-/* The piece of a streamed payload read at a time. */
+/* The piece of a streamed payload read at a time, and of its image
+ * decompressed at a time. */
 #define SPARSE_FEED ((uint64_t)256 << 10)
+#define SPARSE_CHUNK ((uint64_t)128 << 10)
 /* Whether the entry is read as a stream: a large windowed Zstandard
  * cubin sparsely, a large PTX text scanned as it passes when its text is
  * not kept. */

@@ -1,8 +1,9 @@
 /*
  * scratch.c - what reading one entry needs of the arena, and a thread's
  * buffers placed in the run it was given: the image decompressed, the
- * payload read from the file, and for a streamed read a Zstandard
- * context with its window. Each part is what that part of the reader
+ * payload read from the file, and for a streamed read the piece of the
+ * stream read, the piece decompressed and a Zstandard context with its
+ * window. Each part is what that part of the reader
  * asks for, so nothing grows past its run; what does (the PTX read beside
  * a capped kernel, an entry larger than the arena, read alone) is
  * allocated and freed with the entry.
@@ -16,7 +17,7 @@
 #define ALIGN 64
 
 struct parts {
-	uint64_t out, in, ws;
+	uint64_t out, in, feed, chunk, ws;
 };
 
 static uint64_t aligned(uint64_t n)
@@ -27,14 +28,18 @@ static uint64_t aligned(uint64_t n)
 static struct parts parts_of(const struct bin_src *src,
 			     const struct bin_entry *en, int keep_ptx_text)
 {
-	struct parts p = { 0, 0, 0 };
+	struct parts p = { 0, 0, 0, 0, 0 };
 	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
 
-	if (sparse_wanted(en, keep_ptx_text))
+	if (sparse_wanted(en, keep_ptx_text)) {
 		p.ws = zstd_stream_bytes(en->window);
-	else if (packed)
+		p.chunk = SPARSE_CHUNK;
+	} else if (packed) {
 		p.out = en->usize;
-	if (!src->mem && !sparse_streamed(src, en, keep_ptx_text))
+	}
+	if (sparse_streamed(src, en, keep_ptx_text))
+		p.feed = SPARSE_FEED;
+	else if (!src->mem)
 		p.in = en->size;
 	return p;
 }
@@ -47,7 +52,8 @@ uint64_t entry_need(const struct bin_src *src, const struct bin_entry *en,
 	if (p.out > UINT64_MAX / 4 || p.in > UINT64_MAX / 4 ||
 	    p.ws > UINT64_MAX / 4)
 		return UINT64_MAX;
-	return aligned(p.out) + aligned(p.in) + aligned(p.ws);
+	return aligned(p.out) + aligned(p.in) + p.feed + p.chunk +
+	       aligned(p.ws);
 }
 
 static void lend(struct bin_buf *b, uint8_t *p, uint64_t n)
@@ -72,6 +78,10 @@ void scratch_lend(struct bin_scratch *sc, uint8_t *run,
 	run += aligned(p.out);
 	lend(&sc->in, run, p.in);
 	run += aligned(p.in);
+	lend(&sc->feed, run, p.feed);
+	run += p.feed;
+	lend(&sc->chunk, run, p.chunk);
+	run += p.chunk;
 	sc->zstream = p.ws ? zstd_stream_ctx(run, (size_t)p.ws) : NULL;
 }
 
@@ -79,6 +89,8 @@ void scratch_return(struct bin_scratch *sc)
 {
 	buf_free(&sc->in);
 	buf_free(&sc->out);
+	buf_free(&sc->feed);
+	buf_free(&sc->chunk);
 	sc->zstream = NULL;
 	if (zstd_ctx_bytes(sc->zstd) > CTX_SMALL) {
 		zstd_ctx_free(sc->zstd);

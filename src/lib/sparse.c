@@ -192,7 +192,7 @@ static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
 	size_t r = 1;
 	enum occ_status st;
 
-	if (buf_reserve(&sc->chunk, ZSTD_DStreamOutSize()))
+	if (buf_reserve(&sc->chunk, (size_t)SPARSE_CHUNK))
 		return OCC_ERR_NOMEM;
 	if (!sc->zstream && !sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
 		return OCC_ERR_NOMEM;
