@@ -412,7 +412,7 @@ int sched_jobs(const struct bin_sched *s)
 void sched_close(struct bin_sched *s)
 {
 	int i;
-	size_t j;
+	uint64_t j;
 
 	if (!s)
 		return;
@@ -430,8 +430,11 @@ void sched_close(struct bin_sched *s)
 		pthread_cond_destroy(&s->work);
 		pthread_cond_destroy(&s->done);
 	}
-	for (j = 0; j < s->cap; j++)
-		task_reset(&s->ring[j]);
+	/* Only the entries not delivered: touching the whole ring faulted
+	 * in 4,096 entries to read a small library. */
+	for (j = s->head; j < s->tail; j++)
+		task_reset(&s->ring[j % s->cap]);
+	task_reset(&s->ring[0]);       /* one job's */
 	arena_close(&s->arena);
 	free(s->ring);
 	free(s->large);
