@@ -74,13 +74,16 @@ static size_t best_gap(const struct arena *a, uint64_t bytes)
 
 int arena_fits(const struct arena *a, uint64_t bytes)
 {
-	return a->nrun < a->cap && best_gap(a, arena_round(bytes)) <= a->nrun;
+	return bytes <= a->len && a->nrun < a->cap &&
+	       best_gap(a, arena_round(bytes)) <= a->nrun;
 }
 
 uint8_t *arena_take(struct arena *a, uint64_t bytes)
 {
 	size_t i, at;
 
+	if (bytes > a->len)
+		return NULL;
 	bytes = arena_round(bytes);
 	if (a->nrun == a->cap || (at = best_gap(a, bytes)) > a->nrun)
 		return NULL;

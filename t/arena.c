@@ -1,0 +1,131 @@
+/*
+ * arena.c - the memory images are read into (src/lib/arena.c): runs
+ * given best fit in whole units, lowest first, and given back to be
+ * written again.
+ */
+#include "bin.h"
+#include "tap.h"
+
+#define U ARENA_UNIT
+
+static void a_run_freed_is_given_again(void)
+{
+	struct arena a;
+	uint8_t *p, *q;
+
+	arena_open(&a, 4 * U, 4);
+	p = arena_take(&a, 3 * U);
+	p[0] = 1;
+	arena_give(&a, p);
+	q = arena_take(&a, 2 * U);
+	tap_ok(p && q == p, "a run given back is taken again, its pages "
+	       "written already");
+	arena_close(&a);
+}
+
+static void best_fit_takes_the_smallest_gap(void)
+{
+	struct arena a;
+	uint8_t *r1, *r2, *r3, *r4, *p;
+
+	arena_open(&a, 9 * U, 8);
+	r1 = arena_take(&a, U);
+	r2 = arena_take(&a, 3 * U);
+	r3 = arena_take(&a, U);
+	r4 = arena_take(&a, 2 * U);
+	arena_take(&a, U);
+	arena_give(&a, r2);          /* gap of 3 units */
+	arena_give(&a, r4);          /* gap of 2 units */
+	p = arena_take(&a, 2 * U);
+	tap_ok(r1 == a.base && p == r4, "2 units go to the gap of 2, not "
+	       "the lower gap of 3");
+	p = arena_take(&a, 3 * U);
+	tap_ok(p == r2, "3 units go to the gap of 3");
+	tap_ok(r3 && !arena_fits(&a, U + 1) && arena_fits(&a, U),
+	       "with one unit left at the end, a unit fits and a byte more "
+	       "does not");
+	arena_close(&a);
+}
+
+static void free_bytes_not_in_one_run_do_not_fit(void)
+{
+	struct arena a;
+	uint8_t *r[4];
+	int i;
+
+	arena_open(&a, 4 * U, 4);
+	for (i = 0; i < 4; i++)
+		r[i] = arena_take(&a, U);
+	arena_give(&a, r[0]);
+	arena_give(&a, r[2]);
+	tap_ok(!arena_fits(&a, 2 * U) && !arena_take(&a, 2 * U),
+	       "two free units apart hold no run of two");
+	arena_give(&a, r[1]);
+	tap_ok(arena_take(&a, 3 * U) == a.base,
+	       "three adjoining free units hold a run of three, at the start");
+	tap_ok(r[3] == a.base + 3 * U, "the runs taken one after another "
+	       "lie one after another");
+	arena_close(&a);
+}
+
+static void a_byte_takes_a_unit(void)
+{
+	struct arena a;
+
+	arena_open(&a, 2 * U, 4);
+	arena_take(&a, 1);
+	arena_take(&a, 1);
+	tap_ok(!arena_take(&a, 1) && arena_round(1) == U,
+	       "a run of one byte takes a whole unit");
+	arena_close(&a);
+}
+
+static void no_more_runs_than_readers(void)
+{
+	struct arena a;
+
+	arena_open(&a, 8 * U, 2);
+	arena_take(&a, U);
+	arena_take(&a, U);
+	tap_ok(!arena_fits(&a, U) && !arena_take(&a, U),
+	       "with two readers' runs taken, a third does not fit however "
+	       "much is free");
+	arena_close(&a);
+}
+
+static void larger_than_the_arena_never_fits(void)
+{
+	struct arena a;
+
+	arena_open(&a, 4 * U + 100, 4);
+	tap_ok(a.len == 4 * U && !arena_fits(&a, 4 * U + 1) &&
+	       !arena_fits(&a, UINT64_MAX) && arena_fits(&a, 4 * U),
+	       "the arena is whole units; more than it never fits");
+	arena_close(&a);
+}
+
+static void a_pointer_not_taken_is_ignored(void)
+{
+	struct arena a;
+	uint8_t *p;
+
+	arena_open(&a, 2 * U, 2);
+	p = arena_take(&a, U);
+	arena_give(&a, p + 1);
+	tap_ok(a.nrun == 1 && arena_take(&a, U) == p + U,
+	       "giving back a pointer that starts no run changes nothing");
+	arena_close(&a);
+}
+
+int main(void)
+{
+	tap_plan(11);
+	a_run_freed_is_given_again();
+	best_fit_takes_the_smallest_gap();
+	free_bytes_not_in_one_run_do_not_fit();
+	a_byte_takes_a_unit();
+	no_more_runs_than_readers();
+	larger_than_the_arena_never_fits();
+	a_pointer_not_taken_is_ignored();
+	return tap_done();
+}
