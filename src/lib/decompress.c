@@ -131,7 +131,8 @@ uint64_t zstd_stream_bytes(uint64_t window)
 		return UINT64_MAX;
 	return ZSTD_estimateDStreamSize((size_t)window);
 #else
-	return window > UINT64_MAX / 2 ? UINT64_MAX : window + ((uint64_t)1 << 18);
+	return window > UINT64_MAX / 2 ? UINT64_MAX
+				       : window + ((uint64_t)1 << 18);
 #endif
 }
 

@@ -291,8 +291,7 @@ static struct task *pick(struct bin_sched *s)
 	return NULL;
 }
 
-/* The budget t takes, and its run of the arena (NULL: none, or memory
- * of its own). Lock held. */
+/* The budget t takes, and its run (NULL: none, or its own). Lock held. */
 static uint8_t *task_take(struct bin_sched *s, struct task *t)
 {
 	if (t->cancelled)
@@ -316,7 +315,7 @@ static void task_give(struct bin_sched *s, struct task *t, uint8_t *run)
 		arena_give(&s->arena, run);
 }
 
-/* Reads t in the run it was given, the scratch's buffers given back. */
+/* Reads t in its run (the scratch's buffers lent from it). */
 static void task_run_in(struct task *t, struct bin_scratch *sc, uint8_t *run)
 {
 	scratch_lend(sc, run, t->src, &t->en, t->want_text);
@@ -430,8 +429,7 @@ void sched_close(struct bin_sched *s)
 		pthread_cond_destroy(&s->work);
 		pthread_cond_destroy(&s->done);
 	}
-	/* Only the entries not delivered: touching the whole ring faulted
-	 * in 4,096 entries to read a small library. */
+	/* Not the whole ring: its pages would be faulted in to be cleared. */
 	for (j = s->head; j < s->tail; j++)
 		task_reset(&s->ring[j % s->cap]);
 	task_reset(&s->ring[0]);       /* one job's */

@@ -3,10 +3,10 @@
  * buffers placed in the run it was given: the image decompressed, the
  * payload read from the file, and for a streamed read the piece of the
  * stream read, the piece decompressed and a Zstandard context with its
- * window. Each part is what that part of the reader
- * asks for, so nothing grows past its run; what does (the PTX read beside
- * a capped kernel, an entry larger than the arena, read alone) is
- * allocated and freed with the entry.
+ * window. Each part is what that part of the reader asks for, so nothing
+ * grows past its run; what does (the PTX read beside a capped kernel, an
+ * entry larger than the arena, read alone) is allocated and freed with
+ * the entry.
  */
 #include "bin.h"
 
