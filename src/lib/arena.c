@@ -72,10 +72,23 @@ static size_t best_gap(const struct arena *a, uint64_t bytes)
 	return best;
 }
 
+uint64_t arena_largest(const struct arena *a)
+{
+	uint64_t most = 0;
+	size_t i;
+
+	if (a->nrun == a->cap)
+		return 0;
+	for (i = 0; i <= a->nrun; i++)
+		if (gap_len(a, i) > most)
+			most = gap_len(a, i);
+	return most;
+}
+
+/* Gaps are whole units, so a gap that holds bytes holds them rounded. */
 int arena_fits(const struct arena *a, uint64_t bytes)
 {
-	return bytes <= a->len && a->nrun < a->cap &&
-	       best_gap(a, arena_round(bytes)) <= a->nrun;
+	return bytes <= arena_largest(a);
 }
 
 uint8_t *arena_take(struct arena *a, uint64_t bytes)

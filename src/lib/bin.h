@@ -285,8 +285,9 @@ struct arena {
 int arena_open(struct arena *a, uint64_t bytes, size_t runs);
 void arena_close(struct arena *a);
 uint64_t arena_round(uint64_t bytes);
-/* Whether a run of bytes is free, and it taken (NULL: not) and given
- * back. */
+/* The largest run that can be taken now (0: none), whether a run of
+ * bytes can, and it taken (NULL: not) and given back. */
+uint64_t arena_largest(const struct arena *a);
 int arena_fits(const struct arena *a, uint64_t bytes);
 uint8_t *arena_take(struct arena *a, uint64_t bytes);
 void arena_give(struct arena *a, const uint8_t *p);
@@ -296,6 +297,8 @@ void arena_give(struct arena *a, const uint8_t *p);
  * for a streamed read a Zstandard context with its window. */
 uint64_t entry_need(const struct bin_src *src, const struct bin_entry *en,
 		    int keep_ptx_text);
+/* What reading en keeps beside the arena: a sparse cubin's pages. */
+uint64_t entry_kept(const struct bin_entry *en, int keep_ptx_text);
 /* The scratch's buffers for en placed in run (entry_need bytes; NULL:
  * the scratch allocates its own), and after the read given back, what
  * was allocated freed. */

@@ -242,8 +242,9 @@ static int oversize(const struct bin_sched *s, const struct task *t)
 	return t->need > s->arena.len;
 }
 
-/* Whether the budget has room for t now. */
-static int fits(const struct bin_sched *s, const struct task *t)
+/* Whether the budget has room for t (room: the arena's largest run). */
+static int fits(const struct bin_sched *s, const struct task *t,
+		uint64_t room)
 {
 	if (t->cancelled)
 		return 1;
@@ -251,7 +252,7 @@ static int fits(const struct bin_sched *s, const struct task *t)
 		return 0;
 	if (oversize(s, t))
 		return s->arena.nrun == 0 && s->kept == 0;
-	return (!t->need || arena_fits(&s->arena, t->need)) &&
+	return (!t->need || t->need <= room) &&
 	       s->kept + t->kept <= KEPT_ROOM;
 }
 
@@ -267,13 +268,13 @@ static int is_large(const struct task *t)
 static struct task *pick(struct bin_sched *s)
 {
 	struct task *t;
-	uint64_t i, end;
+	uint64_t i, end, room = arena_largest(&s->arena);
 
 	while (s->next < s->tail && s->ring[s->next % s->cap].state != QUEUED)
 		s->next++;
 	for (i = 0; i < s->nlarge; i++) {
 		t = &s->ring[s->large[i] % s->cap];
-		if (fits(s, t)) {
+		if (fits(s, t, room)) {
 			memmove(&s->large[i], &s->large[i + 1],
 				(s->nlarge - i - 1) * sizeof *s->large);
 			s->nlarge--;
@@ -283,7 +284,7 @@ static struct task *pick(struct bin_sched *s)
 	end = s->tail - s->next > PICK_SCAN ? s->next + PICK_SCAN : s->tail;
 	for (i = s->next; i < end; i++) {
 		t = &s->ring[i % s->cap];
-		if (t->state == QUEUED && !is_large(t) && fits(s, t))
+		if (t->state == QUEUED && !is_large(t) && fits(s, t, room))
 			return t;
 	}
 	if (s->next < s->tail)
@@ -520,8 +521,7 @@ static int task_from(struct task *t, const struct bin_ctx *c,
 	t->images = c->images;
 	t->images_run = c->images_run;
 	t->need = entry_need(t->src, &t->en, t->want_text);
-	t->kept = en->kind == KIND_ELF && sparse_wanted(en, t->want_text)
-		  ? SPARSE_KEPT : 0;
+	t->kept = entry_kept(en, t->want_text);
 	return 0;
 }
 

@@ -56,6 +56,12 @@ uint64_t entry_need(const struct bin_src *src, const struct bin_entry *en,
 	       aligned(p.ws);
 }
 
+uint64_t entry_kept(const struct bin_entry *en, int keep_ptx_text)
+{
+	return en->kind == KIND_ELF && sparse_wanted(en, keep_ptx_text)
+	       ? SPARSE_KEPT : 0;
+}
+
 static void lend(struct bin_buf *b, uint8_t *p, uint64_t n)
 {
 	buf_free(b);
