@@ -62,6 +62,12 @@ run --kernels "$B/none.fatbin" --kernel '^bounded_128_4' -b 128 -s 40K -f csv --
 grep -q '^sm_90a,4,4,true$' "$tmp/out" && grep -q '^sm_75,1,4,false$' "$tmp/out" &&
 	grep -q '^compute_90,,4,$' "$tmp/out"
 ok $? "minimum blocks per SM from the PTX beside the cubins: reached on sm_90a (4), not on sm_75 (1)"
+run --kernels "$B/none.fatbin" --arch sm_90a -f csv --fields mangled,min_blocks_per_sm
+[ "$(grep -c ',[0-9]' "$tmp/out")" = 3 ] &&
+	grep -q '^_Z14bounded_1024_1Pf,1$' "$tmp/out" &&
+	grep -q '^_Z13bounded_128_4PKfPf,4$' "$tmp/out" &&
+	grep -q '^_Z5spillPKdPdi,1$' "$tmp/out"
+ok $? "each cubin kernel takes the minimum of its own PTX among the fatbin's 22, the others none"
 run --kernels "$B/sm_90a.cubin" --kernel '^bounded_128_4' -f csv --fields min_blocks_per_sm,max_regs
 [ "$(tail -n 1 "$tmp/out")" = ",128" ]
 ok $? "a cubin alone keeps no minimum, only the register cap ptxas applied"

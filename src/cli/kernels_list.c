@@ -131,24 +131,71 @@ void kernels_drop_relocatable(struct kernel_list *l)
 	l->n = kept;
 }
 
+/* A PTX kernel of a fatbin that states its minimum blocks. */
+struct ptx_min {
+	const char *mangled;
+	size_t at;               /* its place in the list */
+};
+
+static int by_name_then_place(const void *a, const void *b)
+{
+	const struct ptx_min *x = a, *y = b;
+	int c = strcmp(x->mangled, y->mangled);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The first of the n (sorted) named m, or NULL. */
+static const struct ptx_min *ptx_min_find(const struct ptx_min *p, size_t n,
+					  const char *m)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(p[mid].mangled, m) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strcmp(p[lo].mangled, m) == 0 ? &p[lo] : NULL;
+}
+
+/* The fatbin's entries from start: where they end. */
+static size_t fatbin_end(const struct kernel_list *l, size_t start)
+{
+	size_t end = start;
+
+	while (end < l->n && l->k[end].file == l->k[start].file &&
+	       l->k[end].fatbin_offset == l->k[start].fatbin_offset)
+		end++;
+	return end;
+}
+
 /* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
- * the same kernel beside it in the fatbin does (.minnctapersm). */
+ * the same kernel beside it in the fatbin does (.minnctapersm): the first
+ * such PTX's. Looked up sorted, as a fatbin can hold thousands. */
 void kernels_min_blocks_from_ptx(struct kernel_list *l)
 {
-	size_t start, end, i, j;
+	struct ptx_min *p = l->n ? malloc(l->n * sizeof *p) : NULL;
+	const struct ptx_min *f;
+	size_t start, end, i, n;
 
+	if (l->n && !p)
+		die("out of memory");
 	for (start = 0; start < l->n; start = end) {
-		for (end = start; end < l->n && l->k[end].file == l->k[start].file
-		     && l->k[end].fatbin_offset == l->k[start].fatbin_offset;
-		     end++)
-			;
-		for (i = start; i < end; i++) {
-			if (!l->k[i].ptx_only || l->k[i].min_blocks <= 0)
-				continue;
-			for (j = start; j < end; j++)
-				if (!l->k[j].ptx_only && l->k[j].min_blocks < 0 &&
-				    strcmp(l->k[j].mangled, l->k[i].mangled) == 0)
-					l->k[j].min_blocks = l->k[i].min_blocks;
-		}
+		end = fatbin_end(l, start);
+		for (n = 0, i = start; i < end; i++)
+			if (l->k[i].ptx_only && l->k[i].min_blocks > 0)
+				p[n++] = (struct ptx_min){ l->k[i].mangled, i };
+		if (n == 0)
+			continue;
+		qsort(p, n, sizeof *p, by_name_then_place);
+		for (i = start; i < end; i++)
+			if (!l->k[i].ptx_only && l->k[i].min_blocks < 0 &&
+			    (f = ptx_min_find(p, n, l->k[i].mangled)))
+				l->k[i].min_blocks = l->k[f->at].min_blocks;
 	}
+	free(p);
 }

@@ -17,10 +17,47 @@
 
 /* ---- Buffer ---- */
 
+/* A piece's text, kept in memory until it is joined. Grown here rather
+ * than through open_memstream, whose growth took as long as the rows'
+ * formatting; a growth that fails drops the piece when it closes. */
+static void mem_append(struct out *o, const char *s, size_t n)
+{
+	size_t cap = o->mem_cap ? o->mem_cap : (size_t)1 << 18;
+
+	if (o->mem_failed)
+		return;
+	while (cap - o->mem_len < n && cap <= SIZE_MAX / 2)
+		cap *= 2;
+	if (cap - o->mem_len < n) {
+		o->mem_failed = 1;
+		return;
+	}
+	if (cap != o->mem_cap) {
+		char *p = realloc(o->mem, cap);
+
+		if (!p) {
+			o->mem_failed = 1;
+			return;
+		}
+		o->mem = p;
+		o->mem_cap = cap;
+	}
+	memcpy(o->mem + o->mem_len, s, n);
+	o->mem_len += n;
+}
+
+static void write_out(struct out *o, const char *s, size_t n)
+{
+	if (o->piece)
+		mem_append(o, s, n);
+	else
+		fwrite(s, 1, n, o->f);
+}
+
 static void __attribute__((noinline)) flush(struct out *o)
 {
 	if (o->len) {
-		fwrite(o->buf, 1, o->len, o->f);
+		write_out(o, o->buf, o->len);
 		o->len = 0;
 	}
 }
@@ -30,7 +67,7 @@ static inline void put(struct out *o, const char *s, size_t n)
 	if (__builtin_expect(o->len + n > sizeof o->buf, 0)) {
 		flush(o);
 		if (n > sizeof o->buf) {
-			fwrite(s, 1, n, o->f);
+			write_out(o, s, n);
 			return;
 		}
 	}
@@ -518,32 +555,24 @@ void out_close(struct out *o)
 
 int out_piece_open(struct out *o, const struct out *whole)
 {
-	FILE *f;
-
 	out_open(o, NULL, whole->format, whole->sel);
 	out_style(o, whole->style);
 	o->record = whole->record;
 	o->piece = 1;
-	if (!(f = open_memstream(&o->mem, &o->mem_len)))
-		return -1;
-	o->f = f;
 	return 0;
 }
 
 int out_piece_close(struct out *o)
 {
-	int failed;
-
 	flush(o);
-	failed = fclose(o->f) != 0;
-	o->f = NULL;
-	if (failed) {            /* nothing of it is joined */
+	if (o->mem_failed) {     /* nothing of it is joined */
 		free(o->mem);
 		o->mem = NULL;
-		o->mem_len = 0;
+		o->mem_len = o->mem_cap = 0;
 		o->rows = 0;
+		return -1;
 	}
-	return failed ? -1 : 0;
+	return 0;
 }
 
 /* The piece's rows after whole's: the header before the first, and in a
@@ -559,6 +588,7 @@ void out_join(struct out *whole, struct out *piece)
 	whole->rows += piece->rows;
 	free(piece->mem);
 	piece->mem = NULL;
+	piece->mem_len = piece->mem_cap = 0;
 }
 
 /* ---- Files written besides standard output (--plot) ---- */

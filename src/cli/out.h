@@ -137,8 +137,9 @@ struct out {
 	unsigned style;        /* OUT_NOHEADER, OUT_NOUNITS */
 	uint64_t rows;
 	int piece;             /* rows of a longer output (out_piece_open) */
-	char *mem;             /* a piece's text, once closed */
-	size_t mem_len;
+	char *mem;             /* a piece's text */
+	size_t mem_len, mem_cap;
+	int mem_failed;        /* it could not grow: the piece is dropped */
 	size_t len;
 	char buf[1 << 16];
 };
