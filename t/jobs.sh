@@ -20,6 +20,19 @@ run --jobs 4 --kernels - -f csv <"$B/kernels.exe"
 [ "$status" -eq 0 ] && [ -s "$tmp/one" ] && cmp -s "$tmp/one" "$tmp/out"
 ok $? "an executable read from standard input: --jobs 4 prints what --jobs 1 does"
 
+# A damaged entry: the first failure in the file's order, as one thread
+# reports it, though a worker read it.
+cp "$B/none.fatbin" "$tmp/bad.fatbin"
+printf '\377%.0s' $(seq 256) | dd of="$tmp/bad.fatbin" bs=1 conv=notrunc \
+	seek=$(($(wc -c <"$B/none.fatbin") / 2)) 2>/dev/null
+run --jobs 1 --kernels "$tmp/bad.fatbin" -f csv
+s1=$status
+cp "$tmp/err" "$tmp/one.err"
+run --jobs 4 --kernels "$tmp/bad.fatbin" -f csv
+[ "$s1" -eq 1 ] && [ "$status" -eq 1 ] && cmp -s "$tmp/one.err" "$tmp/err" &&
+	grep -q 'lies past the end of the cubin at byte [1-9]' "$tmp/err"
+ok $? "an entry damaged halfway: --jobs 4 fails with the line --jobs 1 gives, its offset included"
+
 # --all-images --arch: the images of other architectures are skipped
 # unread, the rows are those of the whole read filtered.
 run --jobs 2 --kernels "$B/kernels.exe" -f csv --fields "$F"

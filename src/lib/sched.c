@@ -1,11 +1,10 @@
 /*
  * sched.c - fatbin entries read on a pool of threads. Each entry is read,
- * decompressed and reduced to its kernels' rows by one worker, with that
- * worker's buffers; the rows wait in a ring of tasks until every earlier
- * entry's are delivered, so that the callback sees them on the calling
- * thread in the order a single-threaded read gives, and the first failure
- * in that order is the one reported. With one job, entries are read on
- * the calling thread as they are submitted, as before the pool existed.
+ * decompressed and reduced to its kernels' rows by one worker; the rows
+ * wait in a ring of tasks until every earlier entry's are delivered, so
+ * that the callback sees them on the calling thread in the order a
+ * single-threaded read gives, and the first failure in that order is the
+ * one reported. With one job, entries are read as they are submitted.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,9 +15,8 @@
 #include "util.h"
 
 /* Entries in flight per thread: enough to keep every thread busy while
- * the oldest is delivered, and to find the large images early; each holds
- * only rows. With 1,024 in all, cuBLASLt's walk waited a third of its
- * time for the oldest entry (one 6 MB image) with 16 threads idle. */
+ * the oldest is delivered, and to find the large images early. With 1,024
+ * in all, cuBLASLt's walk waited a third of its time for the oldest. */
 #define TASKS_PER_JOB 256
 /* But no more in all: their rows wait there to be delivered in order. */
 #define RING_MAX 4096
@@ -30,10 +28,9 @@
 /* Most threads, whatever the machine says. */
 #define MAX_JOBS 256
 /* Bytes of images that threads may hold at once, however many threads
- * there are: the arena, and the pages sparse images keep (at most
- * KEPT_ROOM of them). An image the arena has no run for waits while
- * smaller ones run; one larger than the arena is read alone, in memory
- * of its own. */
+ * there are: the arena, and the pages sparse images keep (KEPT_ROOM). An
+ * image the arena has no run for waits while smaller ones run; one larger
+ * than the arena is read alone, in memory of its own. */
 #ifndef READ_BUDGET_MB        /* set at build time to measure others */
 #define READ_BUDGET_MB 52     /* cuBLASLt: 85 MB resident, 16 threads */
 #endif
@@ -62,7 +59,7 @@ struct task {
 	 * stops at its failure, as one job's does, counts that much. */
 	struct occ_bin_contents seen;
 	enum occ_status st;
-	struct occ_bin_diag diag;
+	struct occ_bin_diag *diag;    /* why it failed, kept only then */
 	struct occ_bin_kernel *k; /* rows; mangled is an offset in names */
 	size_t n, cap;
 	char *names;
@@ -100,6 +97,7 @@ static void task_reset(struct task *t)
 	free(t->beside);
 	free(t->k);
 	free(t->names);
+	free(t->diag);
 	memset(t, 0, sizeof *t);
 }
 
@@ -211,12 +209,13 @@ static enum occ_status read_one(struct task *t, struct bin_ctx *c,
 static void task_run(struct task *t, struct bin_scratch *sc)
 {
 	struct bin_ctx c;
+	struct occ_bin_diag d = { 0 };
 	size_t i;
 
 	memset(&c, 0, sizeof c);
 	c.fn = collect;
 	c.ctx = t;
-	c.diag = &t->diag;
+	c.diag = &d;
 	c.src = t->src;
 	c.scratch = sc;
 	c.container = t->container;
@@ -234,6 +233,8 @@ static void task_run(struct task *t, struct bin_scratch *sc)
 	}
 	if (t->nomem)
 		t->st = OCC_ERR_NOMEM;
+	if (t->st != OCC_OK && (t->diag = malloc(sizeof d)))
+		*t->diag = d;
 }
 
 /* An image larger than the arena: read alone, in memory of its own. */
@@ -261,10 +262,9 @@ static int is_large(const struct task *t)
 	return t->en.usize >= LARGE;
 }
 
-/* The task a free thread reads next: the oldest queued large image that
- * the budget has room for, whose time would otherwise end the read
- * (NCCL's linked images, 130 MB each, come after 900 small ones); else
- * the oldest of the next queued ones that has room. Lock held. */
+/* The task a free thread reads next: the oldest queued large image with
+ * room, whose time would otherwise end the read (NCCL's 130 MB images
+ * come after 900 small ones); else the oldest next one with room. */
 static struct task *pick(struct bin_sched *s)
 {
 	struct task *t;
@@ -455,8 +455,9 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 			s->failed = OCC_ERR_INVALID_INPUT;
 	}
 	if (s->failed == OCC_OK && t->st != OCC_OK) {
-		c->diag->offset = t->diag.offset;
-		memcpy(c->diag->what, t->diag.what, sizeof c->diag->what);
+		c->diag->offset = t->diag ? t->diag->offset : 0;
+		memcpy(c->diag->what, t->diag ? t->diag->what : "",
+		       t->diag ? sizeof c->diag->what : 1);
 		s->failed = t->st;
 	}
 	if (s->failed != OCC_OK && !s->failed_task) {
@@ -466,8 +467,7 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 }
 
 /* Delivers the oldest tasks that are done; with wait, waits for the
- * oldest first. Called with the lock held (threads), which it drops
- * while the callback runs. */
+ * oldest first. Lock held (threads), dropped while the callback runs. */
 static void deliver_ready(struct bin_ctx *c, struct bin_sched *s, int wait)
 {
 	while (s->head < s->tail) {
