@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "occcalc.h"
 #include "fuzz.h"
@@ -95,6 +96,40 @@ static int read_for_gpu(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* The same bytes read from a file on three threads, where images are read
+ * from the file into the arena (whole Zstandard frames decompressed in
+ * place, large ones streamed): what a read from memory gives. */
+static void read_from_file(const uint8_t *data, size_t size,
+			   enum occ_status st, const struct seen *mem,
+			   const struct occ_bin_diag *md)
+{
+	char path[] = "/tmp/occcalc-fuzz-XXXXXX";
+	struct occ_bin_opts jobs = { 3, NULL, NULL, 0, 0, NULL, 1 };
+	struct seen f = { 0xcbf29ce484222325ull, 0 };
+	struct occ_bin_diag d;
+	enum occ_status stf;
+	int fd = mkstemp(path), fs;
+
+	if (fd < 0)
+		return;
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		unlink(path);
+		return;
+	}
+	close(fd);
+	stf = occ_bin_read_file_opts(path, &jobs, sane, &f, &fs, &d);
+	unlink(path);
+	FUZZ_CHECK(stf == st && f.n == mem->n && f.hash == mem->hash,
+		   "read from a file otherwise: %d, %llu kernels; from "
+		   "memory: %d, %llu", stf, (unsigned long long)f.n, st,
+		   (unsigned long long)mem->n);
+	FUZZ_CHECK(st == OCC_OK || (d.offset == md->offset &&
+				    strcmp(d.what, md->what) == 0),
+		   "a file refused otherwise: %s; memory: %s", d.what,
+		   md->what);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct occ_bin_diag d, dj;
@@ -115,5 +150,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(st == OCC_OK || (dj.offset == d.offset &&
 				    strcmp(dj.what, d.what) == 0),
 		   "three threads refuse otherwise: %s", dj.what);
+	read_from_file(data, size, st, &one, &d);
 	return read_for_gpu(data, size);
 }

@@ -56,4 +56,25 @@ if [ -n "$big" ]; then
 else
 	skip 1 "no CUDA toolkit library here"
 fi
+
+# Whole images of 1 MB and more compressed, read from a file, are
+# decompressed in place (their payload read into the end of the image);
+# from standard input, apart: the same rows.
+lib=
+for l in libcudnn_cnn.so.9 libcurand.so.10 libcublas.so.13; do
+	for d in "${CUDA_HOME:-/usr/local/cuda}/lib64" /usr/local/cuda/lib64; do
+		[ -f "$d/$l" ] && [ -z "$lib" ] && lib=$d/$l
+	done
+done
+if [ -n "$lib" ]; then
+	G=arch,mangled,regs,static_smem,stack,barriers,max_threads,min_blocks_per_sm,max_regs
+	run --jobs 4 --kernels "$lib" -f csv --fields "$G"
+	cp "$tmp/out" "$tmp/file"
+	run --jobs 4 --kernels - -f csv --fields "$G" <"$lib"
+	[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -gt 100 ] &&
+		cmp -s "$tmp/file" "$tmp/out"
+	ok $? "$(basename "$lib"): its images decompressed in place print what they do apart"
+else
+	skip 1 "no CUDA toolkit library here"
+fi
 done_testing

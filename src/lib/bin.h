@@ -335,11 +335,16 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
  * failure of an earlier entry replaces. */
 enum occ_status sched_finish(struct bin_ctx *c, enum occ_status st);
 
-/* Decompression (decompress.c): exactly out_len bytes into out. */
+/* Decompression (decompress.c): exactly out_len bytes into out; a
+ * Zstandard frame may use cap bytes there, and lie in their end. */
 enum occ_status lz4_block_decode(struct span in, uint8_t *out, size_t out_len,
 				 const char **why);
 enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
-			    uint8_t *out, size_t out_len, const char **why);
+			    uint8_t *out, size_t out_len, size_t cap,
+			    const char **why);
+/* How much more than a frame's usize bytes it needs to be decompressed in
+ * place, its payload at their end (0: this libzstd cannot, safely). */
+uint64_t zstd_in_place_margin(uint64_t usize);
 
 #define FATBIN_MAGIC 0xBA55ED50u
 /* A fatbin entry's kind and flags (fatbin.c says where they were read):

@@ -149,22 +149,38 @@ void *zstd_stream_ctx(void *ws, size_t n)
 
 /* The thread's context is kept: making one per entry costs more than
  * decompressing a small entry. */
+uint64_t zstd_in_place_margin(uint64_t usize)
+{
+#if defined(HAVE_ZSTD_STATIC_CTX) && defined(ZSTD_DECOMPRESSION_MARGIN)
+	/* Earlier versions could overwrite input not yet read. */
+	if (ZSTD_versionNumber() < 10504 || usize > SIZE_MAX / 2)
+		return 0;
+	return ZSTD_DECOMPRESSION_MARGIN((size_t)usize, ZSTD_BLOCKSIZE_MAX);
+#else
+	(void)usize;
+	return 0;
+#endif
+}
+
 enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
-			    uint8_t *out, size_t out_len, const char **why)
+			    uint8_t *out, size_t out_len, size_t cap,
+			    const char **why)
 {
 #ifdef HAVE_ZSTD
 	size_t r;
 
 	if (!sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
 		return OCC_ERR_NOMEM;
-	r = ZSTD_decompressDCtx(sc->zstd, out, out_len, in.p, in.n);
+	r = ZSTD_decompressDCtx(sc->zstd, out, cap, in.p, in.n);
 
 	if (ZSTD_isError(r)) {
 		*why = ZSTD_getErrorName(r);
 		return OCC_ERR_CORRUPT;
 	}
 	if (r != out_len) {
-		*why = "Zstandard data is shorter than the size the fatbin records";
+		*why = r > out_len ? "Destination buffer is too small"
+		       : "Zstandard data is shorter than the size the fatbin "
+			 "records";
 		return OCC_ERR_CORRUPT;
 	}
 	return OCC_OK;
@@ -173,6 +189,7 @@ enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
 	(void)in;
 	(void)out;
 	(void)out_len;
+	(void)cap;
 	*why = "this occcalc was built without libzstd and cannot decompress "
 	       "Zstandard (nvcc's default compression; rebuild with libzstd-dev)";
 	return OCC_ERR_UNSUPPORTED;

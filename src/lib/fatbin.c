@@ -61,6 +61,17 @@ enum occ_status stream_fail(struct bin_ctx *c, const struct bin_entry *en,
 			why);
 }
 
+/* The room a frame may decompress into: to the end of its payload where
+ * that was read into the end of the image's buffer (scratch.c). */
+static size_t frame_room(const struct bin_buf *b, struct span in,
+			 uint64_t usize)
+{
+	uintptr_t at = (uintptr_t)in.p - (uintptr_t)b->p;
+
+	return (uintptr_t)in.p > (uintptr_t)b->p && at < b->cap
+	       ? (size_t)(at + in.n) : (size_t)usize;
+}
+
 /* The stored bytes made readable: decompressed into the thread's buffer
  * when needed. */
 static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en,
@@ -85,7 +96,8 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en
 	if (buf_reserve(buf, (size_t)en->usize))
 		return OCC_ERR_NOMEM;
 	st = lz4 ? lz4_block_decode(in, buf->p, (size_t)en->usize, &why)
-		 : zstd_decode(c->scratch, in, buf->p, (size_t)en->usize, &why);
+		 : zstd_decode(c->scratch, in, buf->p, (size_t)en->usize,
+			       frame_room(buf, in, en->usize), &why);
 	if (st == OCC_ERR_NOMEM)
 		return st;
 	if (st != OCC_OK)

@@ -16,8 +16,13 @@
 /* Parts of a run start at this alignment. */
 #define ALIGN 64
 
+/* Bytes a payload may hold past its compressed frame and still be read
+ * into the end of the image it decompresses to. */
+#define IN_PLACE_SLACK 4096
+
 struct parts {
 	uint64_t out, in, feed, chunk, ws;
+	int in_place;            /* in is read into the end of out */
 };
 
 static uint64_t aligned(uint64_t n)
@@ -25,21 +30,42 @@ static uint64_t aligned(uint64_t n)
 	return (n + ALIGN - 1) / ALIGN * ALIGN;
 }
 
+/* The image's part when a whole Zstandard frame read from the file is
+ * decompressed in place, its payload read into the part's end (0: it is
+ * not): a payload larger than the margin in place needs then takes no
+ * room beside the image (a tenth of it for cuDNN's, which fill the
+ * arena). */
+static uint64_t in_place_out(const struct bin_entry *en)
+{
+	uint64_t margin;
+
+	if ((en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != FLAG_ZSTD ||
+	    en->csize > en->size || en->size - en->csize > IN_PLACE_SLACK ||
+	    en->usize > UINT64_MAX / 4 ||
+	    !(margin = zstd_in_place_margin(en->usize)) ||
+	    en->csize > en->usize + margin || en->csize <= margin)
+		return 0;            /* (a small payload takes less beside) */
+	return en->usize + margin + (en->size - en->csize);
+}
+
 static struct parts parts_of(const struct bin_src *src,
 			     const struct bin_entry *en, int keep_ptx_text)
 {
-	struct parts p = { 0, 0, 0, 0, 0 };
+	struct parts p = { 0, 0, 0, 0, 0, 0 };
 	int packed = (en->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
 
 	if (sparse_wanted(en, keep_ptx_text)) {
 		p.ws = zstd_stream_bytes(en->window);
 		p.chunk = SPARSE_CHUNK;
 	} else if (packed) {
-		p.out = en->usize;
+		p.out = src->mem ? 0 : in_place_out(en);
+		p.in_place = p.out != 0;
+		if (!p.in_place)
+			p.out = en->usize;
 	}
 	if (sparse_streamed(src, en, keep_ptx_text))
 		p.feed = SPARSE_FEED;
-	else if (!src->mem)
+	else if (!src->mem && !p.in_place)
 		p.in = en->size;
 	return p;
 }
@@ -82,7 +108,10 @@ void scratch_lend(struct bin_scratch *sc, uint8_t *run,
 		return;
 	lend(&sc->out, run, p.out);
 	run += aligned(p.out);
-	lend(&sc->in, run, p.in);
+	if (p.in_place)
+		lend(&sc->in, sc->out.p + p.out - en->size, en->size);
+	else
+		lend(&sc->in, run, p.in);
 	run += aligned(p.in);
 	lend(&sc->feed, run, p.feed);
 	run += p.feed;
