@@ -117,9 +117,22 @@ static void a_pointer_not_taken_is_ignored(void)
 	arena_close(&a);
 }
 
+static void threads_past_16_take_from_the_arena(void)
+{
+	const uint64_t MB = (uint64_t)1 << 20;
+
+	tap_ok(arena_for(48 * MB, 16) == 48 * MB && arena_for(48 * MB, 1) ==
+	       48 * MB, "up to 16 threads the arena is the budget");
+	tap_ok(arena_for(48 * MB, 32) == 44 * MB, "each thread past 16 "
+	       "takes 256 KB from it (32 threads: 44 MB of 48)");
+	tap_ok(arena_for(48 * MB, 256) == 24 * MB && arena_for(16 * MB, 256)
+	       == 16 * MB, "but it keeps 24 MB (256 threads), or all of a "
+	       "smaller budget");
+}
+
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(14);
 	a_run_freed_is_given_again();
 	best_fit_takes_the_smallest_gap();
 	free_bytes_not_in_one_run_do_not_fit();
@@ -127,5 +140,6 @@ int main(void)
 	no_more_runs_than_readers();
 	larger_than_the_arena_never_fits();
 	a_pointer_not_taken_is_ignored();
+	threads_past_16_take_from_the_arena();
 	return tap_done();
 }

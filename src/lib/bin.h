@@ -285,6 +285,8 @@ struct arena {
 int arena_open(struct arena *a, uint64_t bytes, size_t runs);
 void arena_close(struct arena *a);
 uint64_t arena_round(uint64_t bytes);
+/* The arena of a budget of bytes for this many threads. */
+uint64_t arena_for(uint64_t bytes, size_t threads);
 /* The largest run that can be taken now (0: none), whether a run of
  * bytes can, and it taken (NULL: not) and given back. */
 uint64_t arena_largest(const struct arena *a);

@@ -25,8 +25,7 @@
 /* Queued entries a free thread looks through for one the budget has room
  * for: past them, it waits for room rather than hold the lock longer. */
 #define PICK_SCAN 256
-/* Most threads, whatever the machine says. */
-#define MAX_JOBS 256
+#define MAX_JOBS 256     /* whatever the machine says */
 /* Bytes of images that threads may hold at once, however many threads
  * there are: the arena, and the pages sparse images keep (KEPT_ROOM). An
  * image the arena has no run for waits while smaller ones run; one larger
@@ -379,7 +378,8 @@ struct bin_sched *sched_open(int jobs)
 	s->ring = calloc(s->cap, sizeof *s->ring);
 	s->large = calloc(s->cap, sizeof *s->large);
 	if (!s->ring || !s->large ||
-	    arena_open(&s->arena, BUDGET - KEPT_ROOM, (size_t)s->jobs)) {
+	    arena_open(&s->arena, arena_for(BUDGET - KEPT_ROOM, s->jobs),
+		       (size_t)s->jobs)) {
 		free(s->ring);
 		free(s->large);
 		free(s);
