@@ -72,6 +72,32 @@ static size_t frame_room(const struct bin_buf *b, struct span in,
 	       ? (size_t)(at + in.n) : (size_t)usize;
 }
 
+/* A frame refused in place, read again apart and refused as it is from
+ * memory, where its room is the image's: libzstd's reason can differ
+ * with the room. st and *why stay if it cannot be read again. */
+static enum occ_status refused_apart(struct bin_ctx *c,
+				     const struct bin_entry *en,
+				     struct bin_buf *out, enum occ_status st,
+				     const char **why)
+{
+	struct bin_buf in = { NULL, 0, 0 };
+	struct span s;
+	const char *again = NULL;
+	enum occ_status st2 = src_read(c->src, en->off, (size_t)en->size, &in,
+				       &s.p);
+
+	s.n = (size_t)en->csize;
+	if (st2 == OCC_OK)
+		st2 = zstd_decode(c->scratch, s, out->p, (size_t)en->usize,
+				  (size_t)en->usize, &again);
+	buf_free(&in);
+	if (st2 == OCC_ERR_CORRUPT || st2 == OCC_OK) {
+		*why = again ? again : *why;
+		return st2;
+	}
+	return st;
+}
+
 /* The stored bytes made readable: decompressed into the thread's buffer
  * when needed. */
 static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en,
@@ -80,6 +106,7 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en
 	int lz4 = (en->flags & FLAG_LZ4) != 0, zstd = (en->flags & FLAG_ZSTD) != 0;
 	struct bin_buf *buf = &c->scratch->out;
 	const char *why = NULL;
+	size_t room;
 	enum occ_status st;
 
 	if (!lz4 && !zstd) {
@@ -95,9 +122,12 @@ static enum occ_status entry_bytes(struct bin_ctx *c, const struct bin_entry *en
 	}
 	if (buf_reserve(buf, (size_t)en->usize))
 		return OCC_ERR_NOMEM;
+	room = frame_room(buf, in, en->usize);
 	st = lz4 ? lz4_block_decode(in, buf->p, (size_t)en->usize, &why)
-		 : zstd_decode(c->scratch, in, buf->p, (size_t)en->usize,
-			       frame_room(buf, in, en->usize), &why);
+		 : zstd_decode(c->scratch, in, buf->p, (size_t)en->usize, room,
+			       &why);
+	if (st == OCC_ERR_CORRUPT && !lz4 && room > en->usize)
+		st = refused_apart(c, en, buf, st, &why);
 	if (st == OCC_ERR_NOMEM)
 		return st;
 	if (st != OCC_OK)
