@@ -147,8 +147,6 @@ void *zstd_stream_ctx(void *ws, size_t n)
 #endif
 }
 
-/* The thread's context is kept: making one per entry costs more than
- * decompressing a small entry. */
 uint64_t zstd_in_place_margin(uint64_t usize)
 {
 #if defined(HAVE_ZSTD_STATIC_CTX) && defined(ZSTD_DECOMPRESSION_MARGIN)
@@ -162,6 +160,8 @@ uint64_t zstd_in_place_margin(uint64_t usize)
 #endif
 }
 
+/* The thread's context is kept: making one per entry costs more than
+ * decompressing a small entry. */
 enum occ_status zstd_decode(struct bin_scratch *sc, struct span in,
 			    uint8_t *out, size_t out_len, size_t cap,
 			    const char **why)
