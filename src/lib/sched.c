@@ -142,7 +142,7 @@ static int keep_name(struct task *t, const char *name, size_t *at)
 	return 0;
 }
 
-/* The worker's callback: the row kept, its name copied. */
+/* The worker's callback: the row kept, its name copied (1: no memory). */
 static int collect(const struct occ_bin_kernel *k, void *ctx)
 {
 	struct task *t = ctx;
@@ -152,26 +152,20 @@ static int collect(const struct occ_bin_kernel *k, void *ctx)
 		size_t cap = t->cap ? 2 * t->cap : 4;
 		struct occ_bin_kernel *grown = realloc(t->k, cap * sizeof *grown);
 
-		if (!grown) {
-			t->nomem = 1;
-			return 1;
-		}
+		if (!grown)
+			return t->nomem = 1;
 		t->k = grown;
 		t->cap = cap;
 	}
-	if (keep_name(t, k->mangled, &at)) {
-		t->nomem = 1;
-		return 1;
-	}
+	if (keep_name(t, k->mangled, &at))
+		return t->nomem = 1;
 	t->k[t->n] = *k;
 	t->k[t->n].mangled = (const char *)(uintptr_t)at;
 	t->k[t->n].file = NULL;
 	t->k[t->n].ptx_text = NULL;
 	if (k->ptx_text && t->want_text &&
-	    !(t->k[t->n].ptx_text = keep_text(t, k->ptx_text, k->ptx_len))) {
-		t->nomem = 1;
-		return 1;
-	}
+	    !(t->k[t->n].ptx_text = keep_text(t, k->ptx_text, k->ptx_len)))
+		return t->nomem = 1;
 	t->n++;
 	return 0;
 }
@@ -444,6 +438,8 @@ void sched_close(struct bin_sched *s)
 /* The task's rows to the caller's callback, then its failure if any. */
 static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 {
+	/* A failure with no memory left to say why. */
+	static const struct occ_bin_diag unsaid;
 	size_t i;
 
 	for (i = 0; i < t->n && s->failed == OCC_OK; i++) {
@@ -455,9 +451,10 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 			s->failed = OCC_ERR_INVALID_INPUT;
 	}
 	if (s->failed == OCC_OK && t->st != OCC_OK) {
-		c->diag->offset = t->diag ? t->diag->offset : 0;
-		memcpy(c->diag->what, t->diag ? t->diag->what : "",
-		       t->diag ? sizeof c->diag->what : 1);
+		const struct occ_bin_diag *d = t->diag ? t->diag : &unsaid;
+
+		c->diag->offset = d->offset;
+		memcpy(c->diag->what, d->what, sizeof c->diag->what);
 		s->failed = t->st;
 	}
 	if (s->failed != OCC_OK && !s->failed_task) {

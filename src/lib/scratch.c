@@ -57,11 +57,10 @@ static struct parts parts_of(const struct bin_src *src,
 	if (sparse_wanted(en, keep_ptx_text)) {
 		p.ws = zstd_stream_bytes(en->window);
 		p.chunk = SPARSE_CHUNK;
+	} else if (packed && !src->mem && (p.out = in_place_out(en))) {
+		p.in_place = 1;
 	} else if (packed) {
-		p.out = src->mem ? 0 : in_place_out(en);
-		p.in_place = p.out != 0;
-		if (!p.in_place)
-			p.out = en->usize;
+		p.out = en->usize;
 	}
 	if (sparse_streamed(src, en, keep_ptx_text))
 		p.feed = SPARSE_FEED;
