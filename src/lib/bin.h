@@ -221,14 +221,19 @@ struct bin_scratch {
  * decompressed at a time. */
 #define SPARSE_FEED ((uint64_t)256 << 10)
 #define SPARSE_CHUNK ((uint64_t)128 << 10)
+/* Room before each piece a stream hands over, the receiver's to write:
+ * PTX joins the text it kept onto the piece there (ptx.c) instead of
+ * copying every piece after what it kept. */
+#define STREAM_FRONT ((uint64_t)4 << 10)
 /* Whether the entry is read as a stream: a large windowed Zstandard
  * cubin sparsely, a large PTX text scanned as it passes when its text is
  * not kept. */
 int sparse_wanted(const struct bin_entry *en, int keep_ptx_text);
-/* Receives [pos, pos + n) of a stream; a status other than OCC_OK (with
- * c->diag filled) stops it. */
-typedef enum occ_status (*stream_fn)(void *ctx, uint64_t pos,
-				     const uint8_t *p, size_t n);
+/* Receives [pos, pos + n) of a stream at p, which it may write, with
+ * the STREAM_FRONT bytes before p, until it returns; a status other than
+ * OCC_OK (with c->diag filled) stops it. */
+typedef enum occ_status (*stream_fn)(void *ctx, uint64_t pos, uint8_t *p,
+				     size_t n);
 /* The Zstandard stream in (see sparse_cubin), usize bytes, handed to fn
  * in pieces. *why says what is wrong with the stream; NULL when fn
  * stopped it. */

@@ -57,7 +57,9 @@ enum occ_status occ_lines_next(struct occ_lines *r, char **line)
 	int c;
 
 	*line = NULL;
-	while ((c = getc(r->f)) != EOF && c != '\n') {
+	/* Unlocked: the stream is the reader's alone, and every run reads
+	 * all the tables a byte at a time before anything else. */
+	while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
 		if (n + 1 >= r->size) {
 			r->lineno++;
 			return OCC_ERR_LINE_TOO_LONG;

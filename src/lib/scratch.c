@@ -56,7 +56,7 @@ static struct parts parts_of(const struct bin_src *src,
 
 	if (sparse_wanted(en, keep_ptx_text)) {
 		p.ws = zstd_stream_bytes(en->window);
-		p.chunk = SPARSE_CHUNK;
+		p.chunk = STREAM_FRONT + SPARSE_CHUNK;
 	} else if (packed && !src->mem && (p.out = in_place_out(en))) {
 		p.in_place = 1;
 	} else if (packed) {

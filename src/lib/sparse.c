@@ -61,8 +61,7 @@ static void header_seen(struct sparse *sp)
 }
 
 /* Output [pos, pos + n) of the stream: the pages needed are copied. */
-static enum occ_status take(void *ctx, uint64_t pos, const uint8_t *p,
-			    size_t n)
+static enum occ_status take(void *ctx, uint64_t pos, uint8_t *p, size_t n)
 {
 	struct sparse *sp = ctx;
 	uint64_t end = pos + n, at = pos;
@@ -192,7 +191,7 @@ static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
 	size_t r = 1;
 	enum occ_status st;
 
-	if (buf_reserve(&sc->chunk, (size_t)SPARSE_CHUNK))
+	if (buf_reserve(&sc->chunk, (size_t)(STREAM_FRONT + SPARSE_CHUNK)))
 		return OCC_ERR_NOMEM;
 	if (!sc->zstream && !sc->zstd && !(sc->zstd = ZSTD_createDCtx()))
 		return OCC_ERR_NOMEM;
@@ -200,7 +199,8 @@ static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
 	ZSTD_DCtx_reset(z, ZSTD_reset_session_only);
 	f->done = 0;
 	while (r != 0) {
-		ZSTD_outBuffer ob = { sc->chunk.p, sc->chunk.cap, 0 };
+		ZSTD_outBuffer ob = { sc->chunk.p + STREAM_FRONT,
+				      (size_t)SPARSE_CHUNK, 0 };
 
 		if ((st = feed_more(f, &ib)) != OCC_OK)
 			return st;
@@ -213,7 +213,9 @@ static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
 			*why = "Destination buffer is too small";
 			return OCC_ERR_CORRUPT;
 		}
-		if (ob.pos && (st = fn(ctx, pos, ob.dst, ob.pos)) != OCC_OK) {
+		if (ob.pos &&
+		    (st = fn(ctx, pos, sc->chunk.p + STREAM_FRONT, ob.pos))
+		    != OCC_OK) {
 			*why = NULL;
 			return st;
 		}
