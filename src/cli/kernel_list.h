@@ -68,10 +68,6 @@ struct name_table {
 /* The table's entry for mangled, added if new, demangled once when asked. */
 const struct name_entry *names_intern(struct name_table *t,
 				      const char *mangled, int demangled);
-/* The demangled names of the n kernels k, whose mangled names the table
- * holds, on up to jobs threads (0: one for each processor). */
-void names_demangle(struct name_table *t, struct kernel_info *k, size_t n,
-		    int jobs);
 void names_free(struct name_table *t);
 
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */

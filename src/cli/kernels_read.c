@@ -52,9 +52,7 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k)
 		keep = 0;
 	}
 
-	/* Names to match are demangled now, those to print once all is
-	 * read (names_demangle). */
-	if (keep && r->l->need_names && r->l->have_re)
+	if (keep && r->l->need_names)
 		k->name = names_intern(&r->l->names, k->mangled, 1)->name;
 	if (keep && r->l->have_re)
 		keep = regexec(&r->l->re, k->mangled, 0, NULL, 0) == 0 ||
@@ -455,8 +453,6 @@ void kernels_read_add(struct session *s, const char *path,
 	ptxas_jit_clear(&l->jit);
 	if (!s->o->all_images)
 		kernels_drop_relocatable(l);
-	if (l->need_names)
-		names_demangle(&l->names, l->k, l->n, (int)s->o->jobs);
 }
 
 /* A binary without kernels whose fatbins hold something else: what, and
