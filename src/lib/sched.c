@@ -323,12 +323,19 @@ static void cancel_rest(struct bin_sched *s)
 			s->ring[i % s->cap].cancelled = 1;
 }
 
-/* One more thread while entries queue past those waiting for work: a
- * library of a few images starts a few, not one for each core. */
+/* Whether to start one more thread: entries queue past those waiting
+ * for work, so that a library of a few images starts a few threads, not
+ * one for each core. Lock held. */
+static int thread_wanted(const struct bin_sched *s)
+{
+	return s->nthreads < s->jobs && s->tail - s->next > (uint64_t)s->idle;
+}
+
+/* Started with the lock free, the workers going on meanwhile; only the
+ * calling thread starts them and counts them. */
 static void start_thread(struct bin_sched *s)
 {
-	if (s->nthreads < s->jobs && s->tail - s->next > (uint64_t)s->idle &&
-	    pthread_create(&s->threads[s->nthreads], NULL, worker, s) == 0)
+	if (pthread_create(&s->threads[s->nthreads], NULL, worker, s) == 0)
 		s->nthreads++;
 }
 
@@ -338,6 +345,7 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 	struct bin_sched *s = c->sched;
 	struct task *t;
 	uint8_t *run;
+	int start = 0;
 
 	if (s->failed != OCC_OK)
 		return s->failed;
@@ -367,13 +375,15 @@ enum occ_status sched_submit(struct bin_ctx *c, const struct bin_entry *en,
 		if (is_large(t))
 			s->large[s->nlarge++] = s->tail;
 		s->tail++;
-		start_thread(s);
+		start = thread_wanted(s);
 		pthread_cond_signal(&s->work);
 		deliver_ready(c, s, 0);
 	}
 	if (s->failed != OCC_OK)
 		cancel_rest(s);
 	pthread_mutex_unlock(&s->mu);
+	if (start)
+		start_thread(s);
 	return s->failed;
 }
 
