@@ -44,6 +44,18 @@ jobs_agree "--fields" "3 16" --kernels "$tmp/many.txt" -f csv --fields kernel,ar
 jobs_agree "--block 256" "3 16" --kernels "$tmp/many.txt" --block 256 -f csv
 jobs_agree "--block 64:1024:64 (rows per block size)" "3 16" --kernels "$tmp/many.txt" --block 64:1024:64 -f csv
 jobs_agree "--arch sm_80" "3 16" --kernels "$tmp/many.txt" --arch sm_80 -f json
+# The sm_75 kernels from the 1,201st on moved to an architecture with no
+# table (runs of one compute capability are checked before the threads
+# start): refused at the first of them, on threads as on one.
+report "sm_90 sm_80 sm_75" 1700 |
+	awk '/Compiling entry/ && ++n > 1200 { sub(/sm_75/, "sm_99") } 1' \
+	>"$tmp/unknown.txt"
+run --jobs 1 --kernels "$tmp/unknown.txt" -f csv
+one_error_line "unknown.txt:4812: kernel _Z10kernel1202Pf is compiled for compute capability 9.9, which has no table"
+ok $? "a kernel with no table past the first piece is refused at its line"
+run --jobs 16 --kernels "$tmp/unknown.txt" -f csv
+one_error_line "unknown.txt:4812: kernel _Z10kernel1202Pf is compiled for compute capability 9.9, which has no table"
+ok $? "... and so on 16 threads"
 run --jobs 1 --kernels "$tmp/none.txt" -f csv
 s1=$status
 cp "$tmp/out" "$tmp/one"

@@ -245,9 +245,18 @@ static void all_rows(struct report *rep, struct session *s)
 	int st = -1;
 
 	if (rows_threadable(rep, s) && (like = malloc(sizeof *like))) {
-		for (i = 0; i < rep->l->n; i++)
-			if (!rep->l->k[i].ptx_only)
-				kernel_arch(rep, &rep->l->k[i]);
+		const struct kernel_info *seen = NULL;
+
+		/* Once for each run of kernels of one compute capability. */
+		for (i = 0; i < rep->l->n; i++) {
+			const struct kernel_info *k = &rep->l->k[i];
+
+			if (k->ptx_only || (seen && k->cc_major == seen->cc_major &&
+					    k->cc_minor == seen->cc_minor))
+				continue;
+			kernel_arch(rep, k);
+			seen = k;
+		}
 		*like = *rep;
 		t.like = like;
 		st = pieces_run(&j);
