@@ -44,6 +44,13 @@ static void mem_append(struct out *o, const char *s, size_t n)
 	o->mem_len += n;
 }
 
+static void mem_drop(struct out *o)
+{
+	free(o->mem);
+	o->mem = NULL;
+	o->mem_len = o->mem_cap = 0;
+}
+
 static void write_out(struct out *o, const char *s, size_t n)
 {
 	if (o->piece)
@@ -564,9 +571,7 @@ int out_piece_close(struct out *o)
 {
 	flush(o);
 	if (o->mem_failed) {     /* nothing of it is joined */
-		free(o->mem);
-		o->mem = NULL;
-		o->mem_len = o->mem_cap = 0;
+		mem_drop(o);
 		o->rows = 0;
 		return -1;
 	}
@@ -584,7 +589,5 @@ void out_join(struct out *whole, struct out *piece)
 	if (piece->mem_len)
 		put(whole, piece->mem, piece->mem_len);
 	whole->rows += piece->rows;
-	free(piece->mem);
-	piece->mem = NULL;
-	piece->mem_len = piece->mem_cap = 0;
+	mem_drop(piece);
 }

@@ -213,9 +213,7 @@ static enum occ_status pass(struct bin_scratch *sc, struct feed *f,
 			*why = "Destination buffer is too small";
 			return OCC_ERR_CORRUPT;
 		}
-		if (ob.pos &&
-		    (st = fn(ctx, pos, sc->chunk.p + STREAM_FRONT, ob.pos))
-		    != OCC_OK) {
+		if (ob.pos && (st = fn(ctx, pos, ob.dst, ob.pos)) != OCC_OK) {
 			*why = NULL;
 			return st;
 		}
