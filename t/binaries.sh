@@ -118,6 +118,16 @@ run --kernels "$tmp/dir" -f csv --fields arch
 	grep -q "^occcalc: warning: $tmp/dir/c-truncated.cubin: .*; skipped$" "$tmp/err" &&
 	{ [ ! -p "$tmp/dir/d.fifo" ] || grep -q "^occcalc: warning: $tmp/dir/d.fifo: .*; skipped$" "$tmp/err"; }
 ok $? "a directory with a truncated cubin and a FIFO: a warning each, the rest read"
+mkdir "$tmp/unread"
+head -c 3000 "$B/sm_80.cubin" >"$tmp/unread/truncated.cubin"
+run --kernels "$tmp/unread"
+[ "$status" -eq 1 ] && one_error_line "$tmp/unread: no cubin, fatbin or ELF file with CUDA code found (1 file could not be read: $tmp/unread/truncated.cubin: "
+ok $? "a directory none of whose files can be read: one error line, naming the file"
+mkfifo "$tmp/unread/fifo" 2>/dev/null && {
+	run --kernels "$tmp/unread"
+	[ "$status" -eq 1 ] && one_error_line "(2 files could not be read; the first: $tmp/unread/"
+	ok $? "... and with a FIFO beside it: still one line, the count and the first"
+}
 
 cat "$B/sm_75.cubin" | "$OCCCALC" --kernels - -f csv >"$tmp/stdin.csv"
 run --kernels "$B/sm_75.cubin" -f csv

@@ -28,6 +28,8 @@ struct reader {
 	int walk;                /* a directory: a Triton cache, perhaps */
 	struct occ_bin_opts opts;
 	struct arch_filter arch; /* --arch's, for opts.select */
+	char *skipped;           /* a directory's files not read, a line each */
+	size_t skipped_len, nskipped;
 };
 
 /* ---- What --arch and --kernel keep ---- */
@@ -262,16 +264,42 @@ static _Noreturn void bin_failed(enum occ_status st,
 	    (unsigned long long)d->offset);
 }
 
+/* A file of a directory that could not be read, and why: said when the
+ * walk ends, as a warning beside the rows read, or in the one line that
+ * says that nothing could be read. */
 static int bad_file(enum occ_status st, const struct occ_bin_diag *d,
 		    void *ctx)
 {
-	(void)ctx;
-	if (st == OCC_ERR_IO || st == OCC_ERR_UNSUPPORTED)
-		warn("%s: %s; skipped", d->file, d->what);
-	else
-		warn("%s: %s at byte %llu; skipped", d->file, d->what,
-		     (unsigned long long)d->offset);
+	struct reader *r = ctx;
+	int at = st != OCC_ERR_IO && st != OCC_ERR_UNSUPPORTED;
+	int n = snprintf(NULL, 0, "%s: %s at byte %llu\n", d->file, d->what,
+			 (unsigned long long)d->offset);
+	char *grown = n < 0 ? NULL : realloc(r->skipped, r->skipped_len +
+					     (size_t)n + 1);
+
+	if (!grown)
+		die("out of memory");
+	r->skipped = grown;
+	r->skipped_len += (size_t)snprintf(grown + r->skipped_len,
+					   (size_t)n + 1, at ? "%s: %s at "
+					   "byte %llu\n" : "%s: %s\n", d->file,
+					   d->what, (unsigned long long)d->offset);
+	r->nskipped++;
 	return 0;
+}
+
+/* The directory's files not read, as warnings. */
+static void warn_skipped(struct reader *r)
+{
+	const char *p, *nl;
+
+	for (p = r->skipped; p && p < r->skipped + r->skipped_len; p = nl + 1) {
+		nl = strchr(p, '\n');
+		warn("%.*s; skipped", (int)(nl - p), p);
+	}
+	free(r->skipped);
+	r->skipped = NULL;
+	r->skipped_len = r->nskipped = 0;
 }
 
 static void read_dir(struct reader *r, const char *path)
@@ -286,10 +314,16 @@ static void read_dir(struct reader *r, const char *path)
 			       &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
+	if (stats.files_read == 0 && r->nskipped)
+		die("%s: no cubin, fatbin or ELF file with CUDA code found "
+		    "(%zu file%s could not be read%s %.*s)", path, r->nskipped,
+		    r->nskipped == 1 ? "" : "s",
+		    r->nskipped == 1 ? ":" : "; the first:",
+		    (int)(strchr(r->skipped, '\n') - r->skipped), r->skipped);
 	if (stats.files_read == 0)
-		die("%s: no cubin, fatbin or ELF file with CUDA code found%s",
-		    path, stats.files_bad ? " (the files above could not be "
-		    "read)" : "");
+		die("%s: no cubin, fatbin or ELF file with CUDA code found",
+		    path);
+	warn_skipped(r);
 }
 
 /* ---- Reading, by content ---- */
@@ -433,7 +467,7 @@ void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
 	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
-			    { 0, 0 } };
+			    { 0, 0 }, NULL, 0, 0 };
 	struct stat sb;
 
 	kernels_bin_opts(s->o, &r.opts, &r.arch);
