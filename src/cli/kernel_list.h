@@ -84,6 +84,8 @@ struct kernel_list {
 	unsigned char *stdin_buf;   /* a binary read from standard input */
 	size_t stdin_len;
 	unsigned char *report;   /* a compiler report's text while it is read */
+	char *skipped;           /* a directory's files not read, a line each */
+	size_t skipped_len, nskipped;
 	int text;                /* read from a compiler report */
 	int target_cc;           /* the GPU images are chosen for; 0: none */
 	size_t no_image;         /* kernels with no image that runs there */

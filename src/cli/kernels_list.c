@@ -67,6 +67,7 @@ void kernels_free(struct kernel_list *l)
 	free(l->files);
 	free(l->stdin_buf);
 	free(l->report);
+	free(l->skipped);
 	ptxas_jit_clear(&l->jit);
 	free((void *)l->order);
 	if (l->have_re)

@@ -28,8 +28,6 @@ struct reader {
 	int walk;                /* a directory: a Triton cache, perhaps */
 	struct occ_bin_opts opts;
 	struct arch_filter arch; /* --arch's, for opts.select */
-	char *skipped;           /* a directory's files not read, a line each */
-	size_t skipped_len, nskipped;
 };
 
 /* ---- What --arch and --kernel keep ---- */
@@ -270,40 +268,41 @@ static _Noreturn void bin_failed(enum occ_status st,
 static int bad_file(enum occ_status st, const struct occ_bin_diag *d,
 		    void *ctx)
 {
-	struct reader *r = ctx;
+	struct kernel_list *l = ((struct reader *)ctx)->l;
 	int at = st != OCC_ERR_IO && st != OCC_ERR_UNSUPPORTED;
 	int n = snprintf(NULL, 0, "%s: %s at byte %llu\n", d->file, d->what,
 			 (unsigned long long)d->offset);
-	char *grown = n < 0 ? NULL : realloc(r->skipped, r->skipped_len +
+	char *grown = n < 0 ? NULL : realloc(l->skipped, l->skipped_len +
 					     (size_t)n + 1);
 
 	if (!grown)
 		die("out of memory");
-	r->skipped = grown;
-	r->skipped_len += (size_t)snprintf(grown + r->skipped_len,
+	l->skipped = grown;
+	l->skipped_len += (size_t)snprintf(grown + l->skipped_len,
 					   (size_t)n + 1, at ? "%s: %s at "
 					   "byte %llu\n" : "%s: %s\n", d->file,
 					   d->what, (unsigned long long)d->offset);
-	r->nskipped++;
+	l->nskipped++;
 	return 0;
 }
 
 /* The directory's files not read, as warnings. */
-static void warn_skipped(struct reader *r)
+static void warn_skipped(struct kernel_list *l)
 {
 	const char *p, *nl;
 
-	for (p = r->skipped; p && p < r->skipped + r->skipped_len; p = nl + 1) {
+	for (p = l->skipped; p && p < l->skipped + l->skipped_len; p = nl + 1) {
 		nl = strchr(p, '\n');
 		warn("%.*s; skipped", (int)(nl - p), p);
 	}
-	free(r->skipped);
-	r->skipped = NULL;
-	r->skipped_len = r->nskipped = 0;
+	free(l->skipped);
+	l->skipped = NULL;
+	l->skipped_len = l->nskipped = 0;
 }
 
 static void read_dir(struct reader *r, const char *path)
 {
+	struct kernel_list *l = r->l;
 	struct occ_bin_walk_stats stats;
 	struct occ_bin_diag d;
 	enum occ_status st;
@@ -314,16 +313,16 @@ static void read_dir(struct reader *r, const char *path)
 			       &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
-	if (stats.files_read == 0 && r->nskipped)
+	if (stats.files_read == 0 && l->nskipped)
 		die("%s: no cubin, fatbin or ELF file with CUDA code found "
-		    "(%zu file%s could not be read%s %.*s)", path, r->nskipped,
-		    r->nskipped == 1 ? "" : "s",
-		    r->nskipped == 1 ? ":" : "; the first:",
-		    (int)(strchr(r->skipped, '\n') - r->skipped), r->skipped);
+		    "(%zu file%s could not be read%s %.*s)", path, l->nskipped,
+		    l->nskipped == 1 ? "" : "s",
+		    l->nskipped == 1 ? ":" : "; the first:",
+		    (int)(strchr(l->skipped, '\n') - l->skipped), l->skipped);
 	if (stats.files_read == 0)
 		die("%s: no cubin, fatbin or ELF file with CUDA code found",
 		    path);
-	warn_skipped(r);
+	warn_skipped(l);
 }
 
 /* ---- Reading, by content ---- */
@@ -467,7 +466,7 @@ void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
 	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
-			    { 0, 0 }, NULL, 0, 0 };
+			    { 0, 0 } };
 	struct stat sb;
 
 	kernels_bin_opts(s->o, &r.opts, &r.arch);
