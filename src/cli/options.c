@@ -156,8 +156,8 @@ const struct opt opts[] = {
 	{ "jobs", 0, NUM(1, 256), .metavar = "N", .dest = O(jobs), .modes = KER,
 	  .topic = T_KERNELS,
 	  .selects = -1, .help = "--kernels: read a binary's images and "
-	  "make its rows\non N threads (default: one per processor; "
-	  "the output is\nthe same)" },
+	  "make its rows\non N threads (default: one per processor, less one "
+	  "from 8;\nthe output is the same)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .topic = T_OUTPUT, .complete = "text csv json jsonl csv,noheader "
 	  "csv,noheader,nounits",

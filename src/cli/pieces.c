@@ -8,7 +8,6 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -85,7 +84,7 @@ static void *wait_for(struct pieces *ps, size_t i)
 
 static int threads_for(const struct pieces_job *j, size_t count)
 {
-	long n = j->jobs > 0 ? j->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	long n = j->jobs > 0 ? j->jobs : occ_bin_default_jobs();
 
 	if (n > MAX_THREADS)
 		n = MAX_THREADS;

@@ -157,8 +157,9 @@ struct occ_bin_image_head {
 typedef int (*occ_bin_select_fn)(const struct occ_bin_image_head *im,
 				 void *ctx);
 
-/* How to read: the threads that read a fatbin's images at once (0: one
- * per processor; 1: in order on the calling thread), and which images.
+/* How to read: the threads that read a fatbin's images at once (0:
+ * occ_bin_default_jobs(); 1: in order on the calling thread), and which
+ * images.
  * Kernels reach the callback in the same order whatever the threads, on
  * the calling thread. */
 struct occ_bin_contents;
@@ -279,6 +280,12 @@ struct occ_triton_meta {
 enum occ_status occ_triton_meta_parse(const char *text, size_t len,
 				      struct occ_triton_meta *m,
 				      struct occ_bin_diag *diag);
+
+/* The threads that jobs 0 stands for: one per processor, less one on a
+ * machine of 8 or more, where the calling thread (which walks the file
+ * and delivers the rows in order, a sixteenth of the work on cuBLASLt)
+ * would otherwise share a processor with a reader. */
+int occ_bin_default_jobs(void);
 
 /* Whether this build decompresses Zstandard (fatbins nvcc writes by
  * default and with -compress-mode=size or balance). */
