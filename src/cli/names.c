@@ -10,13 +10,24 @@
 
 #include "cli.h"
 
+/* Eight bytes a step, each mixed in by a multiply and a shift: the
+ * calling thread hashes every row's name as the reader delivers it, and
+ * byte by byte (FNV-1a) that was a tenth of its time on cuBLASLt's names
+ * of 200 to 600 characters. */
 static uint64_t hash_of(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;         /* FNV-1a */
+	size_t n = strlen(s), i;
+	uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s + i, n - i);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ h >> 29;
 }
 
 static void grow(struct name_table *t)
