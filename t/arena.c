@@ -130,9 +130,27 @@ static void threads_past_16_take_from_the_arena(void)
 	       "smaller budget");
 }
 
+/* Huge pages need a 2 MB boundary: a mapping placed anywhere would get
+ * them only for the whole 2 MB pieces within it. */
+static void the_arena_starts_on_a_huge_page(void)
+{
+	struct arena a, b;
+	const uint64_t MB = (uint64_t)1 << 20;
+
+	arena_open(&a, 56 * MB, 16);
+	arena_open(&b, 3 * U, 1);        /* mapped after a, wherever it fell */
+	tap_ok(a.base && b.base && (uintptr_t)a.base % (2 * MB) == 0 &&
+	       (uintptr_t)b.base % (2 * MB) == 0 && a.len == 56 * MB,
+	       "an arena starts on a 2 MB boundary, its length as asked");
+	a.base[0] = 1;
+	a.base[a.len - 1] = 1;           /* its whole length is mapped */
+	arena_close(&b);
+	arena_close(&a);
+}
+
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(15);
 	a_run_freed_is_given_again();
 	best_fit_takes_the_smallest_gap();
 	free_bytes_not_in_one_run_do_not_fit();
@@ -141,5 +159,6 @@ int main(void)
 	larger_than_the_arena_never_fits();
 	a_pointer_not_taken_is_ignored();
 	threads_past_16_take_from_the_arena();
+	the_arena_starts_on_a_huge_page();
 	return tap_done();
 }
