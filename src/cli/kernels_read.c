@@ -269,9 +269,11 @@ static int bad_file(enum occ_status st, const struct occ_bin_diag *d,
 		    void *ctx)
 {
 	struct kernel_list *l = ((struct reader *)ctx)->l;
-	int at = st != OCC_ERR_IO && st != OCC_ERR_UNSUPPORTED;
-	int n = snprintf(NULL, 0, "%s: %s at byte %llu\n", d->file, d->what,
-			 (unsigned long long)d->offset);
+	/* An I/O failure has no byte to name (the offset is left unused). */
+	const char *fmt = st == OCC_ERR_IO || st == OCC_ERR_UNSUPPORTED
+			  ? "%s: %s\n" : "%s: %s at byte %llu\n";
+	unsigned long long at = (unsigned long long)d->offset;
+	int n = snprintf(NULL, 0, fmt, d->file, d->what, at);
 	char *grown = n < 0 ? NULL : realloc(l->skipped, l->skipped_len +
 					     (size_t)n + 1);
 
@@ -279,9 +281,8 @@ static int bad_file(enum occ_status st, const struct occ_bin_diag *d,
 		die("out of memory");
 	l->skipped = grown;
 	l->skipped_len += (size_t)snprintf(grown + l->skipped_len,
-					   (size_t)n + 1, at ? "%s: %s at "
-					   "byte %llu\n" : "%s: %s\n", d->file,
-					   d->what, (unsigned long long)d->offset);
+					   (size_t)n + 1, fmt, d->file,
+					   d->what, at);
 	l->nskipped++;
 	return 0;
 }
