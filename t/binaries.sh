@@ -118,6 +118,12 @@ run --kernels "$tmp/dir" -f csv --fields arch
 	grep -q "^occcalc: warning: $tmp/dir/c-truncated.cubin: .*; skipped$" "$tmp/err" &&
 	{ [ ! -p "$tmp/dir/d.fifo" ] || grep -q "^occcalc: warning: $tmp/dir/d.fifo: .*; skipped$" "$tmp/err"; }
 ok $? "a directory with a truncated cubin and a FIFO: a warning each, the rest read"
+run --kernels "$tmp/dir" -f csv --check 'spill_stores == f'
+[ "$status" -eq 2 ] && one_error_line "--check 'spill_stores == f': column 17: 'f': no such field"
+ok $? "a --check naming no field: the usage line alone, before any file is read (no warning of the directory's truncated cubin)"
+run --kernels "$tmp/dir" -f csv --fields arch,bogus
+[ "$status" -eq 2 ] && one_error_line "--fields: 'bogus': no such field"
+ok $? "a --fields naming no field: the same, before any file is read"
 mkdir "$tmp/unread"
 head -c 3000 "$B/sm_80.cubin" >"$tmp/unread/truncated.cubin"
 run --kernels "$tmp/unread"

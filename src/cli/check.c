@@ -225,8 +225,7 @@ static struct check_set *checks_make(struct session *s,
 	return c;
 }
 
-void check_attach(struct session *s, struct out *out,
-		  const struct row_kind *kind)
+void check_prepare(struct session *s, const struct row_kind *kind)
 {
 	if (!s->o->n_check && !s->o->check_file)
 		return;
@@ -235,6 +234,12 @@ void check_attach(struct session *s, struct out *out,
 	else if (s->checks->kind != kind)
 		die_usage("--check: the run prints %s rows and %s rows; check "
 			  "one kind", s->checks->kind->name, kind->name);
+}
+
+void check_attach(struct session *s, struct out *out,
+		  const struct row_kind *kind)
+{
+	check_prepare(s, kind);
 	out->check = s->checks;
 }
 

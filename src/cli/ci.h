@@ -36,7 +36,9 @@ void matrix_free(struct matrix *m);
 /* ---- --check and --check-file (check.c) ---- */
 
 /* Parses the checks against kind's fields (a usage error names the
- * column) and has out judge each row it writes. Nothing without --check. */
+ * column), once a run. Nothing without --check. */
+void check_prepare(struct session *s, const struct row_kind *kind);
+/* The same, and has out judge each row it writes. */
 void check_attach(struct session *s, struct out *out,
 		  const struct row_kind *kind);
 void check_judge(struct check_set *c, const void *row);

@@ -413,6 +413,7 @@ int mode_kernels(struct session *s)
 		die_usage("--ptxas-jit: name the GPU the driver compiles the "
 			  "PTX for (--gpu, --device, --arch, --api), and not "
 			  "--all-images");
+	occ_run_check_options(s);
 	kernels_read(s, o->ptxas, rep.l);
 	no_image_notice(rep.l, o->ptxas);
 	for (i = 0; i < (size_t)o->n_more_kernels; i++)

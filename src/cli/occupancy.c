@@ -154,6 +154,15 @@ static void default_fields(const struct options *o, int kernels, char *buf,
 	}
 }
 
+void occ_run_check_options(struct session *s)
+{
+	struct fieldsel sel;
+
+	if (s->o->fields)
+		fieldsel_make(&sel, &kind_occupancy, s->o->fields, NULL);
+	check_prepare(s, &kind_occupancy);
+}
+
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 		  int kernels)
 {

@@ -100,6 +100,12 @@ struct occ_run {
 #define CLUSTER_CAP_UNKNOWN 1u
 #define CLUSTER_LAYOUT_UNKNOWN 2u
 
+/* --fields and --check read against occupancy rows, as occ_run_open
+ * reads them: called before a --kernels run (not --compare) reads its
+ * files, so that a
+ * usage error ends it at once rather than after seconds of reading and
+ * the reading's warnings. */
+void occ_run_check_options(struct session *s);
 void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 		  int kernels);
 void occ_run_blocks(struct occ_run *run, const struct occ_arch *a,
