@@ -21,10 +21,13 @@
  * Each run happens in a scratch directory of its own holding the files a
  * command may name: ptxas.txt, multi.txt, cuobjdump.txt (reports from
  * t/fixtures), fifo (a FIFO no process writes or reads), dir, and
- * tables (a copy of data/arch-tables). An argument holding '/' is not
- * run, so nothing outside that directory is ever written, nor one
- * that sweeps more than MAX_ROWS configurations; the reports
- * are restored and anything a run created is removed after each run.
+ * tables (a copy of data/arch-tables). An argument holding '/', or
+ * ending in ".." (the parent, alone or as an option's value), is not
+ * run, so nothing outside that directory is ever written or read (a
+ * walk of the parent read whatever the machine's /tmp held, for longer
+ * than a run may take), nor one that sweeps more than MAX_ROWS
+ * configurations; the reports are restored and anything a run created
+ * is removed after each run.
  * Standard input holds the sm_90 report.
  */
 #include <dirent.h>
@@ -213,6 +216,13 @@ static void scratch_reset(void)
 
 /* ---- The argument vector ---- */
 
+static int names_parent(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return n >= 2 && strcmp(arg + n - 2, "..") == 0;
+}
+
 /* Splits buf (NUL-terminated at len) in place; 0 if it is not run. */
 static int split(char *buf, size_t len, char **argv)
 {
@@ -226,7 +236,7 @@ static int split(char *buf, size_t len, char **argv)
 		if (!q)
 			q = end;
 		*q = '\0';
-		if (strchr(p, '/') || argc == MAX_ARGS)
+		if (strchr(p, '/') || names_parent(p) || argc == MAX_ARGS)
 			return 0;
 		argv[argc++] = p;
 		p = q + 1;
