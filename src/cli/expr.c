@@ -87,6 +87,11 @@ int expr_num_parse(const char *s, size_t len, struct expr_num *out,
 	}
 	if (i < len && s[i] == '.') {
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+			/* 18 digits are kept; a digit past them that is
+			 * not 0 would be dropped, and the comparison with
+			 * it no longer exact. */
+			if (!scale && s[i] != '0')
+				return EXPR_NUM_TOO_FINE;
 			out->fp += (uint64_t)(s[i] - '0') * scale;
 			scale /= 10;
 		}
@@ -105,7 +110,13 @@ static int parse_number(struct parser *p, struct expr_operand *o)
 	size_t used;
 	uint64_t mul = 1;
 
-	if (expr_num_parse(at, strlen(at), &o->num, &used) != 0)
+	int st = expr_num_parse(at, strlen(at), &o->num, &used);
+
+	if (st == EXPR_NUM_TOO_FINE)
+		return fail(p, p->pos, "'%.24s': more than %d digits after "
+			    "the point (numbers compare exactly to %d)", at,
+			    EXPR_NUM_DIGITS, EXPR_NUM_DIGITS);
+	if (st != 0)
 		return fail(p, p->pos, "'%.12s': not a number (or beyond 64 "
 			    "bits)", at);
 	o->kind = OPND_NUM;

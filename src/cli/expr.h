@@ -75,6 +75,12 @@ enum expr_value expr_eval(const struct expr *e, const void *row,
 void expr_explain(const struct expr *e, const void *row, char *buf,
 		  size_t n);
 /* s (a value as written: "75.00", "-2", "168") as a number: 0, or -1. */
+/* A decimal's digits after the point that are kept: the fraction is
+ * an integer of 10^-18 units. */
+#define EXPR_NUM_DIGITS 18
+/* expr_num_parse: a digit other than 0 past the kept ones. */
+#define EXPR_NUM_TOO_FINE (-2)
+/* 0, -1 (not a number, or beyond 64 bits), or EXPR_NUM_TOO_FINE. */
 int expr_num_parse(const char *s, size_t len, struct expr_num *out,
 		   size_t *used);
 int expr_num_cmp(const struct expr_num *a, const struct expr_num *b);

@@ -208,6 +208,13 @@ struct access_run {
 	struct access_row total;
 };
 
+static void offset_overflows(const struct occ_access *acc, uint64_t offset)
+{
+	die_usage("--stride %lld with --offset %llu: the addresses of %d-byte "
+		  "elements overflow 64 bits", (long long)acc->stride,
+		  (unsigned long long)offset, acc->elem_size);
+}
+
 static void access_failed(enum occ_status st, const struct access_row *row,
 			  const struct occ_access *acc)
 {
@@ -218,9 +225,7 @@ static void access_failed(enum occ_status st, const struct access_row *row,
 	    acc->elem_size != 8 && acc->elem_size != 16)
 		die_usage("--elem: '%d': an element is 1, 2, 4, 8 or 16 bytes",
 			  acc->elem_size);
-	die_usage("--stride %lld with --offset %lld: the addresses of %d-byte "
-		  "elements overflow 64 bits", (long long)acc->stride,
-		  (long long)acc->offset, acc->elem_size);
+	offset_overflows(acc, (uint64_t)acc->offset);
 }
 
 static void one_access(struct access_run *run, const struct occ_access *acc)
@@ -276,6 +281,11 @@ static void sweep(struct access_run *run, struct occ_access *acc)
 			continue;
 		}
 		acc->stride = seq_signed(it[1].value);
+		/* The option takes what a user may type (up to 2^64 - 1);
+		 * the model's offset is signed, and an offset past
+		 * INT64_MAX elements is past every 64-bit address. */
+		if (it[2].value > INT64_MAX)
+			offset_overflows(acc, it[2].value);
 		acc->offset = (int64_t)it[2].value;
 		acc->threads = (int)it[3].value;
 		one_access(run, acc);
