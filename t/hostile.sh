@@ -39,4 +39,49 @@ run -a 90 -b 64 -r 40 --check 'regs == 40.000000000000000000000000'
 [ "$status" -eq 0 ]
 ok $? "F9: zeros past the 18th digit change nothing"
 
+run -a 90 --traffic "$(cat "$H/traffic-deep-parens-30000.txt")" --count 4096
+[ "$status" -eq 2 ] &&
+	one_error_line "--traffic: character 72: parentheses and signs nested more than 64 deep"
+ok $? "F2: --traffic nested 30000 deep is refused at the 65th level, naming its character"
+
+deep() { printf "%${1}s" | tr ' ' "$2"; }
+run -a 90 --traffic "y[i]=x[$(deep 63 '(')i$(deep 63 ')')]" --count 4096 -f csv
+[ "$status" -eq 0 ]
+ok $? "F2: 63 parentheses are read (--check's limit alike)"
+expect 2 "character 72: parentheses and signs nested more than 64 deep" \
+	-a 90 --traffic "y[i]=x[$(deep 64 '-')i]" --count 4096
+
+for text in 'y[i]=' '=x[i]' 'y[i]= ; z[i]=x[i]'; do
+	expect 2 "the '=' at character" -a 90 --traffic "$text" --count 4096
+done
+expect 2 "'a' at character 16: a name is defined once" \
+	-a 90 --traffic 'int a = i; int a = i; y[a]=x[a]' --count 4096
+expect 2 "'threadIdx' at character 5: a name is defined once, and not CUDA's" \
+	-a 90 --traffic 'int threadIdx = 1; y[i]=x[i]' --count 4096
+expect 2 "'N' at character 5: a name is defined once, and not CUDA's (threadIdx, blockIdx, blockDim, gridDim, warpSize) or --define's" \
+	-a 90 --traffic 'int N = 1; y[i]=x[i]' --count 4096 --define N=4
+expect 2 "'0x10' at character 3: hex constants are not taken" \
+	-a 90 --traffic 'y[0x10]=x[i]' --count 4096
+expect 2 "not understood at character 3 ('10u]=x[i]')" \
+	-a 90 --traffic 'y[10u]=x[i]' --count 4096
+
+# C's assignments are still read: a local assigned again, a load kept
+# in a variable, a compound store, a comparison that assigns nothing.
+run -a 90 --traffic 'int a = i; a = a + 1; y[a] = x[i]' --count 4096 -f csv --fields op,sectors_per_request
+[ "$status" -eq 0 ] && grep -qx 'store,5.00' "$tmp/out"
+ok $? "L4: a local assigned again is read, its new value used (y[i + 1]: 5 sectors a request)"
+for text in 'float v = x[i]; y[i] = v' 'y[i] += x[i]' 'if (x[i] >= 0) y[i] = 1'; do
+	run -a 90 --traffic "$text" --count 4096 -f csv
+	[ "$status" -eq 0 ]
+	ok $? "L4: '$text' is read"
+done
+
+expect 2 "the addresses of x (4-byte elements) overflow 64 bits" \
+	-a 90 --traffic 'y[i]=x[N-i]' --count 4096 --define N=-9223372036854775808
+expect 2 "the addresses of x (4-byte elements) overflow 64 bits" \
+	-a 90 --traffic 'y[i]=x[N+i]' --count 4096 --define N=9223372036854775807
+run -a 90 --traffic 'y[i]=x[N-i]' --count 4096 --define N=-2305843009213693951 -f csv
+[ "$status" -eq 0 ]
+ok $? "L5: indices down to -(2^61 - 1) - 4095 of 4-byte elements fit 64 bits"
+
 done_testing

@@ -79,6 +79,20 @@ void traffic_parse(struct occ_kernel_text *k,
 	}
 	st = occ_kernel_parse_env(text, &env, k, &at);
 
+	if (st == OCC_ERR_DUPLICATE_KEY)
+		die_usage("--traffic: '%s': '%.*s' at character %zu: a name is "
+			  "defined once, and not CUDA's (threadIdx, blockIdx, "
+			  "blockDim, gridDim, warpSize) or --define's", text,
+			  (int)name_len(text + at), text + at, at + 1);
+	if (st == OCC_ERR_SYNTAX && text[at] == '=')
+		die_usage("--traffic: '%s': the '=' at character %zu assigns "
+			  "nothing, or to nothing", text, at + 1);
+	if (st == OCC_ERR_SYNTAX && text[at] == '0' &&
+	    (text[at + 1] == 'x' || text[at + 1] == 'X'))
+		die_usage("--traffic: '%s': '%.*s' at character %zu: hex "
+			  "constants are not taken (write it in decimal)",
+			  text, (int)strspn(text + at, "0123456789abcdefABCDEFxX"),
+			  text + at, at + 1);
 	if (st == OCC_ERR_SYNTAX && k->n == 0 && at == 0)
 		die_usage("--traffic: '%s': no access NAME[INDEX]", text);
 	if (st == OCC_ERR_SYNTAX && !text[at])
@@ -99,6 +113,10 @@ void traffic_parse(struct occ_kernel_text *k,
 	if (st == OCC_ERR_SYNTAX)
 		die_usage("--traffic: '%s': not understood at character %zu "
 			  "('%s'): %s", text, at + 1, text + at, FORMS);
+	if (st == OCC_ERR_RANGE)
+		die_usage("--traffic: character %zu: parentheses and signs "
+			  "nested more than %d deep", at + 1,
+			  OCC_MAX_KERNEL_NESTING);
 	if (st != OCC_OK)
 		die_usage("--traffic: '%s': out of range at character %zu ('%s')"
 			  ": a constant or factor over 64 bits, a divisor not a "

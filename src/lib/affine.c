@@ -110,6 +110,7 @@ static int thread_index(const struct occ_cursor *c, struct occ_affine *a)
 static int number(struct occ_cursor *c, struct occ_affine *a)
 {
 	uint64_t v = 0;
+	size_t from = c->at;
 
 	for (; isdigit((unsigned char)c->s[c->at]); c->at++) {
 		unsigned d = (unsigned)(c->s[c->at] - '0');
@@ -120,6 +121,9 @@ static int number(struct occ_cursor *c, struct occ_affine *a)
 	}
 	if (v > INT64_MAX)
 		return occ_cur_fail(c, OCC_ERR_INVALID_INPUT);
+	/* 0x10, 10u, 1e3: C's, not this reader's */
+	if (isalnum((unsigned char)c->s[c->at]) || c->s[c->at] == '_')
+		return fail_at(c, from, OCC_ERR_SYNTAX);
 	*a = constant0;
 	a->c = (int64_t)v;
 	return 1;
@@ -213,6 +217,7 @@ static int name(struct occ_cursor *c, struct occ_affine *a)
 }
 
 static int xor_expr(struct occ_cursor *c, struct occ_affine *a);
+static int unary(struct occ_cursor *c, struct occ_affine *a);
 
 static int primary(struct occ_cursor *c, struct occ_affine *a)
 {
@@ -228,7 +233,7 @@ static int primary(struct occ_cursor *c, struct occ_affine *a)
 	return occ_cur_fail(c, OCC_ERR_SYNTAX);
 }
 
-static int unary(struct occ_cursor *c, struct occ_affine *a)
+static int signed_primary(struct occ_cursor *c, struct occ_affine *a)
 {
 	if (occ_cur_accept(c, '-'))
 		return unary(c, a) &&
@@ -236,6 +241,21 @@ static int unary(struct occ_cursor *c, struct occ_affine *a)
 	if (occ_cur_accept(c, '+'))
 		return unary(c, a);
 	return primary(c, a);
+}
+
+/* Every nesting (a parenthesis, a sign) passes here: bounded, so that
+ * a hostile text cannot overflow the stack. */
+static int unary(struct occ_cursor *c, struct occ_affine *a)
+{
+	int ok;
+
+	occ_cur_space(c);
+	if (c->depth >= OCC_MAX_KERNEL_NESTING)
+		return occ_cur_fail(c, OCC_ERR_RANGE);
+	c->depth++;
+	ok = signed_primary(c, a);
+	c->depth--;
+	return ok;
 }
 
 /* a / b: constants divide as C does; the thread's index by a power of

@@ -30,6 +30,7 @@ struct occ_cursor {
 	char local_names[OCC_MAX_LOCALS][32];   /* "int row = ...;" */
 	struct occ_affine locals[OCC_MAX_LOCALS];
 	int n_locals;
+	int depth;               /* parentheses and signs open */
 };
 
 OCC_INTERNAL void occ_cur_space(struct occ_cursor *c);

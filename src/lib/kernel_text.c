@@ -143,6 +143,59 @@ static int define(struct cursor *c, size_t from, size_t len)
 	return 1;
 }
 
+/* Whether the name at from follows a type ("int row"): a
+ * declaration. */
+static int declared(const struct cursor *c, size_t from)
+{
+	while (from > 0 && isspace((unsigned char)c->s[from - 1]))
+		from--;
+	return from > 0 && (isalnum((unsigned char)c->s[from - 1]) ||
+			    c->s[from - 1] == '_');
+}
+
+/* A name the text may define: not CUDA's, not --define's, and not
+ * declared twice ("int a = i; int a = i"); assigning again is C's. */
+static int definable(const struct cursor *c, size_t from, size_t len)
+{
+	static const char *const cuda[] = { "threadIdx", "blockIdx",
+					    "blockDim", "gridDim", "warpSize" };
+	const struct occ_kernel_env *e = c->env;
+	const char *name = c->s + from;
+	size_t i;
+
+	for (i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+		if (strlen(cuda[i]) == len && memcmp(cuda[i], name, len) == 0)
+			return 0;
+	for (i = 0; e && i < e->n; i++)
+		if (strlen(e->names[i]) == len &&
+		    memcmp(e->names[i], name, len) == 0)
+			return 0;
+	if (!declared(c, from))
+		return 1;
+	for (i = 0; i < (size_t)c->n_locals; i++)
+		if (strlen(c->local_names[i]) == len &&
+		    memcmp(c->local_names[i], name, len) == 0)
+			return 0;
+	return 1;
+}
+
+/* An assignment has a target before its '=' (a name, an access) and a
+ * value after it: not "=x[i]", not "y[i]=". */
+static int assignment_whole(const struct cursor *c, int compound)
+{
+	const char *s = c->s;
+	size_t i = c->at - (compound ? 1 : 0), j = c->at + 1;
+
+	while (i > 0 && isspace((unsigned char)s[i - 1]))
+		i--;
+	while (isspace((unsigned char)s[j]))
+		j++;
+	return i > 0 && (isalnum((unsigned char)s[i - 1]) ||
+			 s[i - 1] == '_' || s[i - 1] == ']' ||
+			 s[i - 1] == ')') &&
+	       s[j] && s[j] != ';';
+}
+
 static int statement_char(struct cursor *c, struct occ_kernel_text *k,
 			  struct last *last)
 {
@@ -156,8 +209,15 @@ static int statement_char(struct cursor *c, struct occ_kernel_text *k,
 			c->at++;
 		len = c->at - from;
 		skip_space(c);
-		if (s[c->at] == '=' && s[c->at + 1] != '=')
+		if (s[c->at] == '=' && s[c->at + 1] != '=') {
+			if (!definable(c, from, len)) {
+				c->at = from;
+				return fail(c, OCC_ERR_DUPLICATE_KEY);
+			}
+			if (!assignment_whole(c, 0))
+				return fail(c, OCC_ERR_SYNTAX);
 			return define(c, from, len);
+		}
 		if (s[c->at] != '[')
 			return 1;
 		if (!access(c, k, from))
@@ -171,8 +231,9 @@ static int statement_char(struct cursor *c, struct occ_kernel_text *k,
 	if (s[c->at] == ';')
 		last->access = (size_t)-1;
 	else if (assignment(c, &compound) &&
-		 !assign(c, k, last->access, last->end, compound))
-		return 0;
+		 (!assignment_whole(c, compound) ||
+		  !assign(c, k, last->access, last->end, compound)))
+		return fail(c, OCC_ERR_SYNTAX);
 	c->at++;
 	return 1;
 }

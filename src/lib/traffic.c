@@ -260,7 +260,10 @@ static enum occ_status make_bias(struct ctx *c,
 			if (acc[j].array == acc[i].array && bytes[j][0] < low)
 				low = bytes[j][0];
 		bias = (-low + line - 1) / line * line;
-		if (bytes[i][1] + bias > (__int128)UINT64_MAX)
+		/* Both ways alike: a byte offset below -(2^64 - 1) no
+		 * more fits 64 bits than one above 2^64 - 1. */
+		if (bytes[i][1] + bias > (__int128)UINT64_MAX ||
+		    bytes[i][0] < -(__int128)UINT64_MAX)
 			st = fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
 		else
 			c->bias[i] = (uint64_t)bias;

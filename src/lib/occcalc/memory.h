@@ -193,6 +193,8 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 #define OCC_MAX_KERNEL_ACCESSES 64
 #define OCC_MAX_KERNEL_ARRAYS 32
 #define OCC_MAX_KERNEL_NAMES 32
+/* Parentheses and signs an index may nest, as --check's expressions. */
+#define OCC_MAX_KERNEL_NESTING 64
 
 struct occ_kernel_text {
 	struct occ_kernel_access acc[OCC_MAX_KERNEL_ACCESSES];
@@ -226,8 +228,12 @@ int occ_kernel_env_define(struct occ_kernel_env *env, const char *name,
  * one of these forms; OCC_ERR_INVALID_INPUT (*where likewise) for a
  * constant or factor that does not fit 64 bits, a divisor that is not a
  * power of two up to 32, an X above 31, a name over 31 characters, or
- * more accesses, arrays or definitions than the limits. env may be NULL
- * (no names, launch unknown). */
+ * more accesses, arrays or definitions than the limits;
+ * OCC_ERR_DUPLICATE_KEY (*where at the name) for a definition of a name
+ * that is CUDA's, env's, or declared already; OCC_ERR_RANGE
+ * (*where at the parenthesis or sign) for an index nested more than
+ * OCC_MAX_KERNEL_NESTING deep. env may be NULL (no names, launch
+ * unknown). */
 enum occ_status occ_kernel_parse_env(const char *text,
 				     const struct occ_kernel_env *env,
 				     struct occ_kernel_text *k, size_t *where);
