@@ -5,6 +5,16 @@
 . "$T/lib.sh"
 H=$T/fixtures/hostile
 
+# within SECONDS ARGS...: occcalc ARGS, stopped after SECONDS: a guard
+# against a hang far beyond the run's seconds, not a timing (a stopped
+# run's status is 124).
+within() {
+	secs=$1
+	shift
+	timeout -k 5 "$secs" "$OCCCALC" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+}
+
 # run_argv FILE: occcalc with FILE's lines as its arguments.
 run_argv() {
 	f=$1
@@ -83,5 +93,22 @@ expect 2 "the addresses of x (4-byte elements) overflow 64 bits" \
 run -a 90 --traffic 'y[i]=x[N-i]' --count 4096 --define N=-2305843009213693951 -f csv
 [ "$status" -eq 0 ]
 ok $? "L5: indices down to -(2^61 - 1) - 4095 of 4-byte elements fit 64 bits"
+
+cubin=$T/fixtures/bin/sm_90a.cubin
+within 60 --kernels "$cubin" -f csv --check "$(cat "$H/check-quadratic-4000.txt")"
+[ "$status" -eq 1 ] && [ "$(grep -c '^occcalc: check failed: .*: regs < 1 (regs [0-9]*); regs < 1' "$tmp/err")" -eq 22 ]
+ok $? "F3: a failing --check of 4000 terms explains each of 22 rows (it took 23 s)"
+
+# 80,000 terms on a --check-file line: linear, under a second; quadratic,
+# hours.
+{
+	printf '.*: regs < 1'
+	i=1
+	while [ $i -lt 80000 ]; do printf ' || regs < 1'; i=$((i + 1)); done
+	echo
+} >"$tmp/checks"
+within 120 --kernels "$cubin" -f csv --check-file "$tmp/checks"
+[ "$status" -eq 1 ] && grep -q '^occcalc: --check: 22 of 22 rows fail' "$tmp/err"
+ok $? "F3: a failing --check-file line of 80,000 terms is explained in linear time"
 
 done_testing

@@ -564,17 +564,55 @@ static void field_values(const struct expr *e, int i, const void *row,
 	}
 }
 
-static void explain(const struct expr *e, int i, const void *row, char *buf,
-		    size_t n)
+/* Every node's value on row, once each: the parser makes a node's
+ * children before it, so in index order each child is known when its
+ * parent is reached. */
+static void eval_all(const struct expr *e, const void *row,
+		     enum expr_value *v)
+{
+	size_t i;
+
+	for (i = 0; i < e->count; i++) {
+		const struct expr_node *n = &e->n[i];
+		enum expr_value a, b;
+
+		if (n->op == EX_CMP) {
+			v[i] = compare(n, row, NULL);
+			continue;
+		}
+		a = v[n->a];
+		if (n->op == EX_NOT) {
+			v[i] = a == EXPR_UNKNOWN ? a : a == EXPR_TRUE
+			       ? EXPR_FALSE : EXPR_TRUE;
+			continue;
+		}
+		b = v[n->b];
+		if (n->op == EX_AND)
+			v[i] = a == EXPR_FALSE || b == EXPR_FALSE ? EXPR_FALSE
+			       : a == EXPR_TRUE && b == EXPR_TRUE ? EXPR_TRUE
+			       : EXPR_UNKNOWN;
+		else
+			v[i] = a == EXPR_TRUE || b == EXPR_TRUE ? EXPR_TRUE
+			       : a == EXPR_FALSE && b == EXPR_FALSE
+			       ? EXPR_FALSE : EXPR_UNKNOWN;
+	}
+}
+
+/* The failing comparisons under node i, left to right, until buf is
+ * full: each node's value is looked up, so a chain of n terms costs n. */
+static void explain(const struct expr *e, int i, const enum expr_value *v,
+		    const void *row, char *buf, size_t n)
 {
 	const struct expr_node *x = &e->n[i];
 	int first = 1;
 
+	if (strlen(buf) + 1 >= n)
+		return;
 	if (x->op == EX_AND || x->op == EX_OR) {
-		if (eval(e, x->a, row, NULL) == EXPR_FALSE)
-			explain(e, x->a, row, buf, n);
-		if (eval(e, x->b, row, NULL) == EXPR_FALSE)
-			explain(e, x->b, row, buf, n);
+		if (v[x->a] == EXPR_FALSE)
+			explain(e, x->a, v, row, buf, n);
+		if (v[x->b] == EXPR_FALSE)
+			explain(e, x->b, v, row, buf, n);
 		return;
 	}
 	append(buf, n, "%s%.*s", buf[0] ? "; " : "", (int)(x->end - x->start),
@@ -586,6 +624,14 @@ static void explain(const struct expr *e, int i, const void *row, char *buf,
 
 void expr_explain(const struct expr *e, const void *row, char *buf, size_t n)
 {
+	enum expr_value *v = malloc(e->count * sizeof *v);
+
 	buf[0] = '\0';
-	explain(e, e->root, row, buf, n);
+	if (!v) {
+		snprintf(buf, n, "%s", e->text);   /* out of memory: the whole */
+		return;
+	}
+	eval_all(e, row, v);
+	explain(e, e->root, v, row, buf, n);
+	free(v);
 }
