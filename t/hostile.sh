@@ -111,4 +111,16 @@ within 120 --kernels "$cubin" -f csv --check-file "$tmp/checks"
 [ "$status" -eq 1 ] && grep -q '^occcalc: --check: 22 of 22 rows fail' "$tmp/err"
 ok $? "F3: a failing --check-file line of 80,000 terms is explained in linear time"
 
+run -a 90 -b 128 --check 'é == 1'
+[ "$status" -eq 2 ] && one_error_line "column 1: 'é': expected a field or a value"
+ok $? "L3: a character that is no field is quoted whole, not its first byte"
+run -a 90 -b 128 --check "$(printf '\303 == 1')"
+[ "$status" -eq 2 ] && one_error_line "--check '\\xc3 == 1': column 1: '\\xc3'"
+ok $? "L3: a byte that is not UTF-8 is written escaped (\\xc3)"
+run --kernels "$(printf "$tmp/caf\351")"
+[ "$status" -eq 1 ] && one_error_line "caf\\xe9: cannot read"
+ok $? "L3: a Latin-1 file name is written escaped"
+
+expect 2 "--tables: '': an empty directory name" --tables '' -a 90 -b 128
+
 done_testing

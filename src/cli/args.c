@@ -141,6 +141,15 @@ void arg_format(const char *opt, const char *arg,
 }
 
 /* --access load,store */
+/* --tables DIR: an empty name is no directory (it was taken as not
+ * given). */
+void arg_tables(const char *opt, const char *arg, struct options *o)
+{
+	if (!*arg)
+		die_usage("--%s: '': an empty directory name", opt);
+	o->tables = arg;
+}
+
 void arg_ops(const char *opt, const char *arg,
 		      struct options *o)
 {

@@ -110,6 +110,7 @@ typedef void (*arg_parse)(const char *opt, const char *arg, struct options *o);
 void arg_carveout(const char *opt, const char *arg, struct options *o);
 void arg_format(const char *opt, const char *arg, struct options *o);
 void arg_ops(const char *opt, const char *arg, struct options *o);
+void arg_tables(const char *opt, const char *arg, struct options *o);
 void arg_l2(const char *opt, const char *arg, struct options *o);
 void arg_elem(const char *opt, const char *arg, struct options *o);
 void arg_dlcm(const char *opt, const char *arg, struct options *o);

@@ -179,6 +179,18 @@ static int parse_word(struct parser *p, struct expr_operand *o)
 	return 0;
 }
 
+/* The bytes of the character at s: a UTF-8 one quoted whole ('é', not
+ * its first byte). */
+static int char_len(const char *s)
+{
+	int n = 1;
+
+	if ((unsigned char)s[0] >= 0xc0)
+		while (n < 4 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n++;
+	return n;
+}
+
 static int parse_operand(struct parser *p, struct expr_operand *o)
 {
 	char c;
@@ -194,7 +206,8 @@ static int parse_operand(struct parser *p, struct expr_operand *o)
 	if (!c)
 		return fail(p, p->pos, "the expression ends where a field or "
 			    "value should be");
-	return fail(p, p->pos, "'%c': expected a field or a value", c);
+	return fail(p, p->pos, "'%.*s': expected a field or a value",
+		    char_len(p->s + p->pos), p->s + p->pos);
 }
 
 static int parse_cmp_op(struct parser *p, enum expr_cmp *op)

@@ -17,16 +17,42 @@
 
 #include "cli.h"
 
-/* s, its control characters escaped (DEL too): one line, safe to show. */
+/* The length of the UTF-8 character at s (shortest form, not a
+ * surrogate, up to U+10FFFF), or 0 when s holds none: a byte cut from
+ * one ('%.12s' of a longer text) or a Latin-1 file name's. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2, i;
+	unsigned long cp = s[0] & (0x7f >> n);
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* s, its control characters escaped (DEL too), and bytes that are not
+ * UTF-8 (\xc3): one line, safe to show. */
 static void put_escaped(FILE *f, const char *s)
 {
 	static const char named[] = "\a\b\t\n\v\f\r", letters[] = "abtnvfr";
 	const char *p;
+	int len;
 
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c >= 0x20 && c != 0x7f)
+		if (c >= 0x80 && (len = utf8_len((const unsigned char *)s))) {
+			fwrite(s, 1, (size_t)len, f);
+			s += len - 1;
+		} else if (c >= 0x20 && c < 0x7f)
 			fputc(c, f);
 		else if ((p = strchr(named, c)) != NULL)
 			fprintf(f, "\\%c", letters[p - named]);

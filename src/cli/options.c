@@ -217,7 +217,7 @@ const struct opt opts[] = {
 	  "resident per SM and\nachieved occupancy, measured (--grid N: N "
 	  "blocks);\nwith --access, each pattern's bandwidth; with\n--persist, "
 	  "re-reads timed without and with the plan" },
-	{ "tables", 't', ARG_STR, "DIR", .dest = O(tables),
+	{ "tables", 't', ARG_FN, "DIR", .parse = arg_tables,
 	  .topic = T_INFO,
 	  .modes = M_ALL & ~M(MODE_LIST_DEVICES) & ~M(MODE_LIST_FIELDS),
 	  .selects = -1, .help = "read architecture tables from DIR\n(default: "
