@@ -96,4 +96,52 @@ if [ -p "$tmp/c/e/add_kernel.json" ]; then
 	ok $? "metadata that is a FIFO: warned of, never waited on"
 fi
 
+# Hostile input, issue 30: JSON strings decoded whole (F6), metadata
+# applied only to the kernel it names (F7). t/fixtures/triton-repro holds
+# the reproducers as they were filed.
+R=$T/fixtures/triton-repro
+run --kernels "$R/unicode-escape" -f csv --fields kernel,triton_kernel,block,smem
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = 'kernel,triton_kernel,block,smem
+matmul_kernel,matmul_kernel,128,73728' ] && ! grep -q 'Triton metadata' "$tmp/err"
+ok $? "F6: a \\uXXXX escape is decoded (matmul\\u005fkernel is matmul_kernel, its launch applied)"
+
+# The add_kernel entry, its metadata's name written otherwise.
+named() {
+	entry
+	sed "s/\"name\": \"add_kernel\"/\"name\": \"$1\"/" "$C/$ADD/add_kernel.json" >"$tmp/c/e/add_kernel.json"
+	run --kernels "$tmp/c" -f csv --fields kernel,triton_kernel,block
+}
+named 'add\\u005fkernel'
+[ "$(tail -n 1 "$tmp/out")" = "add_kernel,add_kernel,512" ] && [ ! -s "$tmp/err" ]
+ok $? "an escaped name that decodes to the kernel's is the kernel's"
+named 'add_kernel\\u0000x'
+[ "$status" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "add_kernel,,768" ] &&
+	grep -qF "add_kernel.json: malformed Triton metadata: \\u0000 (a NUL character) in a string at byte " "$tmp/err"
+ok $? "\\u0000 in a string: malformed metadata, the cubin's own row"
+for s in 'add\\ud800' 'add\\ud800\\u0041' 'add\\udc00'; do
+	named "$s"
+	[ "$(tail -n 1 "$tmp/out")" = "add_kernel,,768" ] &&
+		grep -qF "add_kernel.json: malformed Triton metadata: a lone UTF-16 surrogate in a string at byte " "$tmp/err"
+	ok $? "a lone surrogate ($s): malformed metadata, the cubin's own row"
+done
+named 'm\\u00e9\\ud83d\\ude00'
+[ "$(tail -n 1 "$tmp/out")" = "add_kernel,,768" ] &&
+	[ "$(cat "$tmp/err")" = "occcalc: warning: $tmp/c/e/add_kernel.json: Triton metadata of kernel mé😀 beside a cubin whose kernel is add_kernel; the cubin's own resources are shown" ]
+ok $? "F7: metadata naming another kernel (a surrogate pair decoded in its name): warned, the cubin's own row"
+entry
+sed 's/, "name": "add_kernel"//' "$C/$ADD/add_kernel.json" >"$tmp/c/e/add_kernel.json"
+run --kernels "$tmp/c" -f csv --fields kernel,triton_kernel,block
+[ "$(tail -n 1 "$tmp/out")" = "add_kernel,,768" ] &&
+	[ "$(cat "$tmp/err")" = "occcalc: warning: $tmp/c/e/add_kernel.json: partial Triton metadata: no name; the cubin's own resources are shown" ]
+ok $? "metadata without the kernel's name: partial, the cubin's own row"
+
+run --kernels "$R/metadata-mismatch" -f csv --fields kernel,triton_kernel,block,smem,num_ctas
+[ "$status" -eq 0 ] && [ "$(grep -c ',,.*,0,$' "$tmp/out")" -eq 22 ] &&
+	grep -qxF "occcalc: warning: $R/metadata-mismatch/triton/ENTRY1/matmul_kernel.json: Triton metadata of one kernel (matmul_kernel) beside a cubin of 22 kernels; the cubin's own resources are shown" "$tmp/err" &&
+	! grep -q '22 kernels declare a cluster launch' "$tmp/err"
+ok $? "F7: metadata beside a cubin of 22 kernels: warned, each kernel its own row (no Triton block, shared memory or cluster)"
+run --kernels "$R/metadata-mismatch" --kernel 'scale<float' -f csv --fields kernel,triton_kernel
+[ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -qF 'beside a cubin of 22 kernels' "$tmp/err"
+ok $? "the cubin's kernels are counted before --kernel picks among them"
+
 done_testing

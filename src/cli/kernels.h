@@ -53,9 +53,12 @@ void kernels_no_kernel(const struct occ_bin_contents *n, const char *input);
  * errors, where and the first (kernels_errors.c); text is restored. */
 void kernels_compiler_errors(const char *input, char *text, size_t len);
 
-/* A cubin of a Triton cache: the launch its metadata records, attached to
- * k; warned about where the metadata is missing, partial or malformed. */
-void kernels_triton(struct kernel_info *k, const char *cubin);
+/* A cubin of a Triton cache (in_cubin kernels, of which k[0 .. n) are
+ * kept): the launch its metadata records, attached to its one kernel
+ * where the metadata names it; warned about where the metadata is
+ * missing, partial, malformed or describes another kernel. */
+void kernels_triton(struct kernel_info *k, size_t n, int in_cubin,
+		    const char *cubin);
 /* The blocks and dynamic shared memory ki's rows take: Triton's launch
  * where --block and --smem do not say otherwise (one value each, in the
  * seqs given), else the options'. */

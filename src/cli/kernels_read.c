@@ -28,6 +28,11 @@ struct reader {
 	int walk;                /* a directory: a Triton cache, perhaps */
 	struct occ_bin_opts opts;
 	struct arch_filter arch; /* --arch's, for opts.select */
+	struct {                 /* the cubin whose kernels are coming */
+		const char *file;
+		size_t first;    /* its first kept kernel in the list */
+		int kernels;     /* all it holds, kept or not */
+	} cubin;
 };
 
 /* ---- What --arch and --kernel keep ---- */
@@ -205,6 +210,31 @@ static void from_ptxas(struct reader *r, const struct occ_bin_kernel *b,
 	k->barriers = p->barriers;
 }
 
+/* A Triton cache: the file's kernels delivered (its kept ones up to the
+ * list's end), its metadata applied. */
+static void triton_flush(struct reader *r, size_t end)
+{
+	if (r->cubin.file && end > r->cubin.first)
+		kernels_triton(&r->l->k[r->cubin.first], end - r->cubin.first,
+			       r->cubin.kernels, r->cubin.file);
+	r->cubin.file = NULL;
+}
+
+/* k, just added, one more of its file's kernels: a file's kernels come
+ * one after another. */
+static void triton_count(struct reader *r, const struct kernel_info *k)
+{
+	size_t at = (size_t)(k - r->l->k);
+
+	if (!r->cubin.file || strcmp(r->cubin.file, k->file) != 0) {
+		triton_flush(r, at);
+		r->cubin.file = k->file;
+		r->cubin.first = at;
+		r->cubin.kernels = 0;
+	}
+	r->cubin.kernels++;
+}
+
 static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 {
 	struct reader *r = ctx;
@@ -247,9 +277,9 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	k->images_run = b->images_run;
 	if (r->s->o->ptxas_jit && b->ptx_only && b->image == OCC_IMAGE_PTX)
 		from_ptxas(r, b, k);
+	if (r->walk)
+		triton_count(r, k);
 	keep_or_drop(r, k);
-	if (r->walk && r->l->n && k == &r->l->k[r->l->n - 1])
-		kernels_triton(k, k->file);
 	return 0;
 }
 
@@ -314,6 +344,7 @@ static void read_dir(struct reader *r, const char *path)
 			       &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
+	triton_flush(r, l->n);
 	if (stats.files_read == 0 && l->nskipped)
 		die("%s: no cubin, fatbin or ELF file with CUDA code found "
 		    "(%zu file%s could not be read%s %.*s)", path, l->nskipped,
@@ -467,7 +498,7 @@ void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
 	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
-			    { 0, 0 } };
+			    { 0, 0 }, { NULL, 0, 0 } };
 	struct stat sb;
 
 	kernels_bin_opts(s->o, &r.opts, &r.arch);

@@ -2,8 +2,10 @@
  * kernels_triton.c - --kernels DIR on a Triton cache: the launch Triton
  * makes of each cubin (its block of 32 x num_warps threads, its dynamic
  * shared memory, its clusters), read from the metadata NAME.json beside
- * NAME.cubin. An entry whose metadata is missing, partial or malformed is
- * warned about, naming it, and keeps the cubin's own resources.
+ * NAME.cubin. An entry whose metadata is missing, partial or malformed,
+ * or does not describe the cubin (names another kernel; a cubin of
+ * several), is warned about, naming it, and keeps the cubin's own
+ * resources.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,11 +83,9 @@ static void attach(struct kernel_info *k, const struct occ_triton_meta *m,
 	k->launch = L;
 }
 
-/* Reads and checks NAME.json; attaches the launch, or warns. */
-static void from_meta(struct kernel_info *k, const char *json,
-		      const char *dir)
+/* Reads and checks NAME.json into m: 0, or -1 when it warned. */
+static int from_meta(const char *json, struct occ_triton_meta *m)
 {
-	struct occ_triton_meta m;
 	struct occ_bin_diag d;
 	enum occ_status st;
 	char err[256];
@@ -95,40 +95,64 @@ static void from_meta(struct kernel_info *k, const char *json,
 	if (!text) {
 		warn("%s: Triton metadata %s; the cubin's own resources are "
 		     "shown", json, err);
-		return;
+		return -1;
 	}
-	st = occ_triton_meta_parse(text, len, &m, &d);
+	st = occ_triton_meta_parse(text, len, m, &d);
 	free(text);
 	if (st != OCC_OK)
 		warn("%s: malformed Triton metadata: %s at byte %llu; the "
 		     "cubin's own resources are shown", json, d.what,
 		     (unsigned long long)d.offset);
-	else if (m.num_warps <= 0 || m.shared < 0)
+	else if (m->num_warps <= 0 || m->shared < 0 || !m->name[0])
 		warn("%s: partial Triton metadata: no %s; the cubin's own "
-		     "resources are shown", json, m.num_warps < 0 ? "num_warps"
-		     : m.num_warps == 0 ? "num_warps above 0" : "shared");
-	else if (m.num_ctas == 0)
+		     "resources are shown", json, m->num_warps < 0 ? "num_warps"
+		     : m->num_warps == 0 ? "num_warps above 0" : m->shared < 0
+		     ? "shared" : "name");
+	else if (m->num_ctas == 0)
 		warn("%s: partial Triton metadata: num_ctas 0; the cubin's "
 		     "own resources are shown", json);
 	else
-		attach(k, &m, dir);
+		return 0;
+	return -1;
 }
 
-void kernels_triton(struct kernel_info *k, const char *cubin)
+/* The metadata describes one kernel, by name: Triton compiles one to a
+ * cubin. Applied to any other it would give a launch Triton never made. */
+static int describes(const char *json, const struct occ_triton_meta *m,
+		     const struct kernel_info *k, int in_cubin)
+{
+	if (in_cubin > 1)
+		warn("%s: Triton metadata of one kernel (%s) beside a cubin of "
+		     "%d kernels; the cubin's own resources are shown", json,
+		     m->name, in_cubin);
+	else if (strcmp(m->name, k->mangled) != 0)
+		warn("%s: Triton metadata of kernel %s beside a cubin whose "
+		     "kernel is %s; the cubin's own resources are shown", json,
+		     m->name, k->mangled);
+	else
+		return 1;
+	return 0;
+}
+
+void kernels_triton(struct kernel_info *k, size_t n, int in_cubin,
+		    const char *cubin)
 {
 	char dir[4096], stem[512], json[4640], grp[4640], ttgir[4640];
+	struct occ_triton_meta m;
 
-	if (k->ptx_only || k->source != KSRC_CUBIN ||
+	if (!n || k->ptx_only || k->source != KSRC_CUBIN ||
 	    !split(cubin, dir, sizeof dir, stem, sizeof stem))
 		return;
 	snprintf(json, sizeof json, "%s/%s.json", dir, stem);
 	snprintf(grp, sizeof grp, "%s/__grp__%s.json", dir, stem);
 	snprintf(ttgir, sizeof ttgir, "%s/%s.ttgir", dir, stem);
-	if (exists(json))
-		from_meta(k, json, dir);
-	else if (exists(grp) || exists(ttgir))
+	if (exists(json)) {
+		if (from_meta(json, &m) == 0 && describes(json, &m, k, in_cubin))
+			attach(k, &m, dir);
+	} else if (exists(grp) || exists(ttgir)) {
 		warn("%s: a Triton cache entry without its metadata %s.json; "
 		     "the cubin's own resources are shown", dir, stem);
+	}
 }
 
 static const struct seq *one(struct seq *s, struct seq_range *r,
