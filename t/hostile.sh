@@ -123,4 +123,15 @@ ok $? "L3: a Latin-1 file name is written escaped"
 
 expect 2 "--tables: '': an empty directory name" --tables '' -a 90 -b 128
 
+f=$H/file-vs-stdin-offset.fatbin
+run --kernels "$f"
+[ "$status" -eq 1 ] && one_error_line "$f: a kernel without a name at byte 30064"
+ok $? "F10: a kernel without a name is placed at its entry's payload (byte 30064)"
+"$OCCCALC" --kernels - <"$f" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && one_error_line "occcalc: <stdin>: a kernel without a name at byte 30064"
+ok $? "F10: standard input names the same byte"
+"$OCCCALC" --kernels - -a sm_80 <"$T/fixtures/bin/sm_90a.cubin" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && one_error_line "occcalc: <stdin>: no kernel compiled for --arch sm_80"
+ok $? "F10: 'no kernel' names standard input <stdin>, as every other message does"
+
 done_testing

@@ -35,6 +35,8 @@ void kernels_bin_opts(const struct options *o, struct occ_bin_opts *opts,
 /* Whether kernel names are demangled: printed, matched or compared. */
 int kernels_names_needed(const struct options *o);
 
+/* How messages name an input: standard input ('-') as "<stdin>". */
+const char *kernels_input_name(const char *path);
 /* Another path's kernels, added to l (--kernels a.o b.o). */
 void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l);

@@ -494,6 +494,11 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 	kernels_read_add(s, path, l);
 }
 
+const char *kernels_input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
 void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
@@ -503,7 +508,7 @@ void kernels_read_add(struct session *s, const char *path,
 
 	kernels_bin_opts(s->o, &r.opts, &r.arch);
 	if (strcmp(path, "-") == 0) {
-		r.input = "<stdin>";
+		r.input = kernels_input_name(path);
 		read_stdin(&r);
 	} else if (stat(path, &sb) != 0) {
 		die("%s: cannot read: %s", path, strerror(errno));

@@ -415,13 +415,15 @@ int mode_kernels(struct session *s)
 			  "--all-images");
 	occ_run_check_options(s);
 	kernels_read(s, o->ptxas, rep.l);
-	no_image_notice(rep.l, o->ptxas);
+	no_image_notice(rep.l, kernels_input_name(o->ptxas));
 	for (i = 0; i < (size_t)o->n_more_kernels; i++)
 		kernels_read_add(s, o->more_kernels[i], rep.l);
 	if (rep.l->n == 0 && !rep.l->text && o->n_more_kernels == 0)
-		kernels_no_kernel(&rep.l->contents, o->ptxas);
+		kernels_no_kernel(&rep.l->contents,
+				  kernels_input_name(o->ptxas));
 	if (rep.l->n == 0)
-		die("%s: no kernel%s%s%s%s", o->ptxas, o->arch ? " compiled for "
+		die("%s: no kernel%s%s%s%s", kernels_input_name(o->ptxas),
+		    o->arch ? " compiled for "
 		    "--arch " : "", o->arch ? o->arch : "",
 		    o->kernel_re ? " matching --kernel " : "",
 		    o->kernel_re ? o->kernel_re : "");

@@ -68,8 +68,11 @@ void bin_kernel_init(struct occ_bin_kernel *k)
 enum occ_status bin_emit(struct bin_ctx *c, struct occ_bin_kernel *k)
 {
 	if (!k->mangled || !*k->mangled)
-		return bin_fail(c, OCC_ERR_CORRUPT, c->file, "a kernel without "
-				"a name");
+		/* The entry it came from: the window c->file starts at
+		 * the entry's payload read from a file, at the file's
+		 * start in memory (stdin), so it named two places. */
+		return bin_fail_off(c, OCC_ERR_CORRUPT, c->origin, "a kernel "
+				    "without a name");
 	k->container = c->container;
 	k->fatbin_offset = c->container == OCC_BIN_CUBIN ||
 			    c->container == OCC_BIN_PTX ? -1 : c->fatbin_offset;
