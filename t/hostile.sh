@@ -134,4 +134,56 @@ ok $? "F10: standard input names the same byte"
 [ $? -eq 1 ] && one_error_line "occcalc: <stdin>: no kernel compiled for --arch sm_80"
 ok $? "F10: 'no kernel' names standard input <stdin>, as every other message does"
 
+# tables_with DIR FILE...: a copy of the tables whose gpus.txt has each
+# FILE's lines added.
+tables_with() {
+	d=$1
+	shift
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp "$OCCCALC_TABLES"/*.arch "$OCCCALC_TABLES/gpus.txt" "$d/"
+	cat "$@" >>"$d/gpus.txt"
+}
+
+# gpus-many-lines.sh runs from the source tree, where data/ lies.
+(cd "$T/.." && sh "$H/gpus-many-lines.sh" "$tmp/many" 8000)
+within 60 --tables "$tmp/many" --gpu H200 -b 128 -f csv --fields min_grid_size
+[ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "2112" ]
+ok $? "F11: a list of 8000 more GPUs is read in linear time (10,000 took 1.7 s, 20,000 more than 20 s)"
+run --tables "$tmp/many" --gpu G7999 -b 128 -f csv --fields min_grid_size
+[ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "3200" ]
+ok $? "F11: the last of them is found (200 SMs: 16 blocks each)"
+(cd "$T/.." && sh "$H/gpus-many-lines.sh" "$tmp/many" 9000)
+run --tables "$tmp/many" --gpu H200 -b 128
+[ "$status" -eq 1 ] && one_error_line ": more than 8192 GPUs in the list"
+ok $? "F11: more than 8192 GPUs are refused (the list's memory bounded)"
+
+tables_with "$tmp/layout" "$H/gpus-bad-layout-lines.txt"
+line=$(wc -l <"$tmp/layout/gpus.txt" | tr -d ' ')
+for args in "--gpu FAKE -b 128 --grid 2000" "--gpu H200 --cluster 4 -b 128" "--gpu H200 -b 128"; do
+	# shellcheck disable=SC2086
+	run --tables "$tmp/layout" $args
+	[ "$status" -eq 1 ] &&
+		one_error_line "gpus.txt:$line: expected 'layout NAME LAYOUT SOURCE'"
+	ok $? "L1: a malformed layout line is refused by every command that reads the list ($args)"
+done
+for bad in 'layout FAKE 0x8,132 src' 'layout FAKE 1x132' 'layout FAKE 8,,8 src'; do
+	echo "$bad" >"$tmp/bad"
+	tables_with "$tmp/layout" "$tmp/bad"
+	run --tables "$tmp/layout" --gpu H200 -b 128
+	[ "$status" -eq 1 ] && one_error_line "expected 'layout NAME LAYOUT SOURCE'"
+	ok $? "L1: '$bad' is refused when the list is read"
+done
+
+printf 'FAKE 9.0 132 %s\n' "$(printf "%1009s" | tr ' ' s)" >"$tmp/long"
+tables_with "$tmp/long-source" "$tmp/long"
+run --tables "$tmp/long-source" --gpu H200 -b 128
+[ "$status" -eq 1 ] && one_error_line "a SOURCE longer than 255 characters"
+ok $? "L2: a GPU's source of 1009 characters is refused as too long"
+printf 'F%s 9.0 132 src\n' "$(printf "%60s" | tr ' ' A)" >"$tmp/long"
+tables_with "$tmp/long-name" "$tmp/long"
+run --tables "$tmp/long-name" --gpu H200 -b 128
+[ "$status" -eq 1 ] && one_error_line "a NAME longer than 47 characters"
+ok $? "L2: a GPU's name of 61 characters is refused as too long"
+
 done_testing

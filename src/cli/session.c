@@ -213,6 +213,15 @@ const struct occ_gpus *session_gpus(struct session *s)
 	session_gpus_path(s, path, sizeof path);
 	errno = 0;
 	st = occ_gpus_load(path, &l, &d);
+	if (st == OCC_ERR_SYNTAX && strcmp(d.key, "layout") == 0)
+		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file,
+		    d.line);
+	if (st == OCC_ERR_SYNTAX && strcmp(d.key, "GPUs") == 0)
+		die("%s:%d: more than %llu GPUs in the list", d.file, d.line,
+		    (unsigned long long)d.limit);
+	if (st == OCC_ERR_SYNTAX && d.key[0])
+		die("%s:%d: a %s longer than %llu characters", d.file, d.line,
+		    d.key, (unsigned long long)d.limit);
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE "
 		    "NAME', 'l2 NAME SIZE MAX WINDOW SOURCE' or 'gpcs NAME GPCS "

@@ -13,10 +13,29 @@
 #include "occcalc.h"
 #include "util.h"
 
+/* Names found by hashing, not by comparing with every GPU listed above
+ * (a list of n lines took n^2 comparisons): each slot holds a GPU's
+ * number + 1, 0 when empty. */
+struct name_index {
+	size_t *slot;
+	size_t cap;              /* a power of two, at least 2 x used */
+	size_t used;
+};
+
 struct occ_gpus {
 	struct occ_gpu *gpu;
 	size_t n, cap;
+	/* While reading: the GPUs by exact name, and by each normalised
+	 * name and alias (keys[] holds those, slot k's key is keys[k]). */
+	struct name_index exact, loose;
+	char (*keys)[64];
+	size_t n_keys, keys_cap;
 };
+
+/* Why a line is refused, beyond "malformed": add_line's codes. */
+enum { LINE_BAD = -1, LINE_NOMEM = -2, LINE_LONG_SOURCE = -3,
+       LINE_LONG_NAME = -4, LINE_LONG_ALIAS = -5, LINE_LAYOUT = -6,
+       LINE_TOO_MANY = -7 };
 
 /* "NAME CC SMS SOURCE..." into *g; 0 on success. */
 static int parse_gpu_line(char *line, struct occ_gpu *g)
@@ -29,11 +48,13 @@ static int parse_gpu_line(char *line, struct occ_gpu *g)
 	cc = strtok_r(NULL, " \t", &save);
 	sms = strtok_r(NULL, " \t", &save);
 	rest = strtok_r(NULL, "", &save);
-	if (!name || !cc || !sms || !rest || strlen(name) >= sizeof g->name)
-		return -1;
+	if (!name || !cc || !sms || !rest)
+		return LINE_BAD;
+	if (strlen(name) >= sizeof g->name)
+		return LINE_LONG_NAME;
 	rest = occ_trim(rest);
 	if (strlen(rest) >= sizeof g->source)
-		return -1;  /* refused, not cut short */
+		return LINE_LONG_SOURCE;  /* refused, not cut short */
 	if (occ_arch_parse_name(cc, &g->cc_major, &g->cc_minor) != OCC_OK ||
 	    !strchr(cc, '.'))
 		return -1;
@@ -103,25 +124,118 @@ static size_t name_test(const struct occ_gpu *g, const char *q,
 	return best;
 }
 
+static size_t hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The slot of key in ix, or the empty one where it would go; key_of
+ * gives the key of a slot's value. */
+static size_t *ix_find(const struct name_index *ix, const char *key,
+		       const char *(*key_of)(const struct occ_gpus *, size_t),
+		       const struct occ_gpus *l)
+{
+	size_t i = hash(key) & (ix->cap - 1);
+
+	while (ix->slot[i] && strcmp(key_of(l, ix->slot[i] - 1), key) != 0)
+		i = (i + 1) & (ix->cap - 1);
+	return &ix->slot[i];
+}
+
+/* Room for one more value in ix: 0 when memory runs out. */
+static int ix_room(struct name_index *ix,
+		   const char *(*key_of)(const struct occ_gpus *, size_t),
+		   const struct occ_gpus *l)
+{
+	struct name_index grown = { NULL, ix->cap ? 2 * ix->cap : 64, 0 };
+	size_t i;
+
+	if (2 * (ix->used + 1) <= ix->cap)
+		return 1;
+	if (!(grown.slot = calloc(grown.cap, sizeof *grown.slot)))
+		return 0;
+	for (i = 0; i < ix->cap; i++)
+		if (ix->slot[i])
+			*ix_find(&grown, key_of(l, ix->slot[i] - 1), key_of,
+				 l) = ix->slot[i];
+	grown.used = ix->used;
+	free(ix->slot);
+	*ix = grown;
+	return 1;
+}
+
+static const char *exact_key(const struct occ_gpus *l, size_t v)
+{
+	return l->gpu[v].name;
+}
+
+static const char *loose_key(const struct occ_gpus *l, size_t v)
+{
+	return l->keys[v];
+}
+
 /* A name or alias that reads like one already listed, or like nothing. */
 static int name_taken(const struct occ_gpus *l, const char *name)
 {
 	char q[64];
-	size_t i;
 
 	normalise(name, q, sizeof q);
-	for (i = 0; q[0] && i < l->n; i++)
-		if (name_test(&l->gpu[i], q, NAME_EQUAL))
-			return 1;
-	return q[0] == '\0';
+	return q[0] == '\0' ||
+	       (l->loose.cap && *ix_find(&l->loose, q, loose_key, l));
+}
+
+/* name (a GPU's, or an alias) known from now on as taken. */
+static int name_take(struct occ_gpus *l, const char *name)
+{
+	char (*grown)[64];
+
+	if (l->n_keys == l->keys_cap) {
+		l->keys_cap = l->keys_cap ? 2 * l->keys_cap : 64;
+		grown = realloc(l->keys, l->keys_cap * sizeof *grown);
+		if (!grown)
+			return LINE_NOMEM;
+		l->keys = grown;
+	}
+	normalise(name, l->keys[l->n_keys], sizeof l->keys[0]);
+	if (!ix_room(&l->loose, loose_key, l))
+		return LINE_NOMEM;
+	*ix_find(&l->loose, l->keys[l->n_keys], loose_key, l) = l->n_keys + 1;
+	l->n_keys++;
+	l->loose.used++;
+	return 0;
+}
+
+static void index_free(struct occ_gpus *l)
+{
+	free(l->exact.slot);
+	free(l->loose.slot);
+	free(l->keys);
+	memset(&l->exact, 0, sizeof l->exact);
+	memset(&l->loose, 0, sizeof l->loose);
+	l->keys = NULL;
+	l->n_keys = l->keys_cap = 0;
+}
+
+/* The GPU named exactly name, listed above; NULL if none. */
+static struct occ_gpu *listed(struct occ_gpus *l, const char *name)
+{
+	size_t v;
+
+	if (!name || !l->exact.cap)
+		return NULL;
+	v = *ix_find(&l->exact, name, exact_key, l);
+	return v ? &l->gpu[v - 1] : NULL;
 }
 
 /* "alias NAME DEVICE NAME": another name for the GPU NAME, listed above. */
 static int parse_alias(char *line, struct occ_gpus *l)
 {
 	char *save = NULL, *target, *alias;
-	struct occ_gpu *g = NULL;
-	size_t i;
+	struct occ_gpu *g;
 
 	strtok_r(line, " \t", &save);
 	target = strtok_r(NULL, " \t", &save);
@@ -129,25 +243,13 @@ static int parse_alias(char *line, struct occ_gpus *l)
 	if (!target || !alias)
 		return -1;
 	alias = occ_trim(alias);
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->gpu[i].name, target) == 0)
-			g = &l->gpu[i];
-	if (!g || g->n_aliases == OCC_GPU_MAX_ALIASES ||
-	    strlen(alias) >= sizeof g->aliases[0] || name_taken(l, alias))
-		return -1;
+	g = listed(l, target);
+	if (g && strlen(alias) >= sizeof g->aliases[0])
+		return LINE_LONG_ALIAS;
+	if (!g || g->n_aliases == OCC_GPU_MAX_ALIASES || name_taken(l, alias))
+		return LINE_BAD;
 	strcpy(g->aliases[g->n_aliases++], alias);
-	return 0;
-}
-
-/* The GPU named exactly name, listed above; NULL if none. */
-static struct occ_gpu *listed(struct occ_gpus *l, const char *name)
-{
-	size_t i;
-
-	for (i = 0; name && i < l->n; i++)
-		if (strcmp(l->gpu[i].name, name) == 0)
-			return &l->gpu[i];
-	return NULL;
+	return name_take(l, alias);
 }
 
 /* An L2 figure: a size ("50M", "31.25M"), or '-' (not known: 0) where
@@ -234,6 +336,7 @@ static int starts(const char *s, const char *w)
 static int add_line(char *s, struct occ_gpus *l)
 {
 	struct occ_gpu g, *grown;
+	int st;
 
 	if (starts(s, "alias"))
 		return parse_alias(s, l);
@@ -241,28 +344,32 @@ static int add_line(char *s, struct occ_gpus *l)
 		return parse_l2(s, l);
 	if (starts(s, "gpcs"))
 		return parse_gpcs(s, l);
+	if (starts(s, "layout"))   /* read by layout.c, checked here */
+		return occ_layout_line_check(s) == 0 ? 0 : LINE_LAYOUT;
 	memset(&g, 0, sizeof g);
-	if (parse_gpu_line(s, &g) != 0 || name_taken(l, g.name))
-		return -1;
+	if ((st = parse_gpu_line(s, &g)) != 0)
+		return st;
+	if (name_taken(l, g.name))
+		return LINE_BAD;
+	if (l->n == OCC_GPUS_MAX)
+		return LINE_TOO_MANY;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 32;
 		grown = realloc(l->gpu, l->cap * sizeof *grown);
 		if (!grown)
-			return -2;
+			return LINE_NOMEM;
 		l->gpu = grown;
 	}
 	l->gpu[l->n++] = g;
-	return 0;
+	if (!ix_room(&l->exact, exact_key, l))
+		return LINE_NOMEM;
+	*ix_find(&l->exact, g.name, exact_key, l) = l->n;
+	l->exact.used++;
+	return name_take(l, g.name);
 }
 
 #define GPU_LINE_CHARS 1024
 
-/* Lines that are not GPUs: blank, and GPC layouts (layout.c's). */
-static int skipped_line(const char *s)
-{
-	return *s == '\0' ||
-	       (strncmp(s, "layout", 6) == 0 && isspace((unsigned char)s[6]));
-}
 
 enum occ_status occ_gpus_read(FILE *f, const char *path,
 			      struct occ_gpus **out, struct occ_diag *diag)
@@ -283,15 +390,29 @@ enum occ_status occ_gpus_read(FILE *f, const char *path,
 
 		occ_strip_comment(line);
 		s = occ_trim(line);
-		if (!skipped_line(s))
+		if (*s)
 			bad = add_line(s, l);
 	}
+	index_free(l);
 	if (bad)
-		st = bad == -2 ? OCC_ERR_NOMEM : OCC_ERR_SYNTAX;
+		st = bad == LINE_NOMEM ? OCC_ERR_NOMEM : OCC_ERR_SYNTAX;
 	if (st != OCC_OK) {
-		occ_diag_set(diag, path, in.lineno, "");
+		occ_diag_set(diag, path, in.lineno,
+			     bad == LINE_LONG_SOURCE ? "SOURCE"
+			     : bad == LINE_LONG_NAME ? "NAME"
+			     : bad == LINE_LONG_ALIAS ? "DEVICE NAME"
+			     : bad == LINE_LAYOUT ? "layout"
+			     : bad == LINE_TOO_MANY ? "GPUs" : "");
 		if (diag && st == OCC_ERR_LINE_TOO_LONG)
 			diag->limit = sizeof buf - 1;
+		if (diag && bad == LINE_LONG_SOURCE)
+			diag->limit = sizeof l->gpu[0].source - 1;
+		if (diag && bad == LINE_LONG_NAME)
+			diag->limit = sizeof l->gpu[0].name - 1;
+		if (diag && bad == LINE_TOO_MANY)
+			diag->limit = OCC_GPUS_MAX;
+		if (diag && bad == LINE_LONG_ALIAS)
+			diag->limit = sizeof l->gpu[0].aliases[0] - 1;
 		occ_gpus_free(l);
 		return st;
 	}

@@ -129,6 +129,13 @@ static int layout_line(char *line, const char *name,
 	return 1;
 }
 
+int occ_layout_line_check(char *line)
+{
+	struct occ_gpu_layout unused;
+
+	return layout_line(line, "", &unused) < 0 ? -1 : 0;
+}
+
 #define LAYOUT_LINE_CHARS 1024
 
 enum occ_status occ_gpu_layout_find(const char *path, const char *name,

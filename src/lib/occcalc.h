@@ -320,8 +320,14 @@ enum occ_status occ_gpu_find(const char *path, const char *name,
 			     struct occ_gpu *gpu, struct occ_diag *diag);
 
 /* The whole GPU list, in its order. OCC_ERR_SYNTAX (diag: the line) for a
- * line that is not 'NAME CC SMS SOURCE' or 'alias NAME DEVICE NAME', an
- * alias before its GPU, or a name or alias that reads like another's. */
+ * line that is not 'NAME CC SMS SOURCE', 'alias NAME DEVICE NAME', 'l2 ...',
+ * 'gpcs ...' or 'layout NAME LAYOUT SOURCE', an alias before its GPU, or a
+ * name or alias that reads like another's; diag.key "layout" for a
+ * malformed layout line, "NAME", "DEVICE NAME" or "SOURCE" (diag.limit:
+ * the most characters) for one too long, "GPUs" (diag.limit) past
+ * OCC_GPUS_MAX GPUs. Time linear in the list's lines; memory within
+ * OCC_GPUS_MAX GPUs (about 1.3 KB each). */
+#define OCC_GPUS_MAX 8192
 struct occ_gpus;
 enum occ_status occ_gpus_load(const char *path, struct occ_gpus **out,
 			      struct occ_diag *diag);

@@ -54,6 +54,11 @@ OCC_INTERNAL enum occ_status occ_lines_next(struct occ_lines *r, char **line);
 
 OCC_INTERNAL void occ_trim_end(char *s);
 
+/* 0 when line is a well-formed "layout NAME LAYOUT SOURCE..." line
+ * (cut into words), -1 when not: the GPU list is checked whole when it
+ * is read, not only the line of the GPU asked for (layout.c). */
+OCC_INTERNAL int occ_layout_line_check(char *line);
+
 /* The readers behind occ_arch_load and occ_gpus_load, on an open stream
  * named path (for the fuzzers, which feed them memory). */
 OCC_INTERNAL enum occ_status occ_arch_read(FILE *f, const char *path,
