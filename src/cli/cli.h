@@ -29,7 +29,7 @@ extern "C" {
 enum mode_id {
 	MODE_OCCUPANCY, MODE_KERNELS, MODE_ACCESS, MODE_PERSIST, MODE_INFO,
 	MODE_LIST_ARCHS, MODE_LIST_GPUS, MODE_LIST_DEVICES, MODE_LIST_FIELDS,
-	MODE_TRAFFIC,
+	MODE_TRAFFIC, MODE_LAUNCHES,
 	MODE_COUNT
 };
 
@@ -62,6 +62,8 @@ struct options {
 	enum mode_id mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
 	const char *const *more_kernels; int n_more_kernels;  /* --kernels a b */
+	const char *launches;           /* --launches FILE */
+	const char *const *more_launches; int n_more_launches;  /* the rest */
 	const char *kernel_re;          /* --kernel REGEX */
 	uint64_t jobs;                  /* --jobs N; 0: one per processor */
 	const char *completion;         /* --completion SHELL */
@@ -146,6 +148,7 @@ struct target {
 };
 
 struct matrix;
+struct launch_run;
 
 struct session {
 	struct options *o;
@@ -184,6 +187,7 @@ struct session {
 	int n_targets;
 	struct kernel_list target_kernels[MAX_TARGETS];   /* read for each */
 	struct matrix *matrix;            /* --kernels --gpu LIST, text */
+	struct launch_run *launches;      /* --launches, while it reads */
 };
 
 /* --check, --compare, --gpu LIST and --arch LIST: ci.h */
@@ -247,6 +251,9 @@ int mode_kernels(struct session *s);
 int mode_access(struct session *s);
 int mode_persist(struct session *s);
 int mode_traffic(struct session *s);
+/* --launches FILE... (mode_launches.c; launches.h has the rest). */
+int mode_launches(struct session *s);
+void launches_free(struct launch_run *run);
 /* --traffic's text into k (traffic_text.c): with --define's names and,
  * for a launch of blocks (grid not 0), blockDim from block or its shape
  * dim (or NULL) and gridDim; --elem's NAME=BYTES sizes (elems, or NULL)

@@ -22,8 +22,8 @@ static const struct topic_help {
 		"  --block, --regs, --smem and --static-smem take a list "
 		"(64,128,256) or a\n  range START:END[:STEP]; every "
 		"combination is evaluated, one row each." },
-	[T_LAUNCH] = { "launch", "The GPU and the launch:", "the GPU, the "
-		"grid and clusters", NULL },
+	[T_LAUNCH] = { "launch", "The GPU and the launch:", "the GPU, "
+		"grid, clusters", NULL },
 	[T_KERNELS] = { "kernels", "Kernels of a binary or a compiler report:",
 		"code", NULL },
 	[T_OUTPUT] = { "output", "Output:", "formats, fields and charts",
@@ -39,6 +39,8 @@ static const struct topic_help {
 		"launch's traffic level by level", NULL },
 	[T_PERSIST] = { "persist", "L2 persistence:", "L2 persistence plans",
 		NULL },
+	[T_LAUNCHES] = { "launches", "A program's kernel launches, as it "
+		"ran them:", "every launch of a program", NULL },
 	[T_INFO] = { "info", "Tables, lists and this program:", "tables, "
 		"lists, help", NULL },
 };

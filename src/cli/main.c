@@ -26,6 +26,7 @@ static const struct mode {
 	{ MODE_LIST_DEVICES, mode_list_devices, 0 },
 	{ MODE_LIST_FIELDS, mode_list_fields, 0 },
 	{ MODE_TRAFFIC, mode_traffic, 1 },
+	{ MODE_LAUNCHES, mode_launches, 1 },
 };
 
 /* Without --arch the device gives the SM count; with it, something must. */
@@ -73,6 +74,7 @@ void cli_free(struct cli *c)
 	check_free(c->s.checks);
 	compare_free(c->s.compare);
 	matrix_free(c->s.matrix);
+	launches_free(c->s.launches);
 	for (int i = 0; i < MAX_TARGETS; i++)
 		kernels_free(&c->s.target_kernels[i]);
 	if (c->s.tables)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "launches.h"
 
 #define GETTER(fn) static void fn(const void *p, const struct field *f, \
 				  struct val *v)
@@ -247,7 +248,7 @@ int mode_list_fields(struct session *s)
 {
 	static const struct row_kind *const kinds[] = {
 		&kind_occupancy, &kind_compare, &kind_access, &kind_traffic,
-		&kind_persist,
+		&kind_persist, &kind_launches,
 		&kind_info,
 		&kind_archs, &kind_gpus, &kind_devices, &kind_fields,
 	};

@@ -122,6 +122,10 @@ void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k);
 
 /* The report a person reads for one configuration (report.c). */
 void report_occupancy(FILE *f, const struct occ_row *row);
+/* The registers' and the dynamic shared memory's steps of h, one line
+ * each (--launches' summary shares them). */
+void report_headroom_steps(FILE *f, const struct occ_result *r,
+			   const struct occ_headroom *h);
 void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row);
 void format_limiters(char *buf, unsigned bits);
 

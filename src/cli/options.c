@@ -31,6 +31,7 @@
 #define PER M(MODE_PERSIST)
 #define INF M(MODE_INFO)
 #define TRF M(MODE_TRAFFIC)
+#define LAU M(MODE_LAUNCHES)
 #define CFG (OCC | KER)
 #define ROWS M_ALL
 #define NUM(lo, hi) .kind = ARG_NUM, .min = lo, .max = hi
@@ -125,7 +126,7 @@ const struct opt opts[] = {
 	  .selects = -1, .groups = G_OCC, .help = "thread-block clusters of N "
 	  "CTAs, or AxB[xC]: the\nclusters the GPU holds at once (a list, a "
 	  "range,\nor 'best': the size with the most CTAs resident)" },
-	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = CFG,
+	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = CFG | LAU,
 	  .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "the GPU's SMs per GPC for "
 	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
@@ -133,10 +134,16 @@ const struct opt opts[] = {
 	{ "ptxas", 0, ARG_STR, "FILE", .dest = O(ptxas), MODE(MODE_KERNELS),
 	  .topic = T_KERNELS,
 	  .groups = G_OCC, .help = "the same as --kernels" },
-	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re), .modes = KER,
-	  .topic = T_KERNELS,
-	  .selects = -1, .help = "--kernels: only kernels whose name, "
-	  "demangled\nor not, matches REGEX (extended)" },
+	{ "kernel", 0, ARG_STR, "REGEX", .dest = O(kernel_re),
+	  .modes = KER | LAU, .topic = T_KERNELS,
+	  .selects = -1, .help = "--kernels, --launches: only kernels whose "
+	  "name,\ndemangled or not, matches REGEX (extended)" },
+	{ "launches", 0, ARG_STR, "FILE", .dest = O(launches),
+	  MODE(MODE_LAUNCHES), .topic = T_LAUNCHES,
+	  .help = "the launches of traces: occcalc's own or\nPyTorch "
+	  "profiler (Kineto) Chrome traces, plain\nor gzip, more files "
+	  "after it (one per rank):\neach launch on the GPU it ran on; text: "
+	  "per\nkernel, by GPU time; csv, json, jsonl: per launch" },
 	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
 	  .topic = T_CI,
 	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "
@@ -311,6 +318,7 @@ static const char *const mode_names[MODE_COUNT] = {
 	[MODE_INFO] = "--info", [MODE_LIST_ARCHS] = "--list-archs",
 	[MODE_LIST_GPUS] = "--list-gpus", [MODE_LIST_DEVICES] = "--list-devices",
 	[MODE_LIST_FIELDS] = "--list-fields", [MODE_TRAFFIC] = "--traffic",
+	[MODE_LAUNCHES] = "--launches",
 };
 
 /* Why an option a mode does not use is refused: the first rule whose
@@ -560,6 +568,11 @@ void options_parse(int argc, char **argv, struct options *o)
 	if (optind < argc && o->ptxas) {
 		o->more_kernels = (const char *const *)argv + optind;
 		o->n_more_kernels = argc - optind;
+		optind = argc;
+	}
+	if (optind < argc && o->launches) {
+		o->more_launches = (const char *const *)argv + optind;
+		o->n_more_launches = argc - optind;
 		optind = argc;
 	}
 	if (optind < argc)

@@ -272,12 +272,18 @@ static void step_line(FILE *f, const char *what, const char *unit,
 	fputc('\n', f);
 }
 
+void report_headroom_steps(FILE *f, const struct occ_result *r,
+			   const struct occ_headroom *h)
+{
+	step_line(f, "Registers/thread", "", &h->regs, r);
+	step_line(f, "Dynamic smem/block", " B", &h->smem, r);
+}
+
 static void out_headroom(FILE *f, const struct occ_result *r,
 		  const struct occ_headroom *h)
 {
 	fprintf(f, "\nHeadroom, the other inputs unchanged:\n");
-	step_line(f, "Registers/thread", "", &h->regs, r);
-	step_line(f, "Dynamic smem/block", " B", &h->smem, r);
+	report_headroom_steps(f, r, h);
 }
 
 /* ---- Waves ---- */

@@ -60,12 +60,15 @@ enum occ_status {
 
 /* Where a problem in a file was found: file, line (0: the whole file), key
  * (for a compiler report: the figure, e.g. "registers") and, for
- * OCC_ERR_RANGE and OCC_ERR_LINE_TOO_LONG, the most that is allowed. */
+ * OCC_ERR_RANGE and OCC_ERR_LINE_TOO_LONG, the most that is allowed;
+ * offset, where a reader gives it (a JSON document that is not read in
+ * lines), the byte (uncompressed) where the problem was seen, 0 else. */
 struct occ_diag {
 	char file[512];
 	int line;
 	char key[64];
 	uint64_t limit;
+	uint64_t offset;
 };
 
 /* The largest byte count (shared memory, L2 sizes) the library takes:
@@ -470,5 +473,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/kernels.h"
 #include "occcalc/memory.h"
 #include "occcalc/cluster.h"
+#include "occcalc/launches.h"
 
 #endif

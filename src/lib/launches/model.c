@@ -1,0 +1,205 @@
+/*
+ * model.c - a traced launch on the GPU it ran on: the table of its
+ * compute capability under the properties the trace recorded, the
+ * launch's own shared memory and the carveout the driver ran it with.
+ */
+#include <string.h>
+
+#include "launches_int.h"
+
+/* Puts a recorded property over the table's where the trace has it. */
+#define OVER(dst, v) do { if ((v) > 0) (dst) = (v); } while (0)
+
+/* Relations occ_compute divides by or relies on. */
+static int arch_sane(const struct occ_arch *a)
+{
+	return a->warp_size > 0 && a->max_threads_per_sm >= a->warp_size &&
+	       a->max_threads_per_sm % a->warp_size == 0 &&
+	       a->max_threads_per_sm <= (1 << 16) &&
+	       a->max_threads_per_block <= a->max_threads_per_sm &&
+	       a->max_blocks_per_sm >= 1 && a->max_blocks_per_sm <= 4096 &&
+	       a->regs_per_sm >= a->reg_alloc_unit &&
+	       a->regs_per_sm <= (1 << 24) &&
+	       a->regs_per_sm % a->reg_sub_partitions == 0 &&
+	       a->regs_per_block <= a->regs_per_sm &&
+	       a->smem_per_block <= a->smem_per_block_optin &&
+	       a->smem_per_sm <= OCC_BYTES_MAX &&
+	       a->smem_per_sm % a->smem_alloc_unit == 0;
+}
+
+/* The carveouts a device with less shared memory than the table's chip
+ * can take: those up to its own. */
+static void carveouts_clip(struct occ_arch *a)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->n_smem_carveouts; i++)
+		if (a->smem_carveouts[i] < a->smem_per_sm)
+			a->smem_carveouts[n++] = a->smem_carveouts[i];
+	if (a->n_smem_carveouts > 0)
+		a->smem_carveouts[n++] = a->smem_per_sm;
+	a->n_smem_carveouts = n;
+}
+
+enum occ_status occ_launch_arch(const struct occ_tables *t,
+				const struct occ_launch_device *d,
+				struct occ_arch *arch)
+{
+	const struct occ_arch *table = occ_tables_find(t, d->major, d->minor);
+
+	if (!table)
+		return OCC_ERR_UNKNOWN_ARCH;
+	*arch = *table;
+	OVER(arch->warp_size, d->warpSize);
+	OVER(arch->max_threads_per_sm, d->maxThreadsPerMultiProcessor);
+	OVER(arch->max_threads_per_block, d->maxThreadsPerBlock);
+	OVER(arch->max_blocks_per_sm, d->maxBlocksPerMultiProcessor);
+	OVER(arch->regs_per_sm, d->regsPerMultiprocessor);
+	OVER(arch->regs_per_block, d->regsPerBlock);
+	OVER(arch->smem_per_sm, d->sharedMemPerMultiprocessor);
+	OVER(arch->smem_per_block, d->sharedMemPerBlock);
+	OVER(arch->smem_per_block_optin, d->sharedMemPerBlockOptin);
+	/* 0 is a real reserve (before 8.0), which the table has too. */
+	OVER(arch->smem_reserved_per_block, d->reservedSharedMemPerBlock);
+	if (arch->smem_per_sm != table->smem_per_sm)
+		carveouts_clip(arch);
+	return arch_sane(arch) ? OCC_OK : OCC_ERR_INCONSISTENT;
+}
+
+/* x * y * z of a launch's dimensions, or -1 beyond int64. */
+static int64_t dims_product(const int64_t v[3])
+{
+	int64_t p;
+
+	if (v[0] < 0 || v[1] < 0 || v[2] < 0 ||
+	    __builtin_mul_overflow(v[0], v[1], &p) ||
+	    __builtin_mul_overflow(p, v[2], &p))
+		return -1;
+	return p;
+}
+
+static void kernel_of(const struct occ_launch_record *l, struct occ_kernel *k,
+		      unsigned *unknown)
+{
+	occ_kernel_init(k);
+	k->regs_per_thread = l->regs;
+	if (l->static_smem >= 0 && l->dynamic_smem >= 0) {
+		k->static_smem = (uint64_t)l->static_smem;
+		k->dynamic_smem = (uint64_t)l->dynamic_smem;
+	} else {
+		/* Kineto records the sum: as dynamic, which only the
+		 * static-over-48-KB check could tell apart. */
+		k->dynamic_smem = (uint64_t)l->smem_total;
+		*unknown |= OCC_LAUNCH_UNKNOWN_SMEM_SPLIT;
+	}
+	/* It ran: over sharedMemPerBlock, it had opted in. */
+	k->optin = 1;
+}
+
+static void cluster_of(const struct occ_arch *a, const struct occ_launch_record *l,
+		       const struct occ_gpc_layout *layout,
+		       struct occ_launch_model *m)
+{
+	int64_t size = dims_product(l->cluster);
+
+	if (l->cluster[0] < 0) {
+		m->unknown |= OCC_LAUNCH_UNKNOWN_CLUSTER;
+		return;
+	}
+	if (size <= 1)
+		return;
+	m->cluster_size = size > INT32_MAX ? INT32_MAX : (int)size;
+	if (!layout) {
+		m->unknown |= OCC_LAUNCH_UNKNOWN_LAYOUT;
+		return;
+	}
+	m->has_cluster = occ_cluster_compute(a, &m->result, layout,
+					     m->cluster_size,
+					     &m->cluster) == OCC_OK;
+}
+
+static void waves_of(struct occ_launch_model *m)
+{
+	int64_t per_wave;
+
+	if (m->result.blocks_per_sm < 1 || m->sms < 1)
+		return;
+	per_wave = (int64_t)m->result.blocks_per_sm * m->sms;
+	m->waves_fraction = (double)m->blocks / (double)per_wave;
+	if (m->blocks > INT32_MAX) {
+		m->unknown |= OCC_LAUNCH_UNKNOWN_WAVES;
+		return;
+	}
+	m->has_waves = occ_waves(&m->result, m->blocks, m->sms,
+				 &m->waves) == OCC_OK;
+}
+
+/* The architecture as the launch ran on it: the SM's shared memory the
+ * carveout the driver chose, where recorded. */
+static void arch_as_run(const struct occ_arch *arch,
+			const struct occ_launch_record *l, struct occ_arch *a,
+			unsigned *unknown)
+{
+	*a = *arch;
+	if (l->smem_executed > 0 &&
+	    (uint64_t)l->smem_executed <= OCC_BYTES_MAX) {
+		/* The SM ran with this much: no carveout left to choose. */
+		a->smem_per_sm = (uint64_t)l->smem_executed;
+		a->n_smem_carveouts = 0;
+	} else
+		*unknown |= OCC_LAUNCH_UNKNOWN_CARVEOUT;
+}
+
+/* The kernel of a launch of a valid shape: OCC_ERR_INVALID_INPUT else. */
+static enum occ_status launch_kernel(const struct occ_launch_record *l,
+				     struct occ_launch_model *m)
+{
+	m->threads_per_block = dims_product(l->block);
+	m->blocks = dims_product(l->grid);
+	if (m->threads_per_block < 1 || m->threads_per_block > INT32_MAX ||
+	    m->blocks < 1 || l->regs < 0 || l->smem_total < 0)
+		return OCC_ERR_INVALID_INPUT;
+	kernel_of(l, &m->kernel, &m->unknown);
+	m->kernel.block_size = (int)m->threads_per_block;
+	return OCC_OK;
+}
+
+enum occ_status occ_launch_headroom(const struct occ_arch *arch,
+				    const struct occ_launch_record *l,
+				    struct occ_headroom *h)
+{
+	struct occ_launch_model m;
+	enum occ_status st;
+
+	memset(&m, 0, sizeof m);
+	st = launch_kernel(l, &m);
+	if (st != OCC_OK)
+		return st;
+	/* Not at the carveout it ran with: with other resources the
+	 * driver chooses another. */
+	return occ_headroom(arch, &m.kernel, h);
+}
+
+enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
+				   const struct occ_launch_record *l,
+				   const struct occ_gpc_layout *layout,
+				   struct occ_launch_model *m)
+{
+	struct occ_arch a;
+	enum occ_status st;
+
+	memset(m, 0, sizeof *m);
+	m->sms = sms;
+	st = launch_kernel(l, m);
+	if (st != OCC_OK)
+		return st;
+	if (sms < 1)
+		return OCC_ERR_INVALID_INPUT;
+	arch_as_run(arch, l, &a, &m->unknown);
+	st = occ_compute(&a, &m->kernel, &m->result);
+	if (st != OCC_OK)
+		return st;
+	waves_of(m);
+	cluster_of(&a, l, layout, m);
+	return OCC_OK;
+}

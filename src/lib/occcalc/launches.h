@@ -1,0 +1,228 @@
+/*
+ * occcalc/launches.h - kernel launches as a program ran them: the records
+ * of occcalc's trace files (occcalc --trace, docs/trace-format.md) and of
+ * PyTorch profiler (Kineto) Chrome traces, read as streams, and each
+ * launch's occupancy on the GPU it ran on.
+ * Part of the occcalc API: include <occcalc.h>, which includes this.
+ */
+#ifndef OCCCALC_LAUNCHES_H
+#define OCCCALC_LAUNCHES_H
+
+#ifndef OCCCALC_H
+#error "include <occcalc.h>, not occcalc/launches.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A GPU as a trace describes it, in cudaDeviceProp's names; 0 where the
+ * trace does not give the property (Kineto gives fewer than occcalc's
+ * trace: no maxBlocksPerMultiProcessor, reservedSharedMemPerBlock). */
+struct occ_launch_device {
+	int device;                             /* the trace's device id */
+	char name[256];
+	char uuid[80];
+	int major, minor;
+	int multiProcessorCount;
+	int warpSize;
+	int maxThreadsPerMultiProcessor;
+	int maxThreadsPerBlock;
+	int maxBlocksPerMultiProcessor;
+	int regsPerMultiprocessor;
+	int regsPerBlock;
+	uint64_t sharedMemPerMultiprocessor;
+	uint64_t sharedMemPerBlock;
+	uint64_t sharedMemPerBlockOptin;
+	uint64_t reservedSharedMemPerBlock;
+	uint64_t l2CacheSize;
+};
+
+/* Where a launch came from. */
+enum occ_launch_format {
+	OCC_LAUNCH_FORMAT_OCCCALC = 1,   /* occcalc --trace's JSON Lines */
+	OCC_LAUNCH_FORMAT_KINETO         /* a PyTorch profiler Chrome trace */
+};
+
+/* The shared-memory limit the kernel was launched under
+ * (CUpti_FuncShmemLimitConfig). */
+enum occ_smem_limit {
+	OCC_SMEM_LIMIT_UNKNOWN = 0,
+	OCC_SMEM_LIMIT_DEFAULT,          /* sharedMemPerBlock (48 KB) */
+	OCC_SMEM_LIMIT_OPTIN             /* up to sharedMemPerBlockOptin */
+};
+
+enum occ_launch_type {
+	OCC_LAUNCH_TYPE_UNKNOWN = 0,
+	OCC_LAUNCH_TYPE_REGULAR,
+	OCC_LAUNCH_TYPE_COOPERATIVE_SINGLE,
+	OCC_LAUNCH_TYPE_COOPERATIVE_MULTI,
+	OCC_LAUNCH_TYPE_CBL_COMMANDLIST
+};
+
+/* One kernel launch. Names point into the reader's memory and last until
+ * the callback returns. A figure the trace does not hold is -1 (Kineto
+ * holds no cluster, no static/dynamic split, no carveout). */
+struct occ_launch_record {
+	enum occ_launch_format format;
+	const char *kernel;          /* demangled name */
+	const char *mangled;         /* "" where the trace has none */
+	int64_t line;                /* line of the record (JSON Lines) */
+	uint64_t offset;             /* byte offset of the record, uncompressed */
+	int device;
+	int64_t context, stream, correlation;
+	int64_t grid[3], block[3];
+	int64_t cluster[3];          /* {0,0,0}: no cluster; -1s: not recorded */
+	int regs;                    /* registers per thread */
+	int64_t static_smem;         /* bytes per block; -1: not split */
+	int64_t dynamic_smem;        /* -1: not split */
+	int64_t smem_total;          /* static + dynamic: always given */
+	int64_t local_mem_per_thread, local_mem_total;
+	enum occ_smem_limit smem_limit;
+	int64_t smem_executed;       /* shared memory per SM it ran with */
+	int carveout_requested;      /* percent; -1: none asked */
+	int64_t cache_config;
+	enum occ_launch_type launch_type;
+	int64_t graph_id, graph_node_id;   /* 0 outside a CUDA graph */
+	int64_t max_active_clusters;       /* CUPTI's; 0: not given */
+	int64_t start_ns, end_ns;
+	/* Kineto's own estimate beside it ("est. achieved occupancy %",
+	 * "blocks per SM", "warps per SM"): has_kineto's OCC_KINETO_ bits
+	 * say which the trace held. */
+	unsigned has_kineto;
+	double kineto_est_pct, kineto_blocks_per_sm, kineto_warps_per_sm;
+};
+
+#define OCC_KINETO_EST 1u
+#define OCC_KINETO_BLOCKS 2u
+#define OCC_KINETO_WARPS 4u
+
+/* What the reader saw of a file, beyond its launches. */
+struct occ_launch_file {
+	enum occ_launch_format format;
+	int complete;            /* occcalc trace: its end record was read */
+	int cut_short;           /* a last line without its newline skipped */
+	int64_t pid;             /* occcalc trace: the process; -1 unknown */
+	int64_t declared;        /* the end record's launch count; -1 */
+	int64_t dropped;         /* records CUPTI could not deliver; -1 */
+	uint64_t launches;       /* launches delivered */
+	uint64_t skipped;        /* records of a type the reader skips */
+	uint64_t devices;        /* device records read */
+	uint64_t bytes;          /* uncompressed bytes read */
+};
+
+/* Called for each device record and each launch, in file order; device
+ * is NULL for a launch on a device the trace has not described (yet). A
+ * status other than OCC_OK stops the read, which returns it. */
+struct occ_launch_callbacks {
+	enum occ_status (*device)(void *ctx, const struct occ_launch_device *d);
+	enum occ_status (*launch)(void *ctx, const struct occ_launch_record *l,
+				  const struct occ_launch_device *d);
+};
+
+/* The longest line of an occcalc trace and the longest JSON token (a
+ * kernel's name) the readers take: memory stays bounded whatever the
+ * file's size. */
+#define OCC_LAUNCH_LINE_MAX (1u << 20)
+/* JSON nested deeper than this is refused. */
+#define OCC_LAUNCH_DEPTH_MAX 64
+/* The most devices one trace may describe. */
+#define OCC_LAUNCH_DEVICES_MAX 64
+
+/* Reads an occcalc trace or a Kineto trace, plain or gzip-compressed,
+ * told apart by content, delivering each launch as it is read. The
+ * path must name a regular file (OCC_ERR_NOT_REGULAR). Errors:
+ * OCC_ERR_SYNTAX for JSON that does not parse or a record that is not
+ * what the format says (diag: the line for JSON Lines, else 0, and in key
+ * what is wrong, with the byte offset in limit), OCC_ERR_MISSING_KEY,
+ * OCC_ERR_BAD_VALUE and OCC_ERR_RANGE (key: the key), OCC_ERR_LINE_TOO_LONG,
+ * OCC_ERR_CORRUPT for a gzip stream that fails, OCC_ERR_IO, OCC_ERR_NOMEM,
+ * or what a callback returned. info (may be NULL) is filled as far as the
+ * read went. */
+enum occ_status occ_launches_read_file(const char *path,
+				       const struct occ_launch_callbacks *cb,
+				       void *ctx, struct occ_launch_file *info,
+				       struct occ_diag *diag);
+
+/* The same on an open descriptor (its current position on), named name
+ * in diag. The descriptor is read, not closed. */
+enum occ_status occ_launches_read_fd(int fd, const char *name,
+				     const struct occ_launch_callbacks *cb,
+				     void *ctx, struct occ_launch_file *info,
+				     struct occ_diag *diag);
+
+/* The same on bytes in memory (a fuzzer's, a test's). */
+enum occ_status occ_launches_read_mem(const void *data, size_t size,
+				      const struct occ_launch_callbacks *cb,
+				      void *ctx, struct occ_launch_file *info,
+				      struct occ_diag *diag);
+
+/* ---- Each launch on the GPU it ran on ---- */
+
+/* The architecture of a traced device: the table of its compute
+ * capability with the properties the trace recorded put over the
+ * table's (a trace records the device's own: a part with fewer SMs or
+ * less shared memory than the table's chip). OCC_ERR_UNKNOWN_ARCH when
+ * no table has that compute capability; OCC_ERR_INCONSISTENT when the
+ * recorded properties cannot be those of a GPU (a warp of 0 threads). */
+enum occ_status occ_launch_arch(const struct occ_tables *t,
+				const struct occ_launch_device *d,
+				struct occ_arch *arch);
+
+/* Figures that the trace does not hold, as bits of occ_launch_model.unknown. */
+enum occ_launch_unknown {
+	OCC_LAUNCH_UNKNOWN_SMEM_SPLIT = 1 << 0,  /* static vs dynamic */
+	OCC_LAUNCH_UNKNOWN_CARVEOUT = 1 << 1,    /* the carveout it ran */
+	OCC_LAUNCH_UNKNOWN_CLUSTER = 1 << 2,     /* whether it had clusters */
+	OCC_LAUNCH_UNKNOWN_LAYOUT = 1 << 3,      /* the GPCs, for clusters */
+	OCC_LAUNCH_UNKNOWN_WAVES = 1 << 4        /* the grid beyond 2^31-1 */
+};
+
+/* What a launch got. */
+struct occ_launch_model {
+	struct occ_kernel kernel;        /* what was modelled */
+	struct occ_result result;        /* per SM */
+	int64_t blocks;                  /* the grid's blocks */
+	int64_t threads_per_block;
+	int sms;
+	/* Waves of the grid: occ_waves, and blocks over a wave's blocks
+	 * (Nsight Compute's launch__waves_per_multiprocessor); for a cluster
+	 * launch a wave is its active clusters' blocks where known. */
+	int has_waves;
+	struct occ_waves waves;
+	double waves_fraction;
+	/* A launch with clusters of more than one CTA. */
+	int cluster_size;                /* 0: no clusters */
+	int has_cluster;                 /* cluster figures computed */
+	struct occ_cluster_result cluster;
+	unsigned unknown;                /* enum occ_launch_unknown bits */
+};
+
+/* The occupancy of launch l on arch (occ_launch_arch's), with sms SMs,
+ * and, for a cluster launch, the GPCs of layout (NULL: not known, so that
+ * the clusters resident at once are not computed). The shared memory the
+ * SM ran with is the launch's smem_executed where recorded; a launch over
+ * sharedMemPerBlock opted in, as it ran. OCC_ERR_INVALID_INPUT for a
+ * launch no model takes (a block of 0 threads, more than 2^31-1 threads);
+ * errors of occ_compute and occ_cluster_compute otherwise. */
+enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
+				   const struct occ_launch_record *l,
+				   const struct occ_gpc_layout *layout,
+				   struct occ_launch_model *m);
+
+/* The headroom of launch l's kernel (occ_headroom) on arch, its
+ * carveout free (the driver chooses another for other resources);
+ * errors as occ_launch_compute. */
+enum occ_status occ_launch_headroom(const struct occ_arch *arch,
+				    const struct occ_launch_record *l,
+				    struct occ_headroom *h);
+
+const char *occ_launch_format_name(enum occ_launch_format f);
+const char *occ_launch_type_name(enum occ_launch_type t);
+const char *occ_smem_limit_name(enum occ_smem_limit s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
