@@ -19,7 +19,8 @@ for cmd in "$T"/golden/*.cmd; do
 	: >"$tmp/want-err"
 	if [ -f "$T/golden/$name.err" ]; then cp "$T/golden/$name.err" "$tmp/want-err"; fi
 	diff -u "$T/golden/$name.out" "$tmp/got" >"$tmp/diff"
-	diff -u "$tmp/want-err" "$tmp/err" >>"$tmp/diff"
+	sed "s|$OCCCALC_TABLES|TABLES|g; s|$T/|\$T/|g" "$tmp/err" >"$tmp/got-err"
+	diff -u "$tmp/want-err" "$tmp/got-err" >>"$tmp/diff"
 	[ ! -s "$tmp/diff" ] && [ "$status" -eq "$want" ]
 	ok $? "$name: occcalc $args"
 	sed 's/^/# /' "$tmp/diff"

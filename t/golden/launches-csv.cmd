@@ -1,0 +1,1 @@
+--launches $T/fixtures/launches/small.jsonl $T/fixtures/launches/kineto.json -f csv

@@ -1,0 +1,108 @@
+#!/bin/sh
+# launches.sh - --launches: the launches of trace files (occcalc's JSON
+# Lines and Kineto's Chrome traces), each on the GPU it ran on. The
+# fixtures in t/fixtures/launches are written by hand from
+# docs/trace-format.md and libkineto's output (README there); the real
+# traces with Nsight Compute's figures are checked in t/launches-ncu.sh.
+. "$T/lib.sh"
+
+F=$T/fixtures/launches
+
+# The field of one CSV row, by name: csv_field FILE ROW NAME.
+csv_field() {
+	awk -F, -v row="$2" -v name="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		NR == row + 1 { print $c }' "$1"
+}
+
+fields=kernel,blocks_per_sm,occupancy_pct,limiter,waves,tail_blocks,waves_per_multiprocessor,max_active_clusters,cluster_size
+run --launches "$F/small.jsonl" -f csv --fields "$fields"
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+	[ "$(sed -n 2p "$tmp/out")" = "void gemm<128>(float*),3,18.75,shared_memory,6,20,5.05,198,2" ]
+ok $? "an opted-in launch of 72 KB + the 1 KB reserve on the 228 KB it ran with: 3 blocks, 18.75 %, 6 waves, 20 in the last; 198 clusters of 2 on the H100's layout"
+
+[ "$(sed -n 3p "$tmp/out")" = "\"void add(float*, int)\",8,100.00,warps+registers,1,1000,0.95,,1" ]
+ok $? "a launch without clusters: no cluster figures, cluster_size 1"
+
+run --launches "$F/kineto.json" -f csv --fields kernel,occupancy_pct,kineto_est_pct,smem_total,static_smem,unknown
+[ "$status" -eq 0 ] &&
+	[ "$(sed -n 2p "$tmp/out")" = "nvjet_sm90_tst_128x64_64x8_2x1_v_bz_coopA_NNN,18.75,0.00,215040,,smem_split+carveout+cluster" ]
+ok $? "Kineto: its 0 % beside 18.75 % for an opted-in GEMM; static shared memory absent; what it does not record named"
+
+[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q "kineto.json: a Kineto trace records no cluster dimensions" "$tmp/err"
+ok $? "Kineto: one line says what the trace does not record"
+
+cp "$tmp/out" "$tmp/plain"
+gzip -c "$F/kineto.json" >"$tmp/trace.bin"
+run --launches "$tmp/trace.bin" -f csv --fields kernel,occupancy_pct,kineto_est_pct,smem_total,static_smem,unknown
+[ "$status" -eq 0 ] && cmp -s "$tmp/plain" "$tmp/out"
+ok $? "a gzip file named .bin reads as the plain one: told by content"
+
+gzip -c "$F/small.jsonl" >"$tmp/small.gz"
+run --launches "$tmp/small.gz" -f jsonl --fields kernel,grid,block
+[ "$status" -eq 0 ] &&
+	[ "$(head -1 "$tmp/out")" = '{"kernel":"void gemm<128>(float*)","grid":[2000,1,1],"block":[128,1,1]}' ]
+ok $? "occcalc's trace gzipped; grid and block as [x, y, z]"
+
+# A trace cut short: no end record, and a last line without its newline.
+head -4 "$F/small.jsonl" >"$tmp/cut.jsonl"
+sed -n 5p "$F/small.jsonl" | head -c 120 >>"$tmp/cut.jsonl"
+run --launches "$tmp/cut.jsonl" -f csv --fields kernel
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+	grep -q "cut.jsonl: cut short (no end record): 2 launches read up to its last whole line" "$tmp/err"
+ok $? "a trace cut short reads up to its last whole line and says so"
+
+sed 's/"dropped":0/"dropped":17/' "$F/small.jsonl" >"$tmp/dropped.jsonl"
+run --launches "$tmp/dropped.jsonl" -f csv
+[ "$status" -eq 0 ] && grep -q "CUPTI dropped 17 records: launches missing from the trace" "$tmp/err"
+ok $? "records CUPTI dropped are said"
+
+sed '3s/"grid":\[2000,1,1\]/"grid":[2000,1]/' "$F/small.jsonl" >"$tmp/bad.jsonl"
+expect 1 "bad.jsonl:3: grid: not a value of its type" --launches "$tmp/bad.jsonl" -f csv
+sed '3s/"regs":40,//' "$F/small.jsonl" >"$tmp/bad.jsonl"
+expect 1 "bad.jsonl:3: regs: missing" --launches "$tmp/bad.jsonl"
+sed '3s/"regs":40/"regs":99999999999999999999/' "$F/small.jsonl" >"$tmp/bad.jsonl"
+expect 1 "bad.jsonl:3: regs: out of range" --launches "$tmp/bad.jsonl"
+sed '1s/"version":1/"version":2/' "$F/small.jsonl" >"$tmp/bad.jsonl"
+expect 1 "bad.jsonl:1: version: a trace format this occcalc does not read" --launches "$tmp/bad.jsonl"
+printf '{"traceEvents": [ {"ph": "X", "cat": "kernel", "name": "k", "args": {"device": 0}}' >"$tmp/bad.json"
+expect 1 "bad.json: byte" --launches "$tmp/bad.json"
+printf '[1, 2]' >"$tmp/bad.json"
+expect 1 "bad.json: byte 1: neither an occcalc trace nor a Chrome trace object" --launches "$tmp/bad.json"
+: >"$tmp/empty"
+expect 1 "empty: empty file" --launches "$tmp/empty"
+expect 1 "not a regular file" --launches "$T"
+printf '\037\213garbage' >"$tmp/bad.gz"
+expect 1 "bad.gz: gzip stream" --launches "$tmp/bad.gz"
+
+run --launches "$F/small.jsonl" "$F/kineto.json" -f csv --fields file,kernel
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 7 ] &&
+	[ "$(cut -d, -f1 "$tmp/out" | sort | uniq -c | awk '{print $1}' | sort -n | tr '\n' ' ')" = "1 3 3 " ]
+ok $? "several files read together, each row naming its file"
+
+run --launches "$F/small.jsonl" --kernel gemm -f csv --fields kernel
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+	grep -q "1 launch of kernels --kernel does not match left out" "$tmp/err"
+ok $? "--kernel keeps the launches of the kernels it matches, and says how many it left out"
+
+run --launches "$F/small.jsonl" --kernel gemm --check 'occupancy_pct >= 40'
+[ "$status" -eq 1 ] && grep -q "occupancy_pct" "$tmp/err"
+ok $? "--check fails a run with a launch of gemm below 40 %"
+
+run --launches "$F/small.jsonl" --kernel add --check 'occupancy_pct >= 40'
+[ "$status" -eq 0 ]
+ok $? "--check passes when every launch keeps to it"
+
+sed 's/"device":0,"name"/"device":3,"name"/' "$F/small.jsonl" >"$tmp/nodev.jsonl"
+run --launches "$tmp/nodev.jsonl" -f csv --fields kernel,occupancy_pct,reason
+[ "$status" -eq 0 ] && grep -q "3 launches on a device the trace does not describe: no occupancy figures" "$tmp/err" &&
+	[ "$(sed -n 2p "$tmp/out")" = "void gemm<128>(float*),,on a device the trace does not describe" ]
+ok $? "launches on a device the trace does not describe: rows without figures, counted in one line"
+
+sed 's/"major":9,"minor":0/"major":4,"minor":2/' "$F/small.jsonl" >"$tmp/noarch.jsonl"
+run --launches "$tmp/noarch.jsonl" -f csv
+[ "$status" -eq 0 ] && grep -q "3 launches on a GPU whose compute capability has no table" "$tmp/err"
+ok $? "a compute capability without a table: counted in one line"
+
+done_testing
