@@ -102,6 +102,30 @@ int occ_json_fail(struct occ_json_reader *r, enum occ_status st,
 	return -1;
 }
 
+static int is_word_char(unsigned c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
+
+/* Where the token yajl's parser refused starts (it stands past it, or on
+ * a string's closing quote): a string refused is the first one scanned
+ * and not delivered; a number's or a word's start is found in the slice. */
+static uint64_t token_start(struct occ_json_reader *r, uint64_t end)
+{
+	uint64_t at = end;
+
+	if (r->count && r->starts[r->head] < end)
+		return r->starts[r->head];
+	if (!r->slice || end <= r->base || end - r->base > r->slice_len)
+		return end;
+	if (!is_word_char(r->slice[end - r->base - 1]))
+		return end - 1;
+	while (at > r->base && is_word_char(r->slice[at - r->base - 1]))
+		at--;
+	return at;
+}
+
 /* yajl's words for its errors, in the project's where they differ. */
 static void yajl_failed(struct occ_json_reader *r)
 {
@@ -109,7 +133,7 @@ static void yajl_failed(struct occ_json_reader *r)
 		{ "premature EOF", "the text ends inside a JSON value" },
 		{ "trailing garbage", "text after the JSON value" },
 		{ "invalid object key (must be a string)",
-		  "expected a key in quotes" },
+		  "expected a field name in quotes" },
 		{ "object key and value must be separated by a colon (':')",
 		  "expected ':' after a key" },
 		{ "after key and value, inside map, I expect ',' or '}'",
@@ -118,6 +142,17 @@ static void yajl_failed(struct occ_json_reader *r)
 		  "expected ',' or ']' in an array" },
 		{ "unallowed token at this point in JSON text",
 		  "not a JSON value here" },
+		{ "invalid char in json text", "a character JSON has not "
+		  "here" },
+		{ "invalid bytes in UTF8 string", "a string that is no UTF-8" },
+		{ "invalid character inside string",
+		  "a control character in a string" },
+		{ "inside a string, '\\' occurs before a character which it "
+		  "may not", "an unknown escape in a string" },
+		{ "invalid (non-hex) character occurs after '\\u' inside "
+		  "string", "a \\u escape without four hex digits" },
+		{ "probable comment found in input text, comments are not "
+		  "enabled", "a comment: JSON has none" },
 	};
 	unsigned char *e = yajl_get_error(r->h, 0, NULL, 0);
 	const char *text = e ? (const char *)e : "not JSON", *colon;
@@ -125,9 +160,12 @@ static void yajl_failed(struct occ_json_reader *r)
 	char what[160];
 	size_t i, n;
 
-	/* yajl's lexer stands past the byte it refused. */
+	/* yajl's lexer stands past the byte it refused, its parser past
+	 * the token. */
 	if (strncmp(text, "lexical", 7) == 0 && at > r->base)
 		at--;
+	else if (strncmp(text, "parse", 5) == 0)
+		at = token_start(r, at);
 
 	if ((colon = strstr(text, ": ")) != NULL)
 		text = colon + 2;
