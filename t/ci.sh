@@ -138,6 +138,25 @@ printf '[{"mangled":"x","arch":"sm_90"},\n {"regs":1,}]' >"$tmp/bad.json"
 expect 1 "bad.json:2:12: expected a field name in quotes" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
 printf '[{"regs":1}]' >"$tmp/bad.json"
 expect 1 "row 1 has no kernel or mangled: not occcalc's --kernels rows" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
+printf '[{"mangled":"x","arch":"sm_90","kernel":"a\\ud800"}]' >"$tmp/bad.json"
+expect 1 "bad.json:1:43: a lone UTF-16 surrogate in a string" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
+printf '[{"mangled":"x","arch":"sm_90","block":[1,[2]]}]' >"$tmp/bad.json"
+expect 1 "bad.json:1:43: a value nested deeper than occcalc writes" --kernels "$tmp/new.txt" --compare "$tmp/bad.json"
+run --kernels "$F/ptxas-sm90.txt" -b 256 --compare "$T/fixtures/compare-empty-baseline.json"
+[ "$status" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "0 changed, 7 added, 0 removed, 0 unchanged" ] && [ ! -s "$tmp/err" ]
+ok $? "F8: an empty baseline ([]): every kernel added, nothing sorted that is not there"
+sed 's/"sm_90"/"sm_80"/' "$tmp/base.jsonl" >"$tmp/other.jsonl"
+run --kernels "$F/ptxas-sm90.txt" -b 256 -a sm_90 --compare "$tmp/other.jsonl"
+[ "$status" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "0 changed, 7 added, 0 removed, 0 unchanged" ]
+ok $? "F8: a baseline --arch filters to nothing: every kernel added"
+# The bounds of a baseline (the man page's): 256 MB, refused before it
+# is read, and 1,000,000 rows.
+printf '[' >"$tmp/huge.json"
+truncate -s 268435457 "$tmp/huge.json"
+expect 1 "huge.json: 268435457 bytes: larger than the 268435456 a file of rows may have" --kernels "$tmp/new.txt" --compare "$tmp/huge.json"
+awk 'BEGIN { for (i = 0; i <= 1000000; i++) printf "{\"mangled\":\"k%d\",\"arch\":\"sm_90\"}\n", i }' >"$tmp/many.jsonl"
+expect 1 "many.jsonl: more than 1000000 rows: more than a baseline may hold" --kernels "$tmp/new.txt" --compare "$tmp/many.jsonl"
+rm -f "$tmp/huge.json" "$tmp/many.jsonl"
 expect 2 "--compare reads two builds" --kernels "$tmp/new.txt" --compare "$tmp/base.json" --api
 expect 2 "--compare sets two builds side by side on one target" --kernels "$tmp/new.txt" --compare "$tmp/base.json" --gpu H100-SXM,A100
 expect 2 "--all lists unchanged kernels: it goes with --compare" --kernels "$tmp/new.txt" --all

@@ -2,7 +2,8 @@
  * compare.c - --kernels NEW --compare BASELINE: two builds' kernel rows
  * side by side. Both are computed with the same options (BASELINE a
  * binary, a directory, a report) or the baseline is read back from
- * occcalc's own JSON or JSON Lines (baseline.c); rows are matched by
+ * occcalc's own JSON or JSON Lines (the library's occ_rows_read_file,
+ * row by row, keeping the fields compared); rows are matched by
  * kernel (its symbol) and image (arch), and by block with --block. Each
  * changed field is given old, new and the delta; kernels added and
  * removed are listed; unchanged ones counted (--all lists them). --check
@@ -21,8 +22,6 @@
 #include "expr.h"
 #include "baseline.h"
 #include "kernels.h"
-
-#define JSON_MAX (UINT64_C(1) << 30)
 
 /* The fields compared, numbers unless named in TEXT_FIELD. */
 static const char *const cmp_fields[] = {
@@ -136,18 +135,25 @@ static void make_key(const struct session *s, const char *what, size_t i,
 {
 	const char *k = get(r, "mangled"), *a = get(r, "arch"),
 		   *b = get(r, "block");
-	size_t n;
 
 	if (!k)
 		k = get(r, "kernel");
 	if (!k || !a)
 		die("%s: row %zu has no %s: not occcalc's --kernels rows", what,
 		    i + 1, k ? "arch" : "kernel or mangled");
-	n = strlen(k) + strlen(a) + (b ? strlen(b) : 0) + 3;
-	if (!(r->key = malloc(n)))
-		die("out of memory");
-	snprintf(r->key, n, "%s\x1f%s\x1f%s", k, a,
-		 s->o->have_block && b ? b : "");
+	r->key[0] = k;
+	r->key[1] = a;
+	r->key[2] = s->o->have_block && b ? b : "";
+}
+
+static int key_cmp(const struct base_row *x, const struct base_row *y)
+{
+	int i, c;
+
+	for (i = 0; i < 3; i++)
+		if ((c = strcmp(x->key[i], y->key[i])) != 0)
+			return c;
+	return 0;
 }
 
 /* Its numbers must read as numbers, or no delta could be exact. */
@@ -168,7 +174,7 @@ static void check_numbers(const char *what, size_t i, const struct base_row *r)
 static int by_key(const void *a, const void *b)
 {
 	const struct base_row *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
+	int c = key_cmp(x, y);
 
 	return c ? c : x->order < y->order ? -1 : x->order > y->order;
 }
@@ -182,7 +188,8 @@ static void prepare(const struct session *s, const char *what,
 		make_key(s, what, i, &b->rows[i]);
 		check_numbers(what, i, &b->rows[i]);
 	}
-	qsort(b->rows, b->n, sizeof b->rows[0], by_key);
+	if (b->n)       /* an empty baseline has no rows to sort */
+		qsort(b->rows, b->n, sizeof b->rows[0], by_key);
 }
 
 /* --arch and --kernel, on rows read back from JSON. */
@@ -204,31 +211,67 @@ static int keep_json_row(struct session *s, struct kernel_list *l,
 	       (n && regexec(&l->re, n, 0, NULL, 0) == 0);
 }
 
+/* The names of the fields a baseline's row keeps: what rows are matched,
+ * filtered and compared by. */
+static const char *kept_name(const char *name)
+{
+	static const char *const names[] = { "kernel", "mangled", "arch" };
+	size_t i;
+
+	for (i = 0; i < 3 + N_CMP; i++)
+		if (strcmp(name, i < 3 ? names[i] : cmp_fields[i - 3]) == 0)
+			return i < 3 ? names[i] : cmp_fields[i - 3];
+	return NULL;
+}
+
+/* A baseline's rows are held (sorted, then merged): at most so many, and
+ * the file at most OCC_ROWS_FILE_MAX bytes (man page, --compare). */
+#define BASELINE_ROWS_MAX 1000000
+
+struct json_side {
+	struct session *s;
+	struct baseline *b;
+	const char *path;
+};
+
+/* A row read back: its fields kept (the first of a name) if --arch and
+ * --kernel keep it. */
+static int from_json(const struct occ_rows_row *row, void *ctx)
+{
+	struct json_side *js = ctx;
+	struct base_row *r = base_new_row(js->b);
+	const char *name, *t;
+	size_t i;
+
+	if (!r)
+		die("out of memory");
+	if (js->b->n > BASELINE_ROWS_MAX)
+		die("%s: more than %d rows: more than a baseline may hold",
+		    js->path, BASELINE_ROWS_MAX);
+	for (i = 0; i < row->n; i++)
+		if ((name = kept_name(row->f[i].name)) != NULL &&
+		    !base_get(r, name, &t) &&
+		    base_add(r, name, row->f[i].text) != 0)
+			die("out of memory");
+	if (!keep_json_row(js->s, &js->s->kernels, r))
+		base_drop_last(js->b);
+	return 0;
+}
+
 static void read_json(struct session *s, struct compare *c, const char *path)
 {
-	struct base_error err;
-	struct baseline all;
-	size_t len, i;
-	char *text = text_file_read(path, JSON_MAX, &len);
-	int st = baseline_parse(text, len, &all, &err);
+	struct json_side js = { s, &c->base, path };
+	struct occ_rows_diag d;
+	enum occ_status st;
 
-	free(text);
-	if (st != 0) {
-		baseline_free(&all);
-		die("%s:%zu:%zu: %s", path, err.line, err.column, err.msg);
-	}
-	for (i = 0; i < all.n; i++) {
-		struct base_row *r;
-
-		if (!keep_json_row(s, &s->kernels, &all.rows[i]))
-			continue;
-		if (!(r = base_new_row(&c->base)))
-			die("out of memory");
-		*r = all.rows[i];
-		r->order = c->base.n - 1;
-		memset(&all.rows[i], 0, sizeof all.rows[i]);
-	}
-	baseline_free(&all);
+	st = occ_rows_read_file(path, 0, from_json, &js, NULL, &d);
+	if (st == OCC_ERR_NOMEM)
+		die("out of memory");
+	if (st != OCC_OK && d.line)
+		die("%s:%llu:%llu: %s", path, (unsigned long long)d.line,
+		    (unsigned long long)d.column, d.what);
+	if (st != OCC_OK)
+		die("%s: %s", path, d.what);
 }
 
 /* One side's rows: what occcalc wrote before (the baseline only), or the
@@ -511,7 +554,7 @@ static void merge(struct session *s, struct compare *c, struct out *out,
 
 	while (i < c->base.n || j < c->now.n) {
 		int k = i == c->base.n ? 1 : j == c->now.n ? -1
-			: strcmp(c->base.rows[i].key, c->now.rows[j].key);
+			: key_cmp(&c->base.rows[i], &c->now.rows[j]);
 
 		memset(&r, 0, sizeof r);
 		if (k <= 0)

@@ -474,5 +474,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/memory.h"
 #include "occcalc/cluster.h"
 #include "occcalc/launches.h"
+#include "occcalc/rows.h"
 
 #endif
