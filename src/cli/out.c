@@ -327,18 +327,38 @@ static void text_value(char *buf, size_t n, const struct field *f,
 
 /* ---- Text ---- */
 
-/* One cell of a text table: the gap, then the text padded to the width. */
+/* A field without a column of its own (one --fields picks that the
+ * default table lacks): as wide as its heading, two spaces before it,
+ * numbers to the right, words to the left. */
+static struct text_col text_col(const struct field *f)
+{
+	struct text_col c = f->text;
+	int n = (int)strlen(f->text.label ? f->text.label : f->name);
+
+	if (c.width || c.gap || c.at)
+		return c;
+	c.width = f->type == FT_STR || f->type == FT_SET ? -n : n;
+	c.gap = 2;
+	return c;
+}
+
+/* One cell of a text table: the gap, then the text padded to the width;
+ * at least one space from the cell before, however long either is. */
 static void text_cell(struct out *o, const struct field *f, const char *s,
 		      size_t start)
 {
-	int w = f->text.width, len = (int)strlen(s), pad;
-	int col = (int)(o->len - start), gap = col ? f->text.gap : 0;
+	struct text_col c = text_col(f);
+	int w = c.width, len = (int)strlen(s), pad;
+	int col = (int)(o->len - start), gap = col ? c.gap : 0;
 
-	if (col && f->text.at > col + gap)
-		gap = f->text.at - col;
-	for (pad = 0; pad < gap; pad++)
-		put_char(o, ' ');
+	if (col && c.at > col + gap)
+		gap = c.at - col;
 	pad = (w < 0 ? -w : w) - len;
+	if (col && gap == 0 && (w <= 0 || pad <= 0) &&
+	    o->buf[o->len - 1] != ' ')
+		gap = 1;
+	for (; gap > 0; gap--)
+		put_char(o, ' ');
 	if (w > 0)
 		for (; pad > 0; pad--)
 			put_char(o, ' ');

@@ -1,0 +1,1 @@
+--kernels $T/fixtures/bin/sm_80.cubin --arch 8.0 -b 256 --kernel 'saxpy|block_sum|many_regs' --fields block,regs_per_block,smem_per_block,occupancy_pct,limiter,kernel,image_why,stack
