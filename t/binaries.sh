@@ -99,7 +99,10 @@ ok $? "--arch 90 names a GPU: the image the driver loads there, sm_90a, not the 
 run --kernels "$B/none.fatbin" --arch sm_90a -f csv --fields arch
 [ "$(tail -n +2 "$tmp/out" | sort -u)" = "sm_90a" ]
 ok $? "--arch sm_90a keeps only sm_90a code"
-expect 1 "no kernel compiled for --arch sm_87" --kernels "$B/none.fatbin" --arch sm_87 --all-images
+run --kernels "$B/none.fatbin" --arch sm_87 --all-images -f csv --fields arch
+[ "$(tail -n +2 "$tmp/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 22 sm_80; 22 sm_86;" ]
+ok $? "--arch sm_87 --all-images keeps the code that runs on 8.7: sm_80 and sm_86"
+expect 1 "no kernel that runs on --arch sm_72" --kernels "$B/none.fatbin" --arch sm_72 --all-images
 
 # ---- Directories, standard input, formats ----
 

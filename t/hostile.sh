@@ -131,7 +131,7 @@ ok $? "F10: a kernel without a name is placed at its entry's payload (byte 30064
 [ $? -eq 1 ] && one_error_line "occcalc: <stdin>: a kernel without a name at byte 30064"
 ok $? "F10: standard input names the same byte"
 "$OCCCALC" --kernels - -a sm_80 <"$T/fixtures/bin/sm_90a.cubin" >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 1 ] && one_error_line "occcalc: <stdin>: no kernel compiled for --arch sm_80"
+[ $? -eq 1 ] && one_error_line "occcalc: <stdin>: no image runs on compute capability 8.0"
 ok $? "F10: 'no kernel' names standard input <stdin>, as every other message does"
 
 # tables_with DIR FILE...: a copy of the tables whose gpus.txt has each

@@ -91,7 +91,7 @@ sed "s/'sm_90'/'sm_99'/" "$F/ptxas-sm90.txt" >"$tmp/sm99"
 run --ptxas "$tmp/sm99" -b 128
 refused "is compiled for compute capability 9.9, which has no table" "a kernel for an unknown architecture is refused"
 run --ptxas "$F/ptxas-sm90.txt" -a sm_80 -b 128
-refused "no kernel compiled for --arch sm_80" "--arch that matches no kernel is refused"
+refused "no image runs on compute capability 8.0" "--arch on which no kernel runs is refused"
 run --ptxas "$tmp/none" -b 128
 refused "cannot read" "a missing report is refused"
 

@@ -41,7 +41,10 @@ struct check_set {
 	size_t n;
 	char *file_text;           /* --check-file's, which items point into */
 	const struct field *kernel, *mangled;
-	const struct field *id[7]; /* what names a row in a message */
+	const struct field *id[8]; /* what names a row in a message */
+	/* The files --kernels read: a row names its file where there are
+	 * several (a directory's libraries may hold kernels of one name). */
+	const size_t *files;
 	uint64_t rows, failed, undecided;
 	char undecided_field[64];
 };
@@ -193,7 +196,7 @@ static struct check_set *checks_make(struct session *s,
 				     const struct row_kind *kind)
 {
 	static const char *const ids[] = { "gpu", "arch", "block", "kernel",
-					   "device", "name", "op" };
+					   "file", "device", "name", "op" };
 	const struct options *o = s->o;
 	struct check_set *c = calloc(1, sizeof *c);
 	size_t i, n = 0;
@@ -208,6 +211,7 @@ static struct check_set *checks_make(struct session *s,
 		if (c->id[n])
 			n++;
 	}
+	c->files = &s->kernels.nfiles;
 	c->kernel = field_find(kind, "kernel", strlen("kernel"));
 	c->mangled = field_find(kind, "mangled", strlen("mangled"));
 	for (i = 0; i < (size_t)o->n_check; i++) {
@@ -265,8 +269,10 @@ static void row_name(const struct check_set *c, const void *row, char *buf,
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < 7 && c->id[i] && len + 1 < n; i++) {
+	for (i = 0; i < 8 && c->id[i] && len + 1 < n; i++) {
 		memset(&v, 0, sizeof v);
+		if (strcmp(c->id[i]->name, "file") == 0 && *c->files < 2)
+			continue;
 		c->id[i]->get(row, c->id[i], &v);
 		if (v.type == VAL_STR && v.s[0])
 			len += (size_t)snprintf(buf + len, n - len, "%s%s %s",

@@ -60,10 +60,13 @@ GETTER(get_image)
 }
 GETTER(get_image_why)
 {
+	const char *why;
+
 	ROW;
 	v->type = VAL_NULL;
-	if (K)
-		set_str(v, kernel_image_why(K));
+	/* No GPU named, or not from a fatbin: no choice to explain. */
+	if (K && (why = kernel_image_why(K)))
+		set_str(v, why);
 }
 KOPT_GETTER(get_max_threads, K && K->max_threads > 0, K->max_threads)
 /* The text table: '?' where the input cannot say (a compiler report). */

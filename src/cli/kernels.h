@@ -29,6 +29,7 @@ struct kernel_launch {
  * compute capability (f, which opts points to) for images left unread. */
 struct arch_filter {
 	int cc_major, cc_minor;
+	int exact;               /* a suffixed target: its own code only */
 };
 void kernels_bin_opts(const struct options *o, struct occ_bin_opts *opts,
 		      struct arch_filter *f);

@@ -93,10 +93,137 @@ int kernel_arch_matches(const char *want, const struct kernel_info *k)
 	return 1;
 }
 
+/* k's target as a fatbin entry's header names it. */
+static struct occ_bin_image_head image_head(const struct kernel_info *k)
+{
+	size_t n = strlen(k->arch);
+	char suffix = n ? k->arch[n - 1] : 0;
+	struct occ_bin_image_head im;
+
+	memset(&im, 0, sizeof im);
+	im.ptx = k->ptx_only;
+	im.sm = (unsigned)(k->cc_major * 10 + k->cc_minor);
+	im.arch_specific = suffix == 'a';
+	im.family = suffix == 'f';
+	return im;
+}
+
+int kernel_runs_on(const struct kernel_info *k, int cc)
+{
+	struct occ_bin_image_head im = image_head(k);
+
+	return occ_bin_image_runs(&im, cc / 10, cc % 10);
+}
+
+int kernel_arch_names_gpu(const char *want)
+{
+	size_t n = want ? strlen(want) : 0;
+	int major, minor;
+
+	return n && want[n - 1] != 'a' && want[n - 1] != 'f' &&
+	       occ_arch_parse_name(want, &major, &minor) == OCC_OK;
+}
+
+int kernel_arch_keeps(const char *want, const struct kernel_info *k)
+{
+	int major, minor;
+
+	if (!kernel_arch_names_gpu(want))
+		return kernel_arch_matches(want, k);
+	if (occ_arch_parse_name(want, &major, &minor) != OCC_OK)
+		return 0;
+	return kernel_runs_on(k, major * 10 + minor);
+}
+
+int kernel_image_rank(const struct kernel_info *k, int cc)
+{
+	size_t n = strlen(k->arch);
+	char suffix = n ? k->arch[n - 1] : 0;
+
+	if (k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX)
+		return 10000;
+	if (k->image != OCC_IMAGE_ALL || k->relocatable ||
+	    !kernel_runs_on(k, cc))
+		return 0;
+	return (k->ptx_only ? 0 : 5000) + (k->cc_major * 10 + k->cc_minor) * 4 +
+	       (suffix == 'a' ? 2 : suffix == 'f' ? 1 : 0);
+}
+
+/* A kernel of the list, by file, then name, then place. */
+struct placed {
+	const struct kernel_info *k;
+	size_t at;
+};
+
+static int by_file_kernel_place(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	int c = x->k->file != y->k->file ? strcmp(x->k->file, y->k->file)
+		: strcmp(x->k->mangled, y->k->mangled);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+static int same_kernel(const struct kernel_info *a, const struct kernel_info *b)
+{
+	return a->file == b->file && strcmp(a->mangled, b->mangled) == 0;
+}
+
+/* Whether k is one of a kernel's images kernels_keep_loaded chooses
+ * among: no fatbin chose it (or none of its fatbin runs there). */
+static int unchosen(const struct kernel_info *k)
+{
+	return k->image == OCC_IMAGE_NONE ||
+	       (k->image == OCC_IMAGE_ALL && !k->relocatable);
+}
+
+void kernels_keep_loaded(struct kernel_list *l, int cc)
+{
+	struct placed *p = l->n ? malloc(l->n * sizeof *p) : NULL;
+	unsigned char *drop = l->n ? calloc(l->n, 1) : NULL;
+	size_t n = 0, i, j, best, none, kept = 0;
+
+	if (l->n && (!p || !drop))
+		die("out of memory");
+	for (i = 0; i < l->n; i++)
+		if (unchosen(&l->k[i]))
+			p[n++] = (struct placed){ &l->k[i], i };
+	qsort(p, n, sizeof *p, by_file_kernel_place);
+	for (i = 0; i < n; i = j) {
+		best = i;
+		none = p[i].k->image == OCC_IMAGE_NONE ? i : n;
+		for (j = i + 1; j < n && same_kernel(p[j].k, p[i].k); j++) {
+			if (kernel_image_rank(p[j].k, cc) >
+			    kernel_image_rank(p[best].k, cc))
+				best = j;
+			if (none == n && p[j].k->image == OCC_IMAGE_NONE)
+				none = j;
+		}
+		/* None runs there: one row saying so, where the kernel's
+		 * images are marked so (else, as with --api and no --arch,
+		 * each is left as read). */
+		if (kernel_image_rank(p[best].k, cc) == 0)
+			best = none;
+		for (; i < j; i++)
+			drop[p[i].at] = i != best &&
+					(best != n || p[i].k->image ==
+						      OCC_IMAGE_NONE);
+	}
+	for (i = 0; i < l->n; i++)
+		if (!drop[i])
+			l->k[kept++] = l->k[i];
+	l->n = kept;
+	free(p);
+	free(drop);
+}
+
 const char *kernel_image_why(const struct kernel_info *k)
 {
 	size_t n = strlen(k->arch);
 
+	if (k->image == OCC_IMAGE_NONE)
+		return "no image of its fatbin runs on this GPU: its SASS is "
+		       "for other GPUs, its PTX (if any) for later ones";
 	if (k->image == OCC_IMAGE_PTX)
 		return "no SASS of its fatbin runs on this GPU: the driver "
 		       "compiles its newest PTX not newer than the GPU";

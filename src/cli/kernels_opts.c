@@ -23,16 +23,19 @@ int kernels_names_needed(const struct options *o)
 }
 
 /* Whether --arch can keep an image's kernels, from its fatbin entry's
- * header: those it cannot are never decompressed. Only the compute
- * capability decides here (the suffix is the cubin's to say);
- * keep_or_drop decides the rest. Where a GPU is named, the image the
- * driver loads there is read instead, and this is not asked. */
+ * header: those it cannot are never decompressed. The code that runs on
+ * that GPU (kernel_arch_keeps), or for a suffixed target its compute
+ * capability's (the suffix is the cubin's to say); keep_or_drop decides
+ * the rest. Where a GPU is named, the image the driver loads there is
+ * read instead, and this is not asked. */
 static int arch_may_keep(const struct occ_bin_image_head *im, void *ctx)
 {
 	const struct arch_filter *f = ctx;
 
-	return (int)(im->sm / 10) == f->cc_major &&
-	       (int)(im->sm % 10) == f->cc_minor;
+	if (f->exact)
+		return (int)(im->sm / 10) == f->cc_major &&
+		       (int)(im->sm % 10) == f->cc_minor;
+	return occ_bin_image_runs(im, f->cc_major, f->cc_minor);
 }
 
 void kernels_bin_opts(const struct options *o, struct occ_bin_opts *opts,
@@ -47,6 +50,9 @@ void kernels_bin_opts(const struct options *o, struct occ_bin_opts *opts,
 	opts->jobs = (int)o->jobs;
 	if (o->arch && occ_arch_parse_name(o->arch, &f->cc_major,
 					   &f->cc_minor) == OCC_OK) {
+		size_t n = strlen(o->arch);
+
+		f->exact = o->arch[n - 1] == 'a' || o->arch[n - 1] == 'f';
 		opts->select = arch_may_keep;
 		opts->select_ctx = f;
 	}

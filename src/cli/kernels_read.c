@@ -38,25 +38,22 @@ struct reader {
 /* ---- What --arch and --kernel keep ---- */
 
 /* Keeps k (the last added) or takes it back. An image chosen for the GPU
- * is kept whatever its target (compute_80 PTX runs on a 9.0 device); a
- * kernel none of whose images runs there is counted for a notice. The
+ * is kept whatever its target (compute_80 PTX runs on a 9.0 device), and
+ * so is a kernel none of whose images runs there: its row says so
+ * (mode_kernels.c). A cubin's or a report's kernel that does not run on
+ * the GPU --arch (or --gpu) names is such a kernel too, unless
+ * --all-images or a suffixed target (sm_90a) makes --arch a filter. The
  * name of a kept one is demangled when it is needed (once per name). */
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
-	int targets = r->s->n_targets > 0;
-	int keep = targets || k->image == OCC_IMAGE_SASS ||
-		   k->image == OCC_IMAGE_PTX || k->image == OCC_IMAGE_BESIDE ||
-		   !o->arch ||
-		   kernel_arch_matches(o->arch, k);
+	int keep = r->s->n_targets > 0 || k->image != OCC_IMAGE_ALL ||
+		   !o->arch || kernel_arch_keeps(o->arch, k);
 
-	/* With --gpu LIST or --arch LIST, a kernel no image of which runs
-	 * on the target is kept: its row says so (mode_kernels.c). */
-	if (k->image == OCC_IMAGE_NONE && !targets) {
-		r->l->no_image++;
-		keep = 0;
+	if (!keep && !o->all_images && kernel_arch_names_gpu(o->arch)) {
+		k->image = OCC_IMAGE_NONE;
+		keep = 1;
 	}
-
 	if (keep && r->l->need_names)
 		k->name = names_intern(&r->l->names, k->mangled, 1)->name;
 	if (keep && r->l->have_re)
@@ -331,6 +328,8 @@ static void warn_skipped(struct kernel_list *l)
 	l->skipped_len = l->nskipped = 0;
 }
 
+static const struct occ_bin_opts *for_target(struct reader *r);
+
 static void read_dir(struct reader *r, const char *path)
 {
 	struct kernel_list *l = r->l;
@@ -340,7 +339,7 @@ static void read_dir(struct reader *r, const char *path)
 	int fs;
 
 	r->walk = 1;
-	st = occ_bin_walk_opts(path, &r->opts, from_binary, bad_file, r, &fs,
+	st = occ_bin_walk_opts(path, for_target(r), from_binary, bad_file, r, &fs,
 			       &stats, &d);
 	if (st != OCC_OK)
 		bin_failed(st, &d);
@@ -475,6 +474,19 @@ static int image_target(struct session *s)
 	return 0;
 }
 
+/* The GPU whose limits rows are computed with: the one images were
+ * chosen for, else (a compiler report) --arch's; 0: none named. */
+static int named_cc(const struct session *s, const struct kernel_list *l)
+{
+	int major, minor;
+
+	if (l->target_cc)
+		return l->target_cc;
+	if (s->o->arch && occ_arch_parse_name(s->o->arch, &major, &minor) ==
+	    OCC_OK)
+		return major * 10 + minor;
+	return 0;
+}
 
 void kernels_read(struct session *s, const char *path, struct kernel_list *l)
 {
@@ -503,8 +515,9 @@ void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
 	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
-			    { 0, 0 }, { NULL, 0, 0 } };
+			    { 0, 0, 0 }, { NULL, 0, 0 } };
 	struct stat sb;
+	int cc;
 
 	kernels_bin_opts(s->o, &r.opts, &r.arch);
 	if (strcmp(path, "-") == 0) {
@@ -523,6 +536,10 @@ void kernels_read_add(struct session *s, const char *path,
 	ptxas_jit_clear(&l->jit);
 	if (!s->o->all_images)
 		kernels_drop_relocatable(l);
+	/* One GPU named: of a kernel's cubins or report rows, the one it
+	 * loads (a GPU list chooses per GPU, targets.c). */
+	if (!s->n_targets && !s->o->all_images && (cc = named_cc(s, l)))
+		kernels_keep_loaded(l, cc);
 }
 
 /* A binary without kernels whose fatbins hold something else: what, and

@@ -164,8 +164,9 @@ void kernels_notes(struct out *out, const struct kernel_list *l,
 			 "__maxnreg__).\n");
 	kernels_triton_note(out, l, o);
 	kernels_cluster_note(out, l, o, clusters);
+	/* PTX the driver compiles; not a fatbin's whose no image runs. */
 	for (i = 0; i < l->n; i++)
-		if (l->k[i].ptx_only) {
+		if (l->k[i].ptx_only && l->k[i].image != OCC_IMAGE_NONE) {
 			out_text(out, sum->rows ? "\nPTX only (compiled by "
 				 "the driver when loaded, resources unknown until "
 				 "then):\n" : "PTX only (compiled by the driver "
@@ -176,7 +177,7 @@ void kernels_notes(struct out *out, const struct kernel_list *l,
 		const struct kernel_info *k = &l->k[i];
 		char line[4096];
 
-		if (!k->ptx_only)
+		if (!k->ptx_only || k->image == OCC_IMAGE_NONE)
 			continue;
 		kernels_ptx_line(line, sizeof line, k);
 		out_text(out, line);

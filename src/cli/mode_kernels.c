@@ -21,6 +21,11 @@ struct report {
 	struct api api;
 	const struct occ_arch *gpu_table;   /* --gpu LIST: this GPU's */
 	int gpu;                     /* and its index, or -1 */
+	/* One GPU named (--gpu, --arch, --api's device): its table, whose
+	 * limits any image that runs there runs with, and its compute
+	 * capability (major * 10 + minor); NULL, 0: none named. */
+	const struct occ_arch *named;
+	int named_cc;
 };
 
 /* ---- The summary (kernels_summary.c) ---- */
@@ -77,15 +82,18 @@ static void kernel_row(struct occ_run *run, struct occ_row *row,
 	}
 }
 
+/* The table k's rows are computed with: the GPU's it runs on. The driver
+ * runs sm_80 SASS on an 8.9 GPU with 8.9's limits (1,536 threads, 24
+ * blocks, 99 KB of shared memory a block), not sm_80's; with no GPU
+ * named, the image's own. */
 static const struct occ_arch *kernel_arch(struct report *rep,
 					  const struct kernel_info *k)
 {
 	struct session *s = rep->run.s;
 	const struct occ_arch *a;
 
-	if (rep->api.dev_arch && k->cc_major == s->dev.cc_major &&
-	    k->cc_minor == s->dev.cc_minor)
-		return rep->api.dev_arch;
+	if (rep->named && kernel_runs_on(k, rep->named_cc))
+		return rep->named;
 	a = occ_tables_find(session_tables(s), k->cc_major, k->cc_minor);
 	if (!a && k->line)
 		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
@@ -129,6 +137,41 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	out_row(&rep->run.out, &row);
 }
 
+/* A kernel no image of which the GPU loads: a row that says so, naming
+ * the kernel and its file (what its images hold is not what runs, so
+ * nothing else of them is shown); a text table leaves it to the notes. */
+static void no_image_row(struct report *rep, const struct kernel_info *k)
+{
+	struct kernel_info only;
+	struct occ_row row;
+
+	memset(&only, 0, sizeof only);
+	only.mangled = k->mangled;
+	only.name = k->name;
+	only.file = k->file;
+	only.source = k->source;
+	only.image = OCC_IMAGE_NONE;
+	only.stack = only.spill_stores = only.spill_loads = -1;
+	only.static_smem = only.fatbin_offset = -1;
+	only.min_blocks = only.barriers = -1;
+	only.bounds_known = 1;
+	memset(&row, 0, sizeof row);
+	row.ki = &only;
+	row.kernel = k->name ? k->name : k->mangled;
+	row.no_model = row.no_image = 1;
+	row.gpu_name = rep->run.gpu_name;
+	if (rep->run.sink) {
+		rep->run.sink(&rep->run, &row);
+		return;
+	}
+	if (rep->run.out.format == OUT_TEXT) {
+		if (rep->run.out.check)
+			check_judge(rep->run.out.check, &row);
+		return;
+	}
+	out_row(&rep->run.out, &row);
+}
+
 static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 {
 	struct session *s = rep->run.s;
@@ -139,6 +182,10 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 	const struct occ_arch *a;
 	struct cluster_request req;
 
+	if (ki->image == OCC_IMAGE_NONE) {
+		no_image_row(rep, ki);
+		return;
+	}
 	if (ki->ptx_only) {
 		ptx_row(rep, ki);
 		return;
@@ -268,23 +315,6 @@ static void all_rows(struct report *rep, struct session *s)
 		die("%s", rep->run.failure);
 }
 
-/* --gpu LIST: a kernel no image of which the GPU loads. */
-static void no_image_row(struct report *rep, const struct kernel_info *k)
-{
-	struct occ_row row;
-
-	memset(&row, 0, sizeof row);
-	row.kernel = k->name ? k->name : k->mangled;
-	row.no_model = row.no_image = 1;
-	row.gpu_name = rep->run.gpu_name;
-	if (rep->run.out.format == OUT_TEXT) {
-		if (rep->run.out.check)
-			check_judge(rep->run.out.check, &row);
-		return;
-	}
-	out_row(&rep->run.out, &row);
-}
-
 /* --gpu LIST, --arch LIST: target i's kernels read; its table. */
 static void target_begin(void *ctx, int i, struct kernel_list *l)
 {
@@ -292,8 +322,10 @@ static void target_begin(void *ctx, int i, struct kernel_list *l)
 	struct session *s = rep->run.s;
 
 	rep->l = l;
-	if (i)          /* the first target's list is report_start's */
+	if (i) {        /* the first target's list is report_start's */
 		kernels_min_blocks_from_ptx(rep->l);
+		kernels_drop_beside(rep->l);
+	}
 	rep->gpu = i;
 	rep->gpu_table = session_find_arch(s, s->o->arch);
 	rep->run.gpu_name = s->o->gpu_list ? s->targets[i].name : NULL;
@@ -333,15 +365,32 @@ static void target_row(void *ctx, int i, const struct kernel_info *k,
 		no_image_row(ctx, k);
 }
 
+/* One GPU named: its table (a GPU list: each target's, target_begin). */
+static void named_gpu(struct report *rep, struct session *s)
+{
+	const struct options *o = s->o;
+
+	if (s->n_targets)
+		return;
+	if (o->api || o->device_given)
+		rep->named = session_device_arch(s);
+	else if (o->arch)
+		rep->named = session_find_arch(s, o->arch);
+	if (rep->named)
+		rep->named_cc = rep->named->cc_major * 10 +
+				rep->named->cc_minor;
+}
+
 /* The list made ready (minimum blocks from PTX, PTX beside SASS
- * dropped), the driver opened with --api, and the run of rows opened
- * with its hooks. */
+ * dropped), the driver opened with --api, the GPU named found, and the
+ * run of rows opened with its hooks. */
 static void report_start(struct report *rep, struct session *s, int api)
 {
 	kernels_min_blocks_from_ptx(rep->l);
 	kernels_drop_beside(rep->l);
 	if (api)
 		kernels_api_open(&rep->api, s, rep->l);
+	named_gpu(rep, s);
 	/* --gpu LIST: each GPU's, as its rows begin (target_begin). */
 	rep->clusters = !s->o->gpu_list &&
 			kernels_clusters_prepare(s, rep->l, NULL);
@@ -352,6 +401,22 @@ static void report_start(struct report *rep, struct session *s, int api)
 	rep->run.hook_ctx = rep;
 }
 
+/* " that runs on" the GPU as the user named it (--gpu or --arch), into
+ * buf, or "" with none named. */
+static const char *gpu_words(const struct session *s, char *buf, size_t n)
+{
+	const char *arch = s->o->arch;
+
+	if (s->gpu_name[0] && arch)
+		snprintf(buf, n, " that runs on --gpu %s (compute capability "
+			 "%s)", s->gpu_name, arch);
+	else if (arch)
+		snprintf(buf, n, " that runs on --arch %s", arch);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 void kernels_rows(struct session *s, struct kernel_list *l,
 		  void (*sink)(struct occ_run *, const struct occ_row *),
 		  void *ctx)
@@ -360,9 +425,8 @@ void kernels_rows(struct session *s, struct kernel_list *l,
 	size_t i;
 
 	if (l->n == 0)
-		die("%s: no kernel%s%s", l->nfiles ? l->files[0] : "input",
-		    s->o->arch ? " compiled for --arch " : "",
-		    s->o->arch ? s->o->arch : "");
+		die("%s: no kernel%s", l->nfiles ? l->files[0] : "input",
+		    gpu_words(s, (char[160]){ 0 }, 160));
 	memset(&rep, 0, sizeof rep);
 	rep.gpu = -1;
 	rep.l = l;
@@ -374,21 +438,33 @@ void kernels_rows(struct session *s, struct kernel_list *l,
 	occ_run_close(&rep.run);
 }
 
-/* Kernels whose fatbins hold no image that runs on the GPU named: a
- * notice, or the end of the run when nothing else is left. */
-static void no_image_notice(const struct kernel_list *l, const char *input)
+/* Kernels no image of which runs on the GPU named: rows that say so (a
+ * text table: a warning of how many), or the end of the run when nothing
+ * else is left. */
+static void no_image_notice(const struct session *s,
+			    const struct kernel_list *l, const char *input)
 {
-	int cc = l->target_cc;
+	char gpu[96];
+	size_t i, none = 0;
+	int major = l->target_cc / 10, minor = l->target_cc % 10;
 
-	if (!l->no_image)
+	for (i = 0; i < l->n; i++)
+		none += l->k[i].image == OCC_IMAGE_NONE;
+	if (!none || s->n_targets)
 		return;
-	if (l->n == 0)
-		die("%s: no image runs on compute capability %d.%d: its SASS "
-		    "is for other GPUs and its PTX (if any) for later ones "
-		    "(--all-images lists every image)", input, cc / 10, cc % 10);
-	warn("%zu kernel image%s of fatbins with no image that runs on "
-	     "compute capability %d.%d left out (--all-images lists them)",
-	     l->no_image, plural(l->no_image), cc / 10, cc % 10);
+	/* A compiler report's kernels: the GPU --arch names. */
+	if (!l->target_cc && s->o->arch)
+		occ_arch_parse_name(s->o->arch, &major, &minor);
+	snprintf(gpu, sizeof gpu, "%s%scompute capability %d.%d",
+		 s->gpu_name, s->gpu_name[0] ? " (--gpu), " : "", major, minor);
+	if (none == l->n)
+		die("%s: no image runs on %s: its SASS is for other GPUs and "
+		    "its PTX (if any) for later ones (--all-images lists every "
+		    "image)", input, gpu);
+	if (s->o->format == OUT_TEXT)
+		warn("%zu kernel%s with no image that runs on %s left out "
+		     "(--all-images lists them; -f csv gives each a row)", none,
+		     plural(none), gpu);
 }
 
 int mode_kernels(struct session *s)
@@ -415,16 +491,15 @@ int mode_kernels(struct session *s)
 			  "--all-images");
 	occ_run_check_options(s);
 	kernels_read(s, o->ptxas, rep.l);
-	no_image_notice(rep.l, kernels_input_name(o->ptxas));
 	for (i = 0; i < (size_t)o->n_more_kernels; i++)
 		kernels_read_add(s, o->more_kernels[i], rep.l);
+	no_image_notice(s, rep.l, kernels_input_name(o->ptxas));
 	if (rep.l->n == 0 && !rep.l->text && o->n_more_kernels == 0)
 		kernels_no_kernel(&rep.l->contents,
 				  kernels_input_name(o->ptxas));
 	if (rep.l->n == 0)
-		die("%s: no kernel%s%s%s%s", kernels_input_name(o->ptxas),
-		    o->arch ? " compiled for "
-		    "--arch " : "", o->arch ? o->arch : "",
+		die("%s: no kernel%s%s%s", kernels_input_name(o->ptxas),
+		    gpu_words(s, (char[160]){ 0 }, 160),
 		    o->kernel_re ? " matching --kernel " : "",
 		    o->kernel_re ? o->kernel_re : "");
 	report_start(&rep, s, o->api);

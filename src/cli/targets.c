@@ -125,32 +125,6 @@ void target_apply(struct session *s, int i)
 
 /* ---- The image a GPU loads ---- */
 
-/* How well image k suits t: 0 not at all; higher is preferred. An image
- * of a fatbin was chosen as it was read (kernels_read, for the target's
- * compute capability: the driver's rule, docs/image-choice.md); a cubin
- * or a report's row alone follows CUDA's compatibility rules. */
-static int image_rank(const struct kernel_info *k, const struct target *t)
-{
-	size_t n = strlen(k->arch);
-	char suffix = n ? k->arch[n - 1] : 0;
-	int cc = k->cc_major * 10 + k->cc_minor,
-	    tcc = t->cc_major * 10 + t->cc_minor;
-
-	if (k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX)
-		return 10000;
-	if (k->image != OCC_IMAGE_ALL || k->relocatable)
-		return 0;
-	if (suffix == 'a' && cc != tcc)
-		return 0;
-	if ((suffix == 'f' || !k->ptx_only) &&
-	    (k->cc_major != t->cc_major || cc > tcc))
-		return 0;
-	if (cc > tcc)
-		return 0;
-	return (k->ptx_only ? 0 : 5000) + cc * 4 +
-	       (suffix == 'a' ? 2 : suffix == 'f' ? 1 : 0);
-}
-
 const struct kernel_info *target_image(const struct kernel_info *const *group,
 				       size_t n, const struct target *t)
 {
@@ -159,7 +133,8 @@ const struct kernel_info *target_image(const struct kernel_info *const *group,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((r = image_rank(group[i], t)) > rank) {
+		if ((r = kernel_image_rank(group[i], t->cc_major * 10 +
+					   t->cc_minor)) > rank) {
 			rank = r;
 			best = group[i];
 		}
@@ -189,11 +164,14 @@ static void kernel_on_target(struct session *s, int i,
 	const struct kernel_info *k = group[0],
 				 *img = target_image(group, n, &s->targets[i]);
 
+	/* Each target's read gives the same kernels (a fatbin with no
+	 * image for a GPU gives them all, marked so): should one lack a
+	 * kernel, its rows are still made, without a cell. */
 	if (i == 0)
 		matrix_row(s, k->file, k->mangled,
 			   k->name ? k->name : k->mangled);
-	else if (!matrix_find(s, k->file, k->mangled))
-		return;          /* a kernel the first target's read lacks */
+	else
+		matrix_find(s, k->file, k->mangled);
 	if (!img)
 		matrix_cell(s, i, "no image");
 	else if (img->ptx_only)

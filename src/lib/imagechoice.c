@@ -36,6 +36,18 @@ static int image_runs(const struct image_desc *d, int cc)
 	return d->sm <= cc;
 }
 
+int occ_bin_image_runs(const struct occ_bin_image_head *im, int cc_major,
+		       int cc_minor)
+{
+	struct image_desc d;
+
+	d.candidate = 1;
+	d.ptx = im->ptx != 0;
+	d.sm = im->sm > 1000 ? 1000 : (int)im->sm;
+	d.suffix = im->arch_specific ? 'a' : im->family ? 'f' : 0;
+	return image_runs(&d, cc_major * 10 + cc_minor);
+}
+
 static int specificity(const struct image_desc *d)
 {
 	return d->suffix == 'a' ? 2 : d->suffix == 'f' ? 1 : 0;

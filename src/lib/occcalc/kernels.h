@@ -153,6 +153,15 @@ struct occ_bin_image_head {
 	int family;             /* "sm_120f" */
 };
 
+/* Whether an image of target im runs on a GPU of compute capability
+ * cc_major.cc_minor, by CUDA's binary compatibility (docs/image-choice.md):
+ * SASS sm_XY on X.Z for Z >= Y, sm_XYf alike (its family), sm_XYa only on
+ * X.Y; PTX compute_XY on X.Y and every later GPU (the driver compiles it),
+ * compute_XYf within its major, compute_XYa only on X.Y. Code that runs
+ * on a later GPU runs with that GPU's limits, not its target's. */
+int occ_bin_image_runs(const struct occ_bin_image_head *im, int cc_major,
+		       int cc_minor);
+
 /* Whether to read an image; those refused are never decompressed. */
 typedef int (*occ_bin_select_fn)(const struct occ_bin_image_head *im,
 				 void *ctx);

@@ -1,0 +1,1 @@
+--kernels $T/fixtures/minor/sm80-ptx.fatbin --gpu RTX-4090,A100 -b 256 --kernel 'many_regs|saxpy'
