@@ -30,6 +30,8 @@ struct launch_row {
 struct launch_summary;
 
 struct launch_summary *launch_summary_new(void);
+/* Counts a file read. */
+void launch_summary_file(struct launch_summary *s);
 /* Counts a row (modelled or not) under its kernel. */
 void launch_summary_add(struct launch_summary *s, const struct launch_row *r);
 /* Kernels by GPU time, and the headroom of the top ones. */

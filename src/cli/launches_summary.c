@@ -61,9 +61,7 @@ struct launch_summary {
 	struct acc t, n_acc;
 	const struct launch_dev *devs[MAX_DEVICES];
 	size_t n_devs;
-	const char *files[MAX_DEVICES];
 	size_t n_files;
-	uint64_t more_files;
 	int failed;                      /* out of memory: said once */
 };
 
@@ -271,14 +269,15 @@ static double duration(const struct occ_launch_record *l)
 	       ? (double)(l->end_ns - l->start_ns) : 0;
 }
 
+void launch_summary_file(struct launch_summary *s)
+{
+	s->n_files++;
+}
+
 static void note_device(struct launch_summary *s, const struct launch_row *r)
 {
 	size_t i;
 
-	for (i = 0; i < s->n_files && s->files[i] != r->file; i++)
-		;
-	if (i == s->n_files && s->n_files < MAX_DEVICES)
-		s->files[s->n_files++] = r->file;
 	if (!r->dev)
 		return;
 	for (i = 0; i < s->n_devs; i++)
@@ -502,11 +501,16 @@ void launch_summary_print(FILE *f, struct launch_summary *s)
 	header(f, s);
 	for (i = 0; i < s->n; i++)
 		kernel_line(f, s, order[i]);
-	fprintf(f, "\noccupancy: weighted by %s; <25%%, <50%%: the kernel's "
-		"%s in launches below that\noccupancy; tail: in partial last "
-		"waves (the waves taken as equally long).\n",
-		s->t.all > 0 ? "GPU time" : "launch", s->t.all > 0 ? "time"
-		: "launches");
+	if (s->t.all > 0)
+		fprintf(f, "\noccupancy: weighted by GPU time; <25%%, <50%%: "
+			"the kernel's time in launches below\nthat occupancy; "
+			"tail: its time in partial last waves (the waves taken "
+			"as equally long).\n");
+	else
+		fprintf(f, "\noccupancy: weighted by launch; <25%%, <50%%: the "
+			"kernel's launches below that\noccupancy; tail: the "
+			"share of its launches' waves that are partial last "
+			"ones.\n");
 	if (any_kineto(s))
 		fprintf(f, "kineto: Kineto's 'est. achieved occupancy %%', "
 			"weighted alike.\n");

@@ -469,7 +469,7 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 static const char *launch_error(enum occ_status st)
 {
 	switch (st) {
-	case OCC_ERR_SYNTAX: return "not JSON, or not a trace's";
+	case OCC_ERR_SYNTAX: return "not JSON";
 	case OCC_ERR_MISSING_KEY: return "missing";
 	case OCC_ERR_BAD_VALUE: return "not a value of its type";
 	case OCC_ERR_RANGE: return "out of range";
@@ -488,6 +488,9 @@ static _Noreturn void read_failed(enum occ_status st, const struct occ_diag *d)
 	if (st == OCC_ERR_IO || st == OCC_ERR_NOT_REGULAR ||
 	    st == OCC_ERR_LINE_TOO_LONG)
 		die_data(st, d, st == OCC_ERR_IO ? errno : 0, "");
+	/* The JSON reader's words say what is wrong. */
+	if (st == OCC_ERR_SYNTAX && d->line > 0 && d->key[0])
+		die("%s:%d: %s", d->file, d->line, d->key);
 	if (d->line > 0 && d->key[0])
 		die("%s:%d: %s: %s", d->file, d->line, d->key, what);
 	if (d->line > 0)
@@ -538,6 +541,8 @@ static void read_one(struct launch_run *run, const char *path)
 	st = occ_launches_read_file(path, &cb, run, &fi, &d);
 	if (st != OCC_OK)
 		read_failed(st, &d);
+	if (run->sum)
+		launch_summary_file(run->sum);
 	file_notes(path, &fi);
 }
 

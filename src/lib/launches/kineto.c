@@ -5,13 +5,15 @@
  * in "args" (libkineto's CuptiActivity.cpp writes them: "device",
  * "stream", "correlation", "registers per thread", "shared memory" as
  * static plus dynamic, "grid", "block", and its own estimate "blocks per
- * SM", "warps per SM", "est. achieved occupancy %"). Nothing else is
- * kept: an event is held while it is read, then dropped.
+ * SM", "warps per SM", "est. achieved occupancy %"). The events come
+ * from the project's JSON reader (json.h) as they are read: nothing is
+ * kept but the event being read.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "json.h"
 #include "launches_int.h"
 
 enum role { R_TOP, R_DEVPROPS, R_DEVICE, R_EVENTS, R_EVENT, R_ARGS, R_DIM,
@@ -41,6 +43,7 @@ static const char *const akeys[A_COUNT] = {
 	"est. achieved occupancy %"
 };
 
+
 #define NONE (-1)
 #define BIT(k) (1u << (k))
 
@@ -55,65 +58,83 @@ struct event {
 	int n_dim;
 	int dim_key;                /* A_GRID or A_BLOCK, being read */
 	const char *bad;            /* a key of the wrong type */
-	uint64_t offset;            /* where the event starts */
+	uint64_t offset, line;      /* where the event starts */
 };
 
-struct kineto_reader {
+struct kineto {
 	struct launch_read *r;
-	struct json_stream js;
-	enum role stack[OCC_LAUNCH_DEPTH_MAX + 1];
-	int depth;
-	int key;                    /* the current map's key (NONE: other) */
-	int top_key;                /* 0 deviceProperties, 1 traceEvents */
+	/* What each open container is: role[d] for the one whose members
+	 * are at depth d + 1. */
+	enum role role[OCC_JSON_DEPTH_MAX + 2];
 	int seen_events;
 	struct occ_launch_device dev;
 	unsigned dev_have;
 	struct event ev;
 	char *name;                 /* the event's name */
-	size_t name_len, name_cap;
+	size_t name_cap;
 };
 
-static uint64_t here(const struct kineto_reader *k)
-{
-	return k->r->offset + json_stream_at(&k->js);
-}
-
-static int stop(struct kineto_reader *k, enum occ_status st, const char *what)
-{
-	k->js.st = st;
-	launch_fail(k->r, st, 0, here(k), what);
-	return 0;
-}
-
-static int find(const char *const *names, int n, const unsigned char *s,
-		size_t len)
+static int find(const char *const *names, int n, const char *key)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0)
+	for (i = 0; key && i < n; i++)
+		if (strcmp(names[i], key) == 0)
 			return i;
 	return NONE;
 }
 
-static enum role role_here(const struct kineto_reader *k)
+/* Microseconds written as a decimal (Kineto's ts and dur, "12.345")
+ * into nanoseconds, exactly to three decimals: 0, or -1. */
+static int us_to_ns(const char *s, size_t n, int64_t *out)
 {
-	return k->stack[k->depth];
+	size_t dot = 0, i, digits = 0;
+	int64_t whole, frac = 0;
+
+	while (dot < n && s[dot] != '.')
+		dot++;
+	if (occ_json_int(s, dot, INT64_MIN / 1000 + 1, INT64_MAX / 1000 - 1,
+			 &whole) != 0)
+		return -1;
+	for (i = dot + 1; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;      /* an exponent: no time Kineto writes */
+		if (digits < 3) {
+			frac = frac * 10 + (s[i] - '0');
+			digits++;
+		}
+	}
+	for (; digits < 3; digits++)
+		frac *= 10;
+	*out = whole * 1000 + (s[0] == '-' ? -frac : frac);
+	return 0;
+}
+
+static int decimal(const char *s, double *out)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	return *end ? -1 : 0;
 }
 
 /* ---- Values ---- */
 
-static int dev_number(struct kineto_reader *k, const char *s, size_t n)
+static int dev_number(struct kineto *k, struct occ_json_reader *jr,
+		      const struct occ_json_event *e)
 {
-	int64_t v;
+	int key = find(dkeys, D_COUNT, e->key);
+	uint64_t max = key >= D_SMEM_SM ? OCC_BYTES_MAX : INT32_MAX;
+	uint64_t v;
 
-	if (k->key == NONE || k->key == D_NAME)
-		return 1;
-	if (json_int(s, n, &v) != 0 || v < 0 ||
-	    v > (k->key >= D_SMEM_SM ? (int64_t)OCC_BYTES_MAX : INT32_MAX))
-		return stop(k, OCC_ERR_RANGE, dkeys[k->key]);
-	k->dev_have |= BIT(k->key);
-	switch (k->key) {
+	if (key == NONE)
+		return 0;
+	if (key == D_NAME || occ_json_uint(e->text, e->len, max, &v) != 0)
+		return occ_json_fail(jr, key == D_NAME ? OCC_ERR_BAD_VALUE
+				     : OCC_ERR_RANGE, e->offset, "%s",
+				     dkeys[key]);
+	k->dev_have |= BIT(key);
+	switch (key) {
 	case D_ID: k->dev.device = (int)v; break;
 	case D_MAJOR: k->dev.major = (int)v; break;
 	case D_MINOR: k->dev.minor = (int)v; break;
@@ -123,267 +144,199 @@ static int dev_number(struct kineto_reader *k, const char *s, size_t n)
 	case D_THREADS_BLOCK: k->dev.maxThreadsPerBlock = (int)v; break;
 	case D_REGS_SM: k->dev.regsPerMultiprocessor = (int)v; break;
 	case D_REGS_BLOCK: k->dev.regsPerBlock = (int)v; break;
-	case D_SMEM_SM: k->dev.sharedMemPerMultiprocessor = (uint64_t)v; break;
-	case D_SMEM_BLOCK: k->dev.sharedMemPerBlock = (uint64_t)v; break;
-	default: k->dev.sharedMemPerBlockOptin = (uint64_t)v; break;
+	case D_SMEM_SM: k->dev.sharedMemPerMultiprocessor = v; break;
+	case D_SMEM_BLOCK: k->dev.sharedMemPerBlock = v; break;
+	default: k->dev.sharedMemPerBlockOptin = v; break;
 	}
-	return 1;
+	return 0;
 }
 
-static void arg_number(struct kineto_reader *k, const char *s, size_t n)
+static int dev_value(struct kineto *k, struct occ_json_reader *jr,
+		     const struct occ_json_event *e)
 {
-	struct event *e = &k->ev;
+	if (e->type == JSON_NUMBER)
+		return dev_number(k, jr, e);
+	if (find(dkeys, D_COUNT, e->key) == D_NAME) {
+		if (e->type != JSON_STRING)
+			return occ_json_fail(jr, OCC_ERR_BAD_VALUE, e->offset,
+					     "name");
+		k->dev_have |= BIT(D_NAME);
+		occ_copy_string(k->dev.name, sizeof k->dev.name, e->text);
+		return 0;
+	}
+	if (find(dkeys, D_COUNT, e->key) != NONE)
+		return occ_json_fail(jr, OCC_ERR_BAD_VALUE, e->offset, "%s",
+				     e->key);
+	return 0;
+}
+
+/* The event's arguments: a wrong type is an error only if the event
+ * turns out to be a kernel's, which its "cat" may say after them. */
+static void arg_value(struct kineto *k, const struct occ_json_event *e)
+{
+	struct event *ev = &k->ev;
+	int key = find(akeys, A_COUNT, e->key);
 	int64_t v;
 
-	if (k->key == NONE)
+	if (key == NONE)
 		return;
-	if (k->key == A_GRID || k->key == A_BLOCK) {
-		e->bad = akeys[k->key];     /* a number where a list is */
+	if (e->type != JSON_NUMBER || key == A_GRID || key == A_BLOCK) {
+		ev->bad = akeys[key];
 		return;
 	}
-	if (k->key >= A_BPS) {
-		/* Kineto's estimate: floats, and -1 where it had none. */
-		if (json_double(s, n, &e->dec[k->key]) != 0)
-			e->bad = akeys[k->key];
+	if (key >= A_BPS) {
+		/* Kineto's estimate: floats, -1 where it had none. */
+		if (decimal(e->text, &ev->dec[key]) != 0)
+			ev->bad = akeys[key];
 		else
-			e->args |= BIT(k->key);
+			ev->args |= BIT(key);
 		return;
 	}
-	if (json_int(s, n, &v) != 0)
-		e->bad = akeys[k->key];
+	if (occ_json_int(e->text, e->len, INT64_MIN, INT64_MAX, &v) != 0)
+		ev->bad = akeys[key];
 	else {
-		e->num[k->key] = v;
-		e->args |= BIT(k->key);
+		ev->num[key] = v;
+		ev->args |= BIT(key);
 	}
 }
 
-static void dim_number(struct kineto_reader *k, const char *s, size_t n)
+static void dim_value(struct kineto *k, const struct occ_json_event *e)
 {
-	struct event *e = &k->ev;
-	int which = e->dim_key == A_GRID ? 0 : 1;
+	struct event *ev = &k->ev;
 	int64_t v;
 
-	if (e->n_dim == 3 || json_int(s, n, &v) != 0 || v < 0 ||
-	    v > INT32_MAX) {
-		e->bad = akeys[e->dim_key];
+	if (e->type != JSON_NUMBER || ev->n_dim == 3 ||
+	    occ_json_int(e->text, e->len, 0, INT32_MAX, &v) != 0) {
+		ev->bad = akeys[ev->dim_key];
 		return;
 	}
-	e->dim[which][e->n_dim++] = v;
+	ev->dim[ev->dim_key == A_GRID ? 0 : 1][ev->n_dim++] = v;
 }
 
-static int on_number(void *ctx, const char *s, size_t n)
-{
-	struct kineto_reader *k = ctx;
-	struct event *e = &k->ev;
-	int st;
-
-	json_stream_touch(&k->js);
-	switch (role_here(k)) {
-	case R_DEVICE:
-		return dev_number(k, s, n);
-	case R_EVENT:
-		if (k->key != E_TS && k->key != E_DUR)
-			return 1;
-		st = json_us_to_ns(s, n, k->key == E_TS ? &e->ts : &e->dur);
-		if (st != 0)
-			e->bad = ekeys[k->key];
-		else
-			e->have |= BIT(k->key);
-		return 1;
-	case R_ARGS:
-		arg_number(k, s, n);
-		return 1;
-	case R_DIM:
-		dim_number(k, s, n);
-		return 1;
-	default:
-		return 1;
-	}
-}
-
-static int name_keep(struct kineto_reader *k, const unsigned char *s,
-		     size_t n)
+static int name_keep(struct kineto *k, struct occ_json_reader *jr,
+		     const struct occ_json_event *e)
 {
 	size_t cap = k->name_cap ? k->name_cap : 256;
 	char *p;
 
-	if (n + 1 > k->name_cap) {
-		while (cap < n + 1)
+	if (e->len + 1 > k->name_cap) {
+		while (cap < e->len + 1)
 			cap *= 2;
 		p = realloc(k->name, cap);
 		if (!p)
-			return stop(k, OCC_ERR_NOMEM, NULL);
+			return occ_json_fail(jr, OCC_ERR_NOMEM, e->offset,
+					     "out of memory");
 		k->name = p;
 		k->name_cap = cap;
 	}
-	memcpy(k->name, s, n);
-	k->name[n] = '\0';
-	k->name_len = n;
-	return 1;
+	memcpy(k->name, e->text, e->len + 1);
+	k->ev.have |= BIT(E_NAME);
+	return 0;
 }
 
-static int on_string(void *ctx, const unsigned char *s, size_t n)
+static int event_value(struct kineto *k, struct occ_json_reader *jr,
+		       const struct occ_json_event *e)
 {
-	struct kineto_reader *k = ctx;
-	struct event *e = &k->ev;
+	struct event *ev = &k->ev;
+	int key = find(ekeys, E_COUNT, e->key);
 
-	json_stream_touch(&k->js);
-	switch (role_here(k)) {
-	case R_DEVICE:
-		if (k->key == D_NAME) {
-			k->dev_have |= BIT(D_NAME);
-			if (n >= sizeof k->dev.name)
-				n = sizeof k->dev.name - 1;
-			memcpy(k->dev.name, s, n);
-			k->dev.name[n] = '\0';
-		} else if (k->key != NONE)
-			return stop(k, OCC_ERR_BAD_VALUE, dkeys[k->key]);
-		return 1;
-	case R_EVENT:
-		if (k->key == E_CAT) {
-			/* "kernel"; Kineto before 2021 wrote "Kernel". */
-			e->is_kernel = n == 6 &&
-				       strncasecmp((const char *)s, "kernel",
-						   6) == 0;
-			e->have |= BIT(E_CAT);
-		} else if (k->key == E_PH) {
-			e->is_complete = n == 1 && s[0] == 'X';
-			e->have |= BIT(E_PH);
-		} else if (k->key == E_NAME) {
-			e->have |= BIT(E_NAME);
-			return name_keep(k, s, n);
-		} else if (k->key == E_TS || k->key == E_DUR)
-			e->bad = ekeys[k->key];
-		return 1;
-	case R_ARGS:
-		if (k->key != NONE)
-			e->bad = akeys[k->key];
-		return 1;
-	case R_DIM:
-		e->bad = akeys[e->dim_key];
-		return 1;
-	default:
-		return 1;
+	if (key == E_CAT && e->type == JSON_STRING) {
+		/* "kernel"; Kineto before 2021 wrote "Kernel". */
+		ev->is_kernel = strcasecmp(e->text, "kernel") == 0;
+	} else if (key == E_PH && e->type == JSON_STRING) {
+		ev->is_complete = strcmp(e->text, "X") == 0;
+	} else if (key == E_NAME && e->type == JSON_STRING) {
+		return name_keep(k, jr, e);
+	} else if (key == E_TS || key == E_DUR) {
+		if (e->type != JSON_NUMBER ||
+		    us_to_ns(e->text, e->len, key == E_TS ? &ev->ts
+						      : &ev->dur) != 0)
+			ev->bad = ekeys[key];
+		else
+			ev->have |= BIT(key);
 	}
-}
-
-static int on_other(void *ctx)
-{
-	struct kineto_reader *k = ctx;
-
-	json_stream_touch(&k->js);
-	if (role_here(k) == R_ARGS && k->key != NONE)
-		k->ev.bad = akeys[k->key];
-	if (role_here(k) == R_DIM)
-		k->ev.bad = akeys[k->ev.dim_key];
-	return 1;
-}
-
-static int on_bool(void *ctx, int b)
-{
-	(void)b;
-	return on_other(ctx);
-}
-
-static int on_map_key(void *ctx, const unsigned char *s, size_t n)
-{
-	struct kineto_reader *k = ctx;
-
-	json_stream_touch(&k->js);
-	switch (role_here(k)) {
-	case R_TOP:
-		k->key = find((const char *const[]){ "deviceProperties",
-						    "traceEvents" }, 2, s, n);
-		break;
-	case R_DEVICE:
-		k->key = find(dkeys, D_COUNT, s, n);
-		break;
-	case R_EVENT:
-		k->key = find(ekeys, E_COUNT, s, n);
-		break;
-	case R_ARGS:
-		k->key = find(akeys, A_COUNT, s, n);
-		break;
-	default:
-		k->key = NONE;
-	}
-	return 1;
+	return 0;
 }
 
 /* ---- Containers ---- */
 
-/* What a container opened here is, from where it opens. */
-static enum role role_of_child(const struct kineto_reader *k, int is_array)
+/* What a container opened at depth d is, from where it opens. */
+static enum role role_of(const struct kineto *k,
+			 const struct occ_json_event *e)
 {
-	if (k->depth == 0)
-		return is_array ? R_SKIP : R_TOP;
-	switch (role_here(k)) {
+	int key;
+
+	if (e->depth == 0)
+		return R_TOP;
+	switch (k->role[e->depth - 1]) {
 	case R_TOP:
-		if (!is_array || k->key == NONE)
+		if (e->type != JSON_ARRAY)
 			return R_SKIP;
-		return k->key == 0 ? R_DEVPROPS : R_EVENTS;
+		key = find((const char *const[]){ "deviceProperties",
+						 "traceEvents" }, 2, e->key);
+		return key == 0 ? R_DEVPROPS : key == 1 ? R_EVENTS : R_SKIP;
 	case R_DEVPROPS:
-		return is_array ? R_SKIP : R_DEVICE;
+		return e->type == JSON_OBJECT ? R_DEVICE : R_SKIP;
 	case R_EVENTS:
-		return is_array ? R_SKIP : R_EVENT;
+		return e->type == JSON_OBJECT ? R_EVENT : R_SKIP;
 	case R_EVENT:
-		return !is_array && k->key == E_ARGS ? R_ARGS : R_SKIP;
+		return e->type == JSON_OBJECT &&
+		       find(ekeys, E_COUNT, e->key) == E_ARGS ? R_ARGS : R_SKIP;
 	case R_ARGS:
-		return is_array && (k->key == A_GRID || k->key == A_BLOCK)
+		key = find(akeys, A_COUNT, e->key);
+		return e->type == JSON_ARRAY && (key == A_GRID ||
+						 key == A_BLOCK)
 		       ? R_DIM : R_SKIP;
 	default:
 		return R_SKIP;
 	}
 }
 
-static int enter(struct kineto_reader *k, int is_array)
+static int open_container(struct kineto *k, struct occ_json_reader *jr,
+			  const struct occ_json_event *e)
 {
-	enum role role = role_of_child(k, is_array);
+	enum role role = role_of(k, e);
 
-	json_stream_touch(&k->js);
-	if (k->depth == 0 && is_array)
-		return stop(k, OCC_ERR_SYNTAX, "neither an occcalc trace nor "
-			    "a Chrome trace object");
-	if (k->depth == OCC_LAUNCH_DEPTH_MAX)
-		return stop(k, OCC_ERR_RANGE, "nesting");
-	/* A value of a known key in the wrong shape. */
-	if (role == R_SKIP && role_here(k) == R_ARGS && k->key != NONE)
-		k->ev.bad = akeys[k->key];
-	if (role == R_SKIP && role_here(k) == R_DIM)
+	if (e->depth == 0 && e->type == JSON_ARRAY)
+		return occ_json_fail(jr, OCC_ERR_SYNTAX, e->offset, "neither "
+				     "an occcalc trace nor a Chrome trace "
+				     "object");
+	/* A value of a known argument in the wrong shape. */
+	if (role == R_SKIP && k->role[e->depth - 1] == R_ARGS)
+		arg_value(k, e);
+	if (role == R_SKIP && k->role[e->depth - 1] == R_DIM)
 		k->ev.bad = akeys[k->ev.dim_key];
-	if (role == R_DIM)
-		k->ev.dim_key = k->key;
-	k->stack[++k->depth] = role;
+	k->role[e->depth] = role;
 	if (role == R_DEVICE) {
 		memset(&k->dev, 0, sizeof k->dev);
 		k->dev_have = 0;
 	} else if (role == R_EVENT) {
 		memset(&k->ev, 0, sizeof k->ev);
-		k->ev.offset = here(k);
-		k->name_len = 0;
+		k->ev.offset = e->offset;
 	} else if (role == R_EVENTS) {
 		k->seen_events = 1;
 	} else if (role == R_DIM) {
 		k->ev.n_dim = 0;
+		k->ev.dim_key = find(akeys, A_COUNT, e->key);
 	}
-	k->key = NONE;
-	return 1;
+	return 0;
 }
 
-static int on_start_map(void *ctx) { return enter(ctx, 0); }
-static int on_start_array(void *ctx) { return enter(ctx, 1); }
-
-static int device_end(struct kineto_reader *k)
+static int device_end(struct kineto *k, struct occ_json_reader *jr,
+		      const struct occ_json_event *e)
 {
 	static const unsigned need = BIT(D_ID) | BIT(D_MAJOR) | BIT(D_MINOR) |
 				     BIT(D_SMS);
+	enum occ_status st;
 	int d;
 
 	for (d = 0; d < D_COUNT; d++)
 		if ((need & BIT(d)) && !(k->dev_have & BIT(d)))
-			return stop(k, OCC_ERR_MISSING_KEY, dkeys[d]);
-	k->js.st = launch_device(k->r, &k->dev);
-	return k->js.st == OCC_OK;
+			return occ_json_fail(jr, OCC_ERR_MISSING_KEY, e->offset,
+					     "%s", dkeys[d]);
+	st = launch_device(k->r, &k->dev);
+	return st == OCC_OK ? 0 : occ_json_fail(jr, st, e->offset, "%s",
+						  k->r->diag->key);
 }
 
 static void kineto_figures(const struct event *e, struct occ_launch_record *l)
@@ -396,25 +349,37 @@ static void kineto_figures(const struct event *e, struct occ_launch_record *l)
 	l->kineto_warps_per_sm = e->dec[A_WPS];
 }
 
-static int kernel_end(struct kineto_reader *k)
+static enum occ_status kernel_check(const struct event *e, const char **what)
 {
 	static const unsigned need = BIT(A_DEVICE) | BIT(A_REGS) |
 				     BIT(A_SMEM) | BIT(A_GRID) | BIT(A_BLOCK);
-	const struct event *e = &k->ev;
-	struct occ_launch_record l;
 	int a;
 
+	*what = e->bad;
 	if (e->bad)
-		return stop(k, OCC_ERR_BAD_VALUE, e->bad);
+		return OCC_ERR_BAD_VALUE;
 	for (a = 0; a < A_COUNT; a++)
-		if ((need & BIT(a)) && !(e->args & BIT(a)))
-			return stop(k, OCC_ERR_MISSING_KEY, akeys[a]);
-	if (e->num[A_DEVICE] < 0 || e->num[A_DEVICE] > INT32_MAX)
-		return stop(k, OCC_ERR_RANGE, akeys[A_DEVICE]);
-	if (e->num[A_REGS] < 0 || e->num[A_REGS] > 65535)
-		return stop(k, OCC_ERR_RANGE, akeys[A_REGS]);
-	if (e->num[A_SMEM] < 0 || e->num[A_SMEM] > (int64_t)OCC_BYTES_MAX)
-		return stop(k, OCC_ERR_RANGE, akeys[A_SMEM]);
+		if ((need & BIT(a)) && !(e->args & BIT(a))) {
+			*what = akeys[a];
+			return OCC_ERR_MISSING_KEY;
+		}
+	*what = e->num[A_DEVICE] < 0 || e->num[A_DEVICE] > INT32_MAX
+		? akeys[A_DEVICE]
+		: e->num[A_REGS] < 0 || e->num[A_REGS] > 65535 ? akeys[A_REGS]
+		: e->num[A_SMEM] < 0 || e->num[A_SMEM] > (int64_t)OCC_BYTES_MAX
+		? akeys[A_SMEM] : NULL;
+	return *what ? OCC_ERR_RANGE : OCC_OK;
+}
+
+static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
+{
+	const struct event *e = &k->ev;
+	struct occ_launch_record l;
+	const char *what;
+	enum occ_status st = kernel_check(e, &what);
+
+	if (st != OCC_OK)
+		return occ_json_fail(jr, st, e->offset, "%s", what);
 	launch_defaults(&l, OCC_LAUNCH_FORMAT_KINETO);
 	l.offset = e->offset;
 	l.kernel = (e->have & BIT(E_NAME)) ? k->name : "";
@@ -434,20 +399,16 @@ static int kernel_end(struct kineto_reader *k)
 			l.end_ns = e->ts + e->dur;
 	}
 	kineto_figures(e, &l);
-	k->js.st = launch_deliver(k->r, &l);
-	if (k->js.st != OCC_OK)
-		return 0;
-	return 1;
+	st = launch_deliver(k->r, &l);
+	return st == OCC_OK ? 0 : occ_json_fail(jr, st, e->offset, "%s",
+						  k->r->diag->key);
 }
 
-static int on_end(void *ctx)
+static int close_container(struct kineto *k, struct occ_json_reader *jr,
+			   const struct occ_json_event *e)
 {
-	struct kineto_reader *k = ctx;
-	enum role role = role_here(k);
+	enum role role = k->role[e->depth];
 
-	json_stream_touch(&k->js);
-	k->depth--;
-	k->key = NONE;
 	if (role == R_DIM) {
 		if (k->ev.n_dim != 3)
 			k->ev.bad = akeys[k->ev.dim_key];
@@ -455,70 +416,59 @@ static int on_end(void *ctx)
 			k->ev.args |= BIT(k->ev.dim_key);
 	}
 	if (role == R_DEVICE)
-		return device_end(k);
+		return device_end(k, jr, e);
 	if (role == R_EVENT && k->ev.is_kernel && k->ev.is_complete)
-		return kernel_end(k);
+		return kernel_end(k, jr);
 	if (role == R_EVENT)
 		k->r->info->skipped++;
-	return 1;
+	return 0;
 }
 
-static const yajl_callbacks callbacks = {
-	on_other, on_bool, NULL, NULL, on_number, on_string,
-	on_start_map, on_map_key, on_end, on_start_array, on_end
-};
-
-enum occ_status kineto_open(struct kineto_reader **out, struct launch_read *r)
+static int on_event(void *ctx, struct occ_json_reader *jr,
+		    const struct occ_json_event *e)
 {
-	struct kineto_reader *k = calloc(1, sizeof *k);
+	struct kineto *k = ctx;
+
+	if (e->type == JSON_OBJECT || e->type == JSON_ARRAY)
+		return open_container(k, jr, e);
+	if (e->type == JSON_END)
+		return close_container(k, jr, e);
+	if (e->depth == 0)
+		return occ_json_fail(jr, OCC_ERR_SYNTAX, e->offset, "neither an "
+				     "occcalc trace nor a Chrome trace object");
+	switch (k->role[e->depth - 1]) {
+	case R_DEVICE:
+		return dev_value(k, jr, e);
+	case R_EVENT:
+		return event_value(k, jr, e);
+	case R_ARGS:
+		arg_value(k, e);
+		return 0;
+	case R_DIM:
+		dim_value(k, e);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+enum occ_status kineto_read(struct launch_read *r, int fd)
+{
+	struct occ_json_limits lim = { 0, LAUNCH_TOKEN_MAX, 0, 0 };
+	struct occ_json_err err;
+	struct kineto *k = calloc(1, sizeof *k);
 	enum occ_status st;
 
-	*out = k;
 	if (!k)
 		return OCC_ERR_NOMEM;
 	k->r = r;
-	k->key = NONE;
-	st = json_stream_open(&k->js, &callbacks, k, 0);
-	return st;
-}
-
-enum occ_status kineto_feed(struct kineto_reader *k, const unsigned char *p,
-			    size_t n)
-{
-	enum occ_status st;
-	size_t at;
-
-	st = json_stream_feed(&k->js, p, n, &at);
-	if (st == OCC_ERR_SYNTAX && k->js.st == OCC_OK)
-		return launch_fail(k->r, st, 0, k->r->offset + at,
-				   "not JSON");
-	if (st == OCC_ERR_RANGE && k->js.st == OCC_OK) {
-		k->r->diag->limit = LAUNCH_TOKEN_MAX;
-		return launch_fail(k->r, st, 0, k->r->offset + at,
-				   "JSON token");
-	}
-	return st;
-}
-
-enum occ_status kineto_finish(struct kineto_reader *k)
-{
-	enum occ_status st = json_stream_finish(&k->js);
-
+	memset(&err, 0, sizeof err);
+	st = occ_json_read_fd(fd, &lim, on_event, k, &err);
 	if (st != OCC_OK)
-		return k->js.st != OCC_OK ? st
-		       : launch_fail(k->r, st, 0, k->r->offset,
-				     "JSON ends before the document does");
-	if (!k->seen_events)
-		return launch_fail(k->r, OCC_ERR_MISSING_KEY, 0, 0,
-				   "traceEvents");
-	return OCC_OK;
-}
-
-void kineto_close(struct kineto_reader *k)
-{
-	if (!k)
-		return;
-	json_stream_close(&k->js);
+		st = launch_json_fail(r, &err);
+	else if (!k->seen_events)
+		st = launch_fail(r, OCC_ERR_MISSING_KEY, 0, 0, "traceEvents");
 	free(k->name);
 	free(k);
+	return st;
 }

@@ -1,8 +1,8 @@
 /*
- * read.c - a launch file's bytes, plain or gzip (told by its first two
- * bytes, not its name), pushed in chunks to the reader of its format
- * (told by its first key: an occcalc trace's lines start with "type"),
- * so that no file is ever held whole.
+ * read.c - a launch file, plain or gzip (zlib tells, by content, not by
+ * name), handed to the reader of its format, told by its first key: an
+ * occcalc trace's lines start with "type", a Chrome trace otherwise.
+ * Readers stream: no file is ever held whole.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,117 +10,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "json.h"
 #include "launches_int.h"
 
-#define CHUNK (1u << 16)
 /* Bytes looked at to tell the formats apart: the first key is there. */
 #define SNIFF 512
-
-/* ---- Bytes in: a FILE or memory, inflated when gzip ---- */
-
-struct bytes {
-	FILE *f;
-	const unsigned char *mem;
-	size_t mem_len, mem_pos;
-	int gz, gz_done;
-	z_stream z;
-	unsigned char in[CHUNK];
-	size_t in_len;              /* raw bytes in in[] not yet used */
-	size_t in_pos;
-	int eof;                    /* the raw source is exhausted */
-	enum occ_status err;
-};
-
-static size_t raw_read(struct bytes *b, unsigned char *p, size_t n)
-{
-	size_t got;
-
-	if (b->f) {
-		got = fread(p, 1, n, b->f);
-		if (got < n && ferror(b->f))
-			b->err = OCC_ERR_IO;
-		return got;
-	}
-	got = b->mem_len - b->mem_pos < n ? b->mem_len - b->mem_pos : n;
-	memcpy(p, b->mem + b->mem_pos, got);
-	b->mem_pos += got;
-	return got;
-}
-
-static int fill_in(struct bytes *b)
-{
-	if (b->in_pos < b->in_len || b->eof)
-		return b->in_pos < b->in_len;
-	b->in_pos = 0;
-	b->in_len = raw_read(b, b->in, sizeof b->in);
-	if (b->in_len == 0)
-		b->eof = 1;
-	return b->in_len > 0;
-}
-
-static enum occ_status bytes_start(struct bytes *b)
-{
-	fill_in(b);
-	if (b->err)
-		return b->err;
-	b->gz = b->in_len >= 2 && b->in[0] == 0x1f && b->in[1] == 0x8b;
-	if (!b->gz)
-		return OCC_OK;
-	memset(&b->z, 0, sizeof b->z);
-	/* 16 + MAX_WBITS: a gzip header and trailer around the stream. */
-	if (inflateInit2(&b->z, 16 + MAX_WBITS) != Z_OK)
-		return OCC_ERR_NOMEM;
-	return OCC_OK;
-}
-
-/* Up to n bytes into p; 0 at the end (or on an error, in b->err). */
-static size_t bytes_read(struct bytes *b, unsigned char *p, size_t n)
-{
-	size_t got;
-	int zr;
-
-	if (!b->gz) {
-		if (!fill_in(b))
-			return 0;
-		got = b->in_len - b->in_pos < n ? b->in_len - b->in_pos : n;
-		memcpy(p, b->in + b->in_pos, got);
-		b->in_pos += got;
-		return got;
-	}
-	b->z.next_out = p;
-	b->z.avail_out = (uInt)n;
-	while (b->z.avail_out == n && !b->gz_done) {
-		if (!fill_in(b)) {
-			if (!b->err)
-				b->err = OCC_ERR_CORRUPT;  /* the stream stops */
-			return 0;
-		}
-		b->z.next_in = b->in + b->in_pos;
-		b->z.avail_in = (uInt)(b->in_len - b->in_pos);
-		zr = inflate(&b->z, Z_NO_FLUSH);
-		b->in_pos = b->in_len - b->z.avail_in;
-		if (zr == Z_STREAM_END) {
-			/* gzip allows members one after another. */
-			if (fill_in(b) && inflateReset(&b->z) == Z_OK)
-				continue;
-			b->gz_done = 1;
-		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			b->err = zr == Z_MEM_ERROR ? OCC_ERR_NOMEM
-						   : OCC_ERR_CORRUPT;
-			return 0;
-		} else if (zr == Z_BUF_ERROR && b->z.avail_in) {
-			b->err = OCC_ERR_CORRUPT;
-			return 0;
-		}
-	}
-	return n - b->z.avail_out;
-}
-
-static void bytes_end(struct bytes *b)
-{
-	if (b->gz)
-		inflateEnd(&b->z);
-}
 
 /* ---- Records out ---- */
 
@@ -185,6 +79,13 @@ void launch_defaults(struct occ_launch_record *l, enum occ_launch_format f)
 	l->start_ns = l->end_ns = -1;
 }
 
+enum occ_status launch_json_fail(struct launch_read *r,
+				 const struct occ_json_err *err)
+{
+	return launch_fail(r, err->st, (int64_t)err->line, err->offset,
+			   err->what);
+}
+
 /* ---- The read ---- */
 
 /* Whether the first key of the first object is "type": an occcalc
@@ -205,65 +106,52 @@ static int starts_like_trace(const unsigned char *p, size_t n)
 	return n - i >= sizeof key - 1 && memcmp(p + i, key, sizeof key - 1) == 0;
 }
 
-struct format_reader {
-	struct trace_reader *t;
-	struct kineto_reader *k;
-};
-
-static enum occ_status reader_feed(struct format_reader *fr,
-				   const unsigned char *p, size_t n)
+/* The first bytes of the file, decompressed, into buf: their count, or
+ * -1 for a gzip stream that fails, -2 when it cannot be read. The
+ * descriptor is left where it was. */
+static int sniff(int fd, unsigned char *buf, size_t n)
 {
-	return fr->t ? trace_feed(fr->t, p, n) : kineto_feed(fr->k, p, n);
+	off_t at = lseek(fd, 0, SEEK_CUR);
+	int own = at < 0 ? -1 : dup(fd), got = -2;
+	gzFile g = own < 0 ? NULL : gzdopen(own, "rb");
+
+	if (!g) {
+		if (own >= 0)
+			close(own);
+		return -2;
+	}
+	got = gzread(g, buf, (unsigned)n);
+	gzclose(g);
+	if (lseek(fd, at, SEEK_SET) != at)
+		return -2;
+	return got;
 }
 
-static enum occ_status read_chunks(struct bytes *b, struct launch_read *r,
-				   unsigned char *buf)
+static enum occ_status read_fd(int fd, struct launch_read *r)
 {
-	struct format_reader fr = { NULL, NULL };
-	enum occ_status st;
-	size_t n = 0, got;
+	unsigned char head[SNIFF];
+	int n = sniff(fd, head, sizeof head);
 
-	/* Enough bytes to see the first key (a gzip stream may give few). */
-	while (n < SNIFF && (got = bytes_read(b, buf + n, CHUNK - n)) > 0)
-		n += got;
-	if (b->err)
-		return launch_fail(r, b->err, 0, 0, b->err == OCC_ERR_CORRUPT
-				   ? "gzip stream" : NULL);
+	if (n == -2)
+		return launch_fail(r, OCC_ERR_IO, 0, 0, NULL);
+	if (n < 0)
+		return launch_fail(r, OCC_ERR_CORRUPT, 0, 0, "gzip stream");
 	if (n == 0)
 		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "empty file");
-	r->info->format = starts_like_trace(buf, n) ? OCC_LAUNCH_FORMAT_OCCCALC
-						    : OCC_LAUNCH_FORMAT_KINETO;
-	st = r->info->format == OCC_LAUNCH_FORMAT_OCCCALC ? trace_open(&fr.t, r)
-							 : kineto_open(&fr.k, r);
-	while (st == OCC_OK && n > 0) {
-		st = reader_feed(&fr, buf, n);
-		r->offset += n;
-		r->info->bytes = r->offset;
-		if (st == OCC_OK)
-			n = bytes_read(b, buf, CHUNK);
-	}
-	if (st == OCC_OK && b->err)
-		st = launch_fail(r, b->err, 0, r->offset,
-				 b->err == OCC_ERR_CORRUPT ? "gzip stream"
-							   : NULL);
-	if (st == OCC_OK)
-		st = fr.t ? trace_finish(fr.t) : kineto_finish(fr.k);
-	if (fr.t)
-		trace_close(fr.t);
-	if (fr.k)
-		kineto_close(fr.k);
-	return st;
+	r->info->format = starts_like_trace(head, (size_t)n)
+			  ? OCC_LAUNCH_FORMAT_OCCCALC : OCC_LAUNCH_FORMAT_KINETO;
+	return r->info->format == OCC_LAUNCH_FORMAT_OCCCALC ? trace_read(r, fd)
+							   : kineto_read(r, fd);
 }
 
-static enum occ_status read_bytes(struct bytes *b, const char *name,
-				  const struct occ_launch_callbacks *cb,
-				  void *ctx, struct occ_launch_file *info,
-				  struct occ_diag *diag)
+enum occ_status occ_launches_read_fd(int fd, const char *name,
+				     const struct occ_launch_callbacks *cb,
+				     void *ctx, struct occ_launch_file *info,
+				     struct occ_diag *diag)
 {
 	struct occ_launch_file own;
 	struct occ_diag own_diag;
 	struct launch_read *r;
-	unsigned char *buf;
 	enum occ_status st;
 
 	info = info ? info : &own;
@@ -273,40 +161,14 @@ static enum occ_status read_bytes(struct bytes *b, const char *name,
 	memset(diag, 0, sizeof *diag);
 	occ_copy_string(diag->file, sizeof diag->file, name);
 	r = calloc(1, sizeof *r);
-	buf = malloc(CHUNK);
-	if (!r || !buf) {
-		free(r);
-		free(buf);
+	if (!r)
 		return OCC_ERR_NOMEM;
-	}
 	r->cb = cb;
 	r->ctx = ctx;
 	r->info = info;
 	r->diag = diag;
-	st = bytes_start(b);
-	if (st == OCC_OK)
-		st = read_chunks(b, r, buf);
-	else
-		st = launch_fail(r, st, 0, 0, NULL);
-	bytes_end(b);
-	free(buf);
+	st = read_fd(fd, r);
 	free(r);
-	return st;
-}
-
-static enum occ_status read_stream(FILE *f, const char *name,
-				   const struct occ_launch_callbacks *cb,
-				   void *ctx, struct occ_launch_file *info,
-				   struct occ_diag *diag)
-{
-	struct bytes *b = calloc(1, sizeof *b);
-	enum occ_status st;
-
-	if (!b)
-		return OCC_ERR_NOMEM;
-	b->f = f;
-	st = read_bytes(b, name, cb, ctx, info, diag);
-	free(b);
 	return st;
 }
 
@@ -325,44 +187,8 @@ enum occ_status occ_launches_read_file(const char *path,
 	st = occ_open_regular(path, &f);
 	if (st != OCC_OK)
 		return st;
-	st = read_stream(f, path, cb, ctx, info, diag);
+	st = occ_launches_read_fd(fileno(f), path, cb, ctx, info, diag);
 	fclose(f);
-	return st;
-}
-
-enum occ_status occ_launches_read_fd(int fd, const char *name,
-				     const struct occ_launch_callbacks *cb,
-				     void *ctx, struct occ_launch_file *info,
-				     struct occ_diag *diag)
-{
-	enum occ_status st;
-	int own = dup(fd);
-	FILE *f = own < 0 ? NULL : fdopen(own, "r");
-
-	if (!f) {
-		if (own >= 0)
-			close(own);
-		return OCC_ERR_IO;
-	}
-	st = read_stream(f, name, cb, ctx, info, diag);
-	fclose(f);
-	return st;
-}
-
-enum occ_status occ_launches_read_mem(const void *data, size_t size,
-				      const struct occ_launch_callbacks *cb,
-				      void *ctx, struct occ_launch_file *info,
-				      struct occ_diag *diag)
-{
-	struct bytes *b = calloc(1, sizeof *b);
-	enum occ_status st;
-
-	if (!b)
-		return OCC_ERR_NOMEM;
-	b->mem = data;
-	b->mem_len = size;
-	st = read_bytes(b, "(memory)", cb, ctx, info, diag);
-	free(b);
 	return st;
 }
 

@@ -1,11 +1,15 @@
 /*
  * trace.c - occcalc's trace file (docs/trace-format.md): JSON Lines, each
- * line one record parsed alone (yajl), so that a file cut short reads up
- * to its last whole line and an error names its line.
+ * line one record parsed alone (the project's JSON reader, json.h), so
+ * that a file cut short reads up to its last whole line and an error
+ * names its line.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
+#include "json.h"
 #include "launches_int.h"
 
 enum kind { KV_INT, KV_STR, KV_DIM3, KV_SKIP };
@@ -66,19 +70,14 @@ struct record {
 	int64_t num[K_COUNT];
 	size_t str[K_COUNT];        /* offset of the text in strs */
 	int64_t dim[K_COUNT][3];
-	int n_dim;                  /* elements of the array being read */
-	enum key key;               /* the key whose value comes next */
-	int depth;
-	int skip_depth;             /* > 0: inside a value skipped */
+	int n_dim;
+	enum key dim_key;           /* the array being read */
 	char *strs;                 /* the line's strings, NUL-ended */
 	size_t strs_len;
-	const char *bad;            /* what is wrong, for the diagnostic */
-	enum occ_status st;
 };
 
 struct trace_reader {
 	struct launch_read *r;
-	struct json_stream js;
 	struct record rec;
 	char *line;
 	size_t len, cap;
@@ -87,166 +86,102 @@ struct trace_reader {
 	int seen_header;
 };
 
-static int stop(struct trace_reader *t, enum occ_status st, const char *what)
-{
-	t->rec.st = st;
-	t->rec.bad = what;
-	t->js.st = st;
-	return 0;
-}
-
-static enum key key_find(const unsigned char *s, size_t n)
+static enum key key_find(const char *s)
 {
 	int k;
 
-	for (k = 0; k < K_COUNT; k++)
-		if (strlen(keys[k].name) == n && memcmp(keys[k].name, s, n) == 0)
+	for (k = 0; s && k < K_COUNT; k++)
+		if (strcmp(keys[k].name, s) == 0)
 			return (enum key)k;
 	return K_UNKNOWN;
 }
 
-/* A scalar or an array element has arrived for the current key. */
-static int value_at(struct trace_reader *t, enum kind kind)
+static int bad(struct occ_json_reader *jr, const struct occ_json_event *e,
+	       enum occ_status st, enum key k)
+{
+	return occ_json_fail(jr, st, e->offset, "%s", keys[k].name);
+}
+
+/* A member of the record (depth 1). */
+static int member(struct trace_reader *t, struct occ_json_reader *jr,
+		  const struct occ_json_event *e)
 {
 	struct record *c = &t->rec;
-
-	json_stream_touch(&t->js);
-	if (c->depth == 0)
-		return stop(t, OCC_ERR_SYNTAX, "not a JSON object");
-	if (c->skip_depth || c->key == K_UNKNOWN || keys[c->key].kind == KV_SKIP)
-		return 1;
-	if (c->depth == 2 && keys[c->key].kind == KV_DIM3 && kind == KV_INT)
-		return 1;
-	if (c->depth != 1 || keys[c->key].kind != kind)
-		return stop(t, OCC_ERR_BAD_VALUE, keys[c->key].name);
-	c->have |= BIT(c->key);
-	return 1;
-}
-
-static int on_null(void *ctx)
-{
-	struct trace_reader *t = ctx;
-
-	json_stream_touch(&t->js);
-	if (t->rec.depth == 0)
-		return stop(t, OCC_ERR_SYNTAX, "not a JSON object");
-	if (t->rec.skip_depth || t->rec.key == K_UNKNOWN ||
-	    keys[t->rec.key].kind == KV_SKIP)
-		return 1;
-	return stop(t, OCC_ERR_BAD_VALUE, keys[t->rec.key].name);
-}
-
-static int on_bool(void *ctx, int b)
-{
-	(void)b;
-	return on_null(ctx);
-}
-
-static int on_number(void *ctx, const char *s, size_t n)
-{
-	struct trace_reader *t = ctx;
-	struct record *c = &t->rec;
-	int64_t v;
+	enum key k = key_find(e->key);
+	enum kind want = k == K_UNKNOWN ? KV_SKIP : keys[k].kind;
 	int st;
 
-	if (!value_at(t, KV_INT))
+	if (want == KV_SKIP)
 		return 0;
-	if (c->skip_depth || c->key == K_UNKNOWN || keys[c->key].kind == KV_SKIP)
-		return 1;
-	st = json_int(s, n, &v);
-	if (st != 0)
-		return stop(t, st == -2 ? OCC_ERR_RANGE : OCC_ERR_BAD_VALUE,
-			    keys[c->key].name);
-	if (keys[c->key].kind == KV_DIM3) {
-		if (c->n_dim == 3)
-			return stop(t, OCC_ERR_BAD_VALUE, keys[c->key].name);
-		c->dim[c->key][c->n_dim++] = v;
-		return 1;
-	}
-	c->num[c->key] = v;
-	return 1;
-}
-
-static int on_string(void *ctx, const unsigned char *s, size_t n)
-{
-	struct trace_reader *t = ctx;
-	struct record *c = &t->rec;
-
-	if (!value_at(t, KV_STR))
-		return 0;
-	if (c->skip_depth || c->key == K_UNKNOWN || keys[c->key].kind == KV_SKIP)
-		return 1;
-	/* The line's strings fit in its length. */
-	c->str[c->key] = c->strs_len;
-	memcpy(c->strs + c->strs_len, s, n);
-	c->strs_len += n;
-	c->strs[c->strs_len++] = '\0';
-	return 1;
-}
-
-static int on_map_key(void *ctx, const unsigned char *s, size_t n)
-{
-	struct trace_reader *t = ctx;
-	struct record *c = &t->rec;
-
-	json_stream_touch(&t->js);
-	if (c->skip_depth)
-		return 1;
-	c->key = key_find(s, n);
-	if (c->key != K_UNKNOWN && (c->have & BIT(c->key)))
-		return stop(t, OCC_ERR_DUPLICATE_KEY, keys[c->key].name);
-	return 1;
-}
-
-static int enter(struct trace_reader *t, int is_array)
-{
-	struct record *c = &t->rec;
-
-	json_stream_touch(&t->js);
-	if (++c->depth > OCC_LAUNCH_DEPTH_MAX)
-		return stop(t, OCC_ERR_RANGE, "nesting");
-	if (c->depth == 1) {
-		if (is_array)
-			return stop(t, OCC_ERR_SYNTAX, "not a JSON object");
-		return 1;
-	}
-	if (c->skip_depth)
-		return 1;
-	if (c->key == K_UNKNOWN || keys[c->key].kind == KV_SKIP) {
-		c->skip_depth = c->depth;
-		return 1;
-	}
-	if (c->depth == 2 && is_array && keys[c->key].kind == KV_DIM3) {
+	if (c->have & BIT(k))
+		return bad(jr, e, OCC_ERR_DUPLICATE_KEY, k);
+	if (want == KV_DIM3) {
+		if (e->type != JSON_ARRAY)
+			return bad(jr, e, OCC_ERR_BAD_VALUE, k);
+		c->dim_key = k;
 		c->n_dim = 0;
-		return 1;
+		return 0;
 	}
-	return stop(t, OCC_ERR_BAD_VALUE, keys[c->key].name);
+	if (want == KV_STR && e->type == JSON_STRING) {
+		/* The line's strings fit in its length. */
+		c->str[k] = c->strs_len;
+		memcpy(c->strs + c->strs_len, e->text, e->len + 1);
+		c->strs_len += e->len + 1;
+	} else if (want == KV_INT && e->type == JSON_NUMBER) {
+		st = occ_json_int(e->text, e->len, INT64_MIN, INT64_MAX,
+				  &c->num[k]);
+		if (st != 0)
+			return bad(jr, e, st == -2 ? OCC_ERR_RANGE
+					       : OCC_ERR_BAD_VALUE, k);
+	} else
+		return bad(jr, e, OCC_ERR_BAD_VALUE, k);
+	c->have |= BIT(k);
+	return 0;
 }
 
-static int leave(struct trace_reader *t)
+/* An element of a dimension array (depth 2). */
+static int dim_element(struct trace_reader *t, struct occ_json_reader *jr,
+		       const struct occ_json_event *e)
 {
 	struct record *c = &t->rec;
+	int st;
 
-	json_stream_touch(&t->js);
-	if (c->skip_depth == c->depth)
-		c->skip_depth = 0;
-	else if (!c->skip_depth && c->depth == 2) {
-		if (c->n_dim != 3)
-			return stop(t, OCC_ERR_BAD_VALUE, keys[c->key].name);
-		c->have |= BIT(c->key);
-	}
-	c->depth--;
-	return 1;
+	if (e->type != JSON_NUMBER || c->n_dim == 3)
+		return bad(jr, e, OCC_ERR_BAD_VALUE, c->dim_key);
+	st = occ_json_int(e->text, e->len, INT64_MIN, INT64_MAX,
+			  &c->dim[c->dim_key][c->n_dim++]);
+	return st ? bad(jr, e, st == -2 ? OCC_ERR_RANGE : OCC_ERR_BAD_VALUE,
+			c->dim_key) : 0;
 }
 
-static int on_start_map(void *ctx) { return enter(ctx, 0); }
-static int on_start_array(void *ctx) { return enter(ctx, 1); }
-static int on_end(void *ctx) { return leave(ctx); }
+static int on_event(void *ctx, struct occ_json_reader *jr,
+		    const struct occ_json_event *e)
+{
+	struct trace_reader *t = ctx;
+	struct record *c = &t->rec;
 
-static const yajl_callbacks callbacks = {
-	on_null, on_bool, NULL, NULL, on_number, on_string,
-	on_start_map, on_map_key, on_end, on_start_array, on_end
-};
+	if (e->depth == 0)
+		return e->type == JSON_OBJECT || e->type == JSON_END ? 0
+		       : occ_json_fail(jr, OCC_ERR_SYNTAX, e->offset,
+				       "not a JSON object");
+	if (e->depth == 1 && e->type == JSON_END) {
+		if (c->dim_key == K_UNKNOWN)
+			return 0;
+		if (c->n_dim != 3)
+			return bad(jr, e, OCC_ERR_BAD_VALUE, c->dim_key);
+		c->have |= BIT(c->dim_key);
+		c->dim_key = K_UNKNOWN;
+		return 0;
+	}
+	if (e->depth == 1)
+		return member(t, jr, e);
+	/* Inside a member: a dimension's elements, or skipped. */
+	if (c->dim_key == K_UNKNOWN)
+		return 0;
+	if (e->depth == 2 && e->type != JSON_END)
+		return dim_element(t, jr, e);
+	return bad(jr, e, OCC_ERR_BAD_VALUE, c->dim_key);
+}
 
 /* ---- Records ---- */
 
@@ -536,37 +471,23 @@ static int blank(const char *s, size_t n)
 /* Parses the line in t->line (t->len bytes) as one record. */
 static enum occ_status line_parse(struct trace_reader *t)
 {
+	static const struct occ_json_limits lim = { 0, OCC_LAUNCH_LINE_MAX, 0,
+						    0 };
 	struct record *c = &t->rec;
+	struct occ_json_err err;
 	enum occ_status st;
-	size_t at;
 
 	if (blank(t->line, t->len))
 		return OCC_OK;
 	memset(c, 0, offsetof(struct record, strs));
-	c->key = K_UNKNOWN;
+	c->dim_key = K_UNKNOWN;
 	c->strs_len = 0;
-	st = json_stream_open(&t->js, &callbacks, t, 0);
+	memset(&err, 0, sizeof err);
+	st = occ_json_read_mem(t->line, t->len, &lim, on_event, t, &err);
 	if (st != OCC_OK)
-		return st;
-	st = json_stream_feed(&t->js, (const unsigned char *)t->line, t->len,
-			      &at);
-	if (st == OCC_OK)
-		st = json_stream_finish(&t->js);
-	json_stream_close(&t->js);
-	if (st != OCC_OK)
-		return fail_line(t, st, c->bad ? c->bad : "not a JSON object");
+		return launch_fail(t->r, st, t->lineno,
+				   t->line_offset + err.offset, err.what);
 	return record(t);
-}
-
-enum occ_status trace_open(struct trace_reader **out, struct launch_read *r)
-{
-	struct trace_reader *t = calloc(1, sizeof *t);
-
-	*out = t;
-	if (!t)
-		return OCC_ERR_NOMEM;
-	t->r = r;
-	return OCC_OK;
 }
 
 /* Room for n more bytes of the line, and for its strings. */
@@ -595,8 +516,8 @@ static enum occ_status line_room(struct trace_reader *t, size_t n)
 	return OCC_OK;
 }
 
-enum occ_status trace_feed(struct trace_reader *t, const unsigned char *p,
-			   size_t n)
+static enum occ_status trace_feed(struct trace_reader *t,
+				  const unsigned char *p, size_t n)
 {
 	const unsigned char *chunk = p, *nl;
 	enum occ_status st;
@@ -627,7 +548,7 @@ enum occ_status trace_feed(struct trace_reader *t, const unsigned char *p,
 	return OCC_OK;
 }
 
-enum occ_status trace_finish(struct trace_reader *t)
+static enum occ_status trace_finish(struct trace_reader *t)
 {
 	enum occ_status st;
 
@@ -648,11 +569,41 @@ enum occ_status trace_finish(struct trace_reader *t)
 	return OCC_OK;
 }
 
-void trace_close(struct trace_reader *t)
+enum occ_status trace_read(struct launch_read *r, int fd)
 {
-	if (!t)
-		return;
-	free(t->line);
-	free(t->rec.strs);
+	struct trace_reader *t = calloc(1, sizeof *t);
+	unsigned char *buf = malloc(LAUNCH_CHUNK);
+	enum occ_status st = OCC_OK;
+	gzFile g = NULL;
+	int own = -1, got;
+
+	if (!t || !buf)
+		st = OCC_ERR_NOMEM;
+	else if ((own = dup(fd)) < 0 || !(g = gzdopen(own, "rb")))
+		st = launch_fail(r, OCC_ERR_IO, 0, 0, NULL);
+	else
+		own = -1;               /* gzclose closes it */
+	if (t)
+		t->r = r;
+	while (st == OCC_OK && (got = gzread(g, buf, LAUNCH_CHUNK)) > 0) {
+		st = trace_feed(t, buf, (size_t)got);
+		r->offset += (uint64_t)got;
+		r->info->bytes = r->offset;
+	}
+	if (st == OCC_OK && got < 0)
+		st = launch_fail(r, OCC_ERR_CORRUPT, 0, r->offset,
+				 "gzip stream");
+	if (st == OCC_OK)
+		st = trace_finish(t);
+	if (g)
+		gzclose(g);
+	if (own >= 0)
+		close(own);
+	if (t) {
+		free(t->line);
+		free(t->rec.strs);
+	}
 	free(t);
+	free(buf);
+	return st;
 }

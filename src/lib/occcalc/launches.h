@@ -120,12 +120,9 @@ struct occ_launch_callbacks {
 				  const struct occ_launch_device *d);
 };
 
-/* The longest line of an occcalc trace and the longest JSON token (a
- * kernel's name) the readers take: memory stays bounded whatever the
- * file's size. */
+/* The longest line of an occcalc trace the reader takes: memory stays
+ * bounded whatever the file's size. */
 #define OCC_LAUNCH_LINE_MAX (1u << 20)
-/* JSON nested deeper than this is refused. */
-#define OCC_LAUNCH_DEPTH_MAX 64
 /* The most devices one trace may describe. */
 #define OCC_LAUNCH_DEVICES_MAX 64
 
@@ -133,8 +130,8 @@ struct occ_launch_callbacks {
  * told apart by content, delivering each launch as it is read. The
  * path must name a regular file (OCC_ERR_NOT_REGULAR). Errors:
  * OCC_ERR_SYNTAX for JSON that does not parse or a record that is not
- * what the format says (diag: the line for JSON Lines, else 0, and in key
- * what is wrong, with the byte offset in limit), OCC_ERR_MISSING_KEY,
+ * what the format says (diag: the line, the byte offset, and in key what
+ * is wrong), OCC_ERR_MISSING_KEY,
  * OCC_ERR_BAD_VALUE and OCC_ERR_RANGE (key: the key), OCC_ERR_LINE_TOO_LONG,
  * OCC_ERR_CORRUPT for a gzip stream that fails, OCC_ERR_IO, OCC_ERR_NOMEM,
  * or what a callback returned. info (may be NULL) is filled as far as the
@@ -144,18 +141,12 @@ enum occ_status occ_launches_read_file(const char *path,
 				       void *ctx, struct occ_launch_file *info,
 				       struct occ_diag *diag);
 
-/* The same on an open descriptor (its current position on), named name
- * in diag. The descriptor is read, not closed. */
+/* The same on an open descriptor of a regular file (from its current
+ * position), named name in diag. It is read, not closed. */
 enum occ_status occ_launches_read_fd(int fd, const char *name,
 				     const struct occ_launch_callbacks *cb,
 				     void *ctx, struct occ_launch_file *info,
 				     struct occ_diag *diag);
-
-/* The same on bytes in memory (a fuzzer's, a test's). */
-enum occ_status occ_launches_read_mem(const void *data, size_t size,
-				      const struct occ_launch_callbacks *cb,
-				      void *ctx, struct occ_launch_file *info,
-				      struct occ_diag *diag);
 
 /* ---- Each launch on the GPU it ran on ---- */
 
