@@ -34,6 +34,8 @@ grep ',false,false$' "$tmp/out" | sed 's/,false,false$//' | sort >"$tmp/occ"
 [ "$status" -eq 0 ] && [ "$(same_rows "$tmp/occ")" = "522 0" ] &&
 	! grep -q ',true$' "$tmp/out"
 ok $? "libnccl.so.2: 522 kernel rows (7 SASS targets), registers, shared memory and stack as cuobjdump's; no relocatable rows"
+grep -q '^occcalc: warning: 308 relocatable kernel images (nvcc -rdc) left out: the same file links the same kernels for the same architecture' "$tmp/err"
+ok $? "libnccl.so.2: the 308 relocatable images of linked kernels left out are counted in one line"
 
 run --kernels "$lib" --all-images -f csv --fields $F,ptx_only,relocatable
 grep ',false,false$' "$tmp/out" | sed 's/,false,false$//' | sort >"$tmp/all"

@@ -89,6 +89,7 @@ struct kernel_list {
 	int text;                /* read from a compiler report */
 	int target_cc;           /* the GPU images are chosen for; 0: none */
 	size_t no_image;         /* kernels with no image that runs there */
+	size_t relocatable_dropped;   /* -rdc images of kernels also linked */
 	struct occ_bin_contents contents;   /* what a binary's fatbins held */
 	struct ptxas_jit jit;    /* --ptxas-jit: the last PTX compiled */
 	regex_t re;              /* --kernel */

@@ -192,7 +192,9 @@ void kernels_api_open(struct api *a, struct session *s,
 		relocatable += l->k[i].relocatable;
 	if (relocatable)
 		warn("%zu kernel%s of relocatable device code (nvcc -rdc) not "
-		     "given to the driver: it loads linked code", relocatable,
+		     "given to the driver: it runs only linked code "
+		     "(cuModuleLoadData refuses relocatable code as it is; "
+		     "the library links it at run time)", relocatable,
 		     plural(relocatable));
 }
 

@@ -138,6 +138,24 @@ static void print_image_line(struct out *out, const struct kernel_list *l)
 	out_text(out, line);
 }
 
+/* Kernels a file holds only as relocatable code: what they are. */
+static void relocatable_note(struct out *out, const struct kernel_list *l)
+{
+	size_t i, n = 0;
+	char line[512];
+
+	for (i = 0; i < l->n; i++)
+		n += l->k[i].relocatable && !l->k[i].ptx_only;
+	if (!n)
+		return;
+	snprintf(line, sizeof line, "\n%zu kernel%s of relocatable device "
+		 "code (nvcc -rdc; --fields relocatable): linked by the "
+		 "library\nat run time (cuLink, nvJitLink) before they run; "
+		 "registers and shared memory as\nptxas compiled them.\n", n,
+		 plural(n));
+	out_text(out, line);
+}
+
 void kernels_notes(struct out *out, const struct kernel_list *l,
 		   const struct options *o, const struct kernel_summary *sum,
 		   int clusters)
@@ -162,6 +180,8 @@ void kernels_notes(struct out *out, const struct kernel_list *l,
 			 "short of it; r64: a cubin without its PTX keeps only\n"
 			 "the register cap ptxas applied for it, or for "
 			 "__maxnreg__).\n");
+	if (sum->rows)
+		relocatable_note(out, l);
 	kernels_triton_note(out, l, o);
 	kernels_cluster_note(out, l, o, clusters);
 	/* PTX the driver compiles; not a fatbin's whose no image runs. */

@@ -467,6 +467,19 @@ static void no_image_notice(const struct session *s,
 		     plural(none), gpu);
 }
 
+/* Relocatable images of kernels also linked in the same file: how many
+ * were left out, and why. */
+static void relocatable_notice(const struct kernel_list *l)
+{
+	if (l->relocatable_dropped)
+		warn("%zu relocatable kernel image%s (nvcc -rdc) left out: the "
+		     "same file links the same kernel%s for the same "
+		     "architecture, and the linked code is what runs "
+		     "(--all-images lists them)", l->relocatable_dropped,
+		     plural(l->relocatable_dropped),
+		     l->relocatable_dropped == 1 ? "" : "s");
+}
+
 int mode_kernels(struct session *s)
 {
 	const struct options *o = s->o;
@@ -494,6 +507,7 @@ int mode_kernels(struct session *s)
 	for (i = 0; i < (size_t)o->n_more_kernels; i++)
 		kernels_read_add(s, o->more_kernels[i], rep.l);
 	no_image_notice(s, rep.l, kernels_input_name(o->ptxas));
+	relocatable_notice(rep.l);
 	if (rep.l->n == 0 && !rep.l->text && o->n_more_kernels == 0)
 		kernels_no_kernel(&rep.l->contents,
 				  kernels_input_name(o->ptxas));
