@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,16 @@ MODEL_GETTER(get_smem_per_sm, r->m.result.smem_per_sm)
 MODEL_GETTER(get_blocks, r->m.result.blocks_per_sm)
 MODEL_GETTER(get_warps, r->m.result.warps_per_sm)
 MODEL_GETTER(get_max_warps, r->m.result.max_warps_per_sm)
+/* A resource's own limit: absent where it does not limit at all. */
+GETTER(get_limit)
+{
+	int x;
+
+	ROW;
+	x = *(const int *)((const char *)&r->m.result + f->arg);
+	v->type = r->not_modelled || x == OCC_UNLIMITED ? VAL_NULL : VAL_UINT;
+	v->u = (uint64_t)x;
+}
 GETTER(get_occupancy)
 {
 	ROW;
@@ -231,6 +242,9 @@ GETTER(get_unknown)
 
 #define F(name, type, desc, get) { name, type, desc, get, NULL, \
 	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, 0 }
+#define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
+	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, \
+	offsetof(struct occ_result, member) }
 
 static const struct field fields[] = {
 	F("file", FT_STR, "the trace file the launch was read from", get_file),
@@ -283,6 +297,16 @@ static const struct field fields[] = {
 	  "percent", get_occupancy),
 	F("limiter", FT_SET, "the resources that limit blocks_per_sm: warps, "
 	  "registers, shared_memory, blocks, barriers", get_limiter),
+	LIMIT("limit_warps", limit_warps,
+	      "blocks per SM the warp slots alone allow"),
+	LIMIT("limit_registers", limit_registers, "blocks per SM the "
+	      "registers alone allow (absent: no registers used)"),
+	LIMIT("limit_shared_memory", limit_shared_memory, "blocks per SM the "
+	      "shared memory alone allows (absent: none used)"),
+	LIMIT("limit_blocks", limit_blocks,
+	      "blocks per SM the block slots allow"),
+	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers "
+	      "alone allow (absent: they do not limit)"),
 	F("reason", FT_STR, "why the launch has no figures or no block fits "
 	  "(absent: it has them)", get_reason),
 	F("waves", FT_INT, "waves the grid runs in", get_waves),
