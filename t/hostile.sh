@@ -15,6 +15,13 @@ within() {
 	status=$?
 }
 
+# rss_run ARGS...: run, with the most memory occcalc held (KB) in $rss.
+rss_run() {
+	"$MAXRSS" "$tmp/rss" "$OCCCALC" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	rss=$(cat "$tmp/rss" 2>/dev/null || echo 999999999)
+}
+
 # run_argv FILE: occcalc with FILE's lines as its arguments.
 run_argv() {
 	f=$1
@@ -185,5 +192,66 @@ tables_with "$tmp/long-name" "$tmp/long"
 run --tables "$tmp/long-name" --gpu H200 -b 128
 [ "$status" -eq 1 ] && one_error_line "a NAME longer than 47 characters"
 ok $? "L2: a GPU's name of 61 characters is refused as too long"
+
+# ---- Memory: what the man page's bounds promise, on hostile input. The
+# margins are generous (a sanitizer build holds more); what is checked
+# is that the input's size does not count. ----
+
+MB=1024
+truncate -s 3G "$tmp/big.txt"   # sparse: no disk taken
+rss_run --kernels "$tmp/big.txt"
+[ "$status" -eq 1 ] &&
+	one_error_line "big.txt: 3221225472 bytes that are no binary: more than a compiler report (at most 268435456)" &&
+	[ "$rss" -lt $((64 * MB)) ]
+ok $? "F5: a 3 GB text file is refused from its size, unread ($rss KB; it took 3.1 GB)"
+rss_run --kernels - <"$tmp/big.txt"
+[ "$status" -eq 1 ] &&
+	one_error_line "<stdin>: 3221225472 bytes that are no binary" &&
+	[ "$rss" -lt $((64 * MB)) ]
+ok $? "F5: the same redirected to standard input, alike ($rss KB)"
+rm -f "$tmp/big.txt"
+rss_run --kernels - </dev/zero
+[ "$status" -eq 1 ] &&
+	one_error_line "<stdin>: more than 268435456 bytes that are no binary: more than a compiler report" &&
+	[ "$rss" -lt $((640 * MB)) ]
+ok $? "F5: an endless standard input stops at the 256 MB a report may hold ($rss KB; it took 4.4 GB)"
+
+f=$T/fixtures/bin/sm_90a.cubin
+"$OCCCALC" --kernels "$f" -f csv --fields kernel,regs,smem 2>/dev/null >"$tmp/file.csv"
+"$OCCCALC" --kernels - -f csv --fields kernel,regs,smem <"$f" 2>/dev/null >"$tmp/stdin.csv"
+cat "$f" | "$OCCCALC" --kernels - -f csv --fields kernel,regs,smem 2>/dev/null >"$tmp/pipe.csv"
+[ -s "$tmp/file.csv" ] && cmp -s "$tmp/file.csv" "$tmp/stdin.csv" &&
+	cmp -s "$tmp/file.csv" "$tmp/pipe.csv"
+ok $? "F5: a binary redirected to standard input (read as a file) and piped give the file's rows"
+
+rss_run --kernels "$H/ptx-entries-bomb-64MiB.fatbin" -f csv
+[ "$status" -eq 1 ] &&
+	one_error_line "ptx-entries-bomb-64MiB.fatbin: an image of more than 65536 kernels at byte 80" &&
+	[ "$rss" -lt $((320 * MB)) ]
+ok $? "F4: 751 KB of PTX declaring 1.95 M kernels is refused at the 65537th ($rss KB; it took 897 MB)"
+rss_run --kernels "$H/ptx-entries-bomb-64MiB.fatbin" --kernel NOMATCH
+[ "$status" -eq 1 ] && one_error_line "an image of more than 65536 kernels" &&
+	[ "$rss" -lt $((320 * MB)) ]
+ok $? "F4: alike when --kernel keeps none of them ($rss KB; it took 584 MB)"
+
+rss_run --kernels "$H/zstd-zeros-256MiB.fatbin"
+[ "$status" -eq 1 ] && one_error_line "fatbin entry for sm_90 holds no ELF at byte 80" &&
+	[ "$rss" -lt $((64 * MB)) ]
+ok $? "L8: a streamed Zstandard image of 256 MB of zeros is refused holding little ($rss KB; it took its size)"
+
+# A PTX text of 1,048,577 kernels, each of them kept: past the list's
+# bound, refused in one line.
+awk 'BEGIN { print ".version 9.0\n.target sm_90\n.address_size 64";
+	for (i = 0; i <= 1048576; i++) printf ".visible .entry k%d(){ ret; }\n", i }' >"$tmp/many.ptx"
+rss_run --kernels "$tmp/many.ptx" -f csv
+[ "$status" -eq 1 ] &&
+	one_error_line "many.ptx: more than 1048576 kernels kept: --kernel REGEX or --arch keeps fewer" &&
+	[ "$rss" -lt $((1024 * MB)) ]
+ok $? "F4: a list of more than 1048576 kernels is refused ($rss KB)"
+rss_run --kernels "$tmp/many.ptx" --kernel 'k1048576$' -f csv --fields kernel
+[ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = k1048576 ] &&
+	[ "$rss" -lt $((256 * MB)) ]
+ok $? "F4: the kernels --kernel leaves out are not held ($rss KB)"
+rm -f "$tmp/many.ptx"
 
 done_testing

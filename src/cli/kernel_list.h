@@ -59,9 +59,16 @@ struct name_entry {
 	int demangled;           /* name was computed */
 };
 
+/* The names a run keeps, mangled and demangled, and the kernels: at
+ * most this much, whatever the input (cuBLASLt's are 9 MB of names and
+ * 47,137 kernels with --all-images). */
+#define NAMES_MAX ((size_t)256 << 20)
+#define KERNELS_MAX ((size_t)1 << 20)
+
 struct name_table {
 	struct name_entry *e;
 	size_t n, cap;           /* cap: a power of 2 */
+	size_t bytes;            /* of the names kept, up to NAMES_MAX */
 	size_t last;             /* the entry found last: a row asks twice */
 };
 

@@ -37,38 +37,56 @@ struct reader {
 
 /* ---- What --arch and --kernel keep ---- */
 
-/* Keeps k (the last added) or takes it back. An image chosen for the GPU
- * is kept whatever its target (compute_80 PTX runs on a 9.0 device), and
- * so is a kernel none of whose images runs there: its row says so
- * (mode_kernels.c). A cubin's or a report's kernel that does not run on
- * the GPU --arch (or --gpu) names is such a kernel too, unless
- * --all-images or a suffixed target (sm_90a) makes --arch a filter. The
- * name of a kept one is demangled when it is needed (once per name). */
+/* Whether --kernel keeps a kernel of this mangled name (or, where
+ * names are printed or matched, of its demangled name). */
+static int name_kept(struct reader *r, const char *mangled)
+{
+	char *name;
+	int m;
+
+	if (!r->l->have_re || regexec(&r->l->re, mangled, 0, NULL, 0) == 0)
+		return 1;
+	if (!r->l->need_names)
+		return 0;
+	name = demangle(mangled);
+	m = name && regexec(&r->l->re, name, 0, NULL, 0) == 0;
+	free(name);
+	return m;
+}
+
+/* Keeps k (the last added, its mangled name still the reader's) or
+ * takes it back. An image chosen for the GPU is kept whatever its
+ * target (compute_80 PTX runs on a 9.0 device), and so is a kernel none
+ * of whose images runs there: its row says so (mode_kernels.c). A
+ * cubin's or a report's kernel that does not run on the GPU --arch (or
+ * --gpu) names is such a kernel too, unless --all-images or a suffixed
+ * target (sm_90a) makes --arch a filter. The name of a kept one is kept
+ * once, demangled when it is needed (once per name); a kernel left out
+ * holds nothing. */
 static void keep_or_drop(struct reader *r, struct kernel_info *k)
 {
 	const struct options *o = r->s->o;
 	int keep = r->s->n_targets > 0 || k->image != OCC_IMAGE_ALL ||
 		   !o->arch || kernel_arch_keeps(o->arch, k);
+	const struct name_entry *e;
 
 	if (!keep && !o->all_images && kernel_arch_names_gpu(o->arch)) {
 		k->image = OCC_IMAGE_NONE;
 		keep = 1;
 	}
-	if (keep && r->l->need_names)
-		k->name = names_intern(&r->l->names, k->mangled, 1)->name;
-	if (keep && r->l->have_re)
-		keep = regexec(&r->l->re, k->mangled, 0, NULL, 0) == 0 ||
-		       (k->name && regexec(&r->l->re, k->name, 0, NULL, 0) == 0);
-	if (!keep)
+	if (keep)
+		keep = name_kept(r, k->mangled);
+	if (!keep) {
 		r->l->n--;
+		return;
+	}
+	if (r->l->n > KERNELS_MAX)
+		die("%s: more than %zu kernels kept: --kernel REGEX or --arch "
+		    "keeps fewer", r->input, KERNELS_MAX);
+	e = names_intern(&r->l->names, k->mangled, r->l->need_names);
+	k->mangled = e->mangled;
+	k->name = r->l->need_names ? e->name : NULL;
 }
-
-static void names(struct reader *r, struct kernel_info *k, const char *mangled)
-{
-	k->mangled = names_intern(&r->l->names, mangled, 0)->mangled;
-}
-
-
 
 /* ---- Compiler reports ---- */
 
@@ -91,7 +109,7 @@ static int from_report(const struct occ_usage *u, void *ctx)
 	struct reader *r = ctx;
 	struct kernel_info *k = kernels_add(r->l);
 
-	names(r, k, u->mangled);
+	k->mangled = u->mangled;      /* the reader's, until kept */
 	k->file = kernels_file_name(r->l, r->input);
 	snprintf(k->arch, sizeof k->arch, "%s", u->arch);
 	k->cc_major = u->cc_major;
@@ -238,7 +256,7 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	struct kernel_info *k = kernels_add(r->l);
 	const struct occ_arch *a;
 
-	names(r, k, b->mangled);
+	k->mangled = b->mangled;      /* the reader's, until kept */
 	k->file = kernels_file_name(r->l, b->file && *b->file ? b->file :
 				    r->input);
 	memcpy(k->arch, b->arch, sizeof k->arch);
@@ -373,18 +391,51 @@ static const struct occ_bin_opts *for_target(struct reader *r)
 	return &r->opts;
 }
 
-static unsigned char *slurp(int fd, const char *input, size_t *len)
+/* A binary on standard input from a pipe is read from memory (the
+ * reader seeks): at most this much is held. Redirected from a file, it
+ * is read as a file is. */
+#define STDIN_MAX (UINT64_C(2) << 30)
+
+/* The most fd's bytes so far (buf, n of them) may grow to: a compiler
+ * report's limit when they are no binary, bin_max when they are one. */
+static uint64_t slurp_limit(const unsigned char *buf, size_t n,
+			    uint64_t bin_max)
+{
+	return occ_bin_sniff(buf, n) ? bin_max : TEXT_MAX;
+}
+
+static _Noreturn void slurp_refused(const char *input, const unsigned char *buf,
+				    size_t n, uint64_t max)
+{
+	if (!occ_bin_sniff(buf, n))
+		die("%s: more than %llu bytes that are no binary: more than a "
+		    "compiler report", input, (unsigned long long)max);
+	die("%s: a binary of more than %llu bytes from a pipe: give its "
+	    "file, or redirect it (< FILE), and it is read as a file is",
+	    input, (unsigned long long)max);
+}
+
+/* fd's bytes, whole; refused as they arrive, once past what they may
+ * be (slurp_limit), so that an endless or huge input holds no more. */
+static unsigned char *slurp(int fd, const char *input, uint64_t bin_max,
+			    size_t *len)
 {
 	unsigned char *buf = NULL, *nb;
 	size_t cap = 0, n = 0;
+	uint64_t max;
 	ssize_t got;
 
 	for (;;) {
 		if (n == cap) {
+			max = n ? slurp_limit(buf, n, bin_max) : TEXT_MAX;
+			if ((uint64_t)n > max)
+				slurp_refused(input, buf, n, max);
 			cap = cap ? 2 * cap : 1 << 16;
-			if ((uint64_t)cap > TEXT_MAX * 16 ||
-			    !(nb = realloc(buf, cap + 1)))
-				die("%s: too large to read into memory", input);
+			if ((uint64_t)cap > max + 1)
+				cap = (size_t)max + 1;
+			if (!(nb = realloc(buf, cap + 1)))
+				die("%s: out of memory after %zu bytes", input,
+				    n);
 			buf = nb;
 		}
 		got = read(fd, buf + n, cap - n);
@@ -401,14 +452,73 @@ static unsigned char *slurp(int fd, const char *input, size_t *len)
 	return buf;
 }
 
+/* A compiler report's text, read whole (bounded by TEXT_MAX); fd
+ * closed after when close_fd. */
+static void read_text(struct reader *r, int fd, int close_fd)
+{
+	size_t len;
+	unsigned char *text = slurp(fd, r->input, TEXT_MAX, &len);
+
+	if (close_fd)
+		close(fd);
+	r->l->report = text;     /* freed with the list, should reading fail */
+	read_report(r, text, len);
+	free(text);
+	r->l->report = NULL;
+}
+
+/* A regular file open on fd (path's, or standard input's when path is
+ * NULL): a binary read in pieces, as its headers say; else a report,
+ * refused from its size before any is read when it is larger than one
+ * can be. fd is closed unless it is standard input. */
+static void read_regular(struct reader *r, int fd, const char *path,
+			 uint64_t size)
+{
+	unsigned char head[64];
+	struct occ_bin_diag d;
+	enum occ_status st;
+	ssize_t got = pread(fd, head, sizeof head, 0);
+	int fs;
+
+	if (got < 0)
+		die("%s: cannot read: %s", r->input, strerror(errno));
+	if (occ_bin_sniff(head, (size_t)got)) {
+		if (path)
+			close(fd);
+		st = path ? occ_bin_read_file_opts(path, for_target(r),
+						   from_binary, r, &fs, &d)
+		     : occ_bin_read_fd_opts(fd, r->input, for_target(r),
+					    from_binary, r, &fs, &d);
+		if (st != OCC_OK)
+			bin_failed(st, &d);
+		return;
+	}
+	if (size > TEXT_MAX)
+		die("%s: %llu bytes that are no binary: more than a compiler "
+		    "report (at most %llu)", r->input, (unsigned long long)size,
+		    (unsigned long long)TEXT_MAX);
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		die("%s: cannot read: %s", r->input, strerror(errno));
+	read_text(r, fd, path != NULL);
+}
+
 static void read_stdin(struct reader *r)
 {
 	struct occ_bin_diag d;
 	enum occ_status st;
+	struct stat sb;
 	size_t len;
-	unsigned char *buf = slurp(STDIN_FILENO, r->input, &len);
+	unsigned char *buf;
 	int fs;
 
+	/* Redirected from a file (and not read before): read as the file,
+	 * unless --api needs its bytes to load. */
+	if (!r->s->o->api && fstat(STDIN_FILENO, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
+		read_regular(r, STDIN_FILENO, NULL, (uint64_t)sb.st_size);
+		return;
+	}
+	buf = slurp(STDIN_FILENO, r->input, STDIN_MAX, &len);
 	/* Kept for --api, which loads the code from it; freed with the
 	 * list, also when reading fails. */
 	r->l->stdin_buf = buf;
@@ -425,34 +535,14 @@ static void read_stdin(struct reader *r)
 
 static void read_file(struct reader *r, const char *path)
 {
-	unsigned char head[64], *text;
-	struct occ_bin_diag d;
-	enum occ_status st;
-	ssize_t got;
-	size_t len;
-	int fs, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		die("%s: cannot read: %s", path, strerror(errno));
-	got = read(fd, head, sizeof head);
-	if (got < 0)
+	if (fstat(fd, &sb) != 0)
 		die("%s: cannot read: %s", path, strerror(errno));
-	if (occ_bin_sniff(head, (size_t)got)) {
-		close(fd);
-		st = occ_bin_read_file_opts(path, for_target(r), from_binary,
-					    r, &fs, &d);
-		if (st != OCC_OK)
-			bin_failed(st, &d);
-		return;
-	}
-	if (lseek(fd, 0, SEEK_SET) != 0)
-		die("%s: cannot read: %s", path, strerror(errno));
-	text = slurp(fd, path, &len);
-	close(fd);
-	r->l->report = text;     /* freed with the list, should reading fail */
-	read_report(r, text, len);
-	free(text);
-	r->l->report = NULL;
+	read_regular(r, fd, path, (uint64_t)sb.st_size);
 }
 
 /* The compute capability (major * 10 + minor) whose image of each fatbin

@@ -75,11 +75,16 @@ const struct name_entry *names_intern(struct name_table *t,
 		if (!(e->mangled = strdup(mangled)))
 			die("out of memory");
 		t->n++;
+		t->bytes += strlen(mangled) + 1;
 	}
 	if (demangled && !e->demangled) {
 		e->name = demangle(mangled);
 		e->demangled = 1;
+		t->bytes += e->name ? strlen(e->name) + 1 : 0;
 	}
+	if (t->bytes > NAMES_MAX)
+		die("more than %llu MB of kernel names kept: --kernel REGEX or "
+		    "--arch keeps fewer", (unsigned long long)(NAMES_MAX >> 20));
 	return e;
 }
 

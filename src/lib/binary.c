@@ -296,6 +296,24 @@ enum occ_status bin_read_path(const char *path,
 	return st;
 }
 
+enum occ_status occ_bin_read_fd_opts(int fd, const char *name,
+				     const struct occ_bin_opts *opts,
+				     occ_bin_fn fn, void *ctx, int *fn_status,
+				     struct occ_bin_diag *diag)
+{
+	struct stat sb;
+	struct bin_src src;
+
+	if (fstat(fd, &sb) != 0)
+		return io_fail(diag, name, "cannot stat", errno);
+	if (!S_ISREG(sb.st_mode))
+		return io_fail(diag, name, "not a regular file", 0);
+	src.mem = NULL;
+	src.fd = fd;
+	src.len = (uint64_t)sb.st_size;
+	return read_src(&src, name, opts, NULL, fn, ctx, fn_status, diag);
+}
+
 enum occ_status occ_bin_read_file_opts(const char *path,
 				       const struct occ_bin_opts *opts,
 				       occ_bin_fn fn, void *ctx,

@@ -21,6 +21,11 @@
 #define TASKS_PER_JOB 256
 /* But no more in all: their rows wait there to be delivered in order. */
 #define RING_MAX 4096
+/* Bytes of rows (and names) that read entries may hold while they wait
+ * for an earlier one: past them only the oldest entry is started, so
+ * that what waits is bounded whatever the images give (cuBLASLt's
+ * 43,080 rows are 8 MB). */
+#define WAITING_MAX ((uint64_t)64 << 20)
 /* An image this large is read first among those in flight. */
 #define LARGE ((uint64_t)16 << 20)
 /* Queued entries a free thread looks through for one the budget has room
@@ -55,6 +60,7 @@ struct bin_sched {
 	struct task *ring;
 	size_t cap;
 	uint64_t head, next, tail;   /* oldest undelivered, oldest queued, end */
+	uint64_t waiting;            /* task_bytes of those done, undelivered */
 	int quit;
 	enum occ_status failed;
 	struct occ_bin_contents failed_seen;  /* the failed task's seen */
@@ -94,10 +100,14 @@ static struct task *pick(struct bin_sched *s)
 {
 	struct task *t;
 	uint64_t i, end, room = arena_largest(&s->arena);
+	/* Rows waiting past their bound: only the oldest may start. */
+	int oldest_only = s->waiting >= WAITING_MAX;
 
 	while (s->next < s->tail && s->ring[s->next % s->cap].state != QUEUED)
 		s->next++;
 	for (i = 0; i < s->nlarge; i++) {
+		if (oldest_only && s->large[i] != s->head)
+			continue;
 		t = &s->ring[s->large[i] % s->cap];
 		if (fits(s, t, room)) {
 			memmove(&s->large[i], &s->large[i + 1],
@@ -107,6 +117,9 @@ static struct task *pick(struct bin_sched *s)
 		}
 	}
 	end = s->tail - s->next > PICK_SCAN ? s->next + PICK_SCAN : s->tail;
+	if (oldest_only)
+		end = s->next == s->head && s->head < s->tail ? s->head + 1
+		      : s->next;
 	for (i = s->next; i < end; i++) {
 		t = &s->ring[i % s->cap];
 		if (t->state == QUEUED && !is_large(t) && fits(s, t, room))
@@ -175,6 +188,7 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&s->mu);
 		task_give(s, t, run);
 		t->state = DONE;
+		s->waiting += task_bytes(t);
 		if (s->room_wanted) {          /* room for a waiting one */
 			s->room_wanted = 0;
 			pthread_cond_broadcast(&s->work);
@@ -308,6 +322,8 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
  * oldest first. Lock held (threads), dropped while the callback runs. */
 static void deliver_ready(struct bin_ctx *c, struct bin_sched *s, int wait)
 {
+	int bounded;
+
 	while (s->head < s->tail) {
 		struct task *t = &s->ring[s->head % s->cap];
 
@@ -320,8 +336,14 @@ static void deliver_ready(struct bin_ctx *c, struct bin_sched *s, int wait)
 			deliver(c, s, t);
 			pthread_mutex_lock(&s->mu);
 		}
+		bounded = s->waiting >= WAITING_MAX;
+		s->waiting -= task_bytes(t);
 		task_reset(t);
 		s->head++;
+		/* Rows delivered: under the bound any entry may start, and
+		 * over it the new oldest. */
+		if (bounded)
+			pthread_cond_broadcast(&s->work);
 		wait = 0;
 	}
 }

@@ -54,7 +54,10 @@ static void header_seen(struct sparse *sp)
 	uint64_t shoff = rd64(sp->img + 0x28), shnum = rd16(sp->img + 0x3c);
 
 	sp->header_seen = 1;
-	if (shoff >= sp->len)
+	/* No ELF (zeros, say): nothing more is needed, and the reader
+	 * refuses it from its first bytes; without this its "table" of
+	 * no sections marked the whole image, which then took its size. */
+	if (rd32(sp->img) != 0x464c457fu || shoff >= sp->len)
 		return;
 	mark(sp, shoff, shnum && shnum <= (sp->len - shoff) / 64
 		 ? shnum * 64 : sp->len - shoff);

@@ -4,6 +4,7 @@
  * every earlier entry's are delivered (sched.c), with the PTX text a row
  * keeps and, when it fails, why.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,11 @@ void task_reset(struct task *t)
 	free(t->names);
 	free(t->diag);
 	memset(t, 0, sizeof *t);
+}
+
+uint64_t task_bytes(const struct task *t)
+{
+	return (uint64_t)t->n * sizeof *t->k + t->names_n;
 }
 
 /* The task's copy of a PTX entry's text, made once per entry. */
@@ -71,6 +77,10 @@ static int collect(const struct occ_bin_kernel *k, void *ctx)
 	struct task *t = ctx;
 	size_t at;
 
+	if (t->n == IMAGE_ROWS_MAX)
+		return t->too_many = 1;
+	if (strlen(k->mangled) >= IMAGE_NAMES_MAX - t->names_n)
+		return t->too_many = 2;
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 4;
 		struct occ_bin_kernel *grown = realloc(t->k, cap * sizeof *grown);
@@ -149,6 +159,17 @@ void task_run(struct task *t, struct bin_scratch *sc)
 	}
 	if (t->nomem)
 		t->st = OCC_ERR_NOMEM;
+	if (t->too_many) {
+		t->st = OCC_ERR_RANGE;
+		d.offset = t->en.off;
+		if (t->too_many == 1)
+			snprintf(d.what, sizeof d.what, "an image of more than "
+				 "%d kernels", IMAGE_ROWS_MAX);
+		else
+			snprintf(d.what, sizeof d.what, "an image whose "
+				 "kernels' names pass %zu MB",
+				 IMAGE_NAMES_MAX >> 20);
+	}
 	if (t->st != OCC_OK && (t->diag = malloc(sizeof d)))
 		*t->diag = d;
 }

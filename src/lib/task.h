@@ -25,6 +25,7 @@ struct task {
 	struct text { const char *src; char *copy; } *texts;
 	size_t ntexts;
 	int state, cancelled, nomem;
+	int too_many;                 /* past IMAGE_ROWS_MAX (1), its names' (2) */
 	uint64_t need;                /* entry_need(), when submitted */
 	uint64_t kept;                /* a sparse image's pages kept */
 	/* What the walk had counted when it was submitted: a walk that
@@ -37,6 +38,16 @@ struct task {
 	char *names;
 	size_t names_n, names_cap;
 };
+
+/* The most rows one image may give, and bytes of their names: a fatbin
+ * entry's rows wait in its task until delivered, so each is bounded
+ * (real images hold some thousands; a PTX text declaring millions of
+ * entries is refused). */
+#define IMAGE_ROWS_MAX 65536
+#define IMAGE_NAMES_MAX ((size_t)8 << 20)
+
+/* What a task's rows hold while they wait to be delivered. */
+uint64_t task_bytes(const struct task *t);
 
 /* Empties t: what it held freed, every field zero. */
 void task_reset(struct task *t);

@@ -223,6 +223,13 @@ enum occ_status occ_bin_read_file_opts(const char *path,
 				       occ_bin_fn fn, void *ctx,
 				       int *fn_status,
 				       struct occ_bin_diag *diag);
+/* occ_bin_read_file_opts for a regular file already open on fd (standard
+ * input redirected from a file), named name in diag: read with pread
+ * from its offset 0, pieces at a time as a file is; fd is left open. */
+enum occ_status occ_bin_read_fd_opts(int fd, const char *name,
+				     const struct occ_bin_opts *opts,
+				     occ_bin_fn fn, void *ctx, int *fn_status,
+				     struct occ_bin_diag *diag);
 
 /* What the fatbins read held, by entry kind: for a file without kernels,
  * what it holds instead. */
