@@ -505,83 +505,16 @@ static enum expr_value compare(const struct expr_node *n, const void *row,
 	}
 }
 
-static enum expr_value eval(const struct expr *e, int i, const void *row,
-			    const struct field **absent)
-{
-	const struct expr_node *n = &e->n[i];
-	enum expr_value a, b;
-
-	if (n->op == EX_CMP)
-		return compare(n, row, absent);
-	a = eval(e, n->a, row, absent);
-	if (n->op == EX_NOT)
-		return a == EXPR_UNKNOWN ? a : a == EXPR_TRUE ? EXPR_FALSE
-						: EXPR_TRUE;
-	b = eval(e, n->b, row, absent);
-	if (n->op == EX_AND)
-		return a == EXPR_FALSE || b == EXPR_FALSE ? EXPR_FALSE
-		       : a == EXPR_TRUE && b == EXPR_TRUE ? EXPR_TRUE
-		       : EXPR_UNKNOWN;
-	return a == EXPR_TRUE || b == EXPR_TRUE ? EXPR_TRUE
-	       : a == EXPR_FALSE && b == EXPR_FALSE ? EXPR_FALSE
-	       : EXPR_UNKNOWN;
-}
-
-enum expr_value expr_eval(const struct expr *e, const void *row,
-			  const struct field **absent)
-{
-	if (absent)
-		*absent = NULL;
-	return eval(e, e->root, row, absent);
-}
-
-/* ---- Why it fails ---- */
-
-static void append(char *buf, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t n, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= n)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, n - len, fmt, ap);
-	va_end(ap);
-}
-
-/* The values of the fields node i compares, in parentheses. */
-static void field_values(const struct expr *e, int i, const void *row,
-			 char *buf, size_t n, int *first)
-{
-	const struct expr_node *x = &e->n[i];
-	const struct expr_operand *side[2] = { &x->l, &x->r };
-	struct opval v;
-	int j;
-
-	if (x->op != EX_CMP) {
-		field_values(e, x->a, row, buf, n, first);
-		if (x->op != EX_NOT)
-			field_values(e, x->b, row, buf, n, first);
-		return;
-	}
-	for (j = 0; j < 2; j++) {
-		if (side[j]->kind != OPND_FIELD)
-			continue;
-		operand_value(side[j], row, &v);
-		append(buf, n, "%s%s %s", *first ? " (" : ", ",
-		       side[j]->f->name, v.present ? v.text : "absent");
-		*first = 0;
-	}
-}
-
-/* Every node's value on row, once each: the parser makes a node's
- * children before it, so in index order each child is known when its
- * parent is reached. */
+/* Every node's value on row, once each, without recursion (a chain of
+ * 100,000 terms is 100,000 deep): the parser makes a node's children
+ * before it, so in index order each child is known when its parent is
+ * reached, and the comparisons come in the order of the text. With
+ * absent non-NULL, the first field found absent where a comparison
+ * could not be decided. lo (if not NULL): the first node of each
+ * node's subtree, which runs from there to the node itself. */
 static void eval_all(const struct expr *e, const void *row,
-		     enum expr_value *v)
+		     enum expr_value *v, size_t *lo,
+		     const struct field **absent)
 {
 	size_t i;
 
@@ -589,8 +522,10 @@ static void eval_all(const struct expr *e, const void *row,
 		const struct expr_node *n = &e->n[i];
 		enum expr_value a, b;
 
+		if (lo)
+			lo[i] = n->op == EX_CMP ? i : lo[n->a];
 		if (n->op == EX_CMP) {
-			v[i] = compare(n, row, NULL);
+			v[i] = compare(n, row, absent);
 			continue;
 		}
 		a = v[n->a];
@@ -611,40 +546,101 @@ static void eval_all(const struct expr *e, const void *row,
 	}
 }
 
-/* The failing comparisons under node i, left to right, until buf is
- * full: each node's value is looked up, so a chain of n terms costs n. */
-static void explain(const struct expr *e, int i, const enum expr_value *v,
-		    const void *row, char *buf, size_t n)
+enum expr_value expr_eval(const struct expr *e, const void *row,
+			  const struct field **absent)
 {
-	const struct expr_node *x = &e->n[i];
-	int first = 1;
+	enum expr_value small[64], *v = small, r;
 
-	if (strlen(buf) + 1 >= n)
+	if (absent)
+		*absent = NULL;
+	if (e->count > 64 && !(v = malloc(e->count * sizeof *v)))
+		return EXPR_UNKNOWN;   /* out of memory: nothing decided */
+	eval_all(e, row, v, NULL, absent);
+	r = v[e->root];
+	if (v != small)
+		free(v);
+	return r;
+}
+
+/* ---- Why it fails ---- */
+
+static void append(char *buf, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= n)
 		return;
-	if (x->op == EX_AND || x->op == EX_OR) {
-		if (v[x->a] == EXPR_FALSE)
-			explain(e, x->a, v, row, buf, n);
-		if (v[x->b] == EXPR_FALSE)
-			explain(e, x->b, v, row, buf, n);
-		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+/* The values of the fields the comparisons of node i's subtree (nodes
+ * lo to i) compare, in parentheses. */
+static void field_values(const struct expr *e, size_t lo, size_t i,
+			 const void *row, char *buf, size_t n)
+{
+	struct opval v;
+	size_t c;
+	int j, first = 1;
+
+	for (c = lo; c <= i; c++) {
+		const struct expr_node *x = &e->n[c];
+		const struct expr_operand *side[2] = { &x->l, &x->r };
+
+		for (j = 0; x->op == EX_CMP && j < 2; j++) {
+			if (side[j]->kind != OPND_FIELD)
+				continue;
+			operand_value(side[j], row, &v);
+			append(buf, n, "%s%s %s", first ? " (" : ", ",
+			       side[j]->f->name, v.present ? v.text : "absent");
+			first = 0;
+		}
 	}
-	append(buf, n, "%s%.*s", buf[0] ? "; " : "", (int)(x->end - x->start),
-	       e->text + x->start);
-	field_values(e, i, row, buf, n, &first);
 	if (!first)
 		append(buf, n, ")");
 }
 
+/* The failing comparisons: from the root down through the && and ||
+ * that are false, each false child marked (children come before their
+ * parent, so a descending pass sees every mark); then the marked
+ * comparisons and negations, left to right, until buf is full. Each
+ * node is looked at once: a chain of n terms costs n. */
 void expr_explain(const struct expr *e, const void *row, char *buf, size_t n)
 {
-	enum expr_value *v = malloc(e->count * sizeof *v);
+	size_t *lo = malloc(e->count * (sizeof *lo + sizeof(enum expr_value) +
+					1)), i;
+	enum expr_value *v = (enum expr_value *)(lo + e->count);
+	unsigned char *mark = (unsigned char *)(v + e->count);
 
 	buf[0] = '\0';
-	if (!v) {
+	if (!lo) {
 		snprintf(buf, n, "%s", e->text);   /* out of memory: the whole */
 		return;
 	}
-	eval_all(e, row, v);
-	explain(e, e->root, v, row, buf, n);
-	free(v);
+	eval_all(e, row, v, lo, NULL);
+	memset(mark, 0, e->count);
+	mark[e->root] = 1;
+	for (i = e->count; i-- > 0;) {
+		const struct expr_node *x = &e->n[i];
+
+		if (!mark[i] || (x->op != EX_AND && x->op != EX_OR))
+			continue;
+		mark[x->a] = v[x->a] == EXPR_FALSE;
+		mark[x->b] = v[x->b] == EXPR_FALSE;
+	}
+	for (i = 0; i < e->count && strlen(buf) + 1 < n; i++) {
+		const struct expr_node *x = &e->n[i];
+
+		if (!mark[i] || x->op == EX_AND || x->op == EX_OR)
+			continue;
+		append(buf, n, "%s%.*s", buf[0] ? "; " : "",
+		       (int)(x->end - x->start), e->text + x->start);
+		field_values(e, lo[i], i, row, buf, n);
+	}
+	free(lo);
 }
