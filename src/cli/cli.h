@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "out.h"
 #include "cluster.h"
+#include "partition.h"
 #include "kernel_list.h"
 
 #ifdef __cplusplus
@@ -93,6 +94,7 @@ struct options {
 	struct cluster_request cluster;
 	const char *layout_text;        /* --layout, parsed into layout */
 	struct occ_gpc_layout layout;
+	struct partition_request partition;   /* --partition, its flags, part */
 	int device_all;                 /* --device all */
 	int device_given;               /* --device N: that GPU named */
 	/* The options given, in order: for the checks against the mode. */
@@ -167,6 +169,7 @@ struct session {
 	uint64_t disagreements;
 	int warned_regs;
 	struct session_layout layout;     /* with --cluster */
+	struct session_partition partition;   /* with --partition */
 	uint64_t sms_given;               /* --sms, --gpu's: for --device all */
 	struct gpu_ctx gpu;               /* the GPU layer's: released at exit */
 	/* --kernels: what was read, held here so that a failure while it is

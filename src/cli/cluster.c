@@ -245,6 +245,19 @@ static void layout_listed(struct session *s)
 	sms_agree(s, L->l.sms, "layout of ");
 }
 
+/* --cluster best in a part whose layout is a bound: refused, as without
+ * a measured layout. */
+static void partition_best_check(const struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->o->cluster.n && s->layout.bound; i++)
+		if (s->o->cluster.items[i].best)
+			die_usage("--cluster best: the size with the most CTAs "
+				  "depends on the part's GPC layout, which is not "
+				  "measured: give sizes");
+}
+
 /* A table with only the portable size: the sizes it bounds, no more,
  * and no "best", which needs the unknown cap to be chosen. */
 static void cap_unknown_sizes(const struct options *o, const char *tag,
@@ -299,7 +312,9 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 				  a->cluster_size_max, tag);
 	memset(&s->layout, 0, sizeof s->layout);
 	s->layout.cap_unknown = occ_cluster_cap_unknown(a);
-	if (o->layout_text)
+	if (partition_cluster_layout(s))
+		partition_best_check(s);
+	else if (o->layout_text)
 		layout_given(s);
 	else if (s->have_dev)
 		layout_measured(s);
@@ -344,15 +359,44 @@ static void cluster_measure(struct session *s, const struct occ_row *row,
 	cl->measured = 1;
 }
 
-/* The runtime and the launch say what the model says. */
+/* The runtime and the launch say what the model says: in a part, the
+ * runtime what its layout gives (partition_api_layout). */
 static int agrees_exactly(const struct row_cluster *cl)
 {
-	return cl->api.clusters == cl->c.max_active_clusters &&
-	       cl->api.potential == cl->portable.potential &&
-	       cl->api.potential_nonportable == cl->nonportable.potential &&
+	const struct occ_cluster_result *c = cl->have_part_api ? &cl->part_api
+							       : &cl->c;
+	const struct occ_cluster_best *p = cl->have_part_api ?
+		&cl->part_api_portable : &cl->portable;
+	const struct occ_cluster_best *np = cl->have_part_api ?
+		&cl->part_api_nonportable : &cl->nonportable;
+
+	return cl->api.clusters == c->max_active_clusters &&
+	       cl->api.potential == p->potential &&
+	       cl->api.potential_nonportable == np->potential &&
 	       (!cl->measured ||
 		(cl->m.cres.max_clusters == cl->c.max_active_clusters &&
 		 cl->m.residency.max_blocks_per_sm == cl->c.blocks_per_sm));
+}
+
+/* In a part with a measured layout: the runtime's answers there. */
+static enum occ_status part_api(const struct session *s,
+				const struct occ_row *row,
+				struct row_cluster *cl)
+{
+	const struct occ_gpc_layout *l = &s->partition.part.api;
+	enum occ_status st;
+
+	if (!s->partition.on || !s->partition.measured || s->layout.bound)
+		return OCC_OK;
+	if ((st = occ_cluster_compute(row->a, &row->r, l, cl->shape.size,
+				      &cl->part_api)) != OCC_OK ||
+	    (st = occ_cluster_best(row->a, &row->r, l, 0,
+				   &cl->part_api_portable)) != OCC_OK ||
+	    (st = occ_cluster_best(row->a, &row->r, l, 1,
+				   &cl->part_api_nonportable)) != OCC_OK)
+		return st;
+	cl->have_part_api = 1;
+	return OCC_OK;
 }
 
 /* An upper bound agrees with answers that stay within it. */
@@ -466,6 +510,8 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 	if (st == OCC_OK)
 		st = occ_cluster_compute(row->a, &row->r, l, cl->shape.size,
 					 &cl->c);
+	if (st == OCC_OK)
+		st = part_api(s, row, cl);
 	if (st != OCC_OK)
 		die("--cluster %s: %s", item->name, occ_strerror(st));
 	gpc_kinds(row, l, cl);

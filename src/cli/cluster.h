@@ -62,6 +62,10 @@ struct row_cluster {
 	struct gpc_kind kinds[OCC_MAX_GPCS];   /* in the layout's order */
 	int n_kinds;
 	struct occ_cluster_best portable, nonportable;
+	/* --partition, measured: what the runtime answers in the part. */
+	int have_part_api;
+	struct occ_cluster_result part_api;
+	struct occ_cluster_best part_api_portable, part_api_nonportable;
 	const struct session_layout *layout;
 	int have_api;                      /* --api: */
 	struct gpu_cluster_api api;

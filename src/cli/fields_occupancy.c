@@ -474,6 +474,43 @@ static const struct field fields[] = {
 	      "NVIDIA's published GPC and SM counts, or the SMs as one, "
 	      "allows), or no cluster blocks-per-SM cap known (Blackwell)",
 	      get_cluster_bound),
+	PLAIN("partition_part", FT_STR, "the part of the split computed in "
+	      "(--partition): group N or remaining", get_partition_part),
+	PLAIN("partition_flags", FT_STR, "the split's flags: default, "
+	      "ignore-coscheduling, max-cluster-size", get_partition_flags),
+	PLAIN("partition_groups", FT_INT, "groups the split makes, "
+	      "cuDevSmResourceSplitByCount's nbGroups (the most, where "
+	      "partition_bound)", get_partition_groups),
+	PLAIN("partition_sms", FT_INT, "SMs of each group", get_partition_sms),
+	PLAIN("partition_remaining_sms", FT_INT, "SMs no group has (absent: "
+	      "not known without the GPC layout)", get_partition_remaining_sms),
+	PLAIN("partition_part_sms", FT_INT, "SMs of the part computed in: "
+	      "the SMs of min_grid_size, waves and clusters",
+	      get_partition_part_sms),
+	PLAIN("partition_layout", FT_STR, "the part's SMs per GPC, as its "
+	      "clusters run (absent: not measured)", get_partition_layout),
+	PLAIN("partition_api_layout", FT_STR, "the GPCs "
+	      "cudaOccupancyMaxActiveClusters counts in the part",
+	      get_partition_api_layout),
+	PLAIN("partition_api_max_active_clusters", FT_INT, "what "
+	      "cudaOccupancyMaxActiveClusters answers in the part's green "
+	      "context (it may be below max_active_clusters)",
+	      get_partition_api_clusters),
+	PLAIN("partition_bound", FT_BOOL, "true where the split or the part's "
+	      "layout is not measured: the figures are the most it allows",
+	      get_partition_bound),
+	PLAIN("api_partition_groups", FT_INT, "the groups the driver made "
+	      "(--api)", get_api_partition_groups),
+	PLAIN("api_partition_sms", FT_INT, "SMs of each", get_api_partition_sms),
+	PLAIN("api_partition_remaining_sms", FT_INT, "SMs it left over",
+	      get_api_partition_remaining_sms),
+	PLAIN("api_partition_part_sms", FT_INT, "SMs of the part's green "
+	      "context, cuGreenCtxGetDevResource", get_api_partition_part_sms),
+	PLAIN("api_partition_multiprocessor_count", FT_INT,
+	      "cudaDevAttrMultiProcessorCount inside it (the whole GPU's)",
+	      get_api_partition_sm_count),
+	PLAIN("partition_agrees", FT_BOOL, "whether the driver's split is the "
+	      "model's", get_partition_agrees),
 	PLAIN("cluster_kernel_regs", FT_INT, "the calibrated cluster kernel's "
 	      "registers, per the runtime (--api)", get_cluster_kernel_regs),
 	{ "api_max_active_clusters", FT_INT, "cudaOccupancyMaxActiveClusters "

@@ -43,6 +43,17 @@ static inline void set_str(struct val *v, const char *s)
 	v->s = s;
 }
 
+/* fields_partition.c: --partition's split, part and driver. */
+GETTER_SIG(get_partition_part); GETTER_SIG(get_partition_flags);
+GETTER_SIG(get_partition_groups); GETTER_SIG(get_partition_sms);
+GETTER_SIG(get_partition_remaining_sms); GETTER_SIG(get_partition_part_sms);
+GETTER_SIG(get_partition_layout); GETTER_SIG(get_partition_api_layout);
+GETTER_SIG(get_partition_bound); GETTER_SIG(get_partition_api_clusters);
+GETTER_SIG(get_api_partition_groups); GETTER_SIG(get_api_partition_sms);
+GETTER_SIG(get_api_partition_remaining_sms);
+GETTER_SIG(get_api_partition_part_sms);
+GETTER_SIG(get_api_partition_sm_count); GETTER_SIG(get_partition_agrees);
+
 /* fields_kernel.c: a kernel's own resources and bounds (--kernels). */
 GETTER_SIG(get_stack); GETTER_SIG(get_spill_stores);
 GETTER_SIG(get_spill_loads); GETTER_SIG(text_spills); GETTER_SIG(get_file);

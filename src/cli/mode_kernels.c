@@ -388,6 +388,7 @@ static void report_start(struct report *rep, struct session *s, int api)
 {
 	kernels_min_blocks_from_ptx(rep->l);
 	kernels_drop_beside(rep->l);
+	partition_prepare(s);
 	if (api)
 		kernels_api_open(&rep->api, s, rep->l);
 	named_gpu(rep, s);

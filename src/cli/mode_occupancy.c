@@ -108,6 +108,7 @@ int mode_occupancy(struct session *s)
 		       o->smem.is_sweep || o->static_smem.is_sweep ||
 		       o->cluster.n > 1 || o->device_all || s->n_targets;
 
+	partition_prepare(s);
 	if (!o->device_all && !s->n_targets) {
 		a = o->arch && !o->api ? session_find_arch(s, o->arch)
 				       : session_device_arch(s);

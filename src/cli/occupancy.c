@@ -464,6 +464,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	if (run->ki)
 		snprintf(row.arch, sizeof row.arch, "%s", run->ki->arch);
 	row.dev = run->s->have_dev ? &run->s->dev : NULL;
+	row.partition = run->s->partition.on ? &run->s->partition : NULL;
 	compute_extras(run, &row);
 	if (run->hook) {
 		run->hook(run, &row, &gpu);

@@ -58,6 +58,7 @@ struct occ_row {
 	const struct row_cluster *cl;  /* with --cluster, or NULL */
 	const char *gpu_name;          /* --gpu LIST: the row's GPU */
 	int no_image;                  /* --gpu LIST: the GPU loads no image */
+	const struct session_partition *partition;  /* --partition, or NULL */
 };
 
 /* The occupancy of every combination the options sweep, for kernel k

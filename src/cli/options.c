@@ -131,6 +131,22 @@ const struct opt opts[] = {
 	  .selects = -1, .groups = G_OCC, .help = "the GPU's SMs per GPC for "
 	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
 	  "own,\nmeasured, or --gpu's from the list)" },
+	{ "partition", 0, NUM(0, 1024), .metavar = "MIN_SMS",
+	  .dest = O(partition.min_sms), .modes = CFG, .topic = T_LAUNCH,
+	  .selects = -1, .groups = G_OCC, .help = "compute in a part of the "
+	  "GPU split into groups of\nat least MIN_SMS SMs, as "
+	  "cuDevSmResourceSplitByCount\nsplits for green contexts: the part's "
+	  "SMs, GPCs,\nwaves and clusters" },
+	{ "partition-flags", 0, ARG_FN, "FLAGS", .parse = arg_partition_flags,
+	  .modes = CFG, .topic = T_LAUNCH, .selects = -1, .groups = G_OCC,
+	  .complete = "default ignore-coscheduling max-cluster-size",
+	  .help = "--partition's useFlags: ignore-coscheduling,\n"
+	  "max-cluster-size (default: none)" },
+	{ "partition-part", 0, ARG_FN, "PART", .parse = arg_partition_part,
+	  .modes = CFG, .topic = T_LAUNCH, .selects = -1, .groups = G_OCC,
+	  .complete = "group remaining",
+	  .help = "the part computed in: group (the first), group:N,\nor "
+	  "remaining (default: group)" },
 	{ "ptxas", 0, ARG_STR, "FILE", .dest = O(ptxas), MODE(MODE_KERNELS),
 	  .topic = T_KERNELS,
 	  .groups = G_OCC, .help = "the same as --kernels" },
@@ -501,8 +517,17 @@ static void check_pairs(const struct options *o)
 	if (o->api && o->gpu)
 		die_usage("--api and --measure run on this machine's GPU; --gpu "
 			  "names a model (use --device N)");
-	if (o->layout_text && !o->cluster.n && !o->ptxas)
-		die_usage("--layout goes with --cluster");
+	if (o->layout_text && !o->cluster.n && !o->ptxas &&
+	    !o->partition.given)
+		die_usage("--layout goes with --cluster or --partition");
+	if ((option_given(o, "partition-flags") ||
+	     option_given(o, "partition-part")) && !o->partition.given)
+		die_usage("--partition-flags and --partition-part go with "
+			  "--partition MIN_SMS");
+	if (o->partition.given && o->measure)
+		die_usage("--measure launches on the whole GPU: it does not go "
+			  "with --partition (--api asks the driver inside the "
+			  "part)");
 	if (o->device_all && (o->arch || o->gpu))
 		die_usage("--device all runs on each GPU of this machine, with "
 			  "its own table: leave out --arch and --gpu");
@@ -525,6 +550,7 @@ static void check(struct options *o)
 	o->have_block = option_given(o, "block");
 	o->regs_given = option_given(o, "regs");
 	o->barriers_given = option_given(o, "barriers");
+	o->partition.given = option_given(o, "partition");
 	check_pairs(o);
 }
 

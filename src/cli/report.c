@@ -412,6 +412,39 @@ void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row)
 		gpu_dyn_line(f, row);
 }
 
+/* ---- --partition ---- */
+
+static void out_partition(FILE *f, const struct session_partition *P)
+{
+	const struct occ_partition_split *p = &P->split;
+	char hw[64], api[64];
+
+	fprintf(f, "\nPartition: %s%d group%s of %d SMs", p->groups_min ==
+		p->groups_max ? "" : "at most ", p->groups, plural(p->groups),
+		p->group_sms);
+	if (p->groups_min == p->groups_max)
+		fprintf(f, ", %d SM%s left over", p->remaining_sms,
+			plural(p->remaining_sms));
+	fprintf(f, " (%s); computed in %s, %d SM%s\n",
+		occ_partition_flags_name(P->split_flags), P->name, P->part_sms,
+		plural(P->part_sms));
+	if (P->measured) {
+		occ_layout_format(&P->part.hw, hw, sizeof hw);
+		occ_layout_format(&P->part.api, api, sizeof api);
+		fprintf(f, "  Its GPCs: %s as clusters run; %s as "
+			"cudaOccupancyMaxActiveClusters counts them\n", hw, api);
+	} else {
+		fprintf(f, "  Its GPCs are not measured: cluster figures are "
+			"upper bounds\n");
+	}
+	if (P->have_driver)
+		fprintf(f, "  The driver made %d group%s of %d SMs, %d left over; "
+			"the green context has %d SMs (%s)\n", P->driver_groups,
+			plural(P->driver_groups), P->driver_group_sms,
+			P->driver_remaining_sms, P->driver_part_sms,
+			P->agrees ? "as the model says" : "DISAGREES with the model");
+}
+
 /* The recommendation, the report, the waves of --grid and the headroom. */
 void report_occupancy(FILE *f, const struct occ_row *row)
 {
@@ -423,6 +456,8 @@ void report_occupancy(FILE *f, const struct occ_row *row)
 		fprintf(f, "Note: no --regs: registers per thread taken as %d; "
 			"the kernel's own count (nvcc -Xptxas -v, --kernels) may "
 			"lower the occupancy.\n", row->k.regs_per_thread);
+	if (row->partition)
+		out_partition(f, row->partition);
 	if (row->grid)
 		out_waves(f, row);
 	if (row->have_headroom)

@@ -213,6 +213,13 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 		cluster_upper_bound(cl->layout) ? "at most " : "",
 		c->max_active_clusters,
 		(long long)c->active_blocks, plural(c->active_blocks));
+	if (cl->have_part_api)
+		fprintf(f, "                        (cudaOccupancyMaxActiveClusters "
+			"answers %d in the part%s)\n",
+			cl->part_api.max_active_clusters,
+			cl->part_api.max_active_clusters < c->max_active_clusters
+			? ":\n                        it counts smaller GPCs than "
+			  "launches use" : "");
 	fprintf(f, "  Occupancy of the GPU  %s%s %%\n",
 		cluster_upper_bound(cl->layout) ? "at most " : "", pct);
 	fprintf(f, "  Limited by            %s\n", c->max_active_clusters

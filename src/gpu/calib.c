@@ -101,6 +101,7 @@ void gpu_ctx_release(struct gpu_ctx *g)
 {
 	int t, r;
 
+	gpu_partition_leave(g);
 	for (t = 0; t < GPU_CALIB_TARGETS; t++)
 		for (r = 0; r <= GPU_MAX_REGS; r++)
 			if (g->library[t][r]) {
@@ -122,6 +123,8 @@ int gpu_calib_prepare(struct gpu_ctx *g, const struct occ_kernel *k,
 
 	if ((e = cudaSetDevice(g->device)) != cudaSuccess)
 		return gpu_cuda_fail(err, n, "cudaSetDevice", e);
+	if (gpu_partition_resume(g, err, n) != 0)
+		return -1;
 	if (!(*fn = calib_kernel(g, k->regs_per_thread, err, n)))
 		return -1;
 	e = cudaFuncSetAttribute(*fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -207,7 +210,7 @@ int gpu_calib_launch(const struct occ_kernel *k, const struct calib_launch *l,
 /* Nothing was loaded: there is nothing to load with. */
 void gpu_ctx_release(struct gpu_ctx *g)
 {
-	(void)g;
+	gpu_partition_leave(g);
 }
 
 #endif

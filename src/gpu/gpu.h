@@ -32,9 +32,35 @@ struct gpu_ctx {
 	int device;
 	void *library[GPU_CALIB_TARGETS][GPU_MAX_REGS + 1];  /* cudaLibrary_t */
 	void *kernel[GPU_CALIB_TARGETS][GPU_MAX_REGS + 1];   /* cudaKernel_t */
+	/* A green context the calls run in (gpu_partition_enter), its
+	 * CUcontext and stream, and the driver's calls that keep it. */
+	void *green, *green_ctx, *green_stream;
+	void *set_current, *green_destroy, *stream_destroy;
 };
 
 void gpu_ctx_release(struct gpu_ctx *g);
+
+/* ---- A part of the GPU: a green context (gpu_partition.c) ---- */
+
+/* What the driver made: cuDevSmResourceSplitByCount's groups, their SMs
+ * and the remainder's; the green context's SMs
+ * (cuGreenCtxGetDevResource) and cudaDevAttrMultiProcessorCount in it. */
+struct gpu_partition {
+	int groups, group_sms, remaining_sms;
+	int part_sms, sm_attr;
+};
+
+/* Splits the device's SMs (flags: enum occ_partition_flag, the driver's
+ * bits), makes group `group` (OCC_PARTITION_REMAINING: the remainder) a
+ * green context and keeps it current for the calls that follow, until
+ * gpu_partition_leave (gpu_ctx_release leaves it too). 0, or -1 with a
+ * message. */
+int gpu_partition_enter(struct gpu_ctx *g, unsigned flags, int min_sms,
+			int group, struct gpu_partition *p, char *err,
+			size_t n);
+/* Makes the green context current again after a cudaSetDevice. */
+int gpu_partition_resume(struct gpu_ctx *g, char *err, size_t n);
+void gpu_partition_leave(struct gpu_ctx *g);
 
 /* ---- The GPUs of this machine (device.c) ---- */
 

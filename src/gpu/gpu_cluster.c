@@ -64,6 +64,7 @@ int gpu_cluster_api(struct gpu_ctx *g, const struct occ_kernel *k,
 		return gpu_cuda_fail(err, n, "cudaFuncGetAttributes", e);
 	out->kernel_regs = fa.numRegs;
 	cfg = gpu_calib_config(k, &one, &attr);
+	cfg.stream = (cudaStream_t)g->green_stream;   /* NULL: the device's */
 	e = cudaOccupancyMaxActiveClusters(&out->clusters, fn, &cfg);
 	if (e != cudaSuccess)
 		return gpu_cuda_fail(err, n, "cudaOccupancyMaxActiveClusters", e);

@@ -1,0 +1,333 @@
+/*
+ * partition.c - --partition, --partition-flags, --partition-part: the SMs
+ * a green context made by cuDevSmResourceSplitByCount gets, computed in
+ * as the GPU's (waves, clusters), from the library's split and the
+ * measured layouts of partitions.txt; with --api, the split and the green
+ * context made on the device and its answers beside the model.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- Arguments ---- */
+
+void arg_partition_flags(const char *opt, const char *arg, struct options *o)
+{
+	char buf[128], *tok, *save = NULL;
+	unsigned flags = 0;
+
+	(void)opt;
+	if (strlen(arg) >= sizeof buf)
+		die_usage("--partition-flags: '%.40s...': too long", arg);
+	if (!*arg || strstr(arg, ",,") || *arg == ',' ||
+	    arg[strlen(arg) - 1] == ',')
+		die_usage("--partition-flags: '%s': empty value", arg);
+	snprintf(buf, sizeof buf, "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "ignore-coscheduling") == 0)
+			flags |= OCC_PARTITION_IGNORE_COSCHEDULING;
+		else if (strcmp(tok, "max-cluster-size") == 0)
+			flags |= OCC_PARTITION_MAX_CLUSTER_SIZE;
+		else if (strcmp(tok, "default") != 0)
+			die_usage("--partition-flags: '%s': not a flag "
+				  "(ignore-coscheduling, max-cluster-size, "
+				  "default)", tok);
+	}
+	if (flags == (OCC_PARTITION_IGNORE_COSCHEDULING |
+		      OCC_PARTITION_MAX_CLUSTER_SIZE))
+		die_usage("--partition-flags: ignore-coscheduling and "
+			  "max-cluster-size together: the driver refuses the "
+			  "pair (CUDA_ERROR_INVALID_VALUE)");
+	o->partition.flags = flags;
+}
+
+/* "group" (the first), "group:N" or "remaining". */
+void arg_partition_part(const char *opt, const char *arg, struct options *o)
+{
+	(void)opt;
+	if (strcmp(arg, "remaining") == 0) {
+		o->partition.group = OCC_PARTITION_REMAINING;
+	} else if (strcmp(arg, "group") == 0) {
+		o->partition.group = 0;
+	} else if (strncmp(arg, "group:", 6) == 0 && arg[6]) {
+		o->partition.group = (int)arg_number("partition-part", arg + 6,
+						     0, 1023);
+	} else {
+		die_usage("--partition-part: '%s': not a part (group, group:N, "
+			  "remaining)", arg);
+	}
+}
+
+/* ---- The GPU split ---- */
+
+/* partitions.txt, beside the GPU list. */
+static void parts_path(struct session *s, char *buf, size_t n)
+{
+	char *slash;
+
+	session_gpus_path(s, buf, n);
+	slash = strrchr(buf, '/');
+	snprintf(slash ? slash + 1 : buf, n - (size_t)(slash ? slash + 1 - buf : 0),
+		 "partitions.txt");
+}
+
+/* The GPU's name in the list: --gpu's, or the device's by its name. */
+static const char *listed_name(struct session *s)
+{
+	struct occ_gpu_match m;
+
+	if (s->o->gpu)
+		return s->gpu_name;
+	if (s->have_dev && occ_gpus_match(session_gpus(s), s->dev.name, &m) ==
+	    OCC_OK && m.n == 1 && !m.ambiguous) {
+		s->listed = *m.gpu[0];
+		snprintf(s->gpu_name, sizeof s->gpu_name, "%s", m.gpu[0]->name);
+		return s->gpu_name;
+	}
+	return NULL;
+}
+
+/* The GPU's measured layout, or 0 (none known). */
+static int gpu_layout(struct session *s, const char *name,
+		      struct occ_gpc_layout *l)
+{
+	struct occ_gpu_layout g;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+
+	if (s->o->layout_text) {
+		*l = s->o->layout;
+		return 1;
+	}
+	if (!name)
+		return 0;
+	session_gpus_path(s, path, sizeof path);
+	errno = 0;
+	st = occ_gpu_layout_find(path, name, &g, &d);
+	if (st == OCC_ERR_UNKNOWN_ARCH)
+		return 0;
+	if (st == OCC_ERR_SYNTAX)
+		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file, d.line);
+	if (st != OCC_OK)
+		die_data(st, &d, errno, "");
+	*l = g.layout;
+	return 1;
+}
+
+static void find_part(struct session *s, const char *name)
+{
+	struct session_partition *P = &s->partition;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+
+	if (!name || s->o->layout_text)
+		return;
+	parts_path(s, path, sizeof path);
+	errno = 0;
+	st = occ_partition_part_find(path, name, s->o->partition.flags,
+				     P->split.group_sms, s->o->partition.group,
+				     &P->part, &d);
+	if (st == OCC_ERR_UNKNOWN_ARCH || st == OCC_ERR_IO)
+		return;         /* not measured: the figures are bounds */
+	if (st == OCC_ERR_SYNTAX)
+		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
+		    "SOURCE'", d.file, d.line);
+	if (st != OCC_OK)
+		die_data(st, &d, errno, "");
+	P->measured = 1;
+}
+
+static int largest(const struct occ_gpc_layout *l)
+{
+	int i, n = 0;
+
+	for (i = 0; i < l->n_gpcs; i++)
+		if (l->sms_per_gpc[i] > n)
+			n = l->sms_per_gpc[i];
+	return n;
+}
+
+/* The part asked for exists in the split. */
+static void check_part(const struct session_partition *P, int group)
+{
+	const struct occ_partition_split *p = &P->split;
+	int exact = p->groups_min == p->groups_max;
+
+	if (group >= 0 && exact && group >= p->groups)
+		die_usage("--partition-part group:%d: the split makes %d group%s "
+			  "of %d SMs (group:0 to group:%d)", group, p->groups,
+			  plural(p->groups), p->group_sms, p->groups - 1);
+	if (group >= 0 && group >= p->groups_max)
+		die_usage("--partition-part group:%d: the split makes at most %d "
+			  "group%s of %d SMs", group, p->groups_max,
+			  plural(p->groups_max), p->group_sms);
+	if (group < 0 && !exact)
+		die_usage("--partition-part remaining: the SMs left over depend "
+			  "on the GPU's GPC layout, which is not measured (at "
+			  "most %d)", P->gpu_sms - p->groups_min * p->group_sms);
+	if (group < 0 && p->remaining_sms == 0)
+		die_usage("--partition-part remaining: a split into groups of %d "
+			  "SMs leaves none of the %d over", p->group_sms,
+			  P->gpu_sms);
+}
+
+/* The table the split's rules are for: the device's, or --arch's. */
+static const struct occ_arch *partition_arch(struct session *s)
+{
+	const struct options *o = s->o;
+
+	if (o->gpu_list || o->device_all || s->n_targets)
+		die_usage("--partition computes in a part of one GPU: leave out "
+			  "--gpu LIST, --arch LIST and --device all");
+	if (s->have_dev || o->api || (!o->arch && !o->gpu))
+		return session_device_arch(s);
+	return session_find_arch(s, o->arch);
+}
+
+void partition_prepare(struct session *s)
+{
+	struct session_partition *P = &s->partition;
+	struct options *o = s->o;
+	const struct occ_arch *a;
+	struct occ_gpc_layout l;
+	const char *name;
+	int have_layout;
+	enum occ_status st;
+	char tag[16];
+
+	if (!o->partition.given || P->on)
+		return;
+	memset(P, 0, sizeof *P);
+	a = partition_arch(s);
+	name = listed_name(s);
+	have_layout = gpu_layout(s, name, &l);
+	P->gpu_sms = s->have_dev ? s->dev.sms : o->sms ? (int)o->sms
+		     : have_layout ? l.sms : s->listed.sms;
+	if (P->gpu_sms <= 0)
+		die_usage("--partition needs the GPU's SMs: --gpu NAME, the "
+			  "device, or --sms N");
+	if (have_layout && l.sms != P->gpu_sms)
+		die_usage("--partition: the GPC layout has %d SMs, the GPU %d",
+			  l.sms, P->gpu_sms);
+	if (o->partition.min_sms > (uint64_t)P->gpu_sms)
+		die_usage("--partition %llu: more than the GPU's %d SMs "
+			  "(minCount is 0 to the SM count)",
+			  (unsigned long long)o->partition.min_sms, P->gpu_sms);
+	st = occ_partition_split(a, P->gpu_sms, have_layout ? &l : NULL,
+				 o->partition.flags, (int)o->partition.min_sms,
+				 &P->split);
+	arch_tag(tag, sizeof tag, a);
+	if (st == OCC_ERR_UNSUPPORTED)
+		die_usage("--partition: %s %s", tag,
+			  a->cc_major < 6 ? "has no green contexts (compute "
+			  "capability 6.0 on)" : "has no clusters: "
+			  "max-cluster-size is for compute capability 9.0 on");
+	if (st != OCC_OK)
+		die_usage("--partition %llu: %s", (unsigned long long)
+			  o->partition.min_sms, occ_strerror(st));
+	check_part(P, o->partition.group);
+	P->on = 1;
+	P->part_sms = o->partition.group >= 0 ? P->split.group_sms
+					      : P->split.remaining_sms;
+	if (o->partition.group >= 0)
+		snprintf(P->name, sizeof P->name, "group %d", o->partition.group);
+	else
+		snprintf(P->name, sizeof P->name, "remaining");
+	find_part(s, name);
+	P->largest_gpc = have_layout ? largest(&l) : s->listed.sms_per_gpc_max;
+	P->split_flags = o->partition.flags;
+	P->bound_remaining = P->split.groups_min != P->split.groups_max;
+	P->bound = !P->measured || P->bound_remaining;
+	o->sms = (uint64_t)P->part_sms;
+	if (o->api)
+		partition_on_device(s);
+}
+
+/* --cluster inside the part: its measured layout, or where none is the
+ * most any arrangement of its SMs in the GPU's GPCs allows. */
+int partition_cluster_layout(struct session *s)
+{
+	struct session_partition *P = &s->partition;
+	struct session_layout *L = &s->layout;
+
+	if (!P->on)
+		return 0;
+	if (P->measured) {
+		L->l = P->part.hw;
+		snprintf(L->source, sizeof L->source, "--partition %s of %s: %.200s",
+			 P->name, s->gpu_name, P->part.source);
+		return 1;
+	}
+	if (!P->largest_gpc) {
+		L->whole = 1;
+		L->l.n_gpcs = 1;
+		L->l.sms_per_gpc[0] = L->l.sms = P->part_sms;
+		snprintf(L->text, sizeof L->text, "not known: a part of %d SMs, "
+			 "GPCs not published", P->part_sms);
+		snprintf(L->source, sizeof L->source, "--partition");
+		return 1;
+	}
+	L->bound = 1;
+	L->counts.sms = P->part_sms;
+	L->counts.gpcs = 1;
+	L->counts.sms_per_gpc_max = P->largest_gpc;
+	L->l.sms = P->part_sms;
+	snprintf(L->text, sizeof L->text, "not measured: a part of %d SMs in "
+		 "GPCs of at most %d", P->part_sms, P->largest_gpc);
+	snprintf(L->source, sizeof L->source, "--partition (no measured "
+		 "layout of this part)");
+	return 1;
+}
+
+/* ---- On the device (--api) ---- */
+
+/* The driver's split within the model's: equal where the model is exact,
+ * at most its bounds where not. */
+static int split_agrees(const struct session_partition *P)
+{
+	const struct occ_partition_split *p = &P->split;
+
+	if (P->driver_group_sms != p->group_sms ||
+	    P->driver_groups < p->groups_min || P->driver_groups > p->groups_max)
+		return 0;
+	if (P->bound_remaining)
+		return P->driver_part_sms == P->part_sms;
+	return P->driver_remaining_sms == p->remaining_sms &&
+	       P->driver_part_sms == P->part_sms;
+}
+
+void partition_on_device(struct session *s)
+{
+	struct session_partition *P = &s->partition;
+	const struct options *o = s->o;
+	struct gpu_partition g;
+	char err[256];
+
+	if (o->mode == MODE_KERNELS)
+		die_usage("--kernels --api asks the driver about each kernel on "
+			  "the whole GPU: with --partition, leave out --api");
+	if (gpu_partition_enter(&s->gpu, o->partition.flags,
+				(int)o->partition.min_sms, o->partition.group,
+				&g, err, sizeof err) != 0)
+		session_device_failed(s, err);
+	P->have_driver = 1;
+	P->driver_groups = g.groups;
+	P->driver_group_sms = g.group_sms;
+	P->driver_remaining_sms = g.remaining_sms;
+	P->driver_part_sms = g.part_sms;
+	P->driver_sm_attr = g.sm_attr;
+	P->agrees = split_agrees(P);
+	if (!P->agrees) {
+		s->disagreements++;
+		warn("--partition %llu: the driver made %d group%s of %d SMs and "
+		     "left %d over; the model says %d of %d and %d",
+		     (unsigned long long)o->partition.min_sms, g.groups,
+		     plural(g.groups), g.group_sms, g.remaining_sms,
+		     P->split.groups, P->split.group_sms,
+		     P->split.remaining_sms);
+	}
+}

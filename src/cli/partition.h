@@ -1,0 +1,57 @@
+/* partition.h - --partition: the split of the GPU's SMs a green context
+ * gets (partition.c), computed in, and what the driver says of it. */
+#ifndef OCC_CLI_PARTITION_H
+#define OCC_CLI_PARTITION_H
+
+#include <stdint.h>
+
+#include "occcalc.h"
+
+struct session;
+struct options;
+
+struct partition_request {
+	int given;                     /* --partition */
+	uint64_t min_sms;              /* its minCount */
+	unsigned flags;                /* --partition-flags: occ_partition_flag */
+	int group;                     /* --partition-part: a group's index,
+					  or OCC_PARTITION_REMAINING */
+};
+
+/* The part a run computes in. */
+struct session_partition {
+	int on;
+	int gpu_sms;                   /* the whole GPU's */
+	struct occ_partition_split split;
+	int part_sms;                  /* SMs of the part computed in */
+	unsigned split_flags;          /* --partition-flags */
+	int bound;                     /* groups or layout not measured */
+	int bound_remaining;           /* the remainder not known */
+	int measured;                  /* part holds its measured layouts */
+	struct occ_partition_part part;
+	int largest_gpc;               /* for the bound: the GPU's, or 0 */
+	char name[24];                 /* "group 0", "remaining" */
+	/* --api: what the driver made (gpu_partition_enter). */
+	int have_driver;
+	int driver_groups, driver_group_sms, driver_remaining_sms;
+	int driver_part_sms, driver_sm_attr;
+	int agrees;                    /* the driver's split is the model's */
+};
+
+void arg_partition_flags(const char *opt, const char *arg,
+			 struct options *o);
+void arg_partition_part(const char *opt, const char *arg, struct options *o);
+
+/* --partition: the split for the GPU (the device, --gpu, or --arch with
+ * --sms), the part's SMs made the run's (--sms for the waves), its layout
+ * found; with --api, the green context made on the device. A usage error
+ * where the split cannot be made. Nothing without --partition. */
+void partition_prepare(struct session *s);
+/* --cluster in the part: its layout made the session's; 0 without
+ * --partition. */
+int partition_cluster_layout(struct session *s);
+/* --api: the split and the part's green context made on the device
+ * (partition_gpu.c), the session's GPU calls running in it. */
+void partition_on_device(struct session *s);
+
+#endif
