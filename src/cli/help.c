@@ -26,7 +26,7 @@ static const struct topic_help {
 		"grid, clusters", NULL },
 	[T_KERNELS] = { "kernels", "Kernels of a binary or a compiler report:",
 		"code", NULL },
-	[T_OUTPUT] = { "output", "Output:", "formats, fields and charts",
+	[T_OUTPUT] = { "output", "Output:", "formats and fields",
 		NULL },
 	[T_CI] = { "ci", "Budgets and builds compared (in CI):", "budgets, "
 		"builds compared", NULL },
