@@ -110,6 +110,8 @@ struct api {
 	size_t fixed_len;
 	const void *refused;         /* the last image the driver refused */
 	const unsigned char *ok;     /* per kernel: the driver can say */
+	int fixed_started;           /* standard input's images loading */
+	struct progress progress;
 };
 
 void kernels_api_open(struct api *a, struct session *s,

@@ -48,26 +48,72 @@ static void api_load_file(struct api *a, const char *file)
 	a->len = n;
 }
 
-/* Where cuModuleLoadData finds the kernel's code: the cubin, or the
- * fatbin holding it; NULL if the file changed since it was read. */
-static const void *api_image(struct api *a, const struct kernel_info *k)
+/* Where cuModuleLoadData finds the kernel's code in buf: the cubin, or
+ * the fatbin holding it; NULL if the file changed since it was read. */
+static const void *image_in(const unsigned char *buf, size_t len,
+			    const struct kernel_info *k)
 {
-	const unsigned char *buf;
-	size_t len;
-
-	if (a->fixed && strcmp(k->file, "<stdin>") == 0) {
-		buf = a->fixed;
-		len = a->fixed_len;
-	} else {
-		if (a->file != k->file)
-			api_load_file(a, k->file);
-		buf = a->buf;
-		len = a->len;
-	}
 	if (k->fatbin_offset < 0)
 		return buf;
 	return (uint64_t)k->fatbin_offset + 16 <= len
 	       ? buf + k->fatbin_offset : NULL;
+}
+
+/* The images of file the rows will ask the driver for, in their order,
+ * loaded ahead on threads: the driver compiling PTX takes seconds a
+ * fatbin (docs/listing-probe/README.md). */
+static void api_preload(struct api *a, const struct session *s,
+			const struct kernel_list *l, const char *file,
+			const unsigned char *buf, size_t len)
+{
+	const void **images = malloc((l->n + 1) * sizeof *images);
+	const void *im;
+	size_t i, n = 0;
+	int jobs = s->o->jobs ? (int)s->o->jobs : occ_bin_default_jobs();
+
+	if (!images)
+		die("out of memory");
+	for (i = 0; i < l->n; i++)
+		if (l->k[i].file == file && a->ok[i] &&
+		    (im = image_in(buf, len, &l->k[i])) &&
+		    (n == 0 || images[n - 1] != im))
+			images[n++] = im;
+	if (gpu_loader_preload(a->loader, images, n, jobs) != 0)
+		warn("--api: cannot load images ahead (out of memory or "
+		     "threads): one at a time");
+	free(images);
+}
+
+static const void *api_image(struct api *a, const struct session *s,
+			     const struct kernel_list *l,
+			     const struct kernel_info *k)
+{
+	if (a->fixed && strcmp(k->file, "<stdin>") == 0) {
+		if (!a->fixed_started) {
+			a->fixed_started = 1;
+			gpu_loader_forget(a->loader);
+			a->file = NULL;
+			api_preload(a, s, l, k->file, a->fixed, a->fixed_len);
+		}
+		return image_in(a->fixed, a->fixed_len, k);
+	}
+	if (a->file != k->file) {
+		a->fixed_started = 0;
+		api_load_file(a, k->file);
+		api_preload(a, s, l, k->file, a->buf, a->len);
+	}
+	return image_in(a->buf, a->len, k);
+}
+
+/* On a terminal, for a run of more than a second: the images loaded. */
+static void api_progress(struct api *a, const char *file)
+{
+	size_t done, total;
+
+	gpu_loader_progress(a->loader, &done, &total);
+	if (total)
+		progress_show(&a->progress, "--api: %s: %zu of %zu images "
+			      "loaded by the driver", file, done, total);
 }
 
 /* The model's most threads per block for k's registers and bound: what
@@ -114,12 +160,15 @@ void kernels_api_row(struct api *a, struct session *s,
 
 	if (!a->ok[k - l->k])
 		return;
-	image = api_image(a, k);
+	image = api_image(a, s, l, k);
 	if (!image)
 		die("%s: changed while occcalc read it", k->file);
 	st = gpu_loader_query(a->loader, image, k->mangled,
 			      row->k.block_size, row->k.dynamic_smem, &g->func,
 			      err, sizeof err);
+	api_progress(a, k->file);
+	if (st > 0 || st < 0)
+		progress_clear(&a->progress);
 	if (st < 0)
 		session_device_failed(s, err);
 	if (st == 2 && a->refused != image)
@@ -188,6 +237,7 @@ void kernels_api_open(struct api *a, struct session *s,
 	a->fixed = l->stdin_buf;
 	a->fixed_len = l->stdin_len;
 	a->ok = api_targets(l, &s->dev);
+	progress_start(&a->progress);
 	for (i = 0; i < l->n; i++)
 		relocatable += l->k[i].relocatable;
 	if (relocatable)
@@ -200,6 +250,7 @@ void kernels_api_open(struct api *a, struct session *s,
 
 void kernels_api_close(struct api *a)
 {
+	progress_clear(&a->progress);
 	gpu_loader_close(a->loader);
 	free(a->buf);
 	free((void *)a->ok);

@@ -518,6 +518,8 @@ int mode_kernels(struct session *s)
 		    o->kernel_re ? " matching --kernel " : "",
 		    o->kernel_re ? o->kernel_re : "");
 	report_start(&rep, s, o->api);
+	if (rep.api.loader)
+		rep.run.out.progress = &rep.api.progress;
 	if (s->n_targets)
 		targets_kernels(s, rep.l, target_begin, target_row, &rep);
 	else
@@ -528,6 +530,7 @@ int mode_kernels(struct session *s)
 	if (o->format == OUT_TEXT && !o->fields)
 		matrix_print(s, &rep.run.out);
 	occ_run_close(&rep.run);
+	progress_clear(&rep.api.progress);
 	if (s->disagreements)
 		warn("%llu kernel%s where the driver disagrees with occcalc's "
 		     "reading or model (see the agrees column)",

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -159,4 +161,53 @@ _Noreturn void die_data(enum occ_status st, const struct occ_diag *d, int err,
 	if (d->key[0])
 		die("%s: %s: %s", d->file, d->key, occ_strerror(st));
 	die("%s: %s", d->file, occ_strerror(st));
+}
+
+/* ---- Progress: one line on a terminal, rewritten in place ---- */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void progress_start(struct progress *p)
+{
+	memset(p, 0, sizeof *p);
+	p->tty = isatty(STDERR_FILENO);
+	p->start = now_s();
+}
+
+void progress_show(struct progress *p, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	double t;
+
+	if (!p->tty)
+		return;
+	t = now_s();
+	/* Only what takes more than a second, five times a second. */
+	if (t - p->start < 1.0 || t - p->last < 0.2)
+		return;
+	p->last = t;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	fputs("\rocccalc: ", stderr);
+	put_escaped(stderr, line);
+	fputs("\x1b[K", stderr);
+	fflush(stderr);
+	p->shown = 1;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (!p->shown)
+		return;
+	fputs("\r\x1b[K", stderr);
+	fflush(stderr);
+	p->shown = 0;
 }

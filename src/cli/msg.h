@@ -25,6 +25,17 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * limit broken; err is errno; hint follows a file not found. Exit 1. */
 void die_data(enum occ_status st, const struct occ_diag *d, int err,
 	      const char *hint) __attribute__((noreturn));
+/* A line of progress on stderr, rewritten in place, only on a terminal
+ * and only for what has taken more than a second; cleared before any
+ * other message and at the end. */
+struct progress {
+	double start, last;
+	int tty, shown;
+};
+void progress_start(struct progress *p);
+void progress_show(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void progress_clear(struct progress *p);
 /* Ends the run with status: exit() in the program (occcalc.c); the
  * in-process fuzz harness (fuzz/cli.c) returns to its caller instead. */
 void cli_exit(int status) __attribute__((noreturn));

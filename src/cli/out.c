@@ -53,10 +53,13 @@ static void mem_drop(struct out *o)
 
 static void write_out(struct out *o, const char *s, size_t n)
 {
-	if (o->piece)
+	if (o->piece) {
 		mem_append(o, s, n);
-	else
-		fwrite(s, 1, n, o->f);
+		return;
+	}
+	if (o->progress)
+		progress_clear(o->progress);
+	fwrite(s, 1, n, o->f);
 }
 
 static void __attribute__((noinline)) flush(struct out *o)

@@ -126,9 +126,12 @@ void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
 /* ---- Writers (out.c): one per format, rows computed before ---- */
 
 struct check_set;
+struct progress;
 
 struct out {
 	FILE *f;
+	struct progress *progress; /* a line on the terminal, cleared
+				    * before rows are written */
 	struct check_set *check;   /* --check: judges each row written */
 	enum out_format format;
 	const struct fieldsel *sel;

@@ -155,7 +155,16 @@ struct gpu_loader *gpu_loader_open(struct gpu_ctx *g, char *err, size_t n);
 int gpu_loader_query(struct gpu_loader *l, const void *image,
 		     const char *mangled, int block, uint64_t dyn,
 		     struct gpu_func *out, char *err, size_t n);
-/* Unloads the last image: its memory is about to be reused. */
+/* Loads images (in the order queries will ask for them) ahead, on
+ * `threads` threads, a few at a time; a query for one of them waits for
+ * it, one for another image loads it then. 0, or -1 (nothing ahead). */
+int gpu_loader_preload(struct gpu_loader *l, const void *const *images,
+		       size_t n, int threads);
+/* Of the images given to gpu_loader_preload, how many are loaded. */
+void gpu_loader_progress(const struct gpu_loader *l, size_t *done,
+			 size_t *total);
+/* Unloads the last image and stops loading ahead: the memory of the
+ * images is about to be reused. */
 void gpu_loader_forget(struct gpu_loader *l);
 void gpu_loader_close(struct gpu_loader *l);
 

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,32 @@ struct driver {
 	CUresult (*set_attribute)(CUfunction, CUfunction_attribute, int);
 	CUresult (*occupancy)(int *, CUfunction, int, size_t);
 	CUresult (*error_string)(CUresult, const char **);
+	CUresult (*ctx_get)(CUcontext *);
+	CUresult (*ctx_set)(CUcontext);
+};
+
+/* An image loaded ahead, on a thread of the preload (gpu_loader_preload). */
+struct slot {
+	const void *image;
+	CUmodule mod;
+	int state;               /* 0 waiting, 1 loading, 2 loaded or failed */
+	int taken;               /* handed to load(): its module is l->mod */
+	int failed;
+	char err[256];
+};
+
+/* Images loaded on threads ahead of the rows that ask for them: the
+ * driver compiling a fatbin's PTX takes seconds (cuSPARSELt's 760
+ * fatbins: minutes on one thread, docs/listing-probe). */
+struct preload {
+	struct slot *slot;
+	size_t n, next, cursor, window, done;
+	pthread_t *th;
+	int nth, stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	CUcontext ctx;
+	const struct driver *d;
 };
 
 struct gpu_loader {
@@ -38,6 +65,7 @@ struct gpu_loader {
 	CUmodule mod;
 	int load_failed;         /* image did not load */
 	char load_err[256];
+	struct preload *pre;     /* NULL: each image loaded when asked */
 };
 
 static const struct entry {
@@ -52,6 +80,8 @@ static const struct entry {
 	{ "cuOccupancyMaxActiveBlocksPerMultiprocessor",
 	  offsetof(struct driver, occupancy) },
 	{ "cuGetErrorString", offsetof(struct driver, error_string) },
+	{ "cuCtxGetCurrent", offsetof(struct driver, ctx_get) },
+	{ "cuCtxSetCurrent", offsetof(struct driver, ctx_set) },
 };
 
 static void driver_error(const struct driver *d, CUresult r, const char *call,
@@ -101,9 +131,144 @@ struct gpu_loader *gpu_loader_open(struct gpu_ctx *g, char *err, size_t n)
 	return l;
 }
 
+/* ---- Loading ahead ---- */
+
+static void *preload_worker(void *arg)
+{
+	struct preload *p = arg;
+	struct slot *sl;
+	CUresult r;
+
+	(void)p->d->ctx_set(p->ctx);
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop && p->next < p->n) {
+		if (p->next >= p->cursor + p->window) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		sl = &p->slot[p->next++];
+		sl->state = 1;
+		pthread_mutex_unlock(&p->mu);
+		r = p->d->load(&sl->mod, sl->image);
+		if (r != CUDA_SUCCESS)
+			driver_error(p->d, r, "cuModuleLoadData", sl->err,
+				     sizeof sl->err);
+		pthread_mutex_lock(&p->mu);
+		sl->failed = r != CUDA_SUCCESS;
+		sl->state = 2;
+		p->done++;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Stops the threads; unloads what was loaded and not handed out. */
+static void preload_stop(struct gpu_loader *l)
+{
+	struct preload *p = l->pre;
+	size_t i;
+	int t;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (t = 0; t < p->nth; t++)
+		pthread_join(p->th[t], NULL);
+	for (i = 0; i < p->n; i++)
+		if (p->slot[i].state == 2 && !p->slot[i].failed &&
+		    !p->slot[i].taken)
+			l->d.unload(p->slot[i].mod);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	free(p->slot);
+	free(p->th);
+	free(p);
+	l->pre = NULL;
+}
+
+int gpu_loader_preload(struct gpu_loader *l, const void *const *images,
+		       size_t n, int threads)
+{
+	struct preload *p;
+	size_t i;
+
+	preload_stop(l);
+	if (n < 2 || threads < 1)
+		return 0;
+	if (!(p = calloc(1, sizeof *p)))
+		return -1;
+	p->slot = calloc(n, sizeof *p->slot);
+	p->th = calloc((size_t)threads, sizeof *p->th);
+	if (!p->slot || !p->th || l->d.ctx_get(&p->ctx) != CUDA_SUCCESS) {
+		free(p->slot);
+		free(p->th);
+		free(p);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		p->slot[i].image = images[i];
+	p->n = n;
+	/* Loaded modules wait in the driver's memory: a few per thread. */
+	p->window = 2 * (size_t)threads;
+	p->d = &l->d;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	l->pre = p;
+	for (p->nth = 0; p->nth < threads; p->nth++)
+		if (pthread_create(&p->th[p->nth], NULL, preload_worker, p))
+			break;
+	return 0;
+}
+
+void gpu_loader_progress(const struct gpu_loader *l, size_t *done,
+			 size_t *total)
+{
+	*done = *total = 0;
+	if (l->pre) {
+		pthread_mutex_lock(&l->pre->mu);
+		*done = l->pre->done;
+		*total = l->pre->n;
+		pthread_mutex_unlock(&l->pre->mu);
+	}
+}
+
+/* The slot loading image, waited for, or NULL: not loaded ahead. */
+static struct slot *preloaded(struct preload *p, const void *image)
+{
+	struct slot *sl = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&p->mu);
+	for (i = p->cursor; i < p->n && !sl; i++)
+		if (p->slot[i].image == image)
+			sl = &p->slot[i];
+	if (sl) {
+		/* Nothing left waiting when no thread runs (none started). */
+		if (sl->state == 0 && p->nth == 0) {
+			sl = NULL;
+		} else {
+			/* The window moves up to it, or no thread would. */
+			p->cursor = (size_t)(sl - p->slot);
+			pthread_cond_broadcast(&p->cv);
+			while (sl->state != 2)
+				pthread_cond_wait(&p->cv, &p->mu);
+			sl->taken = 1;
+			p->cursor++;
+			pthread_cond_broadcast(&p->cv);
+		}
+	}
+	pthread_mutex_unlock(&p->mu);
+	return sl;
+}
+
 /* image loaded as l->mod, or 1 with the reason. */
 static int load(struct gpu_loader *l, const void *image, char *err, size_t n)
 {
+	struct slot *sl;
 	CUresult r;
 
 	if (l->image == image) {
@@ -114,13 +279,19 @@ static int load(struct gpu_loader *l, const void *image, char *err, size_t n)
 	if (l->image && !l->load_failed)
 		l->d.unload(l->mod);
 	l->image = image;
-	r = l->d.load(&l->mod, image);
-	l->load_failed = r != CUDA_SUCCESS;
-	if (l->load_failed) {
-		driver_error(&l->d, r, "cuModuleLoadData", l->load_err,
-			     sizeof l->load_err);
-		snprintf(err, n, "%s", l->load_err);
+	if (l->pre && (sl = preloaded(l->pre, image))) {
+		l->mod = sl->mod;
+		l->load_failed = sl->failed;
+		snprintf(l->load_err, sizeof l->load_err, "%s", sl->err);
+	} else {
+		r = l->d.load(&l->mod, image);
+		l->load_failed = r != CUDA_SUCCESS;
+		if (l->load_failed)
+			driver_error(&l->d, r, "cuModuleLoadData", l->load_err,
+				     sizeof l->load_err);
 	}
+	if (l->load_failed)
+		snprintf(err, n, "%s", l->load_err);
 	return l->load_failed;
 }
 
@@ -175,6 +346,7 @@ void gpu_loader_forget(struct gpu_loader *l)
 	if (l->image && !l->load_failed)
 		l->d.unload(l->mod);
 	l->image = NULL;
+	preload_stop(l);
 }
 
 void gpu_loader_close(struct gpu_loader *l)
@@ -210,6 +382,20 @@ int gpu_loader_query(struct gpu_loader *l, const void *image,
 void gpu_loader_forget(struct gpu_loader *l)
 {
 	(void)l;
+}
+
+int gpu_loader_preload(struct gpu_loader *l, const void *const *images,
+		       size_t n, int threads)
+{
+	(void)l; (void)images; (void)n; (void)threads;
+	return 0;
+}
+
+void gpu_loader_progress(const struct gpu_loader *l, size_t *done,
+			 size_t *total)
+{
+	(void)l;
+	*done = *total = 0;
 }
 
 void gpu_loader_close(struct gpu_loader *l)
