@@ -136,6 +136,20 @@ run --persist 1M --l2 4M:2M:1M --measure
 [ "$status" -eq 2 ] && one_error_line "leave out --l2"
 ok $? "--persist --measure takes the device's L2 figures, not --l2"
 
+# --kernels --api on a fatbin of many images, loaded ahead on threads, and
+# PTX rows with no block (the driver's attributes, no occupancy asked: it
+# failed the run with "invalid argument").
+fx=$T/fixtures/bin/none.fatbin
+run --kernels "$fx" --api --jobs 4 -f csv --fields arch,mangled,ptx_only,api_regs,api_blocks_per_sm
+[ "$status" -eq 0 ] && grep -q ',true,[0-9][0-9]*,$' "$tmp/out" &&
+	! grep -q ',false,,' "$tmp/out"
+ok $? "--kernels --api: every SASS row the driver's, PTX rows its registers with no block"
+run --kernels "$fx" --api --jobs 1 -f csv --fields arch,mangled,ptx_only,api_regs,api_blocks_per_sm
+cp "$tmp/out" "$tmp/one"
+run --kernels "$fx" --api --jobs 8 -f csv --fields arch,mangled,ptx_only,api_regs,api_blocks_per_sm
+cmp -s "$tmp/one" "$tmp/out"
+ok $? "--kernels --api: images loaded ahead on 8 threads give what one gives"
+
 if command -v compute-sanitizer >/dev/null 2>&1; then
 	compute-sanitizer --leak-check full --error-exitcode 9 "$OCCCALC" \
 		--access load,store --elem 4,16 --stride 0,3 --measure \

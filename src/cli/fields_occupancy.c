@@ -187,7 +187,8 @@ GETTER(get_step)
 
 #define G r->gpu
 OPT_GETTER(get_kernel_regs, G, G->kernel_regs)
-KOPT_GETTER(get_api_blocks, G && (G->have_func || !r->ki), G->api_blocks)
+KOPT_GETTER(get_api_blocks, G && (G->have_func || !r->ki) && G->api_blocks >= 0,
+	    G->api_blocks)
 OPT_GETTER(get_measured_grid, G && G->measured, G->m.grid)
 OPT_GETTER(get_expected, G && G->measured, G->expected)
 OPT_GETTER(get_resident, G && G->measured, G->m.residency.max_blocks_per_sm)

@@ -111,6 +111,8 @@ struct api {
 	const void *refused;         /* the last image the driver refused */
 	const unsigned char *ok;     /* per kernel: the driver can say */
 	int fixed_started;           /* standard input's images loading */
+	int ptx_queried;             /* PTX rows go to the driver too */
+	const char *preload_file;    /* whose images are loading */
 	struct progress progress;
 };
 

@@ -59,6 +59,14 @@ static const void *image_in(const unsigned char *buf, size_t len,
 	       ? buf + k->fatbin_offset : NULL;
 }
 
+static void api_tick(void *ctx, size_t done, size_t total)
+{
+	struct api *a = ctx;
+
+	progress_show(&a->progress, "--api: %s: %zu of %zu images loaded "
+		      "by the driver", a->preload_file, done, total);
+}
+
 /* The images of file the rows will ask the driver for, in their order,
  * loaded ahead on threads: the driver compiling PTX takes seconds a
  * fatbin (docs/listing-probe/README.md). */
@@ -75,10 +83,12 @@ static void api_preload(struct api *a, const struct session *s,
 		die("out of memory");
 	for (i = 0; i < l->n; i++)
 		if (l->k[i].file == file && a->ok[i] &&
+		    (a->ptx_queried || !l->k[i].ptx_only) &&
 		    (im = image_in(buf, len, &l->k[i])) &&
 		    (n == 0 || images[n - 1] != im))
 			images[n++] = im;
-	if (gpu_loader_preload(a->loader, images, n, jobs) != 0)
+	a->preload_file = file;
+	if (gpu_loader_preload(a->loader, images, n, jobs, api_tick, a) != 0)
 		warn("--api: cannot load images ahead (out of memory or "
 		     "threads): one at a time");
 	free(images);
@@ -106,14 +116,13 @@ static const void *api_image(struct api *a, const struct session *s,
 }
 
 /* On a terminal, for a run of more than a second: the images loaded. */
-static void api_progress(struct api *a, const char *file)
+static void api_progress(struct api *a)
 {
 	size_t done, total;
 
 	gpu_loader_progress(a->loader, &done, &total);
 	if (total)
-		progress_show(&a->progress, "--api: %s: %zu of %zu images "
-			      "loaded by the driver", file, done, total);
+		api_tick(a, done, total);
 }
 
 /* The model's most threads per block for k's registers and bound: what
@@ -166,7 +175,7 @@ void kernels_api_row(struct api *a, struct session *s,
 	st = gpu_loader_query(a->loader, image, k->mangled,
 			      row->k.block_size, row->k.dynamic_smem, &g->func,
 			      err, sizeof err);
-	api_progress(a, k->file);
+	api_progress(a);
 	if (st > 0 || st < 0)
 		progress_clear(&a->progress);
 	if (st < 0)

@@ -520,6 +520,8 @@ int mode_kernels(struct session *s)
 	report_start(&rep, s, o->api);
 	if (rep.api.loader)
 		rep.run.out.progress = &rep.api.progress;
+	/* ptx_row() asks the driver of PTX rows only outside a text table. */
+	rep.api.ptx_queried = rep.run.out.format != OUT_TEXT && !rep.run.sink;
 	if (s->n_targets)
 		targets_kernels(s, rep.l, target_begin, target_row, &rep);
 	else

@@ -149,7 +149,7 @@ struct gpu_loader;
 struct gpu_loader *gpu_loader_open(struct gpu_ctx *g, char *err, size_t n);
 /* Loads image (a cubin or a fatbin, as cuModuleLoadData takes them;
  * the last one stays loaded) and asks about function `mangled` at
- * `block` threads (and `dyn` bytes of dynamic shared memory, allowed
+ * `block` threads (0: no occupancy asked, out->blocks -1) (and `dyn` bytes of dynamic shared memory, allowed
  * with the opt-in). 0; 2 when the image does not load, 1 when it lacks
  * the function (err says why); -1 when the driver fails otherwise. */
 int gpu_loader_query(struct gpu_loader *l, const void *image,
@@ -157,9 +157,13 @@ int gpu_loader_query(struct gpu_loader *l, const void *image,
 		     struct gpu_func *out, char *err, size_t n);
 /* Loads images (in the order queries will ask for them) ahead, on
  * `threads` threads, a few at a time; a query for one of them waits for
- * it, one for another image loads it then. 0, or -1 (nothing ahead). */
+ * it (calling tick, if not NULL, five times a second with how many are
+ * loaded), one for another image loads it then. 0, or -1 (nothing
+ * ahead). */
 int gpu_loader_preload(struct gpu_loader *l, const void *const *images,
-		       size_t n, int threads);
+		       size_t n, int threads,
+		       void (*tick)(void *ctx, size_t done, size_t total),
+		       void *tick_ctx);
 /* Of the images given to gpu_loader_preload, how many are loaded. */
 void gpu_loader_progress(const struct gpu_loader *l, size_t *done,
 			 size_t *total);

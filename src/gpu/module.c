@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu.h"
 
@@ -57,6 +58,8 @@ struct preload {
 	pthread_cond_t cv;
 	CUcontext ctx;
 	const struct driver *d;
+	void (*tick)(void *, size_t, size_t);   /* while a query waits */
+	void *tick_ctx;
 };
 
 struct gpu_loader {
@@ -191,7 +194,9 @@ static void preload_stop(struct gpu_loader *l)
 }
 
 int gpu_loader_preload(struct gpu_loader *l, const void *const *images,
-		       size_t n, int threads)
+		       size_t n, int threads,
+		       void (*tick)(void *ctx, size_t done, size_t total),
+		       void *tick_ctx)
 {
 	struct preload *p;
 	size_t i;
@@ -215,6 +220,8 @@ int gpu_loader_preload(struct gpu_loader *l, const void *const *images,
 	/* Loaded modules wait in the driver's memory: a few per thread. */
 	p->window = 2 * (size_t)threads;
 	p->d = &l->d;
+	p->tick = tick;
+	p->tick_ctx = tick_ctx;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	l->pre = p;
@@ -233,6 +240,27 @@ void gpu_loader_progress(const struct gpu_loader *l, size_t *done,
 		*done = l->pre->done;
 		*total = l->pre->n;
 		pthread_mutex_unlock(&l->pre->mu);
+	}
+}
+
+/* Waits a fifth of a second at most for a slot, then says how far the
+ * loading is. Lock held. */
+static void wait_ticking(struct preload *p)
+{
+	struct timespec t;
+	size_t done = p->done;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_nsec += 200000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	(void)pthread_cond_timedwait(&p->cv, &p->mu, &t);
+	if (p->tick) {
+		pthread_mutex_unlock(&p->mu);
+		p->tick(p->tick_ctx, done, p->n);
+		pthread_mutex_lock(&p->mu);
 	}
 }
 
@@ -255,7 +283,7 @@ static struct slot *preloaded(struct preload *p, const void *image)
 			p->cursor = (size_t)(sl - p->slot);
 			pthread_cond_broadcast(&p->cv);
 			while (sl->state != 2)
-				pthread_cond_wait(&p->cv, &p->mu);
+				wait_ticking(p);
 			sl->taken = 1;
 			p->cursor++;
 			pthread_cond_broadcast(&p->cv);
@@ -328,6 +356,10 @@ int gpu_loader_query(struct gpu_loader *l, const void *image,
 	    attribute(d, f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
 		      &out->max_threads, err, n))
 		return -1;
+	/* No block given (a PTX row): the attributes alone. */
+	out->blocks = -1;
+	if (block <= 0)
+		return 0;
 	/* Dynamic memory above the default limit needs the opt-in. */
 	if (dyn > 0 && dyn <= INT32_MAX)
 		(void)d->set_attribute(f,
@@ -385,9 +417,12 @@ void gpu_loader_forget(struct gpu_loader *l)
 }
 
 int gpu_loader_preload(struct gpu_loader *l, const void *const *images,
-		       size_t n, int threads)
+		       size_t n, int threads,
+		       void (*tick)(void *ctx, size_t done, size_t total),
+		       void *tick_ctx)
 {
-	(void)l; (void)images; (void)n; (void)threads;
+	(void)l; (void)images; (void)n; (void)threads; (void)tick;
+	(void)tick_ctx;
 	return 0;
 }
 
