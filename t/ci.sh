@@ -44,8 +44,11 @@ ok $? "a failing && says the comparison that fails, not the one that holds"
 
 # ---- Fields absent in a row ----
 run --kernels "$F/ptxas-sm90.txt" -b 256 -f csv --check 'blocks_per_sm >= min_blocks_per_sm'
-[ "$status" -eq 0 ] && grep -q "warning: --check: 7 rows not judged where min_blocks_per_sm is absent" "$tmp/err"
-ok $? "a comparison with an absent field decides nothing: the row passes, counted in a warning"
+[ "$status" -eq 0 ] && grep -q "warning: --check 'blocks_per_sm >= min_blocks_per_sm' judged none of 7 rows: min_blocks_per_sm is absent from every one$" "$tmp/err"
+ok $? "a comparison with an absent field decides nothing: the row passes; a check that judged no row says so"
+run --kernels "$T/fixtures/bin/none.fatbin" -f csv --check 'blocks_per_sm >= min_blocks_per_sm'
+[ "$status" -eq 0 ] && grep -q "warning: --check: [0-9]* rows not judged where min_blocks_per_sm is absent" "$tmp/err"
+ok $? "rows where a field is absent, beside rows judged: counted in a warning"
 run --kernels "$F/ptxas-sm90.txt" -b 256 -f csv --check 'min_blocks_per_sm != none && blocks_per_sm >= min_blocks_per_sm'
 [ "$status" -eq 1 ] && grep -qF 'min_blocks_per_sm != none (min_blocks_per_sm absent)' "$tmp/err"
 ok $? "'FIELD != none' makes absence fail"
@@ -242,5 +245,15 @@ run --kernels "$T/fixtures/bin/sm_80.cubin" "$T/fixtures/bin/sm_90a.cubin" \
 grep -q "^.*sm_80.cubin and 1 more against .*sm_80.cubin$" "$tmp/out" &&
 	grep -q "^0 changed, 22 added, 0 removed, 22 unchanged" "$tmp/out"
 ok $? "the text names the first path and how many more"
+
+# A binary records no spills: a check on them judges no row, and says so;
+# stack (local memory) is the gate that works on binaries.
+run --kernels "$T/fixtures/bin/sm_90a.cubin" --check 'spill_stores == 0'
+[ "$status" -eq 0 ] && [ "$(grep -c . "$tmp/err")" -eq 2 ] &&
+	grep -q "^occcalc: warning: --check 'spill_stores == 0' judged none of [0-9]* rows: spill_stores is absent from every one: a binary does not record spills (ptxas -v's report does); on a binary gate on stack" "$tmp/err"
+ok $? "--check on spills over a binary: one warning saying it judged no row, and why"
+run --kernels "$T/fixtures/bin/sm_90a.cubin" --check 'stack == 0'
+[ "$status" -eq 1 ] && grep -q 'kernel spill(double const\*, double\*, int): stack == 0 (stack [1-9]' "$tmp/err"
+ok $? "--check 'stack == 0' over a binary fails the kernel that spills"
 
 done_testing

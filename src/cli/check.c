@@ -31,7 +31,8 @@ struct check_item {
 	char where[300];           /* "--check" or "FILE:LINE" */
 	int have_re;
 	regex_t re;                /* --check-file: the kernels it is for */
-	uint64_t matched;
+	uint64_t matched, decided;
+	char absent[64];           /* a field absent where undecided */
 	struct expr e;
 };
 
@@ -295,13 +296,18 @@ static int judge(struct check_set *c, struct check_item *it, const void *row)
 
 	switch (expr_eval(&it->e, row, &absent)) {
 	case EXPR_TRUE:
+		it->decided++;
 		return 1;
 	case EXPR_UNKNOWN:
 		if (!c->undecided_field[0])
 			snprintf(c->undecided_field, sizeof c->undecided_field,
 				 "%s", absent ? absent->name : "?");
+		if (!it->absent[0])
+			snprintf(it->absent, sizeof it->absent, "%s",
+				 absent ? absent->name : "?");
 		return -1;
 	case EXPR_FALSE:
+		it->decided++;
 		break;
 	}
 	expr_explain(&it->e, row, why, sizeof why);
@@ -333,10 +339,32 @@ void check_judge(struct check_set *c, const void *row)
 	c->undecided += (uint64_t)undecided;
 }
 
+/* Why a field can be absent from every row, where the input explains it. */
+static const char *absent_why(const char *field)
+{
+	if (strcmp(field, "spill_stores") == 0 ||
+	    strcmp(field, "spill_loads") == 0)
+		return ": a binary does not record spills (ptxas -v's report "
+		       "does); on a binary gate on stack, the local memory a "
+		       "thread uses, which spills make non-zero ('stack == 0')";
+	return "";
+}
+
+/* A check that decided no row: it can never fail on this input. */
+static int never_decided(const struct check_item *it)
+{
+	if (!it->matched || it->decided)
+		return 0;
+	warn("%s '%s' judged none of %llu row%s: %s is absent from every one%s",
+	     it->where, it->text, (unsigned long long)it->matched,
+	     plural(it->matched), it->absent, absent_why(it->absent));
+	return 1;
+}
+
 int check_status(struct session *s, int status)
 {
 	struct check_set *c = s->checks;
-	size_t i;
+	size_t i, never;
 
 	if (!s->o->n_check && !s->o->check_file)
 		return status;
@@ -350,7 +378,9 @@ int check_status(struct session *s, int status)
 		if (c->items[i].have_re && !c->items[i].matched)
 			warn("%s: no kernel matches this budget's pattern",
 			     c->items[i].where);
-	if (c->undecided)
+	for (i = 0, never = 0; i < c->n; i++)
+		never += never_decided(&c->items[i]);
+	if (c->undecided && !never)
 		warn("--check: %llu row%s not judged where %s is absent (write "
 		     "'%s == none || ...' to decide)",
 		     (unsigned long long)c->undecided, plural(c->undecided),
