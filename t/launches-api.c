@@ -1,0 +1,227 @@
+/*
+ * launches.c - the launch API (occcalc/launches.h) as a C program uses
+ * it: a trace read through callbacks, each launch computed on the device
+ * the trace describes, and what the model makes of what a trace does not
+ * hold. The command line's view is t/launches.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "occcalc.h"
+#include "arch.h"
+#include "tap.h"
+
+struct seen {
+	int devices, launches, launches_with_device, device_first;
+	char first_kernel[64];
+	int stop_after;             /* 0: never */
+};
+
+static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
+{
+	struct seen *s = ctx;
+
+	(void)d;
+	if (!s->launches)
+		s->device_first = 1;
+	s->devices++;
+	return OCC_OK;
+}
+
+static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
+				 const struct occ_launch_device *d)
+{
+	struct seen *s = ctx;
+
+	if (!s->launches++)
+		snprintf(s->first_kernel, sizeof s->first_kernel, "%s",
+			 l->kernel);
+	s->launches_with_device += d != NULL;
+	return s->stop_after && s->launches == s->stop_after
+	       ? OCC_ERR_NOMEM : OCC_OK;
+}
+
+static const struct occ_launch_callbacks cb = { on_device, on_launch };
+
+static void fixture(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/fixtures/launches/%s", getenv("T"), name);
+}
+
+static void test_read(void)
+{
+	struct seen s = { 0 };
+	struct occ_launch_file info;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+
+	fixture(path, sizeof path, "small.jsonl");
+	st = occ_launches_read_file(path, &cb, &s, &info, &d);
+	tap_ok(st == OCC_OK && s.devices == 1 && s.launches == 3 &&
+	       s.launches_with_device == 3 && s.device_first,
+	       "an occcalc trace: its device, then its 3 launches, each with it");
+	tap_ok(strcmp(s.first_kernel, "void gemm<128>(float*)") == 0,
+	       "launches come in file order, names demangled");
+	tap_ok(info.format == OCC_LAUNCH_FORMAT_OCCCALC && info.complete &&
+	       info.declared == 3 && info.dropped == 0 && info.pid == 4242 &&
+	       !info.cut_short, "the file: complete, 3 declared, none dropped, "
+	       "its process");
+
+	memset(&s, 0, sizeof s);
+	s.stop_after = 2;
+	st = occ_launches_read_file(path, &cb, &s, &info, &d);
+	tap_ok(st == OCC_ERR_NOMEM && s.launches == 2,
+	       "a callback's status stops the read and is its result");
+
+	memset(&s, 0, sizeof s);
+	fixture(path, sizeof path, "kineto.json");
+	st = occ_launches_read_file(path, &cb, &s, &info, &d);
+	tap_ok(st == OCC_OK && info.format == OCC_LAUNCH_FORMAT_KINETO &&
+	       s.devices == 1 && s.launches == 3 && info.skipped == 2,
+	       "a Kineto trace: 3 kernel events, 2 other events skipped");
+
+	st = occ_launches_read_file(getenv("T"), &cb, &s, &info, &d);
+	tap_ok(st == OCC_ERR_NOT_REGULAR, "a directory is not read");
+}
+
+/* An H100 as the trace's device record gives it. */
+static struct occ_launch_device h100(void)
+{
+	struct occ_launch_device d;
+
+	memset(&d, 0, sizeof d);
+	d.major = 9;
+	d.multiProcessorCount = 132;
+	d.warpSize = 32;
+	d.maxThreadsPerMultiProcessor = 2048;
+	d.sharedMemPerMultiprocessor = 233472;
+	d.sharedMemPerBlockOptin = 232448;
+	d.reservedSharedMemPerBlock = 1024;
+	return d;
+}
+
+static struct occ_launch_record launch(int block, int regs, int64_t dyn)
+{
+	struct occ_launch_record l;
+
+	memset(&l, 0, sizeof l);
+	l.kernel = l.mangled = "";
+	l.grid[0] = 1000;
+	l.grid[1] = l.grid[2] = 1;
+	l.block[0] = block;
+	l.block[1] = l.block[2] = 1;
+	l.regs = regs;
+	l.static_smem = 0;
+	l.dynamic_smem = dyn;
+	l.smem_total = dyn;
+	l.smem_executed = -1;
+	l.cluster[0] = l.cluster[1] = l.cluster[2] = 0;
+	return l;
+}
+
+static void test_arch(void)
+{
+	struct occ_launch_device d = h100();
+	struct occ_arch a;
+
+	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_OK &&
+	       a.smem_per_sm == 233472 && a.max_threads_per_sm == 2048,
+	       "a device on its table");
+	d.sharedMemPerMultiprocessor = 102400;
+	d.sharedMemPerBlockOptin = 101376;
+	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_OK &&
+	       a.smem_per_sm == 102400 &&
+	       a.smem_carveouts[a.n_smem_carveouts - 1] == 102400,
+	       "a device with less shared memory than the chip's table: its "
+	       "own, the carveouts up to it");
+	d = h100();
+	d.warpSize = 7;
+	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_ERR_INCONSISTENT,
+	       "recorded properties no GPU has are refused");
+	d = h100();
+	d.major = 4;
+	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_ERR_UNKNOWN_ARCH,
+	       "a compute capability without a table");
+}
+
+static void test_model(void)
+{
+	struct occ_launch_device d = h100();
+	struct occ_launch_record l = launch(256, 32, 0);
+	struct occ_launch_model m;
+	struct occ_kernel k;
+	struct occ_result r;
+	struct occ_arch a;
+
+	occ_launch_arch(tables, &d, &a);
+	occ_kernel_init(&k);
+	k.block_size = 128;
+	k.regs_per_thread = 40;
+	k.dynamic_smem = 73728;
+	occ_compute(&a, &k, &r);
+	l = launch(128, 40, 73728);
+	tap_ok(occ_launch_compute(&a, 132, &l, NULL, &m) == OCC_OK &&
+	       m.result.blocks_per_sm == r.blocks_per_sm &&
+	       m.result.blocks_per_sm == 3 && m.kernel.optin,
+	       "a launch over 48 KB ran opted in: occ_compute's 3 blocks");
+	tap_ok(m.has_waves && m.waves.waves == 3 && m.waves.tail_blocks == 208 &&
+	       m.waves_fraction > 2.52 && m.waves_fraction < 2.53,
+	       "its 1000 blocks in 3 waves of 396, 208 in the last: 2.53");
+
+	l = launch(32, 16, 0);
+	l.smem_executed = 8192;
+	tap_ok(occ_launch_compute(&a, 132, &l, NULL, &m) == OCC_OK &&
+	       m.result.limit_shared_memory == 8 && m.result.blocks_per_sm == 8 &&
+	       !(m.unknown & OCC_LAUNCH_UNKNOWN_CARVEOUT),
+	       "the carveout the driver ran: 8 KB holds 8 blocks of the 1 KB "
+	       "reserve alone");
+
+	l = launch(128, 40, 73728);
+	l.static_smem = l.dynamic_smem = -1;
+	for (int i = 0; i < 3; i++)
+		l.cluster[i] = -1;
+	tap_ok(occ_launch_compute(&a, 132, &l, NULL, &m) == OCC_OK &&
+	       m.result.blocks_per_sm == 3 &&
+	       m.unknown == (OCC_LAUNCH_UNKNOWN_SMEM_SPLIT |
+			     OCC_LAUNCH_UNKNOWN_CARVEOUT |
+			     OCC_LAUNCH_UNKNOWN_CLUSTER),
+	       "a Kineto launch: the sum of its shared memory, and what is "
+	       "not known named");
+
+	l = launch(128, 40, 73728);
+	l.cluster[0] = 2;
+	l.cluster[1] = l.cluster[2] = 1;
+	tap_ok(occ_launch_compute(&a, 132, &l, NULL, &m) == OCC_OK &&
+	       m.cluster_size == 2 && !m.has_cluster &&
+	       (m.unknown & OCC_LAUNCH_UNKNOWN_LAYOUT),
+	       "a cluster launch without a layout: its size, no clusters "
+	       "counted");
+
+	l = launch(128, 40, 0);
+	l.grid[0] = INT32_MAX;
+	l.grid[1] = 2;
+	tap_ok(occ_launch_compute(&a, 132, &l, NULL, &m) == OCC_OK &&
+	       !m.has_waves && (m.unknown & OCC_LAUNCH_UNKNOWN_WAVES) &&
+	       m.blocks == 2 * (int64_t)INT32_MAX,
+	       "a grid of more than 2^31-1 blocks: no waves, said");
+
+	l.grid[1] = l.grid[2] = INT32_MAX;
+	tap_ok(occ_launch_compute(&a, 132, &l, NULL, &m) ==
+	       OCC_ERR_INVALID_INPUT, "a grid beyond 64 bits is refused");
+	l = launch(0, 40, 0);
+	tap_ok(occ_launch_compute(&a, 132, &l, NULL, &m) ==
+	       OCC_ERR_INVALID_INPUT, "a block of no thread is refused");
+}
+
+int main(void)
+{
+	load_tables();
+	test_read();
+	test_arch();
+	test_model();
+	tap_plan(tap_n);
+	occ_tables_free(tables);
+	return tap_done();
+}
