@@ -1,0 +1,69 @@
+/*
+ * trace.h - occcalc's CUPTI injection library (src/trace/): loaded by the
+ * CUDA driver through CUDA_INJECTION64_PATH into every process of a
+ * traced program, it writes each kernel launch CUPTI reports to a file
+ * of JSON Lines (docs/trace-format.md) as CUPTI hands the records over.
+ * Nothing here is part of libocccalc: the library reads what this writes.
+ */
+#ifndef OCC_TRACE_H
+#define OCC_TRACE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The environment the runner (occcalc --trace) sets: where to write. A
+ * directory gets occcalc-trace.PID.jsonl; a file is written by the first
+ * process that starts CUDA, FILE.PID by any other. Unset: the current
+ * directory. */
+#define TRACE_ENV_OUT "OCCCALC_TRACE_OUT"
+
+#define TRACE_DEVICES_MAX 64
+
+/* The file a process writes: records are formatted into buf and written
+ * whole lines at a time, so that a process killed midway leaves a file
+ * that reads to its last complete line. */
+struct trace_file {
+	int fd;
+	pid_t owner;             /* the process that opened it */
+	char *buf;
+	size_t len, cap;
+	int failed;              /* a write failed: told once, then silent */
+	char path[4096];
+};
+
+int trace_file_open(struct trace_file *f);
+/* Appends bytes; writes the buffer out when it holds more than half its
+ * room (only whole records are appended, so the file ends on a line). */
+void trace_file_put(struct trace_file *f, const char *s, size_t n);
+void trace_file_flush(struct trace_file *f);
+void trace_file_close(struct trace_file *f);
+
+/* A line being formatted: a fixed buffer, JSON by pieces. */
+struct line {
+	char *p;
+	size_t len, cap;
+};
+void line_raw(struct line *l, const char *s);
+void line_int(struct line *l, const char *key, int64_t v);
+void line_str(struct line *l, const char *key, const char *v);
+void line_triple(struct line *l, const char *key, int64_t x, int64_t y,
+		 int64_t z);
+/* s as a JSON string's contents (without the quotes). */
+void line_escaped(struct line *l, const char *s);
+
+/* The device line of device id (CUDA's ordinal, as CUPTI's deviceId),
+ * asked of the driver the program loaded; 0 when it could not be asked
+ * (the line then says why). */
+int trace_device_line(uint32_t id, struct line *l);
+
+/* A kernel's names as a JSON fragment, "kernel":"...","mangled":"...",
+ * kept per name: CUPTI hands the same pointer for every launch of a
+ * function, and demangling each launch would cost more than the rest. */
+struct name_cache;
+struct name_cache *name_cache_new(void);
+const char *name_cache_get(struct name_cache *c, const char *mangled);
+void name_cache_free(struct name_cache *c);
+
+#endif
