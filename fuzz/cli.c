@@ -27,7 +27,8 @@
  * walk of the parent read whatever the machine's /tmp held, for longer
  * than a run may take), nor one that sweeps more than MAX_ROWS
  * configurations; the reports are restored and anything a run created
- * is removed after each run.
+ * is removed after each run. Nor is --trace: it runs the command that
+ * follows it.
  * Standard input holds the sm_90 report.
  */
 #include <dirent.h>
@@ -236,7 +237,8 @@ static int split(char *buf, size_t len, char **argv)
 		if (!q)
 			q = end;
 		*q = '\0';
-		if (strchr(p, '/') || names_parent(p) || argc == MAX_ARGS)
+		if (strchr(p, '/') || names_parent(p) || argc == MAX_ARGS ||
+		    strcmp(p, "--trace") == 0)
 			return 0;
 		argv[argc++] = p;
 		p = q + 1;

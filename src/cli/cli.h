@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "partition.h"
 #include "kernel_list.h"
+#include "trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,7 +31,7 @@ extern "C" {
 enum mode_id {
 	MODE_OCCUPANCY, MODE_KERNELS, MODE_ACCESS, MODE_PERSIST, MODE_INFO,
 	MODE_LIST_ARCHS, MODE_LIST_GPUS, MODE_LIST_DEVICES, MODE_LIST_FIELDS,
-	MODE_TRAFFIC, MODE_LAUNCHES,
+	MODE_TRAFFIC, MODE_LAUNCHES, MODE_TRACE,
 	MODE_COUNT
 };
 
@@ -97,6 +98,8 @@ struct options {
 	struct partition_request partition;   /* --partition, its flags, part */
 	int device_all;                 /* --device all */
 	int device_given;               /* --device N: that GPU named */
+	const char *trace_out;          /* --trace-out PATH */
+	char *const *command;           /* --trace -- COMMAND ARGS... */
 	/* The options given, in order: for the checks against the mode. */
 	int given[64];
 	int n_given;
@@ -191,6 +194,7 @@ struct session {
 	struct kernel_list target_kernels[MAX_TARGETS];   /* read for each */
 	struct matrix *matrix;            /* --kernels --gpu LIST, text */
 	struct launch_run *launches;      /* --launches, while it reads */
+	struct trace_run trace;           /* --trace: the files written */
 };
 
 /* --check, --compare, --gpu LIST and --arch LIST: ci.h */
@@ -257,6 +261,7 @@ int mode_traffic(struct session *s);
 /* --launches FILE... (mode_launches.c; launches.h has the rest). */
 int mode_launches(struct session *s);
 void launches_free(struct launch_run *run);
+int mode_trace(struct session *s);
 /* --traffic's text into k (traffic_text.c): with --define's names and,
  * for a launch of blocks (grid not 0), blockDim from block or its shape
  * dim (or NULL) and gridDim; --elem's NAME=BYTES sizes (elems, or NULL)

@@ -27,6 +27,7 @@ static const struct mode {
 	{ MODE_LIST_FIELDS, mode_list_fields, 0 },
 	{ MODE_TRAFFIC, mode_traffic, 1 },
 	{ MODE_LAUNCHES, mode_launches, 1 },
+	{ MODE_TRACE, mode_trace, 1 },
 };
 
 /* Without --arch the device gives the SM count; with it, something must. */
@@ -68,6 +69,7 @@ int cli_run(struct cli *c, int argc, char **argv)
 void cli_free(struct cli *c)
 {
 	gpu_ctx_release(&c->s.gpu);
+	trace_run_free(&c->s.trace);
 	kernels_free(&c->s.kernels);
 	if (c->s.plot)
 		out_file_close(c->s.plot);

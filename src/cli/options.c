@@ -31,7 +31,10 @@
 #define PER M(MODE_PERSIST)
 #define INF M(MODE_INFO)
 #define TRF M(MODE_TRAFFIC)
-#define LAU M(MODE_LAUNCHES)
+/* The modes that read launches: --launches, and --trace once its command
+ * has run. */
+#define LAU (M(MODE_LAUNCHES) | M(MODE_TRACE))
+#define TRC M(MODE_TRACE)
 #define CFG (OCC | KER)
 #define ROWS M_ALL
 #define NUM(lo, hi) .kind = ARG_NUM, .min = lo, .max = hi
@@ -312,6 +315,17 @@ const struct opt opts[] = {
 	  .selects = -1, .groups = G_PERSIST, .help = "the L2 figures "
 	  "(l2CacheSize,\npersistingL2CacheMaxSize, accessPolicyMaxWindowSize)"
 	  "\ninstead of the device's" },
+	{ "trace", 0, FLAG(mode, MODE_TRACE), MODE(MODE_TRACE),
+	  .topic = T_LAUNCHES, .metavar = "-- COMMAND",
+	  .help = "run COMMAND [ARGS...] (after --) with occcalc's\nCUPTI "
+	  "injection library: every kernel launch of\nit and of the "
+	  "processes it starts, then their\noccupancy; its exit status is "
+	  "occcalc's" },
+	{ "trace-out", 0, ARG_STR, "PATH", .dest = O(trace_out), .modes = TRC,
+	  .topic = T_LAUNCHES, .selects = -1,
+	  .help = "--trace: keep the trace files: PATH a file\n(FILE.PID for "
+	  "each process after the first)\nor a directory (default: a "
+	  "temporary one,\nremoved)" },
 	{ "help", 'h', FLAG(mode, 0), .metavar = "[TOPIC]", .optional = 1,
 	  .modes = M_ALL, .selects = -1, .topic = T_INFO, .complete = "@topics",
 	  .help = "print this help (a TOPIC's, or 'all') and\nexit" },
@@ -335,6 +349,7 @@ static const char *const mode_names[MODE_COUNT] = {
 	[MODE_LIST_GPUS] = "--list-gpus", [MODE_LIST_DEVICES] = "--list-devices",
 	[MODE_LIST_FIELDS] = "--list-fields", [MODE_TRAFFIC] = "--traffic",
 	[MODE_LAUNCHES] = "--launches",
+	[MODE_TRACE] = "--trace",
 };
 
 /* Why an option a mode does not use is refused: the first rule whose
@@ -554,22 +569,63 @@ static void check(struct options *o)
 	check_pairs(o);
 }
 
+/* The first "--": --trace's command follows it, and occcalc never reads
+ * the command's options as its own. */
+static int command_start(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return i;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--trace") == 0)
+			die_usage("--trace runs the command given after '--': "
+				  "occcalc --trace [OPTIONS] -- COMMAND [ARGS...]");
+	return argc;
+}
+
+/* Parses options up to end (the "--"); what follows is --trace's
+ * command, or for the other modes more arguments, as getopt would have
+ * taken them. */
+static int take_command(int argc, char **argv, int end, struct options *o)
+{
+	int i;
+
+	if (o->mode == MODE_TRACE) {
+		if (optind < end)
+			die_usage("unexpected argument '%s' before '--' (the "
+				  "command goes after it)", argv[optind]);
+		if (end + 1 >= argc)
+			die_usage("--trace: no command after '--'");
+		o->command = argv + end + 1;
+		return optind = argc;
+	}
+	if (end < argc) {               /* the "--" taken out */
+		for (i = end; i + 1 < argc; i++)
+			argv[i] = argv[i + 1];
+		argv[--argc] = NULL;
+	}
+	return argc;
+}
+
 void options_parse(int argc, char **argv, struct options *o)
 {
 	struct option longs[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
-	int c, i, selected = -1;
+	int c, i, selected = -1, end;
 
 	defaults(o);
 	getopt_tables(longs, shorts);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+	end = command_start(argc, argv);
+	while ((c = getopt_long(end, argv, shorts, longs, NULL)) != -1) {
 		i = opt_index(c);
 		if (i < 0 || c == ':')
 			bad_option(c, argv);
 		if (strcmp(opts[i].name, "help") == 0) {
 			/* --help TOPIC as well as --help=TOPIC */
-			if (!optarg && optind < argc && argv[optind][0] != '-')
+			if (!optarg && optind < end && argv[optind][0] != '-')
 				optarg = argv[optind++];
 			help_print(stdout, optarg);
 			flush_stdout();
@@ -590,6 +646,7 @@ void options_parse(int argc, char **argv, struct options *o)
 		take(&opts[i], optarg, o);
 		record(o, i);
 	}
+	argc = take_command(argc, argv, end, o);
 	/* --kernels a.o b.o, or a shell's glob: the other paths. */
 	if (optind < argc && o->ptxas) {
 		o->more_kernels = (const char *const *)argv + optind;
