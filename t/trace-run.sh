@@ -11,15 +11,22 @@ OCCCALC_TRACE_LIB="$tmp/occtrace.so"
 : >"$OCCCALC_TRACE_LIB"
 export OCCCALC_TRACE_LIB
 
-# A stand-in for one process's trace: a header and an end, no launch.
-cat >"$tmp/writes" <<'EOS'
+# A stand-in for one process's trace: the real trace's header, device and
+# first launch (a fill kernel on an H100), and an end; 'writes0' writes
+# no launch.
+real="$T/fixtures/traces/occcalc-trace.jsonl"
+for w in writes writes0; do
+	lines=3
+	[ "$w" = writes0 ] && lines=2
+	cat >"$tmp/$w" <<EOS
 #!/bin/sh
-# writes [FILE]: a trace to FILE, else where the library would write
-out=${1:-$OCCCALC_TRACE_OUT}
-[ -d "$out" ] && out="$out/occcalc-trace.$$.jsonl"
-printf '{"type":"header","format":"occcalc-trace","version":1,"pid":%d}\n{"type":"end","launches":0,"dropped":0}\n' $$ >"$out"
+# $w [FILE]: a trace to FILE, else where the library would write
+out=\${1:-\$OCCCALC_TRACE_OUT}
+[ -d "\$out" ] && out="\$out/occcalc-trace.\$\$.jsonl"
+{ head -n $lines "$real"; echo '{"type":"end","launches":$((lines - 2)),"dropped":0}'; } >"\$out"
 EOS
-chmod +x "$tmp/writes"
+	chmod +x "$tmp/$w"
+done
 
 run --trace -- sh -c 'exit 3'
 [ "$status" -eq 3 ] && one_error_line "--trace: 'sh' wrote no trace: it never started CUDA"
@@ -71,20 +78,42 @@ status=$?
 [ "$status" -eq 0 ] && grep -q '"pid"' "$tmp/t.jsonl" &&
 	grep -q '"pid"' "$tmp/t.jsonl.42" && grep -q stale "$tmp/t.jsonl.1"
 ok $? "--trace-out FILE: FILE and FILE.PID written, an older FILE.PID left"
-[ "$(sed 's|^.*/||' "$tmp/out" | tr '\n' ' ')" = "t.jsonl t.jsonl.42 " ]
-ok $? "--trace-out FILE: the files of this run are read, FILE first"
+head -1 "$tmp/out" | grep -q '^2 launches of 1 kernel in 2 files'
+ok $? "--trace: the summary of the launches of both files follows the command"
+(cd "$tmp" && "$OCCCALC" --trace --trace-out t.jsonl -f csv --fields file,grid -- \
+	sh -c '"$0" && "$0" "$OCCCALC_TRACE_OUT.42"' "$tmp/writes" \
+	>"$tmp/out" 2>"$tmp/err")
+[ "$(sed 's|^[^,]*/||' "$tmp/out" | tr '\n' ' ')" = \
+	'file,grid t.jsonl,1 1 1 t.jsonl.42,1 1 1 ' ]
+ok $? "--trace -f csv: a row per launch, from this run's files, FILE first"
 
 # --trace-out DIR/: made, and only this run's files read.
 mkdir -p "$tmp/d"
 echo old >"$tmp/d/occcalc-trace.7.jsonl"
 touch -t 200001010000 "$tmp/d/occcalc-trace.7.jsonl"
-run --trace --trace-out "$tmp/d/" -- sh -c '"$0"; "$0"' "$tmp/writes"
-[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 2 ] &&
+run --trace --trace-out "$tmp/d/" -f csv --fields file -- \
+	sh -c '"$0"; "$0"' "$tmp/writes"
+[ "$status" -eq 0 ] && [ "$(grep -c 'occcalc-trace\.[0-9]*\.jsonl' "$tmp/out")" -eq 2 ] &&
 	! grep -q 'trace\.7\.jsonl' "$tmp/out"
 ok $? "--trace-out DIR: this run's two files, not an older one"
 run --trace --trace-out "$tmp/new/" -- "$tmp/writes"
 [ "$status" -eq 0 ] && [ -d "$tmp/new" ] && [ "$(ls "$tmp/new" | wc -l)" -eq 1 ]
 ok $? "--trace-out DIR/: the directory is made"
+
+run --trace -- "$tmp/writes0"
+[ "$status" -eq 1 ] &&
+	grep -qF "occcalc: --trace: '$tmp/writes0' started CUDA but launched no kernel (1 trace file)" "$tmp/err"
+ok $? "a trace without a launch: said in a line, exit 1"
+
+run --trace --check 'occupancy_pct >= 0' -- sh -c '"$0"; exit 5' "$tmp/writes"
+[ "$status" -eq 5 ]
+ok $? "--check passing does not hide the command's failure (exit 5)"
+run --trace --check 'occupancy_pct > 99' -f csv -- sh -c '"$0"; exit 0' "$tmp/writes"
+[ "$status" -eq 0 ]
+ok $? "--check judges the traced launches (a fill kernel at 100 %)"
+run --trace --check 'occupancy_pct < 50' -f csv -- "$tmp/writes"
+[ "$status" -eq 1 ] && grep -q -- '--check: 1 of 1 row fails' "$tmp/err"
+ok $? "--check failing a traced launch fails the run"
 
 mkfifo "$tmp/fifo"
 expect 1 "--trace-out: '$tmp/fifo' is neither a regular file nor a directory" \

@@ -43,7 +43,9 @@ extern const struct row_kind kind_launches;
 /* Reads the trace files (occcalc's or Kineto's) and prints their rows or
  * the summary as the options say: --launches FILE..., and what --trace
  * prints of the files the traced command wrote once it has exited. The
- * exit status (--check's, where given). */
-int launches_report(struct session *s, const char *const *files, int n);
+ * exit status (--check's, where given); launches (may be NULL): how many
+ * were read. */
+int launches_report(struct session *s, const char *const *files, int n,
+		    uint64_t *launches);
 
 #endif

@@ -63,7 +63,10 @@ int cli_run(struct cli *c, int argc, char **argv)
 		session_tables(s);
 	status = m->exec(s);
 	flush_stdout();
-	return check_status(s, status);
+	status = check_status(s, status);
+	/* --trace: a command that failed fails occcalc as it did, whatever
+	 * --check says of its launches. */
+	return s->trace.status ? s->trace.status : status;
 }
 
 void cli_free(struct cli *c)

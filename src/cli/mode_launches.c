@@ -631,7 +631,8 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	check_attach(s, &run->out, &kind_launches);
 }
 
-int launches_report(struct session *s, const char *const *files, int n)
+int launches_report(struct session *s, const char *const *files, int n,
+		    uint64_t *launches)
 {
 	struct launch_run *run = calloc(1, sizeof *run);
 	int i;
@@ -650,6 +651,8 @@ int launches_report(struct session *s, const char *const *files, int n)
 	else
 		out_close(&run->out);
 	skipped_notes(run);
+	if (launches)
+		*launches = run->launches;
 	launches_free(run);
 	s->launches = NULL;
 	return 0;
@@ -667,5 +670,5 @@ int mode_launches(struct session *s)
 	files[n++] = o->launches;
 	for (i = 0; i < o->n_more_launches; i++)
 		files[n++] = o->more_launches[i];
-	return launches_report(s, files, n);
+	return launches_report(s, files, n, NULL);
 }

@@ -1,9 +1,10 @@
 /*
  * mode_trace.c - occcalc --trace [--trace-out PATH] -- COMMAND [ARGS...]:
  * the command run with the injection library (trace_run.c), then the
- * trace files its processes wrote, read as --launches reads them. The
+ * trace files its processes wrote, read as --launches reads them
+ * (launches_report: the same rows and summary). The
  * command's exit status is occcalc's; where the command succeeded, the
- * run fails (1) when nothing was traced.
+ * run fails (1) when nothing was traced, else --check decides.
  */
 #include "launches.h"
 
@@ -11,6 +12,7 @@ int mode_trace(struct session *s)
 {
 	struct trace_run *r = &s->trace;
 	int status = trace_run(r, s->o->trace_out, s->o->command);
+	uint64_t launches = 0;
 	int summary;
 
 	if (r->not_run)
@@ -21,6 +23,12 @@ int mode_trace(struct session *s)
 		return status ? status : 1;
 	}
 	summary = launches_report(s, (const char *const *)r->files,
-				  (int)r->n_files);
+				  (int)r->n_files, &launches);
+	if (!launches) {
+		say("--trace: '%s' started CUDA but launched no kernel (%zu "
+		    "trace file%s)", s->o->command[0], r->n_files,
+		    r->n_files == 1 ? "" : "s");
+		return status ? status : 1;
+	}
 	return status ? status : summary;
 }

@@ -23,6 +23,7 @@ struct trace_run {
 	int out_is_dir;
 	int temp_dir;                /* out made for this run: removed after */
 	int not_run;                 /* the command could not be started */
+	int status;                  /* the command's exit status */
 	struct timespec start;       /* files older than this are not ours */
 	char **files;                /* the trace files written, sorted */
 	size_t n_files;

@@ -317,7 +317,7 @@ int trace_run(struct trace_run *r, const char *trace_out, char *const *argv)
 
 	find_library(r);
 	prepare_out(r, trace_out);
-	status = spawn(r, argv);
+	status = r->status = spawn(r, argv);
 	find_files(r);
 	return status;
 }
