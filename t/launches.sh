@@ -91,8 +91,9 @@ run --launches "$F/small.jsonl" --kernel gemm -f csv --fields kernel
 ok $? "--kernel keeps the launches of the kernels it matches, and says how many it left out"
 
 run --launches "$F/small.jsonl" --kernel gemm --check 'occupancy_pct >= 40'
-[ "$status" -eq 1 ] && grep -q "occupancy_pct" "$tmp/err"
-ok $? "--check fails a run with a launch of gemm below 40 %"
+[ "$status" -eq 1 ] &&
+	grep -q "check failed: arch sm_90, kernel void gemm<128>(float\*), device 0, correlation 812: occupancy_pct >= 40 (occupancy_pct 18.75)" "$tmp/err"
+ok $? "--check fails a run with a launch of gemm below 40 %, naming the launch by its correlation id"
 
 run --launches "$F/small.jsonl" --kernel add --check 'occupancy_pct >= 40'
 [ "$status" -eq 0 ]

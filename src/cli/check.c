@@ -36,13 +36,17 @@ struct check_item {
 	struct expr e;
 };
 
+/* The fields that name a row in a message, those of its kind that are
+ * there (a launch's correlation id tells it from the kernel's others). */
+#define N_IDS 9
+
 struct check_set {
 	const struct row_kind *kind;
 	struct check_item *items;
 	size_t n;
 	char *file_text;           /* --check-file's, which items point into */
 	const struct field *kernel, *mangled;
-	const struct field *id[8]; /* what names a row in a message */
+	const struct field *id[N_IDS]; /* what names a row in a message */
 	/* The files --kernels read: a row names its file where there are
 	 * several (a directory's libraries may hold kernels of one name). */
 	const size_t *files;
@@ -196,8 +200,8 @@ static void read_check_file(struct check_set *c, const char *path)
 static struct check_set *checks_make(struct session *s,
 				     const struct row_kind *kind)
 {
-	static const char *const ids[] = { "gpu", "arch", "block", "kernel",
-					   "file", "device", "name", "op" };
+	static const char *const ids[N_IDS] = { "gpu", "arch", "block",
+		"kernel", "file", "device", "name", "op", "correlation" };
 	const struct options *o = s->o;
 	struct check_set *c = calloc(1, sizeof *c);
 	size_t i, n = 0;
@@ -270,7 +274,7 @@ static void row_name(const struct check_set *c, const void *row, char *buf,
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < 8 && c->id[i] && len + 1 < n; i++) {
+	for (i = 0; i < N_IDS && c->id[i] && len + 1 < n; i++) {
 		memset(&v, 0, sizeof v);
 		if (strcmp(c->id[i]->name, "file") == 0 && *c->files < 2)
 			continue;
