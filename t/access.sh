@@ -128,4 +128,12 @@ ok $? "--gpu --access: the GPU's architecture (Kepler's L1 for a K80)"
   "$(csv_of -a 90 --traffic 'z[i] = x[i] + y[i]' --grid 1024 --block 64)" ]
 ok $? "--gpu --traffic: the GPU's architecture"
 
+# A negative stride from offset 0 puts lanes below element 0: said once.
+run --access load -a sm_90 --stride -1
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/err")" = "occcalc: warning: --stride -1 with --offset 0: lanes address elements down to -31, below element 0 (lane i reads offset + i x stride); give --offset 31 to keep the warp at element 0 and above" ]
+ok $? "--stride -1: lanes below element 0 said, with the offset that avoids it"
+run --access load -a sm_90 --stride -1 --offset 31
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ]
+ok $? "--stride -1 --offset 31: no lane below element 0, nothing said"
+
 done_testing

@@ -102,6 +102,8 @@ run --kernels "$tmp/new.txt" -b 256 --compare "$F/ptxas-sm90.txt"
 cat >"$tmp/want" <<W
 $tmp/new.txt against $F/ptxas-sm90.txt
 
+Compared at the block --block gives.
+
 removed   sm_90        dynamic_smem(float*)
 changed   sm_90        spill(double const*, double*, int)
           regs            32 -> 72 (+40)
@@ -114,6 +116,14 @@ changed   sm_90        spill(double const*, double*, int)
 W
 [ "$status" -eq 0 ] && diff "$tmp/want" "$tmp/out" >"$tmp/diff"
 ok $? "--compare, text: changed fields old -> new (delta), removed kernels, unchanged counted"
+# Without --block each kernel is compared at its largest block: a change
+# of registers that moves the best block is no change of block.
+run --kernels "$T/fixtures/bin/kernels-rdc.o" --compare "$T/fixtures/bin/kernels.o" -a sm_90a --kernel '^calls' -f csv --fields change,old_block,block,old_regs,regs
+[ "$status" -eq 0 ] && [ "$(tail -n +2 "$tmp/out")" = "changed,1024,1024,12,24" ]
+ok $? "--compare without --block: at the kernel's largest block (no bound: 1,024 threads, which its registers allow)"
+run --kernels "$T/fixtures/bin/kernels-rdc.o" --compare "$T/fixtures/bin/kernels.o" -a sm_90a --kernel '^calls'
+grep -q "^Compared at each kernel's largest block: its __launch_bounds__, else the most threads its registers allow (--block N compares at N)\.$" "$tmp/out"
+ok $? "--compare, text: says at which block it compares"
 sed 's/^/# /' "$tmp/diff"
 for b in base.json base.jsonl; do
 	run --kernels "$tmp/new.txt" -b 256 --compare "$tmp/$b" -f csv --fields change,kernel,old_regs,regs,d_regs,d_occupancy_pct

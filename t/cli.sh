@@ -385,7 +385,7 @@ ok $? "every option names its --help topic (.topic in opts[])${tmp:+$(sed 's/^ *
 run --help=gpu
 [ "$status" -eq 0 ] && grep -q -- '--measure' "$tmp/out" && ! grep -q -- '--tables' "$tmp/out"
 ok $? "--help=gpu is the GPU's topic, without --tables"
-expect 2 "--help: 'kernal': no such topic; did you mean kernel, kernels or launch? (--help lists them)" --help kernal
+expect 2 "--help: 'kernal': no such topic; did you mean kernel or kernels? (--help lists them)" --help kernal
 run --version
 [ "$status" -eq 0 ] && grep -q '^occcalc [0-9]' "$tmp/out"
 ok $? "--version prints the version"
@@ -496,5 +496,13 @@ run --gpu H200 -b 128 --cluster 4
 grep -q "Chips of one product have different SMs disabled" "$tmp/out" &&
 	grep -q "source: the GPU list (H200): measured on eight NVIDIA" "$tmp/out"
 ok $? "a layout from the GPU list says whose it is, and that chips differ"
+
+# --help OPTION: the topic that lists the option.
+run --help grid
+[ "$status" -eq 0 ] && grep -q '^      --grid N ' "$tmp/out"
+ok $? "--help grid: the topic listing --grid"
+run --help --stride
+[ "$status" -eq 0 ] && grep -q -- '--stride' "$tmp/out"
+ok $? "--help --stride: the topic listing --stride"
 
 done_testing

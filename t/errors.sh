@@ -49,6 +49,16 @@ expect 2 "--device: '-1': must not be negative" --device -1 -b 128
 expect 2 "--device: '1024': above the maximum of 1023" --device 1024 -b 128
 expect 2 "unknown option '--bogus'" -a sm_90 -b 128 --bogus
 expect 2 "unknown option '-x'" -a sm_90 -b 128 -x
+expect 2 "unknown option '--blokc'; did you mean --block? (see --help)" -a sm_90 --blokc 128
+expect 2 "unknown option '--regz=32'; did you mean --regs? (see --help)" -a sm_90 -b 128 --regz=32
+run -a sm_90 -b 128 --xyzzy
+[ "$status" -eq 2 ] && [ "$(cat "$tmp/err")" = "occcalc: unknown option '--xyzzy' (see --help)" ]
+ok $? "an option far from every name: no guess"
+expect 2 "--arch: 'H100': not an architecture but a GPU's name: give --gpu with one of H100-SXM, H100-PCIe, H100-NVL (--arch takes sm_90, 90 or 9.0)" -a H100 -b 128
+expect 2 "--arch: 'RTX-4090': not an architecture but a GPU: give --gpu RTX-4090 (compute capability 8.9" -a RTX-4090 -b 128
+expect 2 "--arch: 'RTX-4090': not an architecture but a GPU" --kernels "$T/fixtures/bin/sm_80.cubin" -a RTX-4090
+expect 2 "--arch: 'H100': not an architecture but a GPU's name" -a sm_80,H100 -b 128
+expect 2 "--help: 'foobar': no such topic or option; the topics: " --help foobar
 expect 2 "option '--arch' needs a value" --arch
 expect 2 "option '--block' needs a value" -a sm_90 --block
 expect 2 "unexpected argument 'extra'" -a sm_90 -b 128 extra

@@ -202,6 +202,10 @@ struct session {
 const struct occ_tables *session_tables(struct session *s);
 /* --arch's table: a usage error when there is none. */
 const struct occ_arch *session_find_arch(struct session *s, const char *name);
+/* --arch NAME that is not an architecture: a usage error, pointing to
+ * --gpu where NAME is a GPU's. */
+void session_not_arch(struct session *s, const char *name)
+	__attribute__((noreturn));
 /* The GPU's architecture: its table merged with what it reports. */
 const struct occ_arch *session_device_arch(struct session *s);
 /* --gpu: the SM count, and the architecture unless --arch names one. */

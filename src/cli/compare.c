@@ -597,6 +597,11 @@ int mode_compare(struct session *s)
 		       o->n_more_kernels, o->compare);
 	else if (text)
 		printf("%s against %s\n\n", o->ptxas, o->compare);
+	if (text)
+		printf("%s\n\n", o->have_block ? "Compared at the block --block "
+		       "gives." : "Compared at each kernel's largest block: "
+		       "its __launch_bounds__, else the most threads its "
+		       "registers allow (--block N compares at N).");
 	merge(s, c, &out, chk);
 	if (text)
 		printf("%s%llu changed, %llu added, %llu removed, %llu "

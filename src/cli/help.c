@@ -129,9 +129,30 @@ static _Noreturn void unknown_topic(const char *name)
 		if (topic_used(t))
 			nearest_offer(&nr, topics[t].name);
 	nearest_offer(&nr, "all");
+	/* Only names a typo away, or the list. */
+	while (nr.n && nr.dist[nr.n - 1] > 2)
+		nr.n--;
+	if (!nr.n) {
+		help_topic_names(near, sizeof near);
+		die_usage("--help: '%s': no such topic or option; the topics: %s",
+			  name, near);
+	}
 	nearest_text(&nr, near, sizeof near);
 	die_usage("--help: '%s': no such topic; did you mean %s? (--help "
 		  "lists them)", name, near);
+}
+
+/* --help OPTION (grid, --grid): the topic that lists it, or -1. */
+static int option_topic(const char *name)
+{
+	size_t i;
+
+	name += strspn(name, "-");
+	for (i = 0; i < opts_n; i++)
+		if (opts[i].name && opts[i].help &&
+		    strcmp(opts[i].name, name) == 0)
+			return (int)opts[i].topic;
+	return -1;
 }
 
 void help_topic_names(char *buf, size_t n)
@@ -158,6 +179,8 @@ static int find_topic(const char *name)
 	for (t = 0; t < T_COUNT; t++)
 		if (topic_used(t) && strcmp(name, topics[t].name) == 0)
 			return t;
+	if ((t = option_topic(name)) >= 0)
+		return t;
 	unknown_topic(name);
 }
 

@@ -116,6 +116,11 @@ struct api {
 	struct progress progress;
 };
 
+/* The most threads a block of k may have on a: its bound, else what its
+ * registers allow (the driver's CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK).
+ * --compare compares kernels there unless --block is given. */
+int kernel_max_threads(const struct occ_arch *a, const struct occ_kernel *k);
+
 void kernels_api_open(struct api *a, struct session *s,
 		      const struct kernel_list *l);
 /* Row's kernel as the driver reads it, into g (row->gpu when it can). */

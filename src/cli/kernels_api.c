@@ -127,7 +127,7 @@ static void api_progress(struct api *a)
 
 /* The model's most threads per block for k's registers and bound: what
  * the driver reports as CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK. */
-static int model_max_threads(const struct occ_arch *a, const struct occ_kernel *k)
+int kernel_max_threads(const struct occ_arch *a, const struct occ_kernel *k)
 {
 	struct occ_kernel t = *k;
 	struct occ_result r;
@@ -155,7 +155,7 @@ static int func_agrees(const struct occ_row *row, const struct gpu_func *f)
 
 	return f->regs == k->regs && f->static_smem == k->static_smem &&
 	       f->local == k->stack && blocks &&
-	       f->max_threads == model_max_threads(row->a, &row->k);
+	       f->max_threads == kernel_max_threads(row->a, &row->k);
 }
 
 void kernels_api_row(struct api *a, struct session *s,

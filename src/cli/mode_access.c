@@ -206,6 +206,9 @@ struct access_run {
 	struct fieldsel sel;
 	struct out out;
 	struct access_row total;
+	/* The first access whose last lane lies below element 0. */
+	int below;
+	struct occ_access below_acc;
 };
 
 static void offset_overflows(const struct occ_access *acc, uint64_t offset)
@@ -288,12 +291,35 @@ static void sweep(struct access_run *run, struct occ_access *acc)
 			offset_overflows(acc, it[2].value);
 		acc->offset = (int64_t)it[2].value;
 		acc->threads = (int)it[3].value;
+		if (!run->below && acc->stride < 0 &&
+		    (__int128)acc->offset +
+		    (__int128)acc->stride * (acc->threads - 1) < 0) {
+			run->below = 1;
+			run->below_acc = *acc;
+		}
 		one_access(run, acc);
 		while (depth >= 0 && !seq_next(&it[depth]))
 			depth--;
 		if (depth < 0)
 			return;
 	}
+}
+
+/* A negative stride from a small offset puts lanes below element 0: the
+ * model takes those addresses as they are, which a program indexing an
+ * array from its start never makes. Said once. */
+static void below_zero_notice(const struct access_run *run)
+{
+	const struct occ_access *a = &run->below_acc;
+	__int128 need = -(__int128)a->stride * (a->threads - 1);
+
+	if (!run->below)
+		return;
+	warn("--stride %lld with --offset %lld: lanes address elements down "
+	     "to %lld, below element 0 (lane i reads offset + i x stride); "
+	     "give --offset %lld to keep the warp at element 0 and above",
+	     (long long)a->stride, (long long)a->offset,
+	     (long long)((__int128)a->offset - need), (long long)need);
 }
 
 static void open_run(struct access_run *run, struct session *s)
@@ -351,5 +377,6 @@ int mode_access(struct session *s)
 	}
 	if (!run.report)
 		out_close(&run.out);
+	below_zero_notice(&run);
 	return 0;
 }

@@ -203,6 +203,15 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 	kernels_launch(s->o, ki, &block, &br, &blocks, &smem, &dyn, &dr);
 	rep->run.smem = smem;
 	a = rep->gpu_table ? rep->gpu_table : kernel_arch(rep, ki);
+	/* --compare: each kernel at its largest block, which moves only when
+	 * its bound or registers do (the best block churns with them). */
+	if (s->o->compare && !s->o->have_block && !ki->launch) {
+		memset(&br, 0, sizeof br);
+		br.start = br.end = (uint64_t)kernel_max_threads(a, &k);
+		br.step = 1;
+		block = (struct seq){ .ranges = &br, .n = 1 };
+		blocks = &block;
+	}
 	kernels_cluster_for(s->o, a, ki, rep->clusters, &req);
 	rep->run.clusters = &req;
 	occ_run_blocks(&rep->run, a, blocks, &k);
@@ -496,8 +505,7 @@ int mode_kernels(struct session *s)
 	rep.l = &s->kernels;
 	if (o->arch && occ_arch_parse_name(o->arch, &(int){ 0 },
 					   &(int){ 0 }) != OCC_OK)
-		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
-			  "or 9.0)", o->arch);
+		session_not_arch(s, o->arch);
 	if (o->ptxas_jit && (o->all_images ||
 			     (!o->arch && !o->api && !o->device_given)))
 		die_usage("--ptxas-jit: name the GPU the driver compiles the "

@@ -463,6 +463,32 @@ static int opt_index(int c)
 	return -1;
 }
 
+/* A misspelt long option: the nearest names, where some are near. */
+static _Noreturn void unknown_long(const char *arg)
+{
+	const char *name = arg + strspn(arg, "-");
+	size_t len = strcspn(name, "="), i;
+	struct nearest nr;
+	char near[160], dashed[NEAREST_MAX][64];
+
+	nearest_init(&nr, name, len);
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].name && opts[i].help)
+			nearest_offer(&nr, opts[i].name);
+	/* Only names a typo away: a third of the length, two at least. */
+	while (nr.n && nr.dist[nr.n - 1] > (int)(len / 3 > 2 ? len / 3 : 2))
+		nr.n--;
+	if (!nr.n)
+		die_usage("unknown option '%s' (see --help)", arg);
+	for (i = 0; i < nr.n; i++) {
+		snprintf(dashed[i], sizeof dashed[i], "--%s", nr.name[i]);
+		nr.name[i] = dashed[i];
+	}
+	nearest_text(&nr, near, sizeof near);
+	die_usage("unknown option '%s'; did you mean %s? (see --help)", arg,
+		  near);
+}
+
 static _Noreturn void bad_option(int c, char **argv)
 {
 	int i = opt_index(optopt);
@@ -473,7 +499,7 @@ static _Noreturn void bad_option(int c, char **argv)
 		die_usage("option '%s' needs a value", argv[optind - 1]);
 	if (optopt)
 		die_usage("unknown option '-%c' (see --help)", optopt);
-	die_usage("unknown option '%s' (see --help)", argv[optind - 1]);
+	unknown_long(argv[optind - 1]);
 }
 
 /* A second option selecting a mode. */

@@ -59,14 +59,36 @@ const struct occ_tables *session_tables(struct session *s)
 	return s->tables;
 }
 
+static void match_names(char *buf, size_t n, const struct occ_gpu_match *m);
+
+void session_not_arch(struct session *s, const char *name)
+{
+	struct occ_gpu_match m;
+	char names[512];
+
+	/* A GPU's name given as an architecture (-a H100): --gpu takes it. */
+	if (occ_gpus_match(session_gpus(s), name, &m) == OCC_OK)
+		die_usage("--arch: '%s': not an architecture but a GPU: give "
+			  "--gpu %s (compute capability %d.%d; --arch takes "
+			  "sm_90, 90 or 9.0)", name, m.gpu[0]->name,
+			  m.gpu[0]->cc_major, m.gpu[0]->cc_minor);
+	if (m.ambiguous) {
+		match_names(names, sizeof names, &m);
+		die_usage("--arch: '%s': not an architecture but a GPU's name: "
+			  "give --gpu with one of %s (--arch takes sm_90, 90 or "
+			  "9.0)", name, names);
+	}
+	die_usage("--arch: '%s': not an architecture (try sm_90, 90 or 9.0)",
+		  name);
+}
+
 const struct occ_arch *session_find_arch(struct session *s, const char *name)
 {
 	const struct occ_arch *a;
 	int major, minor;
 
 	if (occ_arch_parse_name(name, &major, &minor) != OCC_OK)
-		die_usage("--arch: '%s': not an architecture (try sm_90, 90 "
-			  "or 9.0)", name);
+		session_not_arch(s, name);
 	a = occ_tables_find(session_tables(s), major, minor);
 	if (!a)
 		die_usage("--arch: '%s': no table for compute capability %d.%d "

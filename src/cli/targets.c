@@ -81,8 +81,7 @@ static void arch_targets(struct session *s)
 
 		p = next_item(s->o->arch, p, name, sizeof name, "arch");
 		if (occ_arch_parse_name(name, &major, &minor) != OCC_OK)
-			die_usage("--arch: '%s': not an architecture (try sm_90, "
-				  "90 or 9.0)", name);
+			session_not_arch(s, name);
 		t = add_target(s, "arch");
 		snprintf(t->arch, sizeof t->arch, "%s", name);
 		t->cc_major = major;
