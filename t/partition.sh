@@ -2,10 +2,13 @@
 # partition.sh - --partition against what the driver did on an H200
 # (docs/partition/h200, made by t/gpu/partition.cu): the split for every
 # minCount and flag, what cudaOccupancyMaxActiveClusters answered inside
-# every part, and the clusters launches held there.
+# every part, and the clusters launches held there. make
+# gpu-check-partition runs it on a fresh measurement: PARTITION_DATA (its
+# directory) and PARTITION_GPU (the GPU list's name).
 . "$T/lib.sh"
 
-D="$T/../docs/partition/h200"
+D=${PARTITION_DATA:-"$T/../docs/partition/h200"}
+G=${PARTITION_GPU:-H200}
 flag_name() {
 	case $1 in
 	0) echo default ;;
@@ -23,12 +26,12 @@ part_arg() {
 # the first group's SMs and the remainder's (both flags: refused).
 tail -n +2 "$D/splits.csv" | while IFS=, read -r f m rc qrc qg groups sizes gmp ga rem rmp ra; do
 	if [ "$f" = 3 ]; then
-		"$OCCCALC" --gpu H200 -b 128 --partition "$m" --partition-flags \
+		"$OCCCALC" --gpu "$G" -b 128 --partition "$m" --partition-flags \
 			ignore-coscheduling,max-cluster-size >/dev/null 2>&1
 		echo "3,$m,$rc,$?"
 		continue
 	fi
-	"$OCCCALC" --gpu H200 -b 128 --partition "$m" --partition-flags \
+	"$OCCCALC" --gpu "$G" -b 128 --partition "$m" --partition-flags \
 		"$(flag_name "$f")" -f csv,noheader \
 		--fields partition_groups,partition_sms,partition_remaining_sms |
 		sed "s/^/$f,$m,/"
@@ -42,15 +45,15 @@ sed 's/^/# /' "$tmp/diff" | head -10
 [ "$(grep -c '^3,[0-9]*,CUDA_ERROR_INVALID_VALUE,2$' "$tmp/got")" -eq 133 ]
 ok $? "both flags at once: the driver refuses every minCount, occcalc too (usage)"
 
-run --gpu H200 -b 128 --partition 8 -f csv --fields partition_groups,partition_remaining_sms
+run --gpu "$G" -b 128 --partition 8 -f csv --fields partition_groups,partition_remaining_sms
 [ "$(tail -1 "$tmp/out")" = 15,12 ]
 ok $? "at least 8 SMs: 15 groups of 8 (one GPC each) and 12 left over, not 16"
 
-run --gpu H200 -b 128 --partition 33 -f csv --fields partition_groups,partition_sms,partition_remaining_sms
+run --gpu "$G" -b 128 --partition 33 -f csv --fields partition_groups,partition_sms,partition_remaining_sms
 [ "$(tail -1 "$tmp/out")" = 3,40,12 ]
 ok $? "at least 33 SMs: 3 groups of 40 and 12 left over"
 
-run --gpu H200 -b 128 --partition 66 -f csv --fields partition_groups,partition_sms,partition_remaining_sms
+run --gpu "$G" -b 128 --partition 66 -f csv --fields partition_groups,partition_sms,partition_remaining_sms
 [ "$(tail -1 "$tmp/out")" = 1,72,60 ]
 ok $? "at least 66 SMs: one group of 72 and 60 left over"
 
@@ -77,7 +80,7 @@ tail -n +2 "$D/sms.csv" | grep -v '^-1' | sort -t, -s -u -k1,1 -k3,3 -k9,9 |
 	  }
 	  print $1 "," $2 "," $3 "," out }' "$tmp/gpc" - >"$tmp/parts"
 while IFS=, read -r f m p want; do
-	got=$("$OCCCALC" --gpu H200 -b 128 --partition "$m" --partition-flags \
+	got=$("$OCCCALC" --gpu "$G" -b 128 --partition "$m" --partition-flags \
 		"$(flag_name "$f")" --partition-part "$(part_arg "$p")" \
 		-f csv,noheader --fields partition_layout | tr -d '"')
 	[ "$got" = "$want" ] || echo "$f,$m,$p: $got, measured $want"
@@ -94,7 +97,7 @@ gzip -dc "$D/occ.csv.gz" | tail -n +2 | grep -v 'same-as' >"$tmp/occ"
 smems=$(awk -F, '$1 == -1 { print $5 }' "$tmp/occ" | sort -un | tr '\n' ',' | sed 's/,$//')
 cut -d, -f1-3 "$tmp/occ" | grep -v '^-1' | uniq >"$tmp/asked"
 while IFS=, read -r f m p; do
-	"$OCCCALC" --gpu H200 -b 128 -r 32 --smem "$smems" --cluster 1:16 \
+	"$OCCCALC" --gpu "$G" -b 128 -r 32 --smem "$smems" --cluster 1:16 \
 		--partition "$m" --partition-flags "$(flag_name "$f")" \
 		--partition-part "$(part_arg "$p")" -f csv,noheader \
 		--fields smem,blocks_per_sm,cluster_size,partition_api_max_active_clusters,max_active_clusters |
@@ -119,7 +122,7 @@ sed 's/^/# /' "$tmp/diff" | head -10
 # figure, max_active_clusters (8 blocks per SM, 25088 bytes each).
 awk -F, '$8 == "ok" && $1 != -1' "$D/peaks.csv" >"$tmp/peaks"
 while IFS=, read -r f m p c b api launched st measured; do
-	got=$("$OCCCALC" --gpu H200 -b 128 -r 32 --smem 25088 --cluster "$c" \
+	got=$("$OCCCALC" --gpu "$G" -b 128 -r 32 --smem 25088 --cluster "$c" \
 		--partition "$m" --partition-flags "$(flag_name "$f")" \
 		--partition-part "$(part_arg "$p")" -f csv,noheader \
 		--fields max_active_clusters,partition_api_max_active_clusters)
@@ -131,23 +134,23 @@ sed 's/^/# /' "$tmp/diff" | head -10
 
 # ---- What the issue reported, and the bounds ----
 
-run --gpu H200 -b 128 --partition 32 --cluster 4,16 -f csv --fields max_active_clusters
+run --gpu "$G" -b 128 --partition 32 --cluster 4,16 -f csv --fields max_active_clusters
 [ "$(tail -n 2 "$tmp/out" | tr '\n' ' ')" = "56 0 " ]
 ok $? "a 32-SM group: 56 clusters of 4, none of 16"
-run --gpu H200 -b 128 --partition 32 --partition-flags max-cluster-size --cluster 16 -f csv --fields max_active_clusters
+run --gpu "$G" -b 128 --partition 32 --partition-flags max-cluster-size --cluster 16 -f csv --fields max_active_clusters
 [ "$(tail -n 1 "$tmp/out")" = 8 ]
 ok $? "max-cluster-size: the 32-SM group holds 8 clusters of 16"
-run --gpu H200 -b 128 --partition 8 --partition-part remaining --cluster 4 -f csv --fields partition_part_sms,max_active_clusters
+run --gpu "$G" -b 128 --partition 8 --partition-part remaining --cluster 4 -f csv --fields partition_part_sms,max_active_clusters
 [ "$(tail -n 1 "$tmp/out")" = 12,0 ]
 ok $? "the 12 SMs left over hold no cluster of 4"
 
-run --gpu H200 -b 128 --partition 33 --grid 1000 -f csv --fields partition_part_sms,min_grid_size,waves,tail_blocks
+run --gpu "$G" -b 128 --partition 33 --grid 1000 -f csv --fields partition_part_sms,min_grid_size,waves,tail_blocks
 [ "$(tail -n 1 "$tmp/out")" = 40,640,2,360 ]
 ok $? "waves and tail on the part's 40 SMs"
 
-run --gpu H100-SXM -b 128 --partition 8 --cluster 8 -f csv --fields partition_groups,partition_bound,max_active_clusters
-[ "$(tail -n 1 "$tmp/out")" = 15,true,8 ]
-ok $? "a GPU whose parts are not measured: its layout's split, the part's clusters an upper bound"
+run --gpu H100-PCIe -b 128 --partition 8 --cluster 8 -f csv --fields partition_groups,partition_bound,max_active_clusters
+[ "$(tail -n 1 "$tmp/out")" = 14,true,8 ]
+ok $? "a GPU whose layout is not measured: at most floor(SMs / 8) groups of 8, the part's clusters an upper bound"
 run --arch sm_90 --sms 132 -b 128 --partition 8 -f csv --fields partition_groups,partition_bound,partition_remaining_sms
 [ "$(tail -n 1 "$tmp/out")" = 16,true, ]
 ok $? "no layout: at most floor(SMs / 8) groups of 8, the remainder not known"
@@ -156,12 +159,12 @@ expect 2 "the SMs left over depend on the GPU's GPC layout" \
 
 # ---- Usage ----
 
-expect 2 "more than the GPU's 132 SMs" --gpu H200 -b 128 --partition 133
-expect 2 "makes 15 groups of 8 SMs" --gpu H200 -b 128 --partition 8 --partition-part group:15
-expect 2 "leaves none of the 132 over" --gpu H200 -b 128 --partition 129 --partition-part remaining
-expect 2 "'x': not a flag" --gpu H200 -b 128 --partition 8 --partition-flags x
-expect 2 "not a part" --gpu H200 -b 128 --partition 8 --partition-part rest
-expect 2 "go with --partition MIN_SMS" --gpu H200 -b 128 --partition-part remaining
+expect 2 "more than the GPU's 132 SMs" --gpu "$G" -b 128 --partition 133
+expect 2 "makes 15 groups of 8 SMs" --gpu "$G" -b 128 --partition 8 --partition-part group:15
+expect 2 "leaves none of the 132 over" --gpu "$G" -b 128 --partition 129 --partition-part remaining
+expect 2 "'x': not a flag" --gpu "$G" -b 128 --partition 8 --partition-flags x
+expect 2 "not a part" --gpu "$G" -b 128 --partition 8 --partition-part rest
+expect 2 "go with --partition MIN_SMS" --gpu "$G" -b 128 --partition-part remaining
 expect 2 "needs the GPU's SMs" --arch sm_90 -b 128 --partition 8
 expect 2 "max-cluster-size is for compute capability 9.0 on" --arch sm_80 --sms 108 -b 128 --partition 8 --partition-flags max-cluster-size
 

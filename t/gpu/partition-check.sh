@@ -1,0 +1,98 @@
+#!/bin/sh
+# partition-check.sh OUTDIR - make gpu-check-partition, on a GPU with green
+# contexts (CUDA 12.4+, compute capability 9.0 for the cluster figures):
+#  1. t/gpu/partition.cu measures every split, each part's SMs, the
+#     runtime's cluster answers in each and launches there (OUTDIR);
+#  2. t/gpu/partition-table.py makes the part lines; they must be the
+#     lines data/arch-tables/partitions.txt holds for this GPU (where it
+#     holds none, they are written to OUTDIR/parts.txt to be added, and
+#     the checks below use them);
+#  3. t/partition.sh's comparisons of the split, the parts' layouts, every
+#     runtime answer and every launch with occcalc's model run on them;
+#  4. occcalc --api --partition makes the split and the green context for
+#     each group size and part, and its rows must agree: the driver's
+#     split with the model's, cudaOccupancyMaxActiveClusters inside with
+#     partition_api_max_active_clusters.
+# Environment as make check-gpu sets it: OCCCALC, NVCC, PYTHON3,
+# OCCCALC_TABLES; T is this script's t/.
+set -u
+out=$1
+T=${T:-$(cd "$(dirname "$0")/.." && pwd)}
+mkdir -p "$out" || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/occcalc-partition.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+"$NVCC" -std=c++17 -O2 -arch=sm_90 -o "$tmp/partition" "$T/gpu/partition.cu" \
+	-lcuda || exit 1
+PARTITION_LAUNCH=1 "$tmp/partition" "$out" 0 2>"$out/progress.txt" || exit 1
+for f in occ potential layout; do gzip -9nf "$out/$f.csv"; done
+
+# The GPU list's name for the device: an alias line's device name, or a
+# name the device name ends with ("NVIDIA H200").
+dev=$(sed -n 's/^name //p' "$out/device.txt")
+gpu=$(awk -v d="$dev" '
+	$1 == "alias" { n = $2; $1 = $2 = ""; sub(/^ +/, ""); if ($0 == d) { print n; exit } }
+	$1 !~ /^(#|alias|l2|gpcs|layout)$/ && NF > 2 && d ~ (" " $1 "$") { print $1; exit }' \
+	"$OCCCALC_TABLES/gpus.txt")
+[ -n "$gpu" ] || { echo "partition: '$dev' is not in the GPU list"; exit 1; }
+echo "partition: $dev, listed as $gpu"
+
+zcat() { gzip -dc "$@"; }
+mkdir "$tmp/d"
+for f in splits.csv sms.csv peaks.csv; do cp "$out/$f" "$tmp/d/"; done
+for f in occ potential layout; do
+	cp "$out/$f.csv.gz" "$tmp/d/"
+	zcat "$out/$f.csv.gz" >"$tmp/d/$f.csv"
+done
+"$PYTHON3" "$T/gpu/partition-table.py" "$tmp/d" "$gpu" \
+	"measured on one $dev (docs/partition.md)" >"$out/parts.txt" || fail=1
+grep "^part $gpu " "$OCCCALC_TABLES/partitions.txt" | cut -d' ' -f1-7 >"$tmp/listed"
+cut -d' ' -f1-7 "$out/parts.txt" >"$tmp/measured"
+cp -r "$OCCCALC_TABLES" "$tmp/tables"
+if [ -s "$tmp/listed" ]; then
+	if diff "$tmp/listed" "$tmp/measured" >"$out/parts.diff"; then
+		echo "partition: the $(wc -l <"$tmp/measured") parts measured are partitions.txt's"
+	else
+		echo "partition: the parts measured differ from partitions.txt's ($out/parts.diff)"
+		fail=1
+	fi
+else
+	echo "partition: partitions.txt has no parts of $gpu: $out/parts.txt holds them"
+	cat "$out/parts.txt" >>"$tmp/tables/partitions.txt"
+fi
+export OCCCALC_TABLES="$tmp/tables"
+
+# 3. The CI comparisons, on this run's data and GPU.
+PARTITION_DATA="$tmp/d" PARTITION_GPU="$gpu" T="$T" sh "$T/partition.sh" \
+	>"$out/partition-tests.tap" 2>&1 || fail=1
+grep -v '^ok' "$out/partition-tests.tap"
+
+# 4. The live path: each default group size's first group and remainder,
+#    and some of the other flags', clusters of 1-16 at 8 blocks per SM.
+{
+	for m in 8 16 24 32 40 48 56 64 72 96 120 128 132; do
+		echo "default $m group:0"
+		[ "$m" -lt 129 ] && echo "default $m remaining"
+	done
+	echo "default 16 group:7"
+	echo "max-cluster-size 32 group:0"
+	echo "max-cluster-size 64 group:1"
+	echo "max-cluster-size 48 remaining"
+	echo "ignore-coscheduling 6 group:3"
+	echo "ignore-coscheduling 34 remaining"
+} >"$tmp/live"
+fields=partition_flags,partition_part,partition_groups,api_partition_groups,partition_sms,api_partition_sms,partition_remaining_sms,api_partition_remaining_sms,partition_part_sms,api_partition_part_sms,api_partition_multiprocessor_count,partition_agrees,cluster,max_active_clusters,partition_api_max_active_clusters,api_max_active_clusters,cluster_potential_size_nonportable,api_cluster_potential_size_nonportable,cluster_agrees
+: >"$out/live.csv"
+while read -r flags m part; do
+	"$OCCCALC" --api -b 128 -r 32 --smem 25088 --cluster 1:16 \
+		--partition "$m" --partition-flags "$flags" --partition-part "$part" \
+		-f csv,noheader --fields "$fields" >>"$out/live.csv" \
+		2>>"$out/live.err" || { echo "partition: --api $flags $m $part failed"; fail=1; }
+done <"$tmp/live"
+rows=$(wc -l <"$out/live.csv")
+bad=$(awk -F, '$12 != "true" || $19 != "true"' "$out/live.csv" | wc -l)
+echo "partition: --api --partition: $rows rows, $bad where the driver disagrees with the model"
+sed -i "1i $fields" "$out/live.csv"
+[ "$rows" -gt 0 ] && [ "$bad" -eq 0 ] || fail=1
+exit $fail
