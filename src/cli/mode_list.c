@@ -89,6 +89,17 @@ UINT_GETTER(get_dev_index, struct list_row, DEV(r)->index)
 UINT_GETTER(get_dev_sms, struct list_row, DEV(r)->sms)
 UINT_GETTER(get_dev_memory, struct list_row, DEV(r)->total_mem)
 STR_GETTER(get_dev_name, struct list_row, DEV(r)->name)
+STR_GETTER(get_dev_sm_limit, struct list_row,
+	   DEV(r)->mig ? "mig" : DEV(r)->mps_pct ? "mps_percentage"
+	   : DEV(r)->mps ? "mps" : "none")
+GETTER(get_dev_mps_pct)
+{
+	const struct list_row *r = p;
+
+	(void)f;
+	v->type = DEV(r)->mps_pct ? VAL_UINT : VAL_NULL;
+	v->u = (uint64_t)DEV(r)->mps_pct;
+}
 
 static const struct field device_fields[] = {
 	{ "device", FT_INT, "the CUDA device's index", get_dev_index, NULL,
@@ -101,6 +112,14 @@ static const struct field device_fields[] = {
 	  COL("memory", 14, 1), 0, 0 },
 	{ "name", FT_STR, "its name", get_dev_name, NULL, COL(NULL, 0, 2),
 	  0, 0 },
+	{ "sm_limit", FT_STR, "what limits the SMs this process has: mig "
+	  "(multiProcessorCount is the instance's), mps_percentage "
+	  "(CUDA_MPS_ACTIVE_THREAD_PERCENTAGE: about that share of them), "
+	  "mps (none set), none", get_dev_sm_limit, NULL, COL(NULL, 0, 2), 0,
+	  0 },
+	{ "mps_active_thread_percentage", FT_INT, "CUDA_MPS_ACTIVE_THREAD_"
+	  "PERCENTAGE of an MPS client (absent: none)", get_dev_mps_pct, NULL,
+	  COL(NULL, 0, 2), 0, 0 },
 };
 
 const struct row_kind kind_devices = {

@@ -133,6 +133,14 @@ static void query_device(struct session *s)
 	if (s->dev.mig)
 		warn("device %d is a MIG instance: its %d SMs and its memory are "
 		     "the instance's, not the whole GPU's", index, s->dev.sms);
+	/* An MPS client's limit is on threads, which the SMs it may use
+	 * follow; the count the runtime reports is computed with. */
+	if (s->dev.mps_pct)
+		warn("device %d is shared through MPS with "
+		     "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=%d: its kernels may use "
+		     "about %d %% of the SMs (the driver's rounding is not "
+		     "measured here); computed with the %d the runtime reports",
+		     index, s->dev.mps_pct, s->dev.mps_pct, s->dev.sms);
 	s->have_dev = 1;
 }
 

@@ -71,6 +71,20 @@ static int is_mps(void)
 	return access(path, F_OK) == 0;
 }
 
+/* The share of the threads an MPS client may use, as its environment
+ * sets it (the control daemon's own limit, if lower, is not visible). */
+static int mps_percentage(void)
+{
+	const char *v = getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+	char *end;
+	long p;
+
+	if (!v || !*v)
+		return 0;
+	p = strtol(v, &end, 10);
+	return *end || p < 1 || p > 100 ? 0 : (int)p;
+}
+
 static int attribute(enum cudaDeviceAttr attr, int index)
 {
 	int v = 0;
@@ -112,6 +126,7 @@ int device_query(int index, struct occ_device *d, char *err, size_t n)
 	d->limits.smem_reserved_per_block = p.reservedSharedMemPerBlock;
 	d->mig = is_mig(p.name);
 	d->mps = is_mps();
+	d->mps_pct = d->mps ? mps_percentage() : 0;
 	return 0;
 }
 

@@ -76,6 +76,9 @@ struct occ_device {
 	struct occ_arch limits;      /* the table keys cudaDeviceProp has */
 	int mig;                     /* a MIG instance, not a whole GPU */
 	int mps;                     /* reached through an MPS server */
+	/* CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of this process's environment
+	 * (1-100), or 0 where it is not set or not a percentage. */
+	int mps_pct;
 };
 
 /* 0, or -1 with a message in err. */
