@@ -94,5 +94,9 @@ rows=$(wc -l <"$out/live.csv")
 bad=$(awk -F, '$12 != "true" || $19 != "true"' "$out/live.csv" | wc -l)
 echo "partition: --api --partition: $rows rows, $bad where the driver disagrees with the model"
 sed -i "1i $fields" "$out/live.csv"
+# What limits the SMs here (MIG, MPS), as --list-devices says.
+"$OCCCALC" --list-devices -f csv \
+	--fields device,multiProcessorCount,sm_limit,mps_active_thread_percentage,name \
+	>"$out/devices.csv" 2>&1 || fail=1
 [ "$rows" -gt 0 ] && [ "$bad" -eq 0 ] || fail=1
 exit $fail
