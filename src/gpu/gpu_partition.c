@@ -34,8 +34,9 @@ struct driver {
 	CUresult (*stream_destroy)(CUstream);
 };
 
-/* Green contexts came with CUDA 12.4. */
-#define DRIVER_VERSION 12040
+/* The calls as this toolkit's cuda.h declares them (green contexts came
+ * with 12.4, their streams with 12.5: the driver must be as new). */
+#define DRIVER_VERSION CUDART_VERSION
 
 static int entry(const char *name, void **fn, char *err, size_t n)
 {
