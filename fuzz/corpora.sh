@@ -15,6 +15,7 @@ corpora() {
 	expr) echo "fuzz/seeds/expr t/fuzz-repro/expr" ;;
 	baseline) echo "fuzz/seeds/baseline t/fuzz-repro/baseline" ;;
 	launches) echo "t/fixtures/launches fuzz/seeds/launches t/fuzz-repro/launches" ;;
+	json) echo "fuzz/seeds/json fuzz/seeds/baseline fuzz/seeds/triton" ;;
 	*) return 1 ;;
 	esac
 }

@@ -135,6 +135,14 @@ run --kernels "$tmp/c" -f csv --fields kernel,triton_kernel,block
 	[ "$(cat "$tmp/err")" = "occcalc: warning: $tmp/c/e/add_kernel.json: partial Triton metadata: no name; the cubin's own resources are shown" ]
 ok $? "metadata without the kernel's name: partial, the cubin's own row"
 
+named '\\u001b[31mred'
+[ "$(tail -n 1 "$tmp/out")" = "add_kernel,,768" ] &&
+	grep -qF 'Triton metadata of kernel \x1b[31mred beside a cubin whose kernel is add_kernel' "$tmp/err"
+ok $? "a control character a name decodes to is escaped in the warning"
+run --kernels "$C" -f csv --fields triton_kernel
+[ "$status" -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 12 ] && ! grep -q '^,\?$' "$tmp/out" &&
+	! grep -q 'Triton' "$tmp/err"
+ok $? "every entry of the cache Triton made: its metadata names its cubin's one kernel, applied without a warning"
 run --kernels "$R/metadata-mismatch" -f csv --fields kernel,triton_kernel,block,smem,num_ctas
 [ "$status" -eq 0 ] && [ "$(grep -c ',,.*,0,$' "$tmp/out")" -eq 22 ] &&
 	grep -qxF "occcalc: warning: $R/metadata-mismatch/triton/ENTRY1/matmul_kernel.json: Triton metadata of one kernel (matmul_kernel) beside a cubin of 22 kernels; the cubin's own resources are shown" "$tmp/err" &&

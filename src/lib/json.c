@@ -20,7 +20,12 @@
 
 #include "json.h"
 
-#define SLICE 65536
+/* yajl is given the text a slice at a time; the fuzz build makes them
+ * small, so that tokens and escapes across slices are fuzzed too. */
+#ifndef OCC_JSON_SLICE
+#define OCC_JSON_SLICE 65536
+#endif
+#define SLICE OCC_JSON_SLICE
 
 /* The scan ahead of yajl: where it is in the text. */
 enum scan_state { S_OUT, S_STR, S_ESC, S_HEX, S_WANT_BS, S_WANT_U };
