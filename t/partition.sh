@@ -167,5 +167,29 @@ expect 2 "not a part" --gpu "$G" -b 128 --partition 8 --partition-part rest
 expect 2 "go with --partition MIN_SMS" --gpu "$G" -b 128 --partition-part remaining
 expect 2 "needs the GPU's SMs" --arch sm_90 -b 128 --partition 8
 expect 2 "max-cluster-size is for compute capability 9.0 on" --arch sm_80 --sms 108 -b 128 --partition 8 --partition-flags max-cluster-size
+expect 2 "one GPU: leave out --gpu LIST" --gpu "$G",A100 -b 128 --partition 8
+
+# ---- partitions.txt read as data: a bad line refused wherever it is ----
+
+cp -r "$OCCCALC_TABLES" "$tmp/tables"
+cp "$OCCCALC_TABLES/partitions.txt" "$tmp/parts"
+tables=$OCCCALC_TABLES
+OCCCALC_TABLES="$tmp/tables"
+echo "part $G default 8 0 8" >>"$tmp/tables/partitions.txt"
+expect 1 "partitions.txt:$(wc -l <"$tmp/tables/partitions.txt"): expected 'part GPU FLAGS GROUP_SMS GROUP HW API SOURCE'" \
+	--gpu "$G" -b 128 --partition 8
+cp "$tmp/parts" "$tmp/tables/partitions.txt"
+echo "part $G default 16 0 8,4,2x2 8,4,2 short" >>"$tmp/tables/partitions.txt"
+expect 1 "expected 'part GPU FLAGS GROUP_SMS GROUP HW API SOURCE'" \
+	--gpu "$G" -b 128 --partition 16
+cp "$tmp/parts" "$tmp/tables/partitions.txt"
+awk 'BEGIN { printf "part X default 8 0 8 8 "; for (i = 0; i < 1100; i++) printf "x"; print "" }' >>"$tmp/tables/partitions.txt"
+expect 1 "line too long (at most 1023 characters)" \
+	--gpu "$G" -b 128 --partition 8
+rm "$tmp/tables/partitions.txt"
+mkfifo "$tmp/tables/partitions.txt"
+expect 1 "partitions.txt: not a regular file" \
+	--gpu "$G" -b 128 --partition 8
+OCCCALC_TABLES=$tables
 
 done_testing

@@ -188,11 +188,19 @@ enum occ_status occ_partition_part_find(const char *path, const char *name,
 	occ_diag_set(diag, path, 0, "");
 	if ((st = occ_open_regular(path, &f)) != OCC_OK)
 		return st;
+	/* Every line is read, so that a malformed one is refused wherever
+	 * it is, not only before the part asked for. */
 	occ_lines_init(&in, f, buf, sizeof buf);
-	while (found == 0 && (st = occ_lines_next(&in, &line)) == OCC_OK &&
-	       line) {
+	while ((st = occ_lines_next(&in, &line)) == OCC_OK && line) {
+		struct occ_partition_part q;
+		int r;
+
 		occ_strip_comment(line);
-		found = part_line(occ_trim(line), &k, &p);
+		if ((r = part_line(occ_trim(line), &k, found ? &q : &p)) < 0) {
+			found = -1;
+			break;
+		}
+		found |= r;
 	}
 	fclose(f);
 	if (found < 0)

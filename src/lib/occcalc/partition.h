@@ -65,9 +65,9 @@ struct occ_partition_part {
 };
 
 /* The part of GPU `name` (any case) split with those flags into groups of
- * group_sms. OCC_ERR_UNKNOWN_ARCH when the file has no such part;
- * OCC_ERR_SYNTAX (diag: the line) for a malformed line; file errors as
- * occ_gpu_layout_find. */
+ * group_sms (the first such line). OCC_ERR_UNKNOWN_ARCH when the file has
+ * no such part; OCC_ERR_SYNTAX (diag: the line) for a malformed part line
+ * anywhere in it; file errors as occ_gpu_layout_find. */
 enum occ_status occ_partition_part_find(const char *path, const char *name,
 					unsigned flags, int group_sms,
 					int group,
