@@ -113,6 +113,8 @@ ok $? "--l2 50M:31.25M:128M is 52428800:32768000:134217728; 1.5K:0.5K:1.25K is 1
 ok $? "--gpu H100-SXM --persist: the H100's own cudaDeviceProp figures (docs/device-query-h100.txt)"
 [ "$(csv_of --gpu H200 --persist 24M | tail -1 | cut -d, -f3-5)" = "62914560,39321600,134217728" ]
 ok $? "--gpu H200 --persist: the H200's figures (docs/persistence.md)"
+[ "$(csv_of --gpu A100 --persist 24M | tail -1 | cut -d, -f3-5)" = "41943040,31457280,134213632" ]
+ok $? "--gpu A100 --persist: the A100's figures (a device query on NVIDIA's forum)"
 run --gpu H100-SXM --persist 24M
 grep -q "^H100-SXM, from the GPU list: cudaDeviceProp of an H100" "$tmp/out"
 ok $? "--gpu --persist: the text names where the L2 figures come from"
