@@ -101,4 +101,21 @@ head -1 "$tmp/out" | sed 's/^ *//; s/   */\n/g' >"$tmp/columns"
 	! grep -qx 'smem' "$tmp/columns"
 ok $? "the text table heads dynamic shared memory 'dyn smem' and static 'static', not ptxas's ambiguous 'smem'"
 
+# Text: what --grid, --headroom and one --gpu ask for is shown.
+B=$T/fixtures/bin
+run --kernels "$B/sm_90a.cubin" --gpu H100-SXM -b 256 --grid 1000 --kernel '^_Z5saxpy'
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q ' waves  tail_blocks ' &&
+	grep -q '^sm_90a .* 1  *1000  *saxpy' "$tmp/out"
+ok $? "--kernels text with --grid: the waves and the last wave's blocks"
+run --kernels "$B/sm_90a.cubin" --gpu H100-SXM -b 256 --headroom --kernel '^_Z5saxpy'
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q 'regs_keep_max  regs_gain_at  smem_keep_max  smem_gain_at'
+ok $? "--kernels text with --headroom: the headroom columns"
+run --kernels "$B/sm_90a.cubin" --gpu H100-SXM -b 256
+grep -q '^GPU: H100-SXM, compute capability 9.0, 132 SMs (--list-gpus)\.$' "$tmp/out"
+ok $? "--kernels text with one --gpu: the report names the GPU"
+run --kernels "$B/sm_90a.cubin" --gpu H100-SXM,A100 -b 256
+[ "$status" -eq 0 ] && ! grep -q '^GPU: ' "$tmp/out" &&
+	grep -q '^H100-SXM  *A100  *kernel$' "$tmp/out" && grep -q 'no image' "$tmp/out"
+ok $? "--kernels text with a list of GPUs: a column each, a GPU with no image said in its cells"
+
 done_testing

@@ -477,6 +477,25 @@ static void no_image_notice(const struct session *s,
 		     plural(none), gpu);
 }
 
+/* One GPU named (--gpu NAME): the text report says which, as the rows
+ * do not (a list of GPUs has its matrix). */
+static void gpu_line(struct out *out, const struct session *s)
+{
+	char line[256];
+
+	if (!s->o->gpu || s->o->gpu_list || !s->gpu_name[0])
+		return;
+	if (s->listed.sms > 0)
+		snprintf(line, sizeof line, "\nGPU: %s, compute capability "
+			 "%d.%d, %d SMs (--list-gpus).\n", s->gpu_name,
+			 s->listed.cc_major, s->listed.cc_minor, s->listed.sms);
+	else
+		snprintf(line, sizeof line, "\nGPU: %s, compute capability "
+			 "%d.%d (--list-gpus).\n", s->gpu_name,
+			 s->listed.cc_major, s->listed.cc_minor);
+	out_text(out, line);
+}
+
 /* Relocatable images of kernels also linked in the same file: how many
  * were left out, and why. */
 static void relocatable_notice(const struct kernel_list *l)
@@ -534,6 +553,8 @@ int mode_kernels(struct session *s)
 		targets_kernels(s, rep.l, target_begin, target_row, &rep);
 	else
 		all_rows(&rep, s);
+	if (o->format == OUT_TEXT && !o->fields)
+		gpu_line(&rep.run.out, s);
 	if (o->format == OUT_TEXT && !o->fields)
 		kernels_notes(&rep.run.out, rep.l, o, &rep.sum,
 			      rep.clusters);

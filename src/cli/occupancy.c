@@ -50,6 +50,10 @@
 	"stack,spill_stores,blocks_per_sm,min_blocks_per_sm,warps_per_sm," \
 	"occupancy_pct,limiter"
 #define KERNEL_TEXT_API ",api_regs,api_blocks_per_sm,agrees"
+/* What --grid and --headroom add to it (they were computed, not shown). */
+#define KERNEL_TEXT_GRID ",waves,tail_blocks"
+#define KERNEL_TEXT_HEADROOM ",regs_keep_max,regs_gain_at,smem_keep_max," \
+	"smem_gain_at"
 #define KERNEL_TEXT_CLUSTER ",cluster,cluster_blocks_per_sm," \
 	"max_active_clusters,cluster_occupancy_pct,cluster_limiter"
 #define KERNEL_FIELDS ",file,container,ptx_only,bounds_known,max_threads," \
@@ -120,9 +124,11 @@ static void default_fields(const struct options *o, int kernels, char *buf,
 	int cl = o->cluster.n > 0 || kernels > 1, text = o->format == OUT_TEXT;
 
 	if (text && kernels)
-		snprintf(buf, n, "%s%s%s,kernel", KERNEL_TEXT_FIELDS,
+		snprintf(buf, n, "%s%s%s%s%s,kernel", KERNEL_TEXT_FIELDS,
 			 cl ? KERNEL_TEXT_CLUSTER : "",
-			 o->api ? KERNEL_TEXT_API : "");
+			 o->api ? KERNEL_TEXT_API : "",
+			 o->grid ? KERNEL_TEXT_GRID : "",
+			 o->headroom ? KERNEL_TEXT_HEADROOM : "");
 	else if (kernels)
 		snprintf(buf, n, "%s%s%s%s%s", FIELDS KERNEL_FIELDS,
 			 o->headroom ? HEADROOM_FIELDS : "",
