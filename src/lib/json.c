@@ -84,26 +84,19 @@ static void position(struct occ_json_reader *r, uint64_t off)
 	r->err->column = off >= start ? off - start + 1 : 1;
 }
 
-static int vfail(struct occ_json_reader *r, enum occ_status st, uint64_t off,
-		 const char *fmt, va_list ap)
-{
-	if (r->failed)
-		return -1;
-	r->failed = 1;
-	r->err->st = st;
-	vsnprintf(r->err->what, sizeof r->err->what, fmt, ap);
-	position(r, off);
-	return -1;
-}
-
 int occ_json_fail(struct occ_json_reader *r, enum occ_status st,
 		  uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (r->failed)
+		return -1;
+	r->failed = 1;
+	r->err->st = st;
 	va_start(ap, fmt);
-	vfail(r, st, offset, fmt, ap);
+	vsnprintf(r->err->what, sizeof r->err->what, fmt, ap);
 	va_end(ap);
+	position(r, offset);
 	return -1;
 }
 

@@ -39,7 +39,10 @@
  *		     it named "args.grid" with depth m->depth + 1, index 0..2
  *	}
  *	struct occ_json_records rc = { pick, event, NULL, 0 };
- *	occ_json_read_fd(fd, &lim, occ_json_records_event, &rc, ctx, &err);
+ *
+ *	rc.ctx = ctx;        (what pick and event get)
+ *	st = occ_json_read_fd(fd, &lim, occ_json_records_event, &rc, &err);
+ *	occ_json_records_free(&rc);
  *
  *   (occ_json_records_event passes the events outside every record to
  *   rc.other, where one is given.)
