@@ -14,6 +14,7 @@ corpora() {
 	cli) echo "fuzz/seeds/cli t/fuzz-repro/cli" ;;
 	expr) echo "fuzz/seeds/expr t/fuzz-repro/expr" ;;
 	baseline) echo "fuzz/seeds/baseline t/fuzz-repro/baseline" ;;
+	traffic) echo "fuzz/seeds/traffic t/fuzz-repro/traffic" ;;
 	launches) echo "t/fixtures/launches fuzz/seeds/launches t/fuzz-repro/launches" ;;
 	json) echo "fuzz/seeds/json fuzz/seeds/baseline fuzz/seeds/triton" ;;
 	*) return 1 ;;

@@ -2,9 +2,14 @@
  * gpus.c - fuzzing the GPU list reader (gpus.txt). Every GPU it accepts
  * must have a compute capability and an SM count in range (0: not known),
  * an L2 in range (its 'l2' line's), must read back
- * the same from its own line, and must be what its own name matches.
+ * the same from its own line, and must be what its own name matches. A
+ * list accepted has every layout line well formed: the layout reader
+ * (occ_gpu_layout_find, which --cluster uses) finds each GPU's. A list
+ * refused names its line, and the limit where it says one.
  */
+#include <ctype.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "occcalc.h"
@@ -72,6 +77,51 @@ static void check_gpu(const struct occ_gpus *l, const struct occ_gpu *g)
 	check_reads_back(g);
 }
 
+/* Each "layout NAME ..." line of an accepted list is found by the layout
+ * reader, as the list is, from a file. */
+static void check_layouts(const uint8_t *data, size_t size)
+{
+	char path[] = "/tmp/occcalc-fuzz-gpus-XXXXXX", name[1024];
+	char *text = fuzz_string(data, size), *line, *save = NULL;
+	struct occ_gpu_layout out;
+	struct occ_diag d;
+	enum occ_status st;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		free(text);
+		return;
+	}
+	close(fd);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		while (isspace((unsigned char)*line))
+			line++;
+		size_t at, n;
+
+		if (strncmp(line, "layout", 6) != 0 ||
+		    (line[6] != ' ' && line[6] != '\t'))
+			continue;
+		at = 6 + strspn(line + 6, " \t");
+		n = strcspn(line + at, " \t");   /* as the readers cut */
+		if (n == 0 || n >= sizeof name)
+			continue;      /* a comment's, or no GPU's name */
+		memcpy(name, line + at, n);
+		name[n] = '\0';
+		if (strchr(name, '#'))
+			continue;
+		st = occ_gpu_layout_find(path, name, &out, &d);
+		FUZZ_CHECK(st == OCC_OK, "list accepted, layout of %s: "
+			   "status %d at line %d", name, (int)st, d.line);
+	}
+	unlink(path);
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct occ_gpus *l;
@@ -85,10 +135,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st != OCC_OK) {
 		FUZZ_CHECK(d.line > 0 || st == OCC_ERR_NOMEM,
 			   "a refusal that names no line");
+		FUZZ_CHECK(!d.key[0] || strcmp(d.key, "layout") == 0 ||
+			   d.limit > 0, "a refusal for %s names no limit",
+			   d.key);
 		return 0;
 	}
 	for (i = 0; i < occ_gpus_count(l); i++)
 		check_gpu(l, occ_gpus_get(l, i));
 	occ_gpus_free(l);
+	check_layouts(data, size);
 	return 0;
 }

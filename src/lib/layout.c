@@ -133,6 +133,11 @@ int occ_layout_line_check(char *line)
 {
 	struct occ_gpu_layout unused;
 
+	/* The word the layout reader cuts at a space or a tab: a line it
+	 * would pass over as another's ("layout\vNAME") is malformed. */
+	if (strncmp(line, "layout", 6) != 0 ||
+	    (line[6] != ' ' && line[6] != '\t'))
+		return -1;
 	return layout_line(line, "", &unused) < 0 ? -1 : 0;
 }
 
