@@ -431,6 +431,12 @@ cl_row() { # ARGS: the first row's FIELDS of a --cluster run
 	shift
 	"$OCCCALC" "$@" -f csv --fields "$f" | sed -n 2p
 }
+# Waves of a cluster launch: what its clusters hold at once (issue 29, 4).
+[ "$(cl_row grid,waves,tail_blocks,launch_occupancy_pct --gpu H100-SXM -b 128 -r 40 --cluster 4 --grid 2000)" = "2000,3,16,31.57" ] &&
+	[ "$(cl_row waves,tail_blocks --gpu H100-SXM -b 128 -r 40 --grid 2000)" = "2,416" ]
+ok $? "H100 SXM, clusters of 4, 2,000 blocks: 3 waves of 992 (248 clusters), not 2 of 1,584 (12 blocks x 132 SMs)"
+[ "$(cl_row waves,launch_occupancy_pct --gpu H100-SXM -b 128 -r 40 --cluster 4 --grid 2002)" = "," ]
+ok $? "a grid that is no multiple of the cluster's CTAs: no waves (CUDA refuses the launch)"
 [ "$(cl_row max_active_clusters,cluster_blocks_per_sm --gpu H200 -b 128 -r 40 --cluster 4)" = "248,8" ]
 ok $? "H200, 12 blocks per SM plainly: 8 in a cluster launch, 248 clusters of 4 (16+5x32+2x36)"
 [ "$(cl_row max_active_clusters,layout --gpu H100-SXM -b 128 -r 40 --cluster 4)" = '248,"8,16x5,18x2,2x4"' ]

@@ -295,7 +295,10 @@ static const struct field fields[] = {
 	PLAIN("ties", FT_LIST, "the block sizes with the best occupancy, "
 	      "largest first (absent: --block given)", get_ties),
 	PLAIN("grid", FT_INT, "blocks launched (--grid)", get_grid),
-	PLAIN("waves", FT_INT, "waves the grid runs in", get_waves),
+	PLAIN("waves", FT_INT, "waves the grid runs in (a cluster launch: "
+	      "waves of the blocks its resident clusters hold; none for a "
+	      "grid that is no multiple of the cluster's size, which CUDA "
+	      "refuses)", get_waves),
 	PLAIN("tail_blocks", FT_INT, "blocks of the last, partial wave",
 	      get_tail),
 	PLAIN("launch_occupancy_pct", FT_DEC, "occupancy averaged over the "

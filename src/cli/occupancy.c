@@ -370,11 +370,16 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row,
 {
 	const struct options *o = run->s->o;
 	struct row_cluster cl;
-	int i;
+	struct occ_waves plain = row->w;
+	int i, had_waves = row->have_waves;
 
 	for (i = 0; i < req->n; i++) {
 		cluster_compute(run->s, row, &req->items[i], &cl);
 		row->cl = &cl;
+		/* A cluster launch's waves: what its clusters hold at once. */
+		row->have_waves = had_waves &&
+				  occ_cluster_waves(&cl.c, row->grid, row->sms,
+						    &row->w) == OCC_OK;
 		note_bounds(run, cl.layout);
 		if (run->cluster_hook)
 			run->cluster_hook(run, row);
@@ -383,6 +388,8 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row,
 			show_progress(run->s);
 	}
 	row->cl = NULL;
+	row->w = plain;
+	row->have_waves = had_waves;
 }
 
 /* The options are checked one by one before; this names the

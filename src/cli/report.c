@@ -295,22 +295,42 @@ static void out_waves(FILE *f, const struct occ_row *row)
 	struct occ_result fewer = *r;
 	char pct[32], tail[32], alt[32];
 
-	fprintf(f, "\nWaves: a grid of %lld block%s on %d SM%s\n",
-		(long long)row->grid, plural(row->grid), row->sms,
-		plural(row->sms));
+	const struct occ_cluster_result *c = row->cl ? &row->cl->c : NULL;
+
+	fprintf(f, "\nWaves: a grid of %lld block%s on %d SM%s", (long long)row->grid,
+		plural(row->grid), row->sms, plural(row->sms));
+	if (c)
+		fprintf(f, ", in clusters of %d", c->size);
+	fprintf(f, "\n");
+	if (!row->have_waves && c && r->blocks_per_sm &&
+	    row->grid % c->size) {
+		fprintf(f, "  none: the grid is not a multiple of the cluster's "
+			"%d CTAs (CUDA refuses the launch)\n", c->size);
+		return;
+	}
 	if (!row->have_waves) {
 		fprintf(f, "  none: the configuration does not launch\n");
 		return;
 	}
 	format_launch_percent(pct, r, w);
 	format_ratio_percent(tail, (uint64_t)w->tail_blocks, (uint64_t)w->per_wave);
-	fprintf(f, "  %lld block%s per wave (%d per SM): %lld full wave%s",
-		(long long)w->per_wave, plural(w->per_wave), r->blocks_per_sm,
-		(long long)w->full_waves, plural(w->full_waves));
+	if (c)
+		fprintf(f, "  %lld block%s per wave (%d cluster%s at once): "
+			"%lld full wave%s", (long long)w->per_wave,
+			plural(w->per_wave), c->max_active_clusters,
+			plural(c->max_active_clusters),
+			(long long)w->full_waves, plural(w->full_waves));
+	else
+		fprintf(f, "  %lld block%s per wave (%d per SM): %lld full wave%s",
+			(long long)w->per_wave, plural(w->per_wave),
+			r->blocks_per_sm, (long long)w->full_waves,
+			plural(w->full_waves));
 	if (w->tail_blocks)
 		fprintf(f, " and a last wave of %lld block%s (%s %% full)",
 			(long long)w->tail_blocks, plural(w->tail_blocks), tail);
 	fprintf(f, "\n  Occupancy over the whole launch: %s %%\n", pct);
+	if (c)
+		return;     /* the per-SM hints below are a plain launch's */
 	if (w->max_resident_per_sm < r->blocks_per_sm)
 		fprintf(f, "  Smaller than a wave, the grid spreads over the "
 			"SMs: at most %d block%s per SM at once.\n",

@@ -156,6 +156,24 @@ enum occ_status occ_cluster_compute(const struct occ_arch *arch,
 	return OCC_OK;
 }
 
+enum occ_status occ_cluster_waves(const struct occ_cluster_result *c,
+				  int64_t grid, int sms, struct occ_waves *w)
+{
+	if (grid < 1 || grid > INT32_MAX || sms < 1 || c->size < 1 ||
+	    grid % c->size || c->max_active_clusters < 1 ||
+	    c->active_blocks < 1)
+		return OCC_ERR_INVALID_INPUT;
+	w->grid = grid;
+	w->sms = sms;
+	w->per_wave = c->active_blocks;
+	w->full_waves = grid / w->per_wave;
+	w->tail_blocks = grid % w->per_wave;
+	w->waves = w->full_waves + (w->tail_blocks > 0);
+	w->same_waves_blocks = c->blocks_per_sm;
+	w->max_resident_per_sm = c->blocks_per_sm;
+	return OCC_OK;
+}
+
 double occ_cluster_percent(const struct occ_cluster_result *c)
 {
 	if (c->warp_slots <= 0)

@@ -143,6 +143,19 @@ int occ_cluster_size_limit(const struct occ_arch *arch);
 /* Occupancy over the whole GPU, percent: active warps over warp slots. */
 double occ_cluster_percent(const struct occ_cluster_result *c);
 
+/* Waves of a grid of `grid` blocks launched in clusters of c->size, on
+ * sms SMs: a wave is the blocks of the clusters resident at once
+ * (c->active_blocks), fewer than a plain launch's blocks per SM x SMs
+ * where GPCs leave SMs over or the cluster cap binds (H100 SXM, 40
+ * registers, 128 threads, clusters of 4: 992 blocks, not 1,584). Its
+ * per-SM figures are the cluster launch's (c->blocks_per_sm): the
+ * fewest blocks per SM finishing in as many waves is not sought.
+ * OCC_ERR_INVALID_INPUT for a grid outside 1..2^31-1 or not a multiple
+ * of the cluster's size (CUDA refuses such a launch), fewer than 1 SM,
+ * or a launch with no cluster resident. */
+enum occ_status occ_cluster_waves(const struct occ_cluster_result *c,
+				  int64_t grid, int sms, struct occ_waves *w);
+
 /* potential: what cudaOccupancyMaxPotentialClusterSize answers, the
  * largest size (up to clusterSizePortable, or clusterSizeMax when
  * non-portable sizes are allowed) with a cluster resident (0: none);

@@ -1,0 +1,1 @@
+--gpu H100-SXM -b 128 -r 40 --cluster 4 --grid 2000
