@@ -241,6 +241,23 @@ static CUptiResult prof_arm(struct prof *p)
 	return cuptiRangeProfilerSetConfig(&sc);
 }
 
+/* CUPTI's profiler, started once, on the first measured launch: the
+ * driver is not yet initialised when the injection is. */
+static CUptiResult profiler_start(void)
+{
+	static int started;
+	CUpti_Profiler_Initialize_Params pi;
+	CUptiResult r;
+
+	if (started)
+		return CUPTI_SUCCESS;
+	memset(&pi, 0, sizeof pi);
+	pi.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+	if ((r = cuptiProfilerInitialize(&pi)) == CUPTI_SUCCESS)
+		started = 1;
+	return r;
+}
+
 static CUptiResult prof_open(struct prof *p, CUcontext ctx)
 {
 	CUpti_Device_GetChipName_Params chip;
@@ -251,7 +268,8 @@ static CUptiResult prof_open(struct prof *p, CUcontext ctx)
 
 	memset(p, 0, sizeof *p);
 	p->ctx = ctx;
-	if ((r = cuptiGetDeviceId(ctx, &device)) != CUPTI_SUCCESS)
+	if ((r = profiler_start()) != CUPTI_SUCCESS ||
+	    (r = cuptiGetDeviceId(ctx, &device)) != CUPTI_SUCCESS)
 		return r;
 	memset(&chip, 0, sizeof chip);
 	chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
@@ -567,13 +585,25 @@ static const CUpti_CallbackId driver_launches[] = {
 
 /* ---- With the trace ---- */
 
+/* The launch calls' callbacks: those this CUPTI knows (an older one
+ * may not know the newest calls). */
+static int enable(CUpti_CallbackDomain domain, const CUpti_CallbackId *ids,
+		  size_t n)
+{
+	size_t i;
+	int on = 0;
+
+	for (i = 0; i < n; i++)
+		on += cuptiEnableCallback(1, A.sub, domain, ids[i]) ==
+			CUPTI_SUCCESS;
+	return on;
+}
+
 int achieved_init(void)
 {
-	CUpti_Profiler_Initialize_Params pi;
 	const char *env = getenv(TRACE_ENV_ACHIEVED);
 	char *end;
 	long n;
-	size_t i;
 	CUptiResult r;
 
 	if (!env || !*env)
@@ -589,21 +619,16 @@ int achieved_init(void)
 	A.on = 1;
 	A.is_capturing = (is_capturing_fn)dlsym(RTLD_DEFAULT,
 						"cuStreamIsCapturing");
-	memset(&pi, 0, sizeof pi);
-	pi.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
-	r = cuptiProfilerInitialize(&pi);
-	if (r == CUPTI_SUCCESS)
-		r = cuptiSubscribe(&A.sub, on_callback, NULL);
-	for (i = 0; r == CUPTI_SUCCESS &&
-	     i < sizeof runtime_launches / sizeof *runtime_launches; i++)
-		r = cuptiEnableCallback(1, A.sub, CUPTI_CB_DOMAIN_RUNTIME_API,
-					runtime_launches[i]);
-	for (i = 0; r == CUPTI_SUCCESS &&
-	     i < sizeof driver_launches / sizeof *driver_launches; i++)
-		r = cuptiEnableCallback(1, A.sub, CUPTI_CB_DOMAIN_DRIVER_API,
-					driver_launches[i]);
-	if (r != CUPTI_SUCCESS) {
-		stop_measuring("CUPTI's launch callbacks", r);
+	if ((r = cuptiSubscribe(&A.sub, on_callback, NULL)) != CUPTI_SUCCESS) {
+		stop_measuring("CUPTI's callbacks (another subscriber?)", r);
+		return -1;
+	}
+	if (!enable(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launches,
+		    sizeof runtime_launches / sizeof *runtime_launches) +
+	    !enable(CUPTI_CB_DOMAIN_DRIVER_API, driver_launches,
+		    sizeof driver_launches / sizeof *driver_launches) == 2) {
+		stop_measuring("CUPTI's launch callbacks",
+			       CUPTI_ERROR_NOT_SUPPORTED);
 		return -1;
 	}
 	return 0;
