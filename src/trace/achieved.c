@@ -35,6 +35,10 @@
 
 #define CONTEXTS_MAX 64
 
+static const char *const metrics[ACHIEVED_N_METRICS] = {
+	ACHIEVED_METRIC, DURATION_METRIC
+};
+
 /* The range profiler on one context. */
 struct prof {
 	CUcontext ctx;
@@ -50,7 +54,7 @@ struct prof {
 struct measure {
 	uint32_t corr[2];
 	int state;                       /* M_PENDING, M_DONE, M_FAILED */
-	double value;
+	double values[ACHIEVED_N_METRICS];
 	char *held;
 	size_t held_len;
 	struct measure *next;
@@ -189,14 +193,13 @@ static CUptiResult counter_availability(CUcontext ctx, uint8_t **image)
 static CUptiResult counter_data(struct prof *p)
 {
 	CUpti_RangeProfiler_GetCounterDataSize_Params sz;
-	const char *names[1] = { ACHIEVED_METRIC };
 	CUptiResult r;
 
 	memset(&sz, 0, sizeof sz);
 	sz.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
 	sz.pRangeProfilerObject = p->object;
-	sz.pMetricNames = names;
-	sz.numMetrics = 1;
+	sz.pMetricNames = (const char **)metrics;
+	sz.numMetrics = ACHIEVED_N_METRICS;
 	sz.maxNumOfRanges = 1;
 	sz.maxNumRangeTreeNodes = 1;
 	if ((r = cuptiRangeProfilerGetCounterDataSize(&sz)) != CUPTI_SUCCESS)
@@ -278,8 +281,8 @@ static CUptiResult prof_open(struct prof *p, CUcontext ctx)
 		return r;
 	r = counter_availability(ctx, &avail);
 	if (r == CUPTI_SUCCESS)
-		r = achieved_host_config(chip.pChipName, avail, ACHIEVED_METRIC,
-					 &p->host);
+		r = achieved_host_config(chip.pChipName, avail, metrics,
+					 ACHIEVED_N_METRICS, &p->host);
 	free(avail);
 	if (r != CUPTI_SUCCESS)
 		return r;
@@ -390,7 +393,7 @@ static struct measure *measure_begin(CUcontext ctx, const char *name,
 }
 
 /* The figure of the launch just made: range 0 of the image. */
-static CUptiResult measure_read(struct prof *p, double *value)
+static CUptiResult measure_read(struct prof *p, double *values)
 {
 	CUpti_RangeProfiler_Stop_Params sp;
 	CUpti_RangeProfiler_DecodeData_Params dd;
@@ -416,32 +419,38 @@ static CUptiResult measure_read(struct prof *p, double *value)
 	if (info.numTotalRanges < 1)
 		return CUPTI_ERROR_INVALID_OPERATION;   /* no kernel ran */
 	return achieved_host_eval(&p->host, p->data, p->data_size, 0,
-				  ACHIEVED_METRIC, value);
+				  metrics, ACHIEVED_N_METRICS, values);
 }
 
-static void finish_line(char *held, size_t len, double value, int has)
+/* The measured keys, as they follow a launch's last key. */
+static int measured_keys(char *buf, size_t cap, const double *v)
 {
-	char key[96];
-	int n = has ? snprintf(key, sizeof key, ",\"" ACHIEVED_KEY "\":%.4f",
-			       value) : 0;
+	return snprintf(buf, cap, ",\"" ACHIEVED_KEY "\":%.4f,\""
+			DURATION_KEY "\":%.0f", v[0], v[1]);
+}
 
-	/* held has room for the key and the closing "}\n" (measure_hold). */
-	memcpy(held + len, key, (size_t)n);
+#define KEYS_MAX 96
+
+static void finish_line(char *held, size_t len, const double *v)
+{
+	int n = v ? measured_keys(held + len, KEYS_MAX, v) : 0;
+
+	/* held has room for the keys and "}\n" (achieved_launch). */
 	memcpy(held + len + (size_t)n, "}\n", 2);
 	trace_put_finished(held, len + (size_t)n + 2);
 }
 
 static void measure_end(struct measure *m)
 {
-	double value = 0;
-	CUptiResult r = measure_read(tl.p, &value);
+	double v[ACHIEVED_N_METRICS] = { 0 };
+	CUptiResult r = measure_read(tl.p, v);
 	char *held;
 	size_t len;
 
 	pthread_mutex_lock(&A.lock);
 	if (r == CUPTI_SUCCESS) {
 		m->state = M_DONE;
-		m->value = value;
+		memcpy(m->values, v, sizeof v);
 		A.measured++;
 	} else {
 		m->state = M_FAILED;
@@ -456,7 +465,7 @@ static void measure_end(struct measure *m)
 	pthread_mutex_unlock(&A.busy);
 	tl.p = NULL;
 	if (held) {
-		finish_line(held, len, value, r == CUPTI_SUCCESS);
+		finish_line(held, len, r == CUPTI_SUCCESS ? v : NULL);
 		free(held);
 	}
 }
@@ -649,7 +658,7 @@ int achieved_launch(uint32_t correlation, struct line *l)
 {
 	struct measure **pm, *m;
 	int verdict = ACHIEVED_WRITE;
-	char key[96];
+	char keys[KEYS_MAX];
 
 	if (!A.per_kernel)
 		return ACHIEVED_WRITE;
@@ -658,8 +667,7 @@ int achieved_launch(uint32_t correlation, struct line *l)
 	if (pm) {
 		m = *pm;
 		if (m->state == M_PENDING) {
-			/* Room for the key and "}\n" after it. */
-			m->held = malloc(l->len + sizeof key + 2);
+			m->held = malloc(l->len + KEYS_MAX + 2);
 			if (m->held) {
 				memcpy(m->held, l->p, l->len);
 				m->held_len = l->len;
@@ -667,9 +675,8 @@ int achieved_launch(uint32_t correlation, struct line *l)
 			}
 		} else {
 			if (m->state == M_DONE) {
-				snprintf(key, sizeof key, "%.4f", m->value);
-				line_raw(l, ",\"" ACHIEVED_KEY "\":");
-				line_raw(l, key);
+				measured_keys(keys, sizeof keys, m->values);
+				line_raw(l, keys);
 			}
 			*pm = m->next;
 			free(m);
@@ -692,7 +699,7 @@ void achieved_finish(void)
 	for (; m; m = next) {
 		next = m->next;
 		if (m->held)             /* its measurement never ended */
-			finish_line(m->held, m->held_len, 0, 0);
+			finish_line(m->held, m->held_len, NULL);
 		else if (m->state == M_DONE)
 			A.unmatched++;
 		free(m->held);
@@ -710,4 +717,6 @@ void achieved_end_keys(struct line *l)
 	line_int(l, "achieved_unmatched", (int64_t)A.unmatched);
 	line_int(l, "achieved_at_runtime", (int64_t)A.at_runtime);
 	line_int(l, "achieved_at_driver", (int64_t)A.at_driver);
+	line_int(l, "achieved_passes", A.n_profs ?
+		 (int64_t)A.profs[0].host.passes : 0);
 }

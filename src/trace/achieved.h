@@ -18,8 +18,14 @@
 /* What occcalc --achieved sets: the launches of each kernel to measure
  * (a number from 1), absent: nothing measured. */
 #define TRACE_ENV_ACHIEVED "OCCCALC_ACHIEVED"
+/* What is measured of a launch: its achieved occupancy, and its
+ * duration (CUPTI's activity record of a launch the profiler ran holds
+ * no timestamps). */
 #define ACHIEVED_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"
+#define DURATION_METRIC "gpu__time_duration.sum"
 #define ACHIEVED_KEY "achieved_occupancy_pct"
+#define DURATION_KEY "profiled_duration_ns"
+#define ACHIEVED_N_METRICS 2
 
 /* Starts measuring where the environment asks it: 0, or -1 when it
  * cannot (said on standard error; the trace goes on without). */
@@ -46,15 +52,18 @@ struct achieved_host {
 	void *object;            /* CUpti_Profiler_Host_Object */
 	uint8_t *config;
 	size_t config_size;
+	size_t passes;           /* kernel replay's passes per launch */
 };
 #ifdef __cplusplus
 extern "C" {
 #endif
 CUptiResult achieved_host_config(const char *chip, const uint8_t *avail,
-				 const char *metric, struct achieved_host *h);
+				 const char *const *metrics, size_t n,
+				 struct achieved_host *h);
 CUptiResult achieved_host_eval(const struct achieved_host *h,
 			       const uint8_t *data, size_t size, size_t range,
-			       const char *metric, double *value);
+			       const char *const *metrics, size_t n,
+			       double *values);
 void achieved_host_free(struct achieved_host *h);
 #ifdef __cplusplus
 }

@@ -13,14 +13,13 @@
 
 extern "C" CUptiResult achieved_host_config(const char *chip,
 					    const uint8_t *avail,
-					    const char *metric,
-					    struct achieved_host *h)
+					    const char *const *metrics,
+					    size_t n, struct achieved_host *h)
 {
 	CUpti_Profiler_Host_Initialize_Params in;
 	CUpti_Profiler_Host_ConfigAddMetrics_Params add;
 	CUpti_Profiler_Host_GetConfigImageSize_Params size;
 	CUpti_Profiler_Host_GetConfigImage_Params image;
-	const char *names[1] = { metric };
 	CUptiResult r;
 
 	memset(h, 0, sizeof *h);
@@ -36,8 +35,8 @@ extern "C" CUptiResult achieved_host_config(const char *chip,
 	memset(&add, 0, sizeof add);
 	add.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
 	add.pHostObject = in.pHostObject;
-	add.ppMetricNames = names;
-	add.numMetrics = 1;
+	add.ppMetricNames = const_cast<const char **>(metrics);
+	add.numMetrics = n;
 	if ((r = cuptiProfilerHostConfigAddMetrics(&add)) != CUPTI_SUCCESS)
 		return r;
 
@@ -56,26 +55,37 @@ extern "C" CUptiResult achieved_host_config(const char *chip,
 	image.pHostObject = in.pHostObject;
 	image.configImageSize = h->config_size;
 	image.pConfigImage = h->config;
-	return cuptiProfilerHostGetConfigImage(&image);
+	if ((r = cuptiProfilerHostGetConfigImage(&image)) != CUPTI_SUCCESS)
+		return r;
+
+	/* Passes above one are replays of each measured launch. */
+	CUpti_Profiler_Host_GetNumOfPasses_Params passes;
+	memset(&passes, 0, sizeof passes);
+	passes.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE;
+	passes.configImageSize = h->config_size;
+	passes.pConfigImage = h->config;
+	if ((r = cuptiProfilerHostGetNumOfPasses(&passes)) != CUPTI_SUCCESS)
+		return r;
+	h->passes = passes.numOfPasses;
+	return CUPTI_SUCCESS;
 }
 
 extern "C" CUptiResult achieved_host_eval(const struct achieved_host *h,
 					  const uint8_t *data, size_t size,
-					  size_t range, const char *metric,
-					  double *value)
+					  size_t range,
+					  const char *const *metrics, size_t n,
+					  double *values)
 {
 	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev;
-	const char *names[1] = { metric };
-
 	memset(&ev, 0, sizeof ev);
 	ev.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
 	ev.pHostObject = (CUpti_Profiler_Host_Object *)h->object;
 	ev.pCounterDataImage = data;
 	ev.counterDataImageSize = size;
 	ev.rangeIndex = range;
-	ev.ppMetricNames = names;
-	ev.numMetrics = 1;
-	ev.pMetricValues = value;
+	ev.ppMetricNames = const_cast<const char **>(metrics);
+	ev.numMetrics = n;
+	ev.pMetricValues = values;
 	return cuptiProfilerHostEvaluateToGpuValues(&ev);
 }
 
