@@ -313,6 +313,30 @@ void arg_device(const char *opt, const char *arg, struct options *o)
 		o->device = arg_number(opt, arg, 0, 1023);
 }
 
+/* --achieved[=N[,L]]: the N kernels shown (default 10, or all: 0),
+ * L launches of each measured (0: the default). */
+void arg_achieved(const char *opt, const char *arg, struct options *o)
+{
+	char n[32];
+	const char *comma = arg ? strchr(arg, ',') : NULL;
+	size_t len = arg ? (comma ? (size_t)(comma - arg) : strlen(arg)) : 0;
+
+	o->achieved = 1;
+	o->achieved_top = 10;
+	o->achieved_launches = 0;
+	if (!arg)
+		return;
+	if (len >= sizeof n)
+		die_usage("--%s: '%s' is not N[,L] (N kernels or all, L "
+			  "launches)", opt, arg);
+	memcpy(n, arg, len);
+	n[len] = '\0';
+	o->achieved_top = strcmp(n, "all") == 0 ? 0 :
+		arg_number(opt, n, 1, 1000000);
+	if (comma)
+		o->achieved_launches = arg_number(opt, comma + 1, 1, 1000000);
+}
+
 /* --check EXPR, repeatable: kept as given, parsed once the mode's rows
  * are known (check.c). */
 void arg_check(const char *opt, const char *arg, struct options *o)

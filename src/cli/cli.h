@@ -100,6 +100,9 @@ struct options {
 	int device_given;               /* --device N: that GPU named */
 	const char *trace_out;          /* --trace-out PATH */
 	char *const *command;           /* --trace -- COMMAND ARGS... */
+	int achieved;                   /* --achieved[=N] given */
+	uint64_t achieved_top;          /* its N kernels shown; 0: all */
+	uint64_t achieved_launches;     /* its L launches a kernel; 0: default */
 	/* The options given, in order: for the checks against the mode. */
 	int given[64];
 	int n_given;
@@ -131,6 +134,7 @@ static inline int64_t seq_signed(uint64_t v)
 	return (int64_t)(v - SEQ_SIGNED_ZERO);
 }
 void arg_device(const char *opt, const char *arg, struct options *o);
+void arg_achieved(const char *opt, const char *arg, struct options *o);
 void arg_cluster(const char *opt, const char *arg, struct options *o);
 void arg_layout(const char *opt, const char *arg, struct options *o);
 void arg_check(const char *opt, const char *arg, struct options *o);

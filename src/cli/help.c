@@ -40,7 +40,7 @@ static const struct topic_help {
 	[T_PERSIST] = { "persist", "L2 persistence:", "L2 persistence plans",
 		NULL },
 	[T_LAUNCHES] = { "launches", "A program's kernel launches, as it "
-		"ran them:", "every launch of a program", NULL },
+		"ran them:", "a program's launches", NULL },
 	[T_INFO] = { "info", "Tables, lists and this program:", "tables, "
 		"lists, help", NULL },
 };
@@ -58,7 +58,8 @@ static void print_option(FILE *f, const struct opt *op)
 	snprintf(left, sizeof left, "  %c%c%s--%s%s%s",
 		 op->key ? '-' : ' ', op->key ? op->key : ' ',
 		 op->key ? ", " : "  ", op->name,
-		 op->metavar ? " " : "", op->metavar ? op->metavar : "");
+		 op->metavar && strncmp(op->metavar, "[=", 2) != 0 ? " " : "",
+		 op->metavar ? op->metavar : "");
 	fprintf(f, "%-*s", HELP_COL, left);
 	if (strlen(left) > HELP_COL - 1)
 		fprintf(f, "\n%*s", HELP_COL, "");

@@ -35,7 +35,10 @@ void launch_summary_file(struct launch_summary *s);
 /* Counts a row (modelled or not) under its kernel. */
 void launch_summary_add(struct launch_summary *s, const struct launch_row *r);
 /* Kernels by GPU time, and the headroom of the top ones. */
-void launch_summary_print(FILE *f, struct launch_summary *s);
+/* achieved_top: the kernels the achieved column is shown for, by GPU
+ * time (0: all). */
+void launch_summary_print(FILE *f, struct launch_summary *s,
+			  size_t achieved_top);
 void launch_summary_free(struct launch_summary *s);
 
 extern const struct row_kind kind_launches;

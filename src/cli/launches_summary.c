@@ -27,6 +27,9 @@ struct acc {
 	double below25, below50;
 	double tail;            /* the last, partial wave's share */
 	double kineto, kineto_w;   /* Kineto's estimate where it gave one */
+	/* Where --achieved measured the launch: the achieved occupancy, and
+	 * the occupancy of the same launches, beside it. */
+	double achieved, achieved_occ, achieved_w;
 };
 
 /* What the headroom depends on: not the grid. */
@@ -252,6 +255,11 @@ static void acc_add(struct acc *a, const struct launch_row *r, double w)
 	if (r->not_modelled)
 		return;
 	occ = occ_percent(&r->m.result);
+	if (r->l->achieved_occupancy_pct >= 0) {
+		a->achieved += r->l->achieved_occupancy_pct * w;
+		a->achieved_occ += occ * w;
+		a->achieved_w += w;
+	}
 	a->modelled += w;
 	a->occ += occ * w;
 	a->lim[limiter_set(&r->m.result)] += w;
@@ -265,8 +273,9 @@ static void acc_add(struct acc *a, const struct launch_row *r, double w)
 
 static double duration(const struct occ_launch_record *l)
 {
-	return l->start_ns >= 0 && l->end_ns > l->start_ns
-	       ? (double)(l->end_ns - l->start_ns) : 0;
+	int64_t ns = occ_launch_duration_ns(l);
+
+	return ns > 0 ? (double)ns : 0;
 }
 
 void launch_summary_file(struct launch_summary *s)
@@ -394,11 +403,28 @@ static int any_kineto(const struct launch_summary *s)
 	return weights(s, NULL)->kineto_w > 0;
 }
 
+static int any_achieved(const struct launch_summary *s)
+{
+	return weights(s, NULL)->achieved_w > 0;
+}
+
+/* The achieved occupancy of the kernel's measured launches, and their
+ * occupancy in brackets: shown for the first top kernels (0: all). */
+static void achieved_cell(char *buf, size_t n, const struct acc *a,
+			  int shown)
+{
+	if (shown && a->achieved_w > 0)
+		snprintf(buf, n, "%.2f%% (%.2f%%)", a->achieved / a->achieved_w,
+			 a->achieved_occ / a->achieved_w);
+	else
+		snprintf(buf, n, "-");
+}
+
 static void kernel_line(FILE *f, const struct launch_summary *s,
-			const struct ksum *k)
+			const struct ksum *k, int achieved_shown)
 {
 	const struct acc *a = weights(s, k), *all = weights(s, NULL);
-	char name[NAME_WIDTH + 8], mix[256], occ[16], kin[16];
+	char name[NAME_WIDTH + 8], mix[256], occ[16], kin[16], ach[40];
 
 	name_cell(name, sizeof name, k->name);
 	limiter_mix(mix, sizeof mix, a);
@@ -417,6 +443,10 @@ static void kernel_line(FILE *f, const struct launch_summary *s,
 		else
 			snprintf(kin, sizeof kin, "-");
 		fprintf(f, " %8s", kin);
+	}
+	if (any_achieved(s)) {
+		achieved_cell(ach, sizeof ach, a, achieved_shown);
+		fprintf(f, " %17s", ach);
 	}
 	fprintf(f, "  %s\n", mix);
 }
@@ -440,6 +470,8 @@ static void header(FILE *f, const struct launch_summary *s)
 		"<25%", "<50%", "tail");
 	if (any_kineto(s))
 		fprintf(f, " %8s", "kineto");
+	if (any_achieved(s))
+		fprintf(f, " %17s", "achieved");
 	fprintf(f, "  limiter\n");
 }
 
@@ -481,7 +513,8 @@ static void headroom_of(FILE *f, const struct ksum *k)
 	report_headroom_steps(f, &c->r, &h);
 }
 
-void launch_summary_print(FILE *f, struct launch_summary *s)
+void launch_summary_print(FILE *f, struct launch_summary *s,
+			  size_t achieved_top)
 {
 	struct ksum **order;
 	size_t i, j = 0, shown = 0;
@@ -500,7 +533,7 @@ void launch_summary_print(FILE *f, struct launch_summary *s)
 	qsort(order, s->n, sizeof *order, by_rank);
 	header(f, s);
 	for (i = 0; i < s->n; i++)
-		kernel_line(f, s, order[i]);
+		kernel_line(f, s, order[i], !achieved_top || i < achieved_top);
 	if (s->t.all > 0)
 		fprintf(f, "\noccupancy: weighted by GPU time; <25%%, <50%%: "
 			"the kernel's time in launches below\nthat occupancy; "
@@ -514,6 +547,12 @@ void launch_summary_print(FILE *f, struct launch_summary *s)
 	if (any_kineto(s))
 		fprintf(f, "kineto: Kineto's 'est. achieved occupancy %%', "
 			"weighted alike.\n");
+	if (any_achieved(s))
+		fprintf(f, "achieved: measured (sm__warps_active.avg.pct_of_peak_"
+			"sustained_active) in the\nlaunches --achieved measured, "
+			"weighted alike; in brackets the occupancy of\nthe same "
+			"launches.%s\n", achieved_top ? " Shown for the kernels "
+			"with the most GPU time." : "");
 	if (s->modelled < s->launches)
 		fprintf(f, "\n%" PRIu64 " launch%s without occupancy figures "
 			"(why: on standard error) count in the time, not in the "

@@ -208,8 +208,16 @@ GETTER(get_cluster_occupancy)
 REC_GETTER(get_cupti_clusters, r->l->max_active_clusters > 0
 	   ? r->l->max_active_clusters : -1)
 REC_GETTER(get_start, r->l->start_ns)
-REC_GETTER(get_duration, r->l->start_ns >= 0 && r->l->end_ns >= r->l->start_ns
-	   ? r->l->end_ns - r->l->start_ns : -1)
+REC_GETTER(get_duration, occ_launch_duration_ns(r->l))
+GETTER(get_achieved)
+{
+	ROW;
+	if (r->l->achieved_occupancy_pct < 0) {
+		v->type = VAL_NULL;
+		return;
+	}
+	val_dec(v, f, r->l->achieved_occupancy_pct);
+}
 GETTER(get_kineto_est)
 {
 	ROW;
@@ -295,6 +303,9 @@ static const struct field fields[] = {
 	F("max_warps_per_sm", FT_INT, "the SM's warp slots", get_max_warps),
 	F("occupancy_pct", FT_DEC, "active warps over the SM's warp slots, "
 	  "percent", get_occupancy),
+	F("achieved_occupancy_pct", FT_DEC, "achieved occupancy measured by "
+	  "--trace --achieved (sm__warps_active.avg.pct_of_peak_sustained_active), "
+	  "percent (absent: not measured)", get_achieved),
 	F("limiter", FT_SET, "the resources that limit blocks_per_sm: warps, "
 	  "registers, shared_memory, blocks, barriers", get_limiter),
 	LIMIT("limit_warps", limit_warps,
@@ -326,7 +337,8 @@ static const struct field fields[] = {
 	  "for the launch", get_cupti_clusters),
 	F("start_ns", FT_INT, "when it started, ns (the trace's clock)",
 	  get_start),
-	F("duration_ns", FT_INT, "how long it ran, ns", get_duration),
+	F("duration_ns", FT_INT, "how long it ran, ns (a launch --achieved "
+	  "measured: as the profiler timed it)", get_duration),
 	F("kineto_est_pct", FT_DEC, "Kineto's 'est. achieved occupancy %' for "
 	  "the launch", get_kineto_est),
 	F("unknown", FT_SET, "what the trace does not record and the figures "
@@ -647,7 +659,8 @@ int launches_report(struct session *s, const char *const *files, int n,
 	for (i = 0; i < n; i++)
 		read_one(run, files[i]);
 	if (run->text)
-		launch_summary_print(stdout, run->sum);
+		launch_summary_print(stdout, run->sum, s->o->achieved ?
+				     (size_t)s->o->achieved_top : 0);
 	else
 		out_close(&run->out);
 	skipped_notes(run);

@@ -4,16 +4,25 @@
  * trace files its processes wrote, read as --launches reads them
  * (launches_report: the same rows and summary). The
  * command's exit status is occcalc's; where the command succeeded, the
- * run fails (1) when nothing was traced, else --check decides.
+ * run fails (1) when nothing was traced, else --check decides. With
+ * --achieved the first launches of each kernel are measured in the
+ * same run (src/trace/achieved.c; docs/achieved.md says why not in a
+ * second run).
  */
 #include "launches.h"
+
+/* --achieved's launches of each kernel where it names none. */
+#define ACHIEVED_LAUNCHES 3
 
 int mode_trace(struct session *s)
 {
 	struct trace_run *r = &s->trace;
-	int status = trace_run(r, s->o->trace_out, s->o->command);
 	uint64_t launches = 0;
-	int summary;
+	int status, summary;
+
+	r->achieved = !s->o->achieved ? 0 : s->o->achieved_launches ?
+		(unsigned long)s->o->achieved_launches : ACHIEVED_LAUNCHES;
+	status = trace_run(r, s->o->trace_out, s->o->command);
 
 	if (r->not_run)
 		return status;

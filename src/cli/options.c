@@ -326,6 +326,12 @@ const struct opt opts[] = {
 	  .help = "--trace: keep the trace files: PATH a file\n(FILE.PID for "
 	  "each process after the first)\nor a directory (default: a "
 	  "temporary one,\nremoved)" },
+	{ "achieved", 0, ARG_FN, "[=N[,L]]", .parse = arg_achieved,
+	  .optional = 1, .modes = TRC, .topic = T_LAUNCHES, .selects = -1,
+	  .help = "--trace: measure achieved occupancy in the\nsame run "
+	  "(CUPTI's range profiler, a range a\nlaunch) of the first L "
+	  "launches of each\nkernel (default 3), shown for the N kernels\n"
+	  "with the most GPU time (default 10, or all)" },
 	{ "help", 'h', FLAG(mode, 0), .metavar = "[TOPIC]", .optional = 1,
 	  .modes = M_ALL, .selects = -1, .topic = T_INFO, .complete = "@topics",
 	  .help = "print this help (a TOPIC's, or 'all') and\nexit" },

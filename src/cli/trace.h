@@ -11,6 +11,8 @@
 /* The variables the injection library reads (src/trace/trace.h). */
 #define TRACE_ENV_INJECTION "CUDA_INJECTION64_PATH"
 #define TRACE_ENV_OUT "OCCCALC_TRACE_OUT"
+/* --achieved: the launches of each kernel to measure (src/trace/achieved.h) */
+#define TRACE_ENV_ACHIEVED "OCCCALC_ACHIEVED"
 /* Where occcalc looks for the injection library before its own. */
 #define TRACE_ENV_LIB "OCCCALC_TRACE_LIB"
 
@@ -24,6 +26,7 @@ struct trace_run {
 	int temp_dir;                /* out made for this run: removed after */
 	int not_run;                 /* the command could not be started */
 	int status;                  /* the command's exit status */
+	unsigned long achieved;      /* --achieved: launches per kernel; 0 */
 	struct timespec start;       /* files older than this are not ours */
 	char **files;                /* the trace files written, sorted */
 	size_t n_files;

@@ -185,8 +185,12 @@ static int spawn(struct trace_run *r, char *const *argv)
 	ssize_t n;
 	pid_t pid;
 
+	char budget[24];
+
+	snprintf(budget, sizeof budget, "%lu", r->achieved);
 	if (setenv(TRACE_ENV_INJECTION, r->lib, 1) != 0 ||
-	    setenv(TRACE_ENV_OUT, r->out, 1) != 0)
+	    setenv(TRACE_ENV_OUT, r->out, 1) != 0 ||
+	    (r->achieved && setenv(TRACE_ENV_ACHIEVED, budget, 1) != 0))
 		die("--trace: %s", strerror(errno));
 	flush_stdout();
 	fflush(stderr);
@@ -212,6 +216,7 @@ static int spawn(struct trace_run *r, char *const *argv)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	unsetenv(TRACE_ENV_INJECTION);
 	unsetenv(TRACE_ENV_OUT);
+	unsetenv(TRACE_ENV_ACHIEVED);
 	if (n == (ssize_t)sizeof err) {
 		say("--trace: cannot run '%s': %s", argv[0], strerror(err));
 		r->not_run = 1;

@@ -77,6 +77,8 @@ void launch_defaults(struct occ_launch_record *l, enum occ_launch_format f)
 	l->cache_config = -1;
 	l->context = l->stream = l->correlation = -1;
 	l->start_ns = l->end_ns = -1;
+	l->achieved_occupancy_pct = -1;
+	l->profiled_duration_ns = -1;
 }
 
 enum occ_status launch_json_fail(struct launch_read *r,
@@ -190,6 +192,15 @@ enum occ_status occ_launches_read_file(const char *path,
 	st = occ_launches_read_fd(fileno(f), path, cb, ctx, info, diag);
 	fclose(f);
 	return st;
+}
+
+int64_t occ_launch_duration_ns(const struct occ_launch_record *l)
+{
+	if (l->start_ns == 0 && l->end_ns == 0 && l->profiled_duration_ns >= 0)
+		return l->profiled_duration_ns;      /* the profiler ran it */
+	if (l->start_ns >= 0 && l->end_ns >= l->start_ns)
+		return l->end_ns - l->start_ns;
+	return l->profiled_duration_ns;
 }
 
 const char *occ_launch_format_name(enum occ_launch_format f)

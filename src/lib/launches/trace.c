@@ -12,7 +12,7 @@
 #include "json.h"
 #include "launches_int.h"
 
-enum kind { KV_INT, KV_STR, KV_DIM3, KV_SKIP };
+enum kind { KV_INT, KV_PCT, KV_STR, KV_DIM3, KV_SKIP };
 
 /* Every key a record may hold: one table for the four types. */
 #define KEYS(X) \
@@ -47,6 +47,8 @@ enum kind { KV_INT, KV_STR, KV_DIM3, KV_SKIP };
 	X(GRAPH, "graph_id", KV_INT) X(GRAPH_NODE, "graph_node_id", KV_INT) \
 	X(MAX_CLUSTERS, "max_active_clusters", KV_INT) \
 	X(START, "start_ns", KV_INT) X(END, "end_ns", KV_INT) \
+	X(ACHIEVED, "achieved_occupancy_pct", KV_PCT) \
+	X(PROFILED, "profiled_duration_ns", KV_INT) \
 	X(LAUNCHES, "launches", KV_INT) X(DROPPED, "dropped", KV_INT)
 
 #define ENUM(id, name, kind) K_##id,
@@ -68,6 +70,7 @@ static const struct key_desc keys[] = { KEYS(DESC) };
 struct record {
 	uint64_t have;
 	int64_t num[K_COUNT];
+	double pct[K_COUNT];
 	size_t str[K_COUNT];        /* offset of the text in strs */
 	int64_t dim[K_COUNT][3];
 	int n_dim;
@@ -102,6 +105,20 @@ static int bad(struct occ_json_reader *jr, const struct occ_json_event *e,
 	return occ_json_fail(jr, st, e->offset, "%s", keys[k].name);
 }
 
+/* A percentage of 0 to 100 (a measured one may pass 100 by rounding:
+ * up to 101 is taken). */
+static int percent(const char *text, size_t len, double *out)
+{
+	char buf[64], *end;
+
+	if (len >= sizeof buf)
+		return -1;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	*out = strtod(buf, &end);
+	return *end || !(*out >= 0 && *out <= 101) ? -1 : 0;
+}
+
 /* A member of the record (depth 1). */
 static int member(struct trace_reader *t, struct occ_json_reader *jr,
 		  const struct occ_json_event *e)
@@ -133,6 +150,9 @@ static int member(struct trace_reader *t, struct occ_json_reader *jr,
 		if (st != 0)
 			return bad(jr, e, st == -2 ? OCC_ERR_RANGE
 					       : OCC_ERR_BAD_VALUE, k);
+	} else if (want == KV_PCT && e->type == JSON_NUMBER) {
+		if (percent(e->text, e->len, &c->pct[k]) != 0)
+			return bad(jr, e, OCC_ERR_RANGE, k);
 	} else
 		return bad(jr, e, OCC_ERR_BAD_VALUE, k);
 	c->have |= BIT(k);
@@ -363,7 +383,10 @@ static void launch_numbers(const struct record *c, struct occ_launch_record *l)
 	OPT(K_MAX_CLUSTERS, l->max_active_clusters);
 	OPT(K_START, l->start_ns);
 	OPT(K_END, l->end_ns);
+	OPT(K_PROFILED, l->profiled_duration_ns);
 #undef OPT
+	if (c->have & BIT(K_ACHIEVED))
+		l->achieved_occupancy_pct = c->pct[K_ACHIEVED];
 	if (c->have & BIT(K_CARVEOUT))
 		l->carveout_requested = (int)c->num[K_CARVEOUT];
 	for (i = 0; i < 3; i++) {

@@ -86,6 +86,13 @@ struct occ_launch_record {
 	int64_t graph_id, graph_node_id;   /* 0 outside a CUDA graph */
 	int64_t max_active_clusters;       /* CUPTI's; 0: not given */
 	int64_t start_ns, end_ns;
+	/* Measured by occcalc --trace --achieved (CUPTI's range profiler, one
+	 * range per launch): sm__warps_active.avg.pct_of_peak_sustained_active,
+	 * -1 where not measured; and the launch's duration as the profiler
+	 * timed it (gpu__time_duration.sum), -1 where not: CUPTI's record
+	 * of a profiled launch holds no timestamps (start_ns, end_ns 0). */
+	double achieved_occupancy_pct;
+	int64_t profiled_duration_ns;
 	/* Kineto's own estimate beside it ("est. achieved occupancy %",
 	 * "blocks per SM", "warps per SM"): has_kineto's OCC_KINETO_ bits
 	 * say which the trace held. */
@@ -207,6 +214,10 @@ enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
 enum occ_status occ_launch_headroom(const struct occ_arch *arch,
 				    const struct occ_launch_record *l,
 				    struct occ_headroom *h);
+
+/* How long launch l ran, ns: end_ns - start_ns where the trace timed it,
+ * else the profiler's duration where --achieved measured it, else -1. */
+int64_t occ_launch_duration_ns(const struct occ_launch_record *l);
 
 const char *occ_launch_format_name(enum occ_launch_format f);
 const char *occ_launch_type_name(enum occ_launch_type t);
