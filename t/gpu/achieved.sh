@@ -1,0 +1,71 @@
+#!/bin/sh
+# achieved.sh - make check-gpu's --achieved check, on a machine with a GPU:
+# occcalc --trace --achieved against Nsight Compute's
+# sm__warps_active.avg.pct_of_peak_sustained_active (kernel replay,
+# --clock-control none) for the same launches of the same programs:
+#   achieved_probe.cu  launches of known shape (a full wave, a partial last
+#                      wave, one block, shared memory that limits it), on the
+#                      runtime's and the driver's launch calls
+#   trace_program.py   a PyTorch step: cuBLAS GEMMs, SDPA, cuDNN, Triton, a
+#                      CUDA C++ cluster kernel
+# every launch measured (--achieved=all,1000000), Nsight Compute run with its
+# caches flushed before each launch (its default) and not (as the program
+# ran). Writes DOCS/achieved-ncu.md and DOCS/achieved-ncu.csv, and the CI
+# fixture's trace (--achieved's defaults) to FIXTURE.
+#   achieved.sh DOCS FIXTURE   (OCCCALC, PYTHON3, NCU, NVCC from the environment)
+set -eu
+docs=${1:?usage: achieved.sh DOCS FIXTURE}
+fixture=${2:?usage: achieved.sh DOCS FIXTURE}
+here=$(cd "$(dirname "$0")" && pwd)
+occcalc=${OCCCALC:-occcalc}
+py=${PYTHON3:-python3}
+ncu=${NCU:-$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || echo ncu)}
+nvcc=${NVCC:-nvcc}
+w=$(mktemp -d "${TMPDIR:-/tmp}/occcalc-achieved.XXXXXX")
+trap 'rm -rf "$w"' EXIT
+metric=sm__warps_active.avg.pct_of_peak_sustained_active
+export PYTHONUNBUFFERED=1
+
+"$nvcc" -arch=native -o "$w/probe" "$here/achieved_probe.cu" -lcuda
+prog="$py $here/trace_program.py --scale fixture"
+$prog >/dev/null                 # builds trace_cluster.cu, fills Triton's cache
+
+{ echo "# Achieved occupancy: occcalc --trace --achieved against Nsight Compute"
+  echo
+  echo "Made by \`make check-gpu GPU_CHECKS=achieved\` (t/gpu/achieved.sh) on"
+  echo "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader -i 0),"
+  echo "$("$ncu" --version | tail -1), $(date -u '+%F %H:%M UTC')."
+  echo "Every launch measured (\`--achieved=all,1000000\`); Nsight Compute:"
+  echo "\`ncu --clock-control none --metrics $metric\`"
+  echo "(kernel replay), once with its default \`--cache-control all\` and once"
+  echo "with \`--cache-control none\`. Per launch: achieved-ncu.csv (\`diff\`:"
+  echo "to the closer of the two)."; } >"$w/md"
+
+st=0
+for t in probe python; do
+	case $t in
+	probe) cmd="$w/probe"; name="achieved_probe.cu (launches of known shape)" ;;
+	python) cmd=$prog; name="trace_program.py (PyTorch: cuBLAS, SDPA, cuDNN, Triton, CUDA C++)" ;;
+	esac
+	# shellcheck disable=SC2086
+	"$occcalc" --trace --achieved=all,1000000 --trace-out "$w/$t.jsonl" -- \
+		$cmd >"$w/$t.txt"
+	# shellcheck disable=SC2086
+	"$ncu" --clock-control none --csv --metrics $metric \
+		--log-file "$w/$t-ncu.csv" $cmd >/dev/null
+	# shellcheck disable=SC2086
+	"$ncu" --clock-control none --cache-control none --csv --metrics $metric \
+		--log-file "$w/$t-ncu-nocache.csv" $cmd >/dev/null
+	"$py" "$here/achieved_compare.py" "$name" "$w/$t.jsonl" "$w/$t-ncu.csv" \
+		"$w/$t-ncu-nocache.csv" "$w/$t.csv" "$w/md" || st=1
+	tail -1 "$w/$t.jsonl"
+done
+cp "$w/md" "$docs/achieved-ncu.md"
+{ head -1 "$w/probe.csv" | sed 's/^/program,/'
+  tail -n +2 "$w/probe.csv" | sed 's/^/probe,/'
+  tail -n +2 "$w/python.csv" | sed 's/^/python,/'; } >"$docs/achieved-ncu.csv"
+
+# The CI fixture: --achieved's defaults on the PyTorch step.
+# shellcheck disable=SC2086
+"$occcalc" --trace --achieved --trace-out "$fixture" -- $prog >/dev/null
+exit $st
