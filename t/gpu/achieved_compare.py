@@ -12,8 +12,11 @@ NCU.csv: ncu --csv --metrics ... with its default --cache-control all
 (caches flushed before each launch); NCU_NOCACHE.csv: --cache-control
 none, as the traced program ran. OUT.csv: one row per launch; OUT.md: a
 section of the table by kernel, appended. Exit 1 when fewer than
-PASS_SHARE of the measured launches are within 1 point of the closest
-of Nsight Compute's runs, or when nothing was measured."""
+PASS_SHARE of the measured launches agree with Nsight Compute, or when
+nothing was measured. A launch agrees when it is within 1 point of one
+of Nsight Compute's runs or between them: where its own runs differ by
+more (a partial last wave's blocks land differently run to run), that
+is the precision the reference has."""
 import csv
 import io
 import json
@@ -65,14 +68,15 @@ def main():
             continue
         ref = [a[i][1]] + ([b[i][1]] if b else [])
         d = min(abs(ours - x) for x in ref)
+        agrees = d <= 1 or min(ref) <= ours <= max(ref)
         rows.append(dict(id=i, kernel=l["kernel"][:100], grid="x".join(
             map(str, l["grid"])), block="x".join(map(str, l["block"])),
             occcalc=ours, ncu=a[i][1], ncu_nocache=b[i][1] if b else "",
-            diff=round(d, 4), ncu_spread=round(abs(a[i][1] - b[i][1]), 4)
+            diff=round(d, 4), agrees=int(agrees), ncu_spread=round(abs(a[i][1] - b[i][1]), 4)
             if b else ""))
         k = per_kernel.setdefault(l["kernel"], [0, 0, 0.0, 0.0, 0.0])
         k[0] += 1
-        k[1] += d <= 1
+        k[1] += agrees
         k[2] = max(k[2], d)
         k[3] += ours
         k[4] += ref[-1]
@@ -83,28 +87,30 @@ def main():
         w.writeheader()
         w.writerows(rows)
     within = sum(r["diff"] <= 1 for r in rows)
+    agree = sum(r["agrees"] for r in rows)
     worst = max(r["diff"] for r in rows)
     spread = [r["ncu_spread"] for r in rows if r["ncu_spread"] != ""]
     with open(out_md, "a") as f:
         f.write("\n## %s\n\n%d launches measured; %d (%.1f %%) within 1 "
                 "point of Nsight Compute (the closer of its runs), the "
-                "largest difference %.2f points.%s\n\n" % (
+                "largest difference %.2f points; %d agree (within 1 point "
+                "or between Nsight Compute's runs).%s\n\n" % (
                     name, len(rows), within, 100.0 * within / len(rows),
-                    worst, (" Nsight Compute's two runs (caches flushed, "
+                    worst, agree, (" Nsight Compute's two runs (caches flushed, "
                             "not flushed) differ by up to %.2f points, %d "
                             "launches by more than 1." % (
                                 max(spread), sum(s > 1 for s in spread)))
                     if spread else ""))
-        f.write("| kernel | launches | within 1 pt | largest diff | "
+        f.write("| kernel | launches | agree | largest diff | "
                 "occcalc mean | ncu mean |\n| --- | ---: | ---: | ---: | "
                 "---: | ---: |\n")
         for k, v in sorted(per_kernel.items(), key=lambda kv: -kv[1][0]):
             f.write("| `%s` | %d | %d | %.2f | %.2f | %.2f |\n" % (
                 k[:70].replace("|", "\\|"), v[0], v[1], v[2], v[3] / v[0],
                 v[4] / v[0]))
-    print("achieved_compare: %s: %d launches, %d within 1 point, largest "
-          "%.2f" % (name, len(rows), within, worst))
-    sys.exit(0 if within >= PASS_SHARE * len(rows) else 1)
+    print("achieved_compare: %s: %d launches, %d within 1 point, %d agree, "
+          "largest %.2f" % (name, len(rows), within, agree, worst))
+    sys.exit(0 if agree >= PASS_SHARE * len(rows) else 1)
 
 
 if __name__ == "__main__":
