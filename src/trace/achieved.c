@@ -334,45 +334,48 @@ static int capturing(CUstream s)
 	return st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-/* Whether this launch is one to measure, its budget taken if so; with
+/* The kernel's budget where it has launches left to measure; with
  * A.lock held. */
-static int wanted(const char *name)
+static struct budget *budget_left(const char *name)
 {
 	struct budget *b;
 
 	if (!A.on || !name || !*name)
-		return 0;
+		return NULL;
 	b = budget_of(name);
-	if (!b || b->used >= A.per_kernel)
-		return 0;
-	b->used++;
-	return 1;
+	return b && b->used < A.per_kernel ? b : NULL;
 }
 
 static struct measure *measure_begin(CUcontext ctx, const char *name,
 				     CUstream stream, uint32_t corr)
 {
 	struct measure *m = NULL;
-	struct prof *p;
+	struct budget *b;
+	struct prof *p = NULL;
 	CUpti_RangeProfiler_Start_Params st;
 	CUptiResult r;
 
-	if (!ctx || !A.on || capturing(stream))
-		return NULL;
-	if (pthread_mutex_trylock(&A.busy) != 0)
+	if (!ctx || !A.on || pthread_mutex_trylock(&A.busy) != 0)
 		return NULL;
 	pthread_mutex_lock(&A.lock);
-	if (!wanted(name) || !(p = prof_of(ctx)) ||
-	    !(m = calloc(1, sizeof *m))) {
+	b = budget_left(name);
+	pthread_mutex_unlock(&A.lock);
+	/* Asked of the driver only for a launch that would be measured. */
+	if (b && !capturing(stream)) {
+		pthread_mutex_lock(&A.lock);
+		if ((p = prof_of(ctx)) && (m = calloc(1, sizeof *m))) {
+			b->used++;
+			m->corr[0] = corr;
+			m->state = M_PENDING;
+			m->next = A.measures;
+			A.measures = m;
+		}
 		pthread_mutex_unlock(&A.lock);
+	}
+	if (!m) {
 		pthread_mutex_unlock(&A.busy);
 		return NULL;
 	}
-	m->corr[0] = corr;
-	m->state = M_PENDING;
-	m->next = A.measures;
-	A.measures = m;
-	pthread_mutex_unlock(&A.lock);
 	r = prof_arm(p);
 	if (r == CUPTI_SUCCESS) {
 		memset(&st, 0, sizeof st);
@@ -705,6 +708,14 @@ void achieved_finish(void)
 		free(m->held);
 		free(m);
 	}
+}
+
+/* A child forked while another thread measured holds the locks as the
+ * parent left them: new ones. */
+void achieved_after_fork(void)
+{
+	pthread_mutex_init(&A.lock, NULL);
+	pthread_mutex_init(&A.busy, NULL);
 }
 
 void achieved_end_keys(struct line *l)

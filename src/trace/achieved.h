@@ -42,6 +42,7 @@ int achieved_launch(uint32_t correlation, struct line *l);
  * the figure; the counts for the end record. */
 void achieved_finish(void);
 void achieved_end_keys(struct line *l);
+void achieved_after_fork(void);
 
 /* inject.c's: writes a finished line (with its newline) to the trace. */
 void trace_put_finished(const char *s, size_t n);

@@ -270,6 +270,7 @@ static void at_exit(void)
 static void after_fork_child(void)
 {
 	pthread_mutex_init(&T.lock, NULL);
+	achieved_after_fork();
 }
 
 __attribute__((visibility("default"))) int InitializeInjection(void);
