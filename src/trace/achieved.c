@@ -244,6 +244,18 @@ static CUptiResult prof_arm(struct prof *p)
 	return cuptiRangeProfilerSetConfig(&sc);
 }
 
+/* A function of the driver that loaded the library: the runtime may
+ * have opened libcuda without making its symbols global. */
+static void *driver_symbol(const char *name)
+{
+	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	void *f = cuda ? dlsym(cuda, name) : NULL;
+
+	if (cuda)
+		dlclose(cuda);           /* the driver stays: the process holds it */
+	return f ? f : dlsym(RTLD_DEFAULT, name);
+}
+
 /* CUPTI's profiler, started once, on the first measured launch: the
  * driver is not yet initialised when the injection is. */
 static CUptiResult profiler_start(void)
@@ -629,8 +641,7 @@ int achieved_init(void)
 	}
 	A.per_kernel = n;
 	A.on = 1;
-	A.is_capturing = (is_capturing_fn)dlsym(RTLD_DEFAULT,
-						"cuStreamIsCapturing");
+	A.is_capturing = (is_capturing_fn)driver_symbol("cuStreamIsCapturing");
 	if ((r = cuptiSubscribe(&A.sub, on_callback, NULL)) != CUPTI_SUCCESS) {
 		stop_measuring("CUPTI's callbacks (another subscriber?)", r);
 		return -1;
