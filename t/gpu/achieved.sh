@@ -65,6 +65,20 @@ cp "$w/md" "$docs/achieved-ncu.md"
   tail -n +2 "$w/probe.csv" | sed 's/^/probe,/'
   tail -n +2 "$w/python.csv" | sed 's/^/python,/'; } >"$docs/achieved-ncu.csv"
 
+# A CUDA graph captured and replayed: the program's result unchanged, the
+# captured launches left alone, the side stream's launches before the
+# capture measured.
+"$occcalc" --trace --achieved=all,100 --trace-out "$w/graph.jsonl" -f csv \
+	--fields stream,graph_id,achieved_occupancy_pct -- \
+	"$py" "$here/achieved_graph.py" >"$w/graph.txt"
+if [ "$(head -1 "$w/graph.txt")" = 3.0 ] &&
+   ! grep -q '^[0-9]*,[1-9][0-9]*,[0-9]' "$w/graph.txt" &&
+   [ "$(grep -c '^[0-9]*,0,[0-9]' "$w/graph.txt")" -ge 7 ]; then
+	echo "achieved_graph: the graph's launches untouched, 3.0; the others measured"
+else
+	echo "achieved_graph: FAILED"; cat "$w/graph.txt"; st=1
+fi
+
 # The CI fixture: --achieved's defaults on the PyTorch step.
 # shellcheck disable=SC2086
 "$occcalc" --trace --achieved --trace-out "$fixture" -- $prog >/dev/null
