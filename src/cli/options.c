@@ -181,9 +181,10 @@ const struct opt opts[] = {
 	  "toolkit's ptxas gives for the\nGPU named (the driver's own: --api)" },
 	{ "jobs", 0, NUM(1, 256), .metavar = "N", .dest = O(jobs), .modes = KER,
 	  .topic = T_KERNELS,
-	  .selects = -1, .help = "--kernels: read a binary's images and "
-	  "make its rows\non N threads (default: one per processor, less one "
-	  "from 8;\nthe output is the same)" },
+	  .selects = -1, .help = "--kernels: read a binary's images, "
+	  "make its rows\nand (--api) load them in the driver, on N threads\n"
+	  "(default: one per processor, less one from 8;\nthe output is the "
+	  "same)" },
 	{ "format", 'f', ARG_FN, "FMT", .parse = arg_format, .modes = ROWS,
 	  .topic = T_OUTPUT, .complete = "text csv json jsonl csv,noheader "
 	  "csv,noheader,nounits",
