@@ -7,6 +7,7 @@ corpora() {
 	tables) echo "data/arch-tables t/fuzz-repro/tables" ;;
 	usage) echo "t/fixtures t/fuzz-repro/usage" ;;
 	gpus) echo "data/arch-tables t/fuzz-repro/gpus" ;;
+	partition) echo "fuzz/seeds/partition t/fuzz-repro/partition" ;;
 	size) echo "fuzz/seeds/size t/fuzz-repro/size" ;;
 	seq) echo "fuzz/seeds/seq t/fuzz-repro/seq" ;;
 	binary) echo "t/fixtures/bin t/fixtures/ar t/fixtures/ptx t/fuzz-repro/binary" ;;

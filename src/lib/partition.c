@@ -171,9 +171,9 @@ static int part_line(char *line, const struct part_key *k,
 
 #define PART_LINE_CHARS 1024
 
-enum occ_status occ_partition_part_find(const char *path, const char *name,
-					unsigned flags, int group_sms,
-					int group,
+enum occ_status occ_partition_part_read(FILE *f, const char *path,
+					const char *name, unsigned flags,
+					int group_sms, int group,
 					struct occ_partition_part *out,
 					struct occ_diag *diag)
 {
@@ -183,11 +183,8 @@ enum occ_status occ_partition_part_find(const char *path, const char *name,
 	struct occ_lines in;
 	int found = 0;
 	enum occ_status st;
-	FILE *f;
 
 	occ_diag_set(diag, path, 0, "");
-	if ((st = occ_open_regular(path, &f)) != OCC_OK)
-		return st;
 	/* Every line is read, so that a malformed one is refused wherever
 	 * it is, not only before the part asked for. */
 	occ_lines_init(&in, f, buf, sizeof buf);
@@ -202,7 +199,6 @@ enum occ_status occ_partition_part_find(const char *path, const char *name,
 		}
 		found |= r;
 	}
-	fclose(f);
 	if (found < 0)
 		st = OCC_ERR_SYNTAX;
 	if (st != OCC_OK) {
@@ -215,4 +211,22 @@ enum occ_status occ_partition_part_find(const char *path, const char *name,
 		return OCC_ERR_UNKNOWN_ARCH;
 	*out = p;
 	return OCC_OK;
+}
+
+enum occ_status occ_partition_part_find(const char *path, const char *name,
+					unsigned flags, int group_sms,
+					int group,
+					struct occ_partition_part *out,
+					struct occ_diag *diag)
+{
+	enum occ_status st;
+	FILE *f;
+
+	occ_diag_set(diag, path, 0, "");
+	if ((st = occ_open_regular(path, &f)) != OCC_OK)
+		return st;
+	st = occ_partition_part_read(f, path, name, flags, group_sms, group,
+				     out, diag);
+	fclose(f);
+	return st;
 }

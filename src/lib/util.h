@@ -66,6 +66,10 @@ OCC_INTERNAL enum occ_status occ_arch_read(FILE *f, const char *path,
 OCC_INTERNAL enum occ_status occ_gpus_read(FILE *f, const char *path,
 					   struct occ_gpus **out,
 					   struct occ_diag *diag);
+/* occ_partition_part_find on an open stream (path names it in diag). */
+OCC_INTERNAL enum occ_status occ_partition_part_read(FILE *f,
+	const char *path, const char *name, unsigned flags, int group_sms,
+	int group, struct occ_partition_part *out, struct occ_diag *diag);
 
 /* A warp's lanes, lane i touching [addr[i], addr[i] + size), size at most
  * unit (lanes.c). occ_lane_units: the distinct units of `unit` bytes they
