@@ -17,10 +17,11 @@ round after round; the median of each, and its ratio to plain, of
 Nsight Compute profiles every launch, so it runs fewer steps (--ncu-steps).
 
   trace-overhead.py OCCCALC OUT.md [--rounds N] [--steps N] [--warmup N]
-                    [--ncu-steps N] [--launches N]
+                    [--ncu-steps N] [--launches N [--lib OCCTRACE.SO]]
 
 --launches N adds a run of N tiny launches (1-element adds), plain and
-traced: the memory a long trace holds, beside the program's own."""
+traced: the memory a long trace holds, beside the program's own; with
+--lib, also with the library alone, without --trace's summary."""
 import argparse
 import json
 import os
@@ -55,8 +56,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--ncu-steps", type=int, default=2)
+    ap.add_argument("--ncu-steps", type=int, default=1)
     ap.add_argument("--launches", type=int, default=0)
+    ap.add_argument("--lib", help="the injection library, for a run of "
+                    "the tiny launches with it alone (no summary)")
     ap.add_argument("--ncu", default=shutil.which("ncu") or
                     "/usr/local/cuda/bin/ncu")
     a = ap.parse_args()
@@ -93,6 +96,8 @@ def main():
             print("round %d %-24s step %.2f ms  run %.2f s  %.0f MiB" %
                   (r + 1, name, 1e3 * res[name]["step"][-1], wall, rss),
                   flush=True)
+        with open(a.out + ".rounds.json", "w") as f:
+            json.dump(res, f)
     med = {n: {k: statistics.median(v) for k, v in d.items()}
            for n, d in res.items()}
     p = med["plain"]
@@ -110,12 +115,19 @@ def main():
     if a.launches:
         lines += ["", "%d launches of a 1-element add:" % a.launches, "",
                   "| run | wall | max RSS |", "| --- | ---: | ---: |"]
-        for name, cmd in [
-                ("plain", [py, "-c", TINY, str(a.launches)]),
-                ("--trace", [a.occcalc, "--trace", "--trace-out",
-                             os.path.join(work, "tiny.jsonl"), "--", py,
-                             "-c", TINY, str(a.launches)])]:
-            wall, rss, st = run(cmd)
+        env = dict(os.environ, CUDA_INJECTION64_PATH=a.lib or "",
+                   OCCCALC_TRACE_OUT=os.path.join(work, "lib.jsonl"))
+        for name, cmd, e in [
+                ("plain", [py, "-c", TINY, str(a.launches)], None),
+                ("the library alone (CUDA_INJECTION64_PATH)",
+                 [py, "-c", TINY, str(a.launches)], env),
+                ("--trace (and its summary)",
+                 [a.occcalc, "--trace", "--trace-out",
+                  os.path.join(work, "tiny.jsonl"), "--", py,
+                  "-c", TINY, str(a.launches)], None)]:
+            if e is not None and not a.lib:
+                continue
+            wall, rss, st = run(cmd, e)
             if st != 0:
                 sys.exit("bench-trace: %s (tiny) failed" % name)
             lines.append("| %s | %.2f s | %.0f MiB |" % (name, wall, rss))
