@@ -134,7 +134,14 @@ def main():
         size = os.path.getsize(os.path.join(work, "tiny.jsonl"))
         lines.append("")
         lines.append("The trace of the traced run: %.0f MB." % (size / 1e6))
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                          "--format=csv,noheader", "-i", "0"],
+                         stdout=subprocess.PIPE, text=True).stdout.strip()
     with open(a.out, "w") as f:
+        f.write("# make bench-trace\n\n`bench/trace-overhead.py %s` on %s, "
+                "%s UTC (docs/trace.md says what each figure is).\n\n" % (
+                    " ".join(sys.argv[3:]), gpu or "an unnamed GPU",
+                    time.strftime("%Y-%m-%d %H:%M", time.gmtime())))
         f.write("\n".join(lines) + "\n")
         f.write("\nRaw (s, s, MiB per round):\n\n```\n%s\n```\n" %
                 json.dumps(res, indent=1))
