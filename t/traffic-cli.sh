@@ -184,4 +184,27 @@ expect 2 "--count goes with --traffic" -a 90 --count 10
 expect 2 "--dlcm goes with --traffic" -a 90 --block 128 --dlcm ca
 expect 2 "--access and --traffic are separate calculators" -a 90 --access load --traffic 'z[i]'
 
+# ---- Grids of 2 and 3 dimensions (issue 29, item 7) ----
+F=grid,launch_threads,op,l2_bytes_max,footprint_bytes
+run -a 90 --traffic 'x[i]' --grid 4096 -b 256 -f csv --fields $F
+cp "$tmp/out" "$tmp/flat"
+run -a 90 --traffic 'a[(blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x]' --grid 64x64 -b 256 -f csv --fields $F
+[ "$status" -eq 0 ] && cmp -s "$tmp/out" "$tmp/flat" && grep -q '^4096,1048576,load,4194304,4194304$' "$tmp/out"
+ok $? "--grid 64x64: blocks numbered x fastest, a 4 MB footprint as --grid 4096's x[i]"
+run -a 90 --traffic 'a[((blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x]' --grid 16x16x16 -b 256 -f csv --fields $F
+[ "$status" -eq 0 ] && cmp -s "$tmp/out" "$tmp/flat"
+ok $? "--grid 16x16x16: the same"
+run -a 90 --traffic 'a[blockIdx.y * 4096 + blockIdx.x * 256 + threadIdx.x]' --grid 16x256 -b 256 -f csv --fields $F
+[ "$status" -eq 0 ] && grep -q '^4096,1048576,load,4194304,4194304$' "$tmp/out"
+ok $? "--grid 16x256: gridDim.x x blockIdx.y written as a constant"
+expect 2 "'blockIdx.y' at character 3: the grid has no y dimension" -a 90 --traffic 'a[blockIdx.y * 4096 + threadIdx.x]' --grid 4096 -b 256
+expect 2 "'gridDim.z' at character 3: the grid has no z dimension" -a 90 --traffic 'a[gridDim.z + i]' --grid 64x64 -b 256
+expect 2 "the traffic of a grid tiled by rows and columns is not computed" -a 90 --traffic 'int row = blockIdx.y * blockDim.y + threadIdx.y; int col = blockIdx.x * blockDim.x + threadIdx.x; a[row * 1024 + col]' --grid 64x64 -b 16x16
+expect 2 "--grid: '2x2x2x2': a grid has at most 3 dimensions" -a 90 --grid 2x2x2x2 -b 256
+expect 2 "above the maximum of 65535" -a 90 --grid 2x70000 -b 256
+expect 2 "more than 2147483647 blocks in all" -a 90 --grid 2147483647x2 -b 256
+run -a 90 -b 256 --grid 64x64 --sms 132 -f csv --fields grid,waves
+[ "$(tail -n 1 "$tmp/out")" = "4096,4" ]
+ok $? "--grid 64x64 in an occupancy calculation: 4,096 blocks, 4 waves of 8 x 132"
+
 done_testing

@@ -337,6 +337,35 @@ void arg_achieved(const char *opt, const char *arg, struct options *o)
 		o->achieved_launches = arg_number(opt, comma + 1, 1, 1000000);
 }
 
+/* --grid N, NxM or NxMxK: CUDA's gridDim limits (2^31-1 blocks in x,
+ * 65,535 in y and z), and at most 2^31-1 blocks in all, the block count
+ * the rest of the model takes. */
+void arg_grid(const char *opt, const char *arg, struct options *o)
+{
+	static const uint64_t max[3] = { INT32_MAX, 65535, 65535 };
+	char buf[96], *p, *x;
+	uint64_t total = 1;
+	int d;
+
+	if (strlen(arg) >= sizeof buf)
+		die_usage("--%s: '%.40s...': too long", opt, arg);
+	snprintf(buf, sizeof buf, "%s", arg);
+	memset(o->grid_dim, 0, sizeof o->grid_dim);
+	for (p = buf, d = 0; p; p = x, d++) {
+		if ((x = strchr(p, 'x')))
+			*x++ = '\0';
+		if (d == 3)
+			die_usage("--%s: '%s': a grid has at most 3 dimensions "
+				  "(64, 64x64, 8x8x4)", opt, arg);
+		o->grid_dim[d] = arg_number(opt, p, 1, max[d]);
+		if (__builtin_mul_overflow(total, o->grid_dim[d], &total) ||
+		    total > INT32_MAX)
+			die_usage("--%s: '%s': more than %d blocks in all", opt,
+				  arg, INT32_MAX);
+	}
+	o->grid = total;
+}
+
 /* --check EXPR, repeatable: kept as given, parsed once the mode's rows
  * are known (check.c). */
 void arg_check(const char *opt, const char *arg, struct options *o)

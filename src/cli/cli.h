@@ -80,6 +80,7 @@ struct options {
 	int regs_given;                 /* --regs given */
 	struct occ_smem_growth growth;  /* fixed part: the --smem value */
 	uint64_t sms, grid, device;     /* 0: not given (device: 0) */
+	uint64_t grid_dim[3];           /* --grid's x, y, z; 0: not given */
 	uint64_t carveout, barriers, streams;
 	int carveout_default, barriers_given;
 	int chart, api, measure, headroom, optin;
@@ -135,6 +136,7 @@ static inline int64_t seq_signed(uint64_t v)
 }
 void arg_device(const char *opt, const char *arg, struct options *o);
 void arg_achieved(const char *opt, const char *arg, struct options *o);
+void arg_grid(const char *opt, const char *arg, struct options *o);
 void arg_cluster(const char *opt, const char *arg, struct options *o);
 void arg_layout(const char *opt, const char *arg, struct options *o);
 void arg_check(const char *opt, const char *arg, struct options *o);
@@ -271,12 +273,12 @@ int mode_launches(struct session *s);
 void launches_free(struct launch_run *run);
 int mode_trace(struct session *s);
 /* --traffic's text into k (traffic_text.c): with --define's names and,
- * for a launch of blocks (grid not 0), blockDim from block or its shape
- * dim (or NULL) and gridDim; --elem's NAME=BYTES sizes (elems, or NULL)
+ * for a launch of blocks (grid[0] not 0), blockDim from block or its shape
+ * dim (or NULL) and gridDim from grid's x, y, z (0: no such dimension); --elem's NAME=BYTES sizes (elems, or NULL)
  * set. A text that cannot be read is a usage error listing the forms. */
 void traffic_parse(struct occ_kernel_text *k,
 		   const struct occ_kernel_env *names, const char *text,
-		   const char *elems, uint64_t grid, uint64_t block,
+		   const char *elems, const uint64_t *grid, uint64_t block,
 		   const uint16_t *dim);
 /* --define NAME=N,...: integers of either sign, into env. */
 void traffic_defines(struct occ_kernel_env *env, const char *arg);

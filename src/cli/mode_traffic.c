@@ -414,7 +414,7 @@ static void one_launch(struct traffic_run *run, uint64_t size,
 	 * without them is mode_traffic's one reading. */
 	if (run->k.uses_builtins)
 		traffic_parse(&run->k, &run->env, o->traffic.text,
-			      o->traffic.elems, o->grid, size, dim);
+			      o->traffic.elems, o->grid_dim, size, dim);
 	k = run->k;
 	memset(&l, 0, sizeof l);
 	arch_tag(l.arch, sizeof l.arch, run->a);
@@ -548,7 +548,7 @@ int mode_traffic(struct session *s)
 	/* read once before any output, as the first launch reads it */
 	seq_first(&first, sizes);
 	traffic_parse(&run.k, &run.env, o->traffic.text, o->traffic.elems,
-		      o->grid, first.value, block_dim(o, &first));
+		      o->grid_dim, first.value, block_dim(o, &first));
 	run.report = o->format == OUT_TEXT && !o->fields &&
 		     !sizes->is_sweep && !o->access.elem.is_sweep &&
 		     !o->access.threads.is_sweep;

@@ -96,11 +96,10 @@ const struct opt opts[] = {
 	  "\nits L2 for --persist; also its device name\n('NVIDIA H100 80GB "
 	  "HBM3') or a part of its name ('4090');\na list (H100-SXM,A100,RTX-5090): a row per "
 	  "GPU" },
-	{ "grid", 0, NUM(1, INT32_MAX), .metavar = "N", .dest = O(grid),
-	  .topic = T_LAUNCH,
+	{ "grid", 0, ARG_FN, "N", .parse = arg_grid, .topic = T_LAUNCH,
 	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "
-	  "launched: full waves, the last wave, and\nthe occupancy averaged "
-	  "over the launch" },
+	  "launched (N, NxM or NxMxK): full waves, the\nlast wave, and the "
+	  "occupancy averaged over the launch" },
 	{ "carveout", 'c', ARG_FN, "PCT", .parse = arg_carveout,
 	  .topic = T_KERNEL,
 	  .modes = CFG, .selects = -1, .groups = G_OCC,

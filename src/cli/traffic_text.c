@@ -64,15 +64,17 @@ static size_t name_len(const char *s)
  * or none for a thread count); then --elem's named sizes. */
 void traffic_parse(struct occ_kernel_text *k,
 		   const struct occ_kernel_env *names, const char *text,
-		   const char *elems, uint64_t grid, uint64_t block,
+		   const char *elems, const uint64_t *grid, uint64_t block,
 		   const uint16_t *dim)
 {
 	struct occ_kernel_env env = *names;
 	size_t at;
 	enum occ_status st;
 
-	if (grid) {
-		env.grid_dim = grid;
+	if (grid[0]) {
+		env.grid_dim = grid[0];
+		env.grid_yz[0] = grid[1];
+		env.grid_yz[1] = grid[2];
 		env.block_dim[0] = dim && dim[0] ? dim[0] : block;
 		env.block_dim[1] = dim && dim[1] ? dim[1] : 1;
 		env.block_dim[2] = dim && dim[2] ? dim[2] : 1;
@@ -98,7 +100,22 @@ void traffic_parse(struct occ_kernel_text *k,
 	if (st == OCC_ERR_SYNTAX && !text[at])
 		die_usage("--traffic: '%s': ends at character %zu, inside an "
 			  "access", text, at);
-	if (!grid && k->uses_builtins)
+	if (st == OCC_ERR_SYNTAX && grid[0] &&
+	    (strncmp(text + at, "blockIdx.", 9) == 0 ||
+	     strncmp(text + at, "gridDim.", 8) == 0) &&
+	    strchr("yz", text[at + (text[at] == 'b' ? 9 : 8)]))
+		die_usage("--traffic: '%s': '%.*s' at character %zu: the grid has "
+			  "no %c dimension (--grid 64 is one-dimensional: give "
+			  "--grid 64x64, or 64x64x4)", text,
+			  text[at] == 'b' ? 10 : 9, text + at, at + 1,
+			  text[at + (text[at] == 'b' ? 9 : 8)]);
+	if (st == OCC_ERR_UNSUPPORTED)
+		die_usage("--traffic: '%s': the access ending at character %zu "
+			  "places blocks otherwise than by their number in the "
+			  "grid (blockIdx.x + gridDim.x*blockIdx.y + ...): the "
+			  "traffic of a grid tiled by rows and columns is not "
+			  "computed", text, at);
+	if (!grid[0] && k->uses_builtins)
 		die_usage("--traffic: '%s': threadIdx, blockIdx, blockDim and "
 			  "gridDim need a launch of blocks: --grid and --block, "
 			  "not --count", text);

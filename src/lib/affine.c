@@ -39,11 +39,13 @@ static int fail_at(struct occ_cursor *c, size_t at, enum occ_status st)
 	return occ_cur_fail(c, st);
 }
 
-static const struct occ_affine constant0 = { 0, { 0, 0, 0 }, 0, 0, 0, 1 };
+static const struct occ_affine constant0 = { 0, { 0, 0, 0 }, 0, 0, 0, 1,
+					       { 0, 0 } };
 
 static int is_constant(const struct occ_affine *a)
 {
-	return !a->tid[0] && !a->tid[1] && !a->tid[2] && !a->bid && !a->s;
+	return !a->tid[0] && !a->tid[1] && !a->tid[2] && !a->bid &&
+	       !a->bid_yz[0] && !a->bid_yz[1] && !a->s;
 }
 
 /* a = a x k, every term; 0 when a factor overflows. */
@@ -54,6 +56,8 @@ static int scale(struct occ_affine *a, int64_t k)
 		 !__builtin_mul_overflow(a->tid[1], k, &a->tid[1]) &&
 		 !__builtin_mul_overflow(a->tid[2], k, &a->tid[2]) &&
 		 !__builtin_mul_overflow(a->bid, k, &a->bid) &&
+		 !__builtin_mul_overflow(a->bid_yz[0], k, &a->bid_yz[0]) &&
+		 !__builtin_mul_overflow(a->bid_yz[1], k, &a->bid_yz[1]) &&
 		 !__builtin_mul_overflow(a->s, k, &a->s);
 
 	if (!a->s) {
@@ -79,6 +83,10 @@ static int add(struct occ_affine *a, const struct occ_affine *b)
 	       !__builtin_add_overflow(a->tid[1], b->tid[1], &a->tid[1]) &&
 	       !__builtin_add_overflow(a->tid[2], b->tid[2], &a->tid[2]) &&
 	       !__builtin_add_overflow(a->bid, b->bid, &a->bid) &&
+	       !__builtin_add_overflow(a->bid_yz[0], b->bid_yz[0],
+				       &a->bid_yz[0]) &&
+	       !__builtin_add_overflow(a->bid_yz[1], b->bid_yz[1],
+				       &a->bid_yz[1]) &&
 	       !__builtin_add_overflow(a->s, b->s, &a->s);
 }
 
@@ -91,9 +99,9 @@ static int thread_index(const struct occ_cursor *c, struct occ_affine *a)
 	uint64_t x, y, z;
 
 	if (a->s == 1 && a->group == 1 && !a->c && !a->tid[0] && !a->tid[1] &&
-	    !a->tid[2] && !a->bid)
+	    !a->tid[2] && !a->bid && !a->bid_yz[0] && !a->bid_yz[1])
 		return 1;
-	if (a->s || a->c || !e || !e->block_dim[0])
+	if (a->s || a->c || !e || !e->block_dim[0] || !occ_affine_linear(e, a))
 		return 0;
 	x = e->block_dim[0];
 	y = e->block_dim[1] ? e->block_dim[1] : 1;
@@ -104,6 +112,38 @@ static int thread_index(const struct occ_cursor *c, struct occ_affine *a)
 		return 0;
 	*a = constant0;
 	a->s = 1;
+	return 1;
+}
+
+int occ_affine_linear(const struct occ_kernel_env *e, struct occ_affine *a)
+{
+	__int128 g[3], f[3], step = 1, k = 0;
+	int d;
+
+	if (!a->bid_yz[0] && !a->bid_yz[1])
+		return 1;
+	g[0] = e && e->grid_dim ? (__int128)e->grid_dim : 1;
+	g[1] = e && e->grid_yz[0] ? (__int128)e->grid_yz[0] : 1;
+	g[2] = e && e->grid_yz[1] ? (__int128)e->grid_yz[1] : 1;
+	f[0] = a->bid;
+	f[1] = a->bid_yz[0];
+	f[2] = a->bid_yz[1];
+	/* The factor of the block's number, from the first dimension of
+	 * more than one block; a dimension of one block adds nothing. */
+	for (d = 0; d < 3; step *= g[d], d++) {
+		if (g[d] == 1)
+			continue;
+		if (f[d] % step)
+			return 0;
+		if (!k)
+			k = f[d] / step;
+		if (f[d] != k * step)
+			return 0;
+	}
+	if (k < INT64_MIN || k > INT64_MAX)
+		return 0;
+	a->bid = (int64_t)k;
+	a->bid_yz[0] = a->bid_yz[1] = 0;
 	return 1;
 }
 
@@ -151,13 +191,24 @@ static int builtin(struct occ_cursor *c, const char *name,
 	c->builtins = 1;
 	if (strncmp(name, "threadIdx.", 10) == 0)
 		return a->tid[k] = 1, 1;
-	if (strncmp(name, "blockIdx.", 9) == 0)   /* the grid is 1-D */
-		return a->bid = k == 0, 1;
+	/* .y and .z only of a grid that has them (--grid 64x64). */
+	if (k && (strncmp(name, "blockIdx.", 9) == 0 ||
+		  strncmp(name, "gridDim.", 8) == 0) &&
+	    (!e || !e->grid_yz[k - 1]))
+		return -1;
+	if (strncmp(name, "blockIdx.", 9) == 0) {
+		if (k)
+			a->bid_yz[k - 1] = 1;
+		else
+			a->bid = 1;
+		return 1;
+	}
 	if (strncmp(name, "blockDim.", 9) == 0 && e && e->block_dim[0])
 		return a->c = (int64_t)(e->block_dim[k] ? e->block_dim[k] : 1),
 		       1;
 	if (strncmp(name, "gridDim.", 8) == 0 && e && e->grid_dim)
-		return a->c = k ? 1 : (int64_t)e->grid_dim, 1;
+		return a->c = k ? (int64_t)e->grid_yz[k - 1]
+				: (int64_t)e->grid_dim, 1;
 	return -1;
 }
 

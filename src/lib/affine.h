@@ -14,6 +14,7 @@
 struct occ_affine {
 	int64_t c, tid[3], bid, s;
 	unsigned lane_xor, group;
+	int64_t bid_yz[2];       /* factors of blockIdx.y, .z */
 };
 
 #define OCC_MAX_LOCALS 16
@@ -43,5 +44,12 @@ OCC_INTERNAL int occ_cur_accept(struct occ_cursor *c, char ch);
  * 0 (the failure recorded) when it is not an affine form this model
  * reads. */
 OCC_INTERNAL int occ_affine_read(struct occ_cursor *c, struct occ_affine *a);
+/* Whether a's block terms are a multiple of the block's linear number in
+ * e's grid (blockIdx.x + gridDim.x blockIdx.y + gridDim.x gridDim.y
+ * blockIdx.z, block after block as occ_kernel_access counts them): then
+ * folded into a->bid. An index that tiles a 2-D or 3-D grid otherwise
+ * (row = blockIdx.y blockDim.y + threadIdx.y) is not. */
+OCC_INTERNAL int occ_affine_linear(const struct occ_kernel_env *e,
+				   struct occ_affine *a);
 
 #endif

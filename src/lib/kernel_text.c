@@ -25,6 +25,10 @@ static int index_expr(struct cursor *c, struct occ_kernel_access *a)
 
 	if (!occ_affine_read(c, &f) || !expect(c, ']'))
 		return 0;
+	/* A 2-D or 3-D grid's blocks counted one after another: an index
+	 * that tiles them otherwise is not computed (not silently 0). */
+	if (!occ_affine_linear(c->env, &f))
+		return fail(c, OCC_ERR_UNSUPPORTED);
 	a->access.stride = f.s;
 	a->access.offset = f.c;
 	a->access.lane_xor = f.s ? f.lane_xor : 0;

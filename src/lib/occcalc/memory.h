@@ -176,9 +176,11 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
  * "z[i] = x[i] + y[i]" is add1, "C[i] = A[3] + B[i]" two loads and a
  * store. INDEX is an affine expression, read with C's precedence, of
  * integer constants, names given in the environment (--define N=4096),
- * CUDA's threadIdx.x/y/z and blockIdx.x (blockIdx.y and .z are 0: the
- * grid is 1-D), blockDim.x/y/z and gridDim.x when the environment gives
- * the launch, warpSize, names defined by an earlier statement
+ * CUDA's threadIdx.x/y/z, blockIdx.x, blockDim.x/y/z and gridDim.x when
+ * the environment gives the launch, blockIdx.y/z and gridDim.y/z when it
+ * gives a grid with those dimensions (grid_yz; the blocks' terms must then
+ * be a multiple of the block's number in the grid, x fastest:
+ * OCC_ERR_UNSUPPORTED otherwise), warpSize, names defined by an earlier statement
  * ("int row = threadIdx.y; int col = threadIdx.x"), and the thread's
  * index: any other name (i, x, tid), the same in every access, standing
  * for blockIdx.x x blockDim.x + threadIdx.x of a 1-D block (the thread's
@@ -215,6 +217,9 @@ struct occ_kernel_env {
 	/* The launch's block shape (blockDim) and grid (gridDim.x); 0 when
 	 * not known (then the text may not name them). */
 	uint64_t block_dim[3], grid_dim;
+	/* gridDim.y and .z of a grid that has them, else 0 (then the text
+	 * may not name blockIdx.y or gridDim.y). */
+	uint64_t grid_yz[2];
 };
 
 /* Adds NAME = value to env: 0 when the name is not an identifier of at
