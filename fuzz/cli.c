@@ -20,8 +20,9 @@
  *
  * Each run happens in a scratch directory of its own holding the files a
  * command may name: ptxas.txt, multi.txt, cuobjdump.txt (reports from
- * t/fixtures), fifo (a FIFO no process writes or reads), dir, and
- * tables (a copy of data/arch-tables). An argument holding '/', or
+ * t/fixtures), trace.jsonl and kineto.json (t/fixtures/launches), fifo
+ * (a FIFO no process writes or reads), dir, and tables (a copy of
+ * data/arch-tables). An argument holding '/', or
  * ending in ".." (the parent, alone or as an option's value), is not
  * run, so nothing outside that directory is ever written or read (a
  * walk of the parent read whatever the machine's /tmp held, for longer
@@ -67,6 +68,8 @@ static const struct fixture {
 	{ "ptxas.txt", "t/fixtures/ptxas-sm90.txt" },
 	{ "multi.txt", "t/fixtures/ptxas-multi.txt" },
 	{ "cuobjdump.txt", "t/fixtures/cuobjdump-sm90.txt" },
+	{ "trace.jsonl", "t/fixtures/launches/small.jsonl" },
+	{ "kineto.json", "t/fixtures/launches/kineto.json" },
 };
 #define NFIXTURES (sizeof fixtures / sizeof fixtures[0])
 

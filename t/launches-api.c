@@ -137,7 +137,12 @@ static void test_arch(void)
 	       "a device with less shared memory than the chip's table: its "
 	       "own, the carveouts up to it");
 	d = h100();
-	d.warpSize = 7;
+	d.warpSize = 64;
+	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_ERR_INCONSISTENT,
+	       "a warp of 64 (an AMD GPU of a ROCm trace, major 9 minor 0 "
+	       "for gfx90a) is no sm_90");
+	d = h100();
+	d.maxThreadsPerMultiProcessor = 2047;
 	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_ERR_INCONSISTENT,
 	       "recorded properties no GPU has are refused");
 	d = h100();

@@ -362,7 +362,8 @@ enum skip { SKIP_NO_DEVICE, SKIP_NO_TABLE, SKIP_BAD_DEVICE, SKIP_SHAPE,
 static const char *const skip_why[SKIP_COUNT] = {
 	"on a device the trace does not describe",
 	"on a GPU whose compute capability has no table",
-	"on a device whose recorded properties no GPU has",
+	"on a device whose recorded properties no NVIDIA GPU of its compute "
+	"capability has",
 	"whose grid or block no GPU launches",
 };
 

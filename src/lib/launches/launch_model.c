@@ -49,8 +49,11 @@ enum occ_status occ_launch_arch(const struct occ_tables *t,
 
 	if (!table)
 		return OCC_ERR_UNKNOWN_ARCH;
+	/* Every NVIDIA GPU's warp is its table's (32); a ROCm trace's AMD
+	 * GPU (warps of 64) may give a compute capability that has one. */
+	if (d->warpSize && d->warpSize != table->warp_size)
+		return OCC_ERR_INCONSISTENT;
 	*arch = *table;
-	OVER(arch->warp_size, d->warpSize);
 	OVER(arch->max_threads_per_sm, d->maxThreadsPerMultiProcessor);
 	OVER(arch->max_threads_per_block, d->maxThreadsPerBlock);
 	OVER(arch->max_blocks_per_sm, d->maxBlocksPerMultiProcessor);

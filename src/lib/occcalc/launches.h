@@ -162,7 +162,9 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
  * table's (a trace records the device's own: a part with fewer SMs or
  * less shared memory than the table's chip). OCC_ERR_UNKNOWN_ARCH when
  * no table has that compute capability; OCC_ERR_INCONSISTENT when the
- * recorded properties cannot be those of a GPU (a warp of 0 threads). */
+ * recorded properties cannot be those of an NVIDIA GPU of that compute
+ * capability (a warp other than the table's: an AMD GPU of a ROCm
+ * trace). */
 enum occ_status occ_launch_arch(const struct occ_tables *t,
 				const struct occ_launch_device *d,
 				struct occ_arch *arch);
