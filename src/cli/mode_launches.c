@@ -320,7 +320,8 @@ static const struct field fields[] = {
 	      "alone allow (absent: they do not limit)"),
 	F("reason", FT_STR, "why the launch has no figures or no block fits "
 	  "(absent: it has them)", get_reason),
-	F("waves", FT_INT, "waves the grid runs in", get_waves),
+	F("waves", FT_INT, "waves the grid runs in (a cluster launch: of the "
+	  "blocks its resident clusters hold)", get_waves),
 	F("tail_blocks", FT_INT, "blocks of the last, partial wave", get_tail),
 	F("waves_per_multiprocessor", FT_DEC, "blocks over the blocks the GPU "
 	  "holds at once (Nsight Compute's launch__waves_per_multiprocessor)",

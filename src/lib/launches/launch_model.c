@@ -137,6 +137,20 @@ static void waves_of(struct occ_launch_model *m)
 				 &m->waves) == OCC_OK;
 }
 
+/* A cluster launch's waves are of the blocks its resident clusters hold
+ * (occ_cluster_waves), fewer than blocks per SM x SMs where the GPCs
+ * leave SMs over; waves_fraction stays Nsight Compute's, per SM. */
+static void cluster_waves_of(struct occ_launch_model *m)
+{
+	struct occ_waves w;
+
+	if (m->has_cluster && m->blocks <= INT32_MAX &&
+	    occ_cluster_waves(&m->cluster, m->blocks, m->sms, &w) == OCC_OK) {
+		m->waves = w;
+		m->has_waves = 1;
+	}
+}
+
 /* The architecture as the launch ran on it: the SM's shared memory the
  * carveout the driver chose, where recorded. */
 static void arch_as_run(const struct occ_arch *arch,
@@ -204,5 +218,6 @@ enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
 		return st;
 	waves_of(m);
 	cluster_of(&a, l, layout, m);
+	cluster_waves_of(m);
 	return OCC_OK;
 }

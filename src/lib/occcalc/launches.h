@@ -185,9 +185,11 @@ struct occ_launch_model {
 	int64_t blocks;                  /* the grid's blocks */
 	int64_t threads_per_block;
 	int sms;
-	/* Waves of the grid: occ_waves, and blocks over a wave's blocks
-	 * (Nsight Compute's launch__waves_per_multiprocessor); for a cluster
-	 * launch a wave is its active clusters' blocks where known. */
+	/* Waves of the grid: occ_waves, or for a cluster launch whose
+	 * clusters are counted occ_cluster_waves (a wave is the blocks its
+	 * resident clusters hold); waves_fraction is blocks over blocks per
+	 * SM x SMs, cluster launches too (Nsight Compute's
+	 * launch__waves_per_multiprocessor). */
 	int has_waves;
 	struct occ_waves waves;
 	double waves_fraction;
