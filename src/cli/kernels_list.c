@@ -188,7 +188,8 @@ void kernels_keep_loaded(struct kernel_list *l, int cc)
 	for (i = 0; i < l->n; i++)
 		if (unchosen(&l->k[i]))
 			p[n++] = (struct placed){ &l->k[i], i };
-	qsort(p, n, sizeof *p, by_file_kernel_place);
+	if (n > 1)
+		qsort(p, n, sizeof *p, by_file_kernel_place);
 	for (i = 0; i < n; i = j) {
 		best = i;
 		none = p[i].k->image == OCC_IMAGE_NONE ? i : n;
