@@ -110,4 +110,12 @@ run --launches "$tmp/noarch.jsonl" -f csv
 [ "$status" -eq 0 ] && grep -q "3 launches on a GPU whose compute capability has no table" "$tmp/err"
 ok $? "a compute capability without a table: counted in one line"
 
+# Rows are judged as they are read: a file that cannot be read is refused
+# before any, so that its line is the only one (fuzz cli found it after
+# the first file's failed rows).
+expect 1 "missing.jsonl: cannot read" --launches "$T/fixtures/traces/occcalc-trace.jsonl" \
+	"$tmp/missing.jsonl" --check 'occupancy_pct >= 40' -f csv
+expect 1 "not a regular file" --launches "$T/fixtures/traces/occcalc-trace.jsonl" \
+	"$tmp" --check 'occupancy_pct >= 40' -f csv
+
 done_testing

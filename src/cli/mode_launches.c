@@ -6,11 +6,15 @@
  * stream through the library: nothing is held per launch.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "launches.h"
 
@@ -584,6 +588,32 @@ static void read_one(struct launch_run *run, const char *path)
 	file_notes(path, &fi);
 }
 
+/* Rows are judged by --check as they are read, so a file that cannot be
+ * opened is refused before the first is read: found after, its line
+ * would follow the failed rows' lines. */
+static void files_openable(const char *const *files, int n)
+{
+	struct occ_diag d;
+	struct stat sb;
+	int i, fd, e;
+
+	for (i = 0; i < n; i++) {
+		memset(&d, 0, sizeof d);
+		snprintf(d.file, sizeof d.file, "%s", files[i]);
+		fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			read_failed(OCC_ERR_IO, &d);
+		e = fstat(fd, &sb) != 0 ? errno : 0;
+		close(fd);
+		if (e) {
+			errno = e;
+			read_failed(OCC_ERR_IO, &d);
+		}
+		if (!S_ISREG(sb.st_mode))
+			read_failed(OCC_ERR_NOT_REGULAR, &d);
+	}
+}
+
 static void skipped_notes(const struct launch_run *run)
 {
 	int i;
@@ -658,6 +688,7 @@ int launches_report(struct session *s, const char *const *files, int n,
 	launches_free(s->launches);
 	s->launches = run;
 	run_prepare(s, run);
+	files_openable(files, n);
 	for (i = 0; i < n; i++)
 		read_one(run, files[i]);
 	if (run->text)
