@@ -106,6 +106,23 @@ static const struct occ_arch *kernel_arch(struct report *rep,
 	return a;
 }
 
+/* A row without the model's figures goes to the sink, or, under a text
+ * table (which lists such kernels in its notes), only to --check: 1 when
+ * the caller is to write it. */
+static int bare_row_written(struct report *rep, struct occ_row *row)
+{
+	if (rep->run.sink) {
+		rep->run.sink(&rep->run, row);
+		return 0;
+	}
+	if (rep->run.out.format == OUT_TEXT) {
+		if (rep->run.out.check)
+			check_judge(rep->run.out.check, row);
+		return 0;
+	}
+	return 1;
+}
+
 /* PTX: a row of what the binary says, the model's fields absent (in a
  * text table, listed under it). */
 static void ptx_row(struct report *rep, const struct kernel_info *k)
@@ -122,16 +139,8 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	snprintf(row.arch, sizeof row.arch, "%s", k->arch);
 	row.k.block_size = rep->run.s->o->have_block
 			   ? (int)rep->run.s->o->block.ranges[0].start : 0;
-	if (rep->run.sink) {
-		rep->run.sink(&rep->run, &row);
+	if (!bare_row_written(rep, &row))
 		return;
-	}
-	/* A text table lists PTX under it; --check still judges the row. */
-	if (rep->run.out.format == OUT_TEXT) {
-		if (rep->run.out.check)
-			check_judge(rep->run.out.check, &row);
-		return;
-	}
 	if (rep->api.loader)
 		kernels_api_row(&rep->api, rep->run.s, rep->l, &row, &g);
 	out_row(&rep->run.out, &row);
@@ -160,16 +169,8 @@ static void no_image_row(struct report *rep, const struct kernel_info *k)
 	row.kernel = k->name ? k->name : k->mangled;
 	row.no_model = row.no_image = 1;
 	row.gpu_name = rep->run.gpu_name;
-	if (rep->run.sink) {
-		rep->run.sink(&rep->run, &row);
-		return;
-	}
-	if (rep->run.out.format == OUT_TEXT) {
-		if (rep->run.out.check)
-			check_judge(rep->run.out.check, &row);
-		return;
-	}
-	out_row(&rep->run.out, &row);
+	if (bare_row_written(rep, &row))
+		out_row(&rep->run.out, &row);
 }
 
 static void kernel_rows(struct report *rep, const struct kernel_info *ki)
