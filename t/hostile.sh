@@ -140,6 +140,12 @@ ok $? "F10: standard input names the same byte"
 "$OCCCALC" --kernels - -a sm_80 <"$T/fixtures/bin/sm_90a.cubin" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && one_error_line "occcalc: <stdin>: no image runs on compute capability 8.0"
 ok $? "F10: 'no kernel' names standard input <stdin>, as every other message does"
+"$OCCCALC" --kernels - -a sm_90a --compare "$T/fixtures/bin/sm_90a.cubin" <"$T/fixtures/bin/sm_90a.cubin" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(head -1 "$tmp/out")" = "<stdin> against $T/fixtures/bin/sm_90a.cubin" ]
+ok $? "F10: --compare's header names standard input <stdin>"
+"$OCCCALC" --kernels "$T/fixtures/bin/sm_90a.cubin" -a sm_90a --compare - <"$T/fixtures/bin/sm_90a.cubin" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(head -1 "$tmp/out")" = "$T/fixtures/bin/sm_90a.cubin against <stdin>" ]
+ok $? "F10: alike for a baseline read from standard input"
 
 # tables_with DIR FILE...: a copy of the tables whose gpus.txt has each
 # FILE's lines added.

@@ -573,6 +573,9 @@ int mode_compare(struct session *s)
 	struct out out;
 	struct check_set *chk;
 	int text = o->format == OUT_TEXT && !o->fields;
+	/* Standard input is <stdin> here as in every message. */
+	const char *now = kernels_input_name(o->ptxas),
+		   *base = kernels_input_name(o->compare);
 
 	if (o->api)
 		die_usage("--compare reads two builds; --api does not apply");
@@ -586,17 +589,17 @@ int mode_compare(struct session *s)
 	read_side(s, c, o->ptxas, o->more_kernels, o->n_more_kernels,
 		  &s->kernels, &c->now);
 	read_side(s, c, o->compare, NULL, 0, &c->base_kernels, &c->base);
-	prepare(s, o->ptxas, &c->now);
-	prepare(s, o->compare, &c->base);
+	prepare(s, now, &c->now);
+	prepare(s, base, &c->base);
 	out_open(&out, stdout, o->format, &sel);
 	check_attach(s, &out, &kind_compare);
 	chk = out.check;
 	out.check = NULL;     /* judged in emit(): listed or not */
 	if (text && o->n_more_kernels)
-		printf("%s and %d more against %s\n\n", o->ptxas,
-		       o->n_more_kernels, o->compare);
+		printf("%s and %d more against %s\n\n", now,
+		       o->n_more_kernels, base);
 	else if (text)
-		printf("%s against %s\n\n", o->ptxas, o->compare);
+		printf("%s against %s\n\n", now, base);
 	if (text)
 		printf("%s\n\n", o->have_block ? "Compared at the block --block "
 		       "gives." : "Compared at each kernel's largest block: "
