@@ -238,6 +238,21 @@ cat "$f" | "$OCCCALC" --kernels - -f csv --fields kernel,regs,smem 2>/dev/null >
 	cmp -s "$tmp/file.csv" "$tmp/pipe.csv"
 ok $? "F5: a binary redirected to standard input (read as a file) and piped give the file's rows"
 
+# A pipe is copied to a temporary file and read as a file: 128 MB after
+# the object's end (which no header points to) are never held.
+o=$T/fixtures/bin/kernels.o
+"$OCCCALC" --kernels "$o" -f csv --fields kernel,regs 2>/dev/null >"$tmp/file.csv"
+{ cat "$o"; head -c 134217728 /dev/zero; } >"$tmp/padded.o"
+cat "$tmp/padded.o" | "$MAXRSS" "$tmp/rss" "$OCCCALC" --kernels - -f csv --fields kernel,regs >"$tmp/out" 2>"$tmp/err"
+status=$?
+rss=$(cat "$tmp/rss" 2>/dev/null || echo 999999999)
+[ "$status" -eq 0 ] && cmp -s "$tmp/file.csv" "$tmp/out" && under 32
+ok $? "F5: a piped binary is read as a file, not held whole ($rss KB for 128 MB; it took 137 MB)"
+cat "$tmp/padded.o" | TMPDIR=$tmp/none "$OCCCALC" --kernels - -f csv --fields kernel,regs >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && cmp -s "$tmp/file.csv" "$tmp/out"
+ok $? "F5: where no temporary file can be made, a piped binary is read from memory, alike"
+rm -f "$tmp/padded.o"
+
 rss_run --kernels "$H/ptx-entries-bomb-64MiB.fatbin" -f csv
 [ "$status" -eq 1 ] &&
 	one_error_line "ptx-entries-bomb-64MiB.fatbin: an image of more than 65536 kernels at byte 80" &&

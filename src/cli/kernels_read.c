@@ -391,9 +391,11 @@ static const struct occ_bin_opts *for_target(struct reader *r)
 	return &r->opts;
 }
 
-/* A binary on standard input from a pipe is read from memory (the
- * reader seeks): at most this much is held. Redirected from a file, it
- * is read as a file is. */
+/* A binary on standard input from a pipe is copied to a temporary file
+ * (the reader seeks, a host ELF's section headers are at its end) and
+ * read as a file is; in memory only for --api, which loads its bytes, or
+ * where no temporary file can be made. Either holds at most this much.
+ * Redirected from a file, it is read as that file is. */
 #define STDIN_MAX (UINT64_C(2) << 30)
 
 /* The most fd's bytes so far (buf, n of them) may grow to: a compiler
@@ -415,16 +417,43 @@ static _Noreturn void slurp_refused(const char *input, const unsigned char *buf,
 	    input, (unsigned long long)max);
 }
 
-/* fd's bytes, whole; refused as they arrive, once past what they may
- * be (slurp_limit), so that an endless or huge input holds no more. */
-static unsigned char *slurp(int fd, const char *input, uint64_t bin_max,
-			    size_t *len)
+/* Up to n bytes of fd into buf, fewer only at its end: how many. */
+static size_t read_some(int fd, const char *input, unsigned char *buf,
+			size_t n)
 {
-	unsigned char *buf = NULL, *nb;
-	size_t cap = 0, n = 0;
-	uint64_t max;
+	size_t have = 0;
 	ssize_t got;
 
+	while (have < n) {
+		got = read(fd, buf + have, n - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			die("%s: cannot read: %s", input, strerror(errno));
+		if (got == 0)
+			break;
+		have += (size_t)got;
+	}
+	return have;
+}
+
+/* fd's bytes, whole, after the first n already read (head); refused as
+ * they arrive, once past what they may be (slurp_limit), so that an
+ * endless or huge input holds no more. */
+static unsigned char *slurp(int fd, const char *input, uint64_t bin_max,
+			    const unsigned char *head, size_t n, size_t *len)
+{
+	unsigned char *buf = NULL, *nb;
+	size_t cap = 0;
+	uint64_t max;
+	size_t got;
+
+	if (n) {
+		cap = 1 << 16;
+		if (!(buf = malloc(cap + 1)))
+			die("%s: out of memory", input);
+		memcpy(buf, head, n);
+	}
 	for (;;) {
 		if (n == cap) {
 			max = n ? slurp_limit(buf, n, bin_max) : TEXT_MAX;
@@ -438,18 +467,70 @@ static unsigned char *slurp(int fd, const char *input, uint64_t bin_max,
 				    n);
 			buf = nb;
 		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			die("%s: cannot read: %s", input, strerror(errno));
+		got = read_some(fd, input, buf + n, cap - n < 1 << 16
+				? cap - n : 1 << 16);
 		if (got == 0)
 			break;
-		n += (size_t)got;
+		n += got;
 	}
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+/* A temporary file, already unlinked, or -1 where none can be made. */
+static int temp_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (snprintf(path, sizeof path, "%s/occcalc.XXXXXX", dir) >=
+	    (int)sizeof path)
+		return -1;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+/* The rest of fd after head (n bytes) copied to a temporary file, at
+ * most STDIN_MAX bytes in all: the file, or -1 where none can be made;
+ * its size in *size. */
+static int spool(int fd, const char *input, const unsigned char *head,
+		 size_t n, uint64_t *size)
+{
+	unsigned char buf[1 << 16];
+	uint64_t total = 0;
+	size_t got = n;
+	int t = temp_file();
+
+	if (t < 0)
+		return -1;
+	memcpy(buf, head, n);
+	do {
+		size_t done = 0;
+
+		total += got;
+		if (total > STDIN_MAX)
+			slurp_refused(input, head, n, STDIN_MAX);
+		while (done < got) {
+			ssize_t w = write(t, buf + done, got - done);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				die("%s: cannot copy to a temporary file: %s",
+				    input, strerror(errno));
+			done += (size_t)w;
+		}
+	} while ((got = read_some(fd, input, buf, sizeof buf)) > 0);
+	*size = total;
+	return t;
 }
 
 /* A compiler report's text, read whole (bounded by TEXT_MAX); fd
@@ -457,7 +538,7 @@ static unsigned char *slurp(int fd, const char *input, uint64_t bin_max,
 static void read_text(struct reader *r, int fd, int close_fd)
 {
 	size_t len;
-	unsigned char *text = slurp(fd, r->input, TEXT_MAX, &len);
+	unsigned char *text = slurp(fd, r->input, TEXT_MAX, NULL, 0, &len);
 
 	if (close_fd)
 		close(fd);
@@ -507,9 +588,10 @@ static void read_stdin(struct reader *r)
 	struct occ_bin_diag d;
 	enum occ_status st;
 	struct stat sb;
-	size_t len;
-	unsigned char *buf;
-	int fs;
+	unsigned char head[64], *buf;
+	size_t n, len;
+	uint64_t size;
+	int fs, t;
 
 	/* Redirected from a file (and not read before): read as the file,
 	 * unless --api needs its bytes to load. */
@@ -518,7 +600,14 @@ static void read_stdin(struct reader *r)
 		read_regular(r, STDIN_FILENO, NULL, (uint64_t)sb.st_size);
 		return;
 	}
-	buf = slurp(STDIN_FILENO, r->input, STDIN_MAX, &len);
+	n = read_some(STDIN_FILENO, r->input, head, sizeof head);
+	if (!r->s->o->api && occ_bin_sniff(head, n) &&
+	    (t = spool(STDIN_FILENO, r->input, head, n, &size)) >= 0) {
+		read_regular(r, t, NULL, size);
+		close(t);
+		return;
+	}
+	buf = slurp(STDIN_FILENO, r->input, STDIN_MAX, head, n, &len);
 	/* Kept for --api, which loads the code from it; freed with the
 	 * list, also when reading fails. */
 	r->l->stdin_buf = buf;
