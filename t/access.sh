@@ -113,14 +113,17 @@ ok $? "--l2 50M:31.25M:128M is 52428800:32768000:134217728; 1.5K:0.5K:1.25K is 1
 ok $? "--gpu H100-SXM --persist: the H100's own cudaDeviceProp figures (docs/device-query-h100.txt)"
 [ "$(csv_of --gpu H200 --persist 24M | tail -1 | cut -d, -f3-5)" = "62914560,39321600,134217728" ]
 ok $? "--gpu H200 --persist: the H200's figures (docs/persistence.md)"
-[ "$(csv_of --gpu A100 --persist 24M | tail -1 | cut -d, -f3-5)" = "41943040,31457280,134213632" ]
-ok $? "--gpu A100 --persist: the A100's figures (a device query on NVIDIA's forum)"
+[ "$(csv_of --gpu A100 --persist 24M | tail -1 | cut -d, -f3-5)" = "41943040,26214400,134213632" ]
+ok $? "--gpu A100 --persist: the A100's figures (the set-aside a CUDA 12.8 driver reports, the window from NVIDIA's forum)"
 run --gpu H100-SXM --persist 24M
 grep -q "^H100-SXM, from the GPU list: cudaDeviceProp of an H100" "$tmp/out"
 ok $? "--gpu --persist: the text names where the L2 figures come from"
 expect 2 "--persist: the GPU list has no L2 figures for A30: give --l2 SIZE:MAX:WINDOW" --gpu A30 --persist 1M
 expect 2 "--persist: the GPU list has H100-PCIe's L2 (52428800 B, NVIDIA H100 Tensor Core GPU Architecture whitepaper (50 MB L2)) but not its largest set-aside and window" --gpu H100-PCIe --persist 1M
 expect 1 "sm_75 (Turing) has no L2 set-aside" --gpu T4 --persist 1M
+expect 2 "but not its largest window (accessPolicyMaxWindowSize): give --l2 62914560:39321600:WINDOW, as cudaDeviceProp reports it" --gpu H100-NVL --persist 1M
+[ "$(csv_of --gpu H100-NVL --persist 1M --l2 60M:37.5M:128M | tail -1 | cut -d, -f3-5)" = "62914560,39321600,134217728" ]
+ok $? "--gpu H100-NVL: the --l2 its message asks for is taken"
 [ "$(csv_of --gpu H100-PCIe --persist 1M --l2 50M:30M:128M | tail -1 | cut -d, -f3-5)" = "52428800,31457280,134217728" ]
 ok $? "--l2 beside --gpu gives the figures the list does not know"
 [ "$(csv_of --gpu "RTX 4090" --access load --offset 0,1)" = "$(csv_of -a 89 --access load --offset 0,1)" ] &&

@@ -210,10 +210,11 @@ for g in "NVIDIA A10G:sm_86" "H800:sm_90" "NVIDIA GB200:sm_100" "B300:sm_103"; d
 	[ "$(csv_row --gpu "${g%%:*}" -b 128 --fields arch,min_grid_size)" = "${g#*:}," ]
 	ok $? "--gpu '${g%%:*}' is ${g#*:}; its SM count is not known, so no grid"
 done
-[ "$("$OCCCALC" --list-gpus -f csv --fields name,multiProcessorCount,l2CacheSize,persistingL2CacheMaxSize,accessPolicyMaxWindowSize | grep -E '^(H100-SXM|H100-PCIe|A10G),')" = \
+[ "$("$OCCCALC" --list-gpus -f csv --fields name,multiProcessorCount,l2CacheSize,persistingL2CacheMaxSize,accessPolicyMaxWindowSize | grep -E '^(H100-SXM|H100-PCIe|H100-NVL|A10G),')" = \
 "A10G,,,,
 H100-SXM,132,52428800,32768000,134217728
-H100-PCIe,114,52428800,," ]
+H100-PCIe,114,52428800,,
+H100-NVL,132,62914560,39321600," ]
 ok $? "--list-gpus: L2 figures where the list has them, null where not (nor SMs for the A10G)"
 
 # --block takes shapes: threads are the product, the shape is echoed.

@@ -180,21 +180,33 @@ static void plan_text(FILE *f, const struct occ_l2 *l2, uint64_t data,
 /* ---- Every size ---- */
 
 /* --gpu's L2 figures, from the GPU list: all three, or a usage error
- * saying which are not known. */
+ * saying which are not known, with the --l2 to give filled in as far as
+ * the list goes (a source may report the set-aside and not the window). */
 static void plan_l2_listed(const struct session *s, struct occ_l2 *l2)
 {
 	const struct occ_gpu *g = &s->listed;
+	char max[24] = "MAX", window[24] = "WINDOW";
 
 	if (!g->l2_size)
 		die_usage("--persist: the GPU list has no L2 figures for %s: give "
 			  "--l2 SIZE:MAX:WINDOW", s->gpu_name);
-	if (!g->l2_persisting_max || !g->l2_window_max)
+	if (!g->l2_persisting_max || !g->l2_window_max) {
+		if (g->l2_persisting_max)
+			snprintf(max, sizeof max, "%" PRIu64,
+				 g->l2_persisting_max);
+		if (g->l2_window_max)
+			snprintf(window, sizeof window, "%" PRIu64,
+				 g->l2_window_max);
 		die_usage("--persist: the GPU list has %s's L2 (%" PRIu64 " B, "
-			  "%s) but not its largest set-aside and window "
-			  "(persistingL2CacheMaxSize, accessPolicyMaxWindowSize): "
-			  "give --l2 %" PRIu64 ":MAX:WINDOW, as cudaDeviceProp "
-			  "reports them", s->gpu_name, g->l2_size, g->l2_source,
-			  g->l2_size);
+			  "%s) but not its %s: give --l2 %" PRIu64 ":%s:%s, as "
+			  "cudaDeviceProp reports %s", s->gpu_name, g->l2_size,
+			  g->l2_source, g->l2_persisting_max ? "largest window "
+			  "(accessPolicyMaxWindowSize)" : g->l2_window_max ?
+			  "largest set-aside (persistingL2CacheMaxSize)" :
+			  "largest set-aside and window (persistingL2CacheMaxSize, "
+			  "accessPolicyMaxWindowSize)", g->l2_size, max, window,
+			  g->l2_persisting_max || g->l2_window_max ? "it" : "them");
+	}
 	l2->size = g->l2_size;
 	l2->persisting_max = g->l2_persisting_max;
 	l2->window_max = g->l2_window_max;

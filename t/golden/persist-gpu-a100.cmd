@@ -1,0 +1,1 @@
+--gpu A100 --persist 30M

@@ -1,0 +1,1 @@
+--gpu H100-NVL --persist 30M

@@ -1,0 +1,1 @@
+--gpu L4 --persist 30M
