@@ -14,6 +14,11 @@ struct launch_dev {
 	char tag[16];                      /* sm_90 */
 	int have_layout;
 	struct occ_gpc_layout layout;      /* for cluster launches */
+	const char *listed;                /* the GPU list's name, or NULL */
+	/* --partition: its launches computed in this part of it. */
+	int in_part;
+	struct occ_launch_part part;
+	char part_name[24];                /* "group 0", "remaining" */
 };
 
 /* One launch, as printed. */

@@ -451,6 +451,27 @@ static void kernel_line(FILE *f, const struct launch_summary *s,
 	fprintf(f, "  %s\n", mix);
 }
 
+/* "; in a partition: ..." after a device computed in a part of it. */
+static void part_note(FILE *f, const struct launch_dev *d)
+{
+	const struct occ_partition_split *p = &d->part.split;
+	char l[64];
+
+	fprintf(f, "  in a partition: %s of %s%d group%s of %d SMs", d->part_name,
+		p->groups_min == p->groups_max ? "" : "at most ", p->groups,
+		plural(p->groups), p->group_sms);
+	if (p->groups_min == p->groups_max)
+		fprintf(f, ", %d left over", p->remaining_sms);
+	fprintf(f, " (%s): %d SMs", occ_partition_flags_name(d->part.flags),
+		d->part.sms);
+	if (d->part.measured) {
+		occ_layout_format(&d->part.layout, l, sizeof l);
+		fprintf(f, ", GPCs %s\n", l);
+	} else {
+		fprintf(f, ", GPCs not measured (no cluster figures)\n");
+	}
+}
+
 static void header(FILE *f, const struct launch_summary *s)
 {
 	size_t i;
@@ -459,9 +480,12 @@ static void header(FILE *f, const struct launch_summary *s)
 		"%.3f ms of GPU time\n", s->launches,
 		s->launches == 1 ? "" : "es", s->n, plural((long long)s->n),
 		s->n_files, plural((long long)s->n_files), s->t.all / 1e6);
-	for (i = 0; i < s->n_devs; i++)
+	for (i = 0; i < s->n_devs; i++) {
 		fprintf(f, "  %s: %s, %d SMs\n", s->devs[i]->d.name,
 			s->devs[i]->tag, s->devs[i]->d.multiProcessorCount);
+		if (s->devs[i]->in_part)
+			part_note(f, s->devs[i]);
+	}
 	if (s->t.all <= 0 && s->launches)
 		fprintf(f, "No launch has a duration: shares are of launches, "
 			"not of time.\n");

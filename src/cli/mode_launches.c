@@ -180,6 +180,39 @@ GETTER(get_waves_fraction)
 	val_dec(v, f, r->m.waves_fraction);
 }
 
+/* --partition: the part of the launch's device it is computed in. */
+static const struct occ_launch_part *part_of_row(const struct launch_row *r)
+{
+	return r->dev && r->dev->in_part ? &r->dev->part : NULL;
+}
+
+GETTER(get_part)
+{
+	ROW;
+	set_str(v, part_of_row(r) ? r->dev->part_name : NULL);
+}
+#define PART_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
+	const struct occ_launch_part *P = part_of_row(r); \
+	v->type = P && (cond) ? VAL_UINT : VAL_NULL; \
+	if (P && (cond)) v->u = (uint64_t)(expr); }
+PART_GETTER(get_part_groups, 1, P->split.groups)
+PART_GETTER(get_part_group_sms, 1, P->split.group_sms)
+PART_GETTER(get_part_remaining, P->split.groups_min == P->split.groups_max,
+	    P->split.remaining_sms)
+PART_GETTER(get_part_sms, 1, P->sms)
+GETTER(get_part_layout)
+{
+	const struct occ_launch_part *P;
+
+	ROW;
+	P = part_of_row(r);
+	v->type = VAL_NULL;
+	if (P && P->measured) {
+		occ_layout_format(&P->layout, v->buf, sizeof v->buf);
+		set_str(v, v->buf);
+	}
+}
+
 #define HAS_CLUSTER (!r->not_modelled && r->m.has_cluster)
 GETTER(get_cluster_size)
 {
@@ -268,7 +301,20 @@ static const struct field fields[] = {
 	  "it", get_device),
 	F("device_name", FT_STR, "its name", get_device_name),
 	F("arch", FT_STR, "its architecture, sm_XY", get_arch),
-	F("multiProcessorCount", FT_INT, "its SMs", get_sms),
+	F("multiProcessorCount", FT_INT, "its SMs (the whole GPU's; with "
+	  "--partition the figures are of partition_part_sms)", get_sms),
+	F("partition_part", FT_STR, "the part of its SMs computed in "
+	  "(--partition): group N or remaining", get_part),
+	F("partition_groups", FT_INT, "groups the split of its SMs makes "
+	  "(cuDevSmResourceSplitByCount's nbGroups; without its GPC layout "
+	  "the most)", get_part_groups),
+	F("partition_sms", FT_INT, "SMs of each group", get_part_group_sms),
+	F("partition_remaining_sms", FT_INT, "SMs no group has (absent: not "
+	  "known without the GPC layout)", get_part_remaining),
+	F("partition_part_sms", FT_INT, "SMs of the part computed in: the "
+	  "waves' and clusters'", get_part_sms),
+	F("partition_layout", FT_STR, "the part's SMs per GPC, as its clusters "
+	  "run (absent: not measured: no cluster figures)", get_part_layout),
 	F("stream", FT_INT, "the stream", get_stream),
 	F("correlation", FT_INT, "CUPTI's correlation id of the launch",
 	  get_correlation),
@@ -328,12 +374,12 @@ static const struct field fields[] = {
 	  "blocks its resident clusters hold)", get_waves),
 	F("tail_blocks", FT_INT, "blocks of the last, partial wave", get_tail),
 	F("waves_per_multiprocessor", FT_DEC, "blocks over the blocks the GPU "
-	  "holds at once (Nsight Compute's launch__waves_per_multiprocessor)",
+	  "(--partition: the part) holds at once (Nsight Compute's launch__waves_per_multiprocessor)",
 	  get_waves_fraction),
 	F("cluster_size", FT_INT, "CTAs per cluster (1: no clusters)",
 	  get_cluster_size),
-	F("max_active_clusters", FT_INT, "clusters the GPU holds at once, on "
-	  "its GPC layout", get_max_active_clusters),
+	F("max_active_clusters", FT_INT, "clusters the GPU (--partition: the "
+	  "part) holds at once, on its GPC layout", get_max_active_clusters),
 	F("cluster_active_blocks", FT_INT, "CTAs resident at once, "
 	  "max_active_clusters x cluster_size", get_cluster_active_blocks),
 	F("cluster_occupancy_pct", FT_DEC, "active warps over all the GPU's "
@@ -354,10 +400,13 @@ const struct row_kind kind_launches = {
 	"launch", fields, sizeof fields / sizeof fields[0]
 };
 
-#define DEFAULT_FIELDS "file,device,stream,kernel,grid,block,cluster_dims," \
+#define DEFAULT_TAIL "stream,kernel,grid,block,cluster_dims," \
 	"regs,static_smem,smem,smem_executed,blocks_per_sm,occupancy_pct," \
 	"limiter,waves_per_multiprocessor,tail_blocks,max_active_clusters," \
 	"duration_ns,kineto_est_pct"
+#define DEFAULT_FIELDS "file,device," DEFAULT_TAIL
+#define DEFAULT_FIELDS_PART "file,device,partition_part,partition_part_sms," \
+	DEFAULT_TAIL
 
 /* ---- The read ---- */
 
@@ -388,6 +437,8 @@ struct launch_run {
 	struct launch_dev **all;
 	size_t n_all, cap_all;
 	uint64_t launches, filtered, skipped[SKIP_COUNT];
+	uint64_t part_unmeasured;          /* cluster launches, part's GPCs
+					      not known */
 };
 
 static void layout_of(struct launch_run *run, struct launch_dev *ld)
@@ -405,12 +456,84 @@ static void layout_of(struct launch_run *run, struct launch_dev *ld)
 	}
 	if (occ_gpus_match(session_gpus(run->s), ld->d.name, &m) != OCC_OK)
 		return;
+	ld->listed = m.gpu[0]->name;
 	session_gpus_path(run->s, path, sizeof path);
 	if (occ_gpu_layout_find(path, m.gpu[0]->name, &g, &d) != OCC_OK ||
 	    g.layout.sms != ld->d.multiProcessorCount)
 		return;
 	ld->layout = g.layout;
 	ld->have_layout = 1;
+}
+
+/* --partition on a traced device: what cannot be made of its SMs is
+ * refused, before any of its launches is printed. */
+static _Noreturn void part_refused(const struct launch_run *run,
+				   const struct launch_dev *ld,
+				   enum occ_status st)
+{
+	const struct options *o = run->s->o;
+	const struct occ_partition_split *p = &ld->part.split;
+	char dev[400];
+
+	snprintf(dev, sizeof dev, "device %d of %s (%s, %s, %d SMs)",
+		 ld->d.device, run->file, ld->d.name, ld->tag,
+		 ld->d.multiProcessorCount);
+	if (o->partition.min_sms > (uint64_t)ld->d.multiProcessorCount)
+		die_usage("--partition %llu: more than the %d SMs of %s",
+			  (unsigned long long)o->partition.min_sms,
+			  ld->d.multiProcessorCount, dev);
+	if (st == OCC_ERR_UNSUPPORTED && !p->group_sms)
+		die_usage("--partition: %s %s", dev, ld->d.major < 6 ? "has no "
+			  "green contexts (compute capability 6.0 on)" : "has no "
+			  "clusters: max-cluster-size is for compute capability "
+			  "9.0 on");
+	if (st == OCC_ERR_RANGE && o->partition.group >= 0)
+		die_usage("--partition-part group:%d: the split of %s makes %s%d "
+			  "group%s of %d SMs", o->partition.group, dev,
+			  p->groups_min == p->groups_max ? "" : "at most ",
+			  p->groups_max, plural(p->groups_max), p->group_sms);
+	if (st == OCC_ERR_RANGE)
+		die_usage("--partition-part remaining: a split of %s into groups "
+			  "of %d SMs leaves none over", dev, p->group_sms);
+	if (st == OCC_ERR_UNSUPPORTED)
+		die_usage("--partition-part remaining: the SMs %s leaves over "
+			  "depend on its GPC layout, which is not measured", dev);
+	die_usage("--partition %llu: %s: %s", (unsigned long long)
+		  o->partition.min_sms, dev, occ_strerror(st));
+}
+
+static void part_of(struct launch_run *run, struct launch_dev *ld)
+{
+	const struct options *o = run->s->o;
+	struct occ_diag d;
+	char path[1024];
+	enum occ_status st;
+
+	if (!o->partition.given || ld->arch_status != OCC_OK)
+		return;
+	partition_parts_path(run->s, path, sizeof path);
+	errno = 0;
+	/* A layout given (--layout) is not the chip partitions.txt
+	 * measured: the part's GPCs are not known. */
+	st = occ_launch_part(&ld->arch, &ld->d,
+			     ld->have_layout ? &ld->layout : NULL, path,
+			     o->layout_text ? NULL : ld->listed,
+			     o->partition.flags, (int)o->partition.min_sms,
+			     o->partition.group, &ld->part, &d);
+	if (st == OCC_ERR_SYNTAX)
+		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
+		    "SOURCE'", d.file, d.line);
+	if (st == OCC_ERR_IO || st == OCC_ERR_NOT_REGULAR ||
+	    st == OCC_ERR_LINE_TOO_LONG)
+		die_data(st, &d, errno, "");
+	if (st != OCC_OK)
+		part_refused(run, ld, st);
+	ld->in_part = 1;
+	if (o->partition.group >= 0)
+		snprintf(ld->part_name, sizeof ld->part_name, "group %d",
+			 o->partition.group);
+	else
+		snprintf(ld->part_name, sizeof ld->part_name, "remaining");
 }
 
 static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
@@ -434,6 +557,7 @@ static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
 	ld->arch_status = occ_launch_arch(session_tables(run->s), d, &ld->arch);
 	snprintf(ld->tag, sizeof ld->tag, "sm_%d%d", d->major, d->minor);
 	layout_of(run, ld);
+	part_of(run, ld);
 	for (i = 0; i < run->n_devs; i++)
 		if (run->devs[i]->d.device == d->device)
 			break;
@@ -453,6 +577,20 @@ static const struct launch_dev *dev_of(const struct launch_run *run, int id)
 	return NULL;
 }
 
+/* The SMs and GPCs a device's launches are computed on: the whole
+ * GPU's, or --partition's part's. */
+static int dev_sms(const struct launch_dev *ld)
+{
+	return ld->in_part ? ld->part.sms : ld->d.multiProcessorCount;
+}
+
+static const struct occ_gpc_layout *dev_layout(const struct launch_dev *ld)
+{
+	if (ld->in_part)
+		return ld->part.measured ? &ld->part.layout : NULL;
+	return ld->have_layout ? &ld->layout : NULL;
+}
+
 static void model(struct launch_run *run, struct launch_row *r)
 {
 	enum skip why = SKIP_COUNT;
@@ -463,14 +601,15 @@ static void model(struct launch_run *run, struct launch_row *r)
 		why = SKIP_NO_TABLE;
 	else if (r->dev->arch_status != OCC_OK)
 		why = SKIP_BAD_DEVICE;
-	else if (occ_launch_compute(&r->dev->arch,
-				    r->dev->d.multiProcessorCount, r->l,
-				    r->dev->have_layout ? &r->dev->layout
-							: NULL,
-				    &r->m) != OCC_OK)
+	else if (occ_launch_compute(&r->dev->arch, dev_sms(r->dev), r->l,
+				    dev_layout(r->dev), &r->m) != OCC_OK)
 		why = SKIP_SHAPE;
-	if (why == SKIP_COUNT)
+	if (why == SKIP_COUNT) {
+		if (r->dev->in_part && !r->dev->part.measured &&
+		    r->m.cluster_size > 1)
+			run->part_unmeasured++;
 		return;
+	}
 	run->skipped[why]++;
 	r->not_modelled = skip_why[why];
 }
@@ -626,6 +765,12 @@ static void skipped_notes(const struct launch_run *run)
 	if (run->filtered)
 		warn("%" PRIu64 " launch%s of kernels --kernel does not match "
 		     "left out", run->filtered, run->filtered == 1 ? "" : "es");
+	if (run->part_unmeasured)
+		warn("%" PRIu64 " cluster launch%s in --partition's %s, whose "
+		     "GPCs are not measured on its GPU (partitions.txt): no "
+		     "cluster figures", run->part_unmeasured,
+		     run->part_unmeasured == 1 ? "" : "es",
+		     run->s->o->partition.group >= 0 ? "group" : "remainder");
 }
 
 void launches_free(struct launch_run *run)
@@ -662,7 +807,8 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	/* What the callbacks use, found before any file is read. */
 	session_tables(s);
 	session_gpus(s);
-	fieldsel_make(&run->sel, &kind_launches, o->fields, DEFAULT_FIELDS);
+	fieldsel_make(&run->sel, &kind_launches, o->fields,
+		      o->partition.given ? DEFAULT_FIELDS_PART : DEFAULT_FIELDS);
 	if (run->text) {
 		check_prepare(s, &kind_launches);
 		run->sum = launch_summary_new();

@@ -134,18 +134,19 @@ const struct opt opts[] = {
 	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
 	  "own,\nmeasured, or --gpu's from the list)" },
 	{ "partition", 0, NUM(0, 1024), .metavar = "MIN_SMS",
-	  .dest = O(partition.min_sms), .modes = CFG, .topic = T_LAUNCH,
+	  .dest = O(partition.min_sms), .modes = CFG | LAU, .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "compute in a part of the "
 	  "GPU split into groups of\nat least MIN_SMS SMs, as "
 	  "cuDevSmResourceSplitByCount\nsplits for green contexts: the part's "
-	  "SMs, GPCs,\nwaves and clusters" },
+	  "SMs, GPCs,\nwaves and clusters (--launches, --trace: of each\n"
+	  "traced GPU)" },
 	{ "partition-flags", 0, ARG_FN, "FLAGS", .parse = arg_partition_flags,
-	  .modes = CFG, .topic = T_LAUNCH, .selects = -1, .groups = G_OCC,
+	  .modes = CFG | LAU, .topic = T_LAUNCH, .selects = -1, .groups = G_OCC,
 	  .complete = "default ignore-coscheduling max-cluster-size",
 	  .help = "--partition's useFlags: ignore-coscheduling,\n"
 	  "max-cluster-size (default: none)" },
 	{ "partition-part", 0, ARG_FN, "PART", .parse = arg_partition_part,
-	  .modes = CFG, .topic = T_LAUNCH, .selects = -1, .groups = G_OCC,
+	  .modes = CFG | LAU, .topic = T_LAUNCH, .selects = -1, .groups = G_OCC,
 	  .complete = "group remaining",
 	  .help = "the part computed in: group (the first), group:N,\nor "
 	  "remaining (default: group)" },

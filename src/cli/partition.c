@@ -62,8 +62,7 @@ void arg_partition_part(const char *opt, const char *arg, struct options *o)
 
 /* ---- The GPU split ---- */
 
-/* partitions.txt, beside the GPU list. */
-static void parts_path(struct session *s, char *buf, size_t n)
+void partition_parts_path(struct session *s, char *buf, size_t n)
 {
 	char *slash;
 
@@ -126,7 +125,7 @@ static void find_part(struct session *s, const char *name)
 
 	if (!name || s->o->layout_text)
 		return;
-	parts_path(s, path, sizeof path);
+	partition_parts_path(s, path, sizeof path);
 	errno = 0;
 	st = occ_partition_part_find(path, name, s->o->partition.flags,
 				     P->split.group_sms, s->o->partition.group,

@@ -53,5 +53,7 @@ int partition_cluster_layout(struct session *s);
 /* --api: the split and the part's green context made on the device
  * (partition_gpu.c), the session's GPU calls running in it. */
 void partition_on_device(struct session *s);
+/* partitions.txt's path: beside the GPU list. */
+void partition_parts_path(struct session *s, char *buf, size_t n);
 
 #endif

@@ -473,8 +473,8 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/kernels.h"
 #include "occcalc/memory.h"
 #include "occcalc/cluster.h"
+#include "occcalc/partition.h"
 #include "occcalc/launches.h"
 #include "occcalc/rows.h"
-#include "occcalc/partition.h"
 
 #endif

@@ -98,6 +98,25 @@ enum occ_status occ_partition_split(const struct occ_arch *arch, int sms,
 	return OCC_OK;
 }
 
+enum occ_status occ_partition_part_sms(const struct occ_partition_split *s,
+				       int group, int *sms)
+{
+	if (group < OCC_PARTITION_REMAINING)
+		return OCC_ERR_INVALID_INPUT;
+	if (group >= 0) {
+		if (group >= s->groups_max)
+			return OCC_ERR_RANGE;
+		*sms = s->group_sms;
+		return OCC_OK;
+	}
+	if (s->groups_min != s->groups_max)
+		return OCC_ERR_UNSUPPORTED;
+	if (s->remaining_sms < 1)
+		return OCC_ERR_RANGE;
+	*sms = s->remaining_sms;
+	return OCC_OK;
+}
+
 /* ---- partitions.txt ---- */
 
 static int flags_from_name(const char *w, unsigned *flags)

@@ -53,6 +53,15 @@ enum occ_status occ_partition_split(const struct occ_arch *arch, int sms,
 /* A part: group `group` (0 on) of a split, or the remainder (group -1). */
 #define OCC_PARTITION_REMAINING (-1)
 
+/* The SMs of part `group` of split s: a group's, or the SMs left over.
+ * OCC_ERR_RANGE for a group the split does not make (group >=
+ * groups_max) or a remainder of no SMs; OCC_ERR_UNSUPPORTED for the
+ * remainder of a split that is a bound (groups_min < groups_max: the
+ * GPC layout, not known, decides it); OCC_ERR_INVALID_INPUT for a group
+ * below OCC_PARTITION_REMAINING. */
+enum occ_status occ_partition_part_sms(const struct occ_partition_split *s,
+				       int group, int *sms);
+
 /* The GPC layout a part's SMs form, measured ("part" lines of
  * partitions.txt): `hw`, as clusters run there (a cluster's CTAs stay in
  * one GPC: what the hardware holds), and `api`, the layout that
