@@ -220,12 +220,65 @@ static void test_model(void)
 	       OCC_ERR_INVALID_INPUT, "a block of no thread is refused");
 }
 
+/* A launch in a part of its GPU: the split of the recorded SMs, the
+ * part's measured GPCs, and the launch computed there. */
+static void test_part(void)
+{
+	struct occ_gpc_layout sxm;
+	struct occ_launch_device d = h100();
+	struct occ_launch_record l = launch(256, 16, 1024);
+	struct occ_launch_part p;
+	struct occ_launch_model m;
+	struct occ_arch a;
+	struct occ_diag diag;
+	char path[1024];
+
+	snprintf(path, sizeof path, "%s/partitions.txt",
+		 getenv("OCCCALC_TABLES"));
+	occ_layout_parse("8,16x5,18x2,2x4", &sxm, NULL);
+	occ_launch_arch(tables, &d, &a);
+	l.cluster[0] = 2;
+	l.cluster[1] = l.cluster[2] = 1;
+	l.grid[0] = 256;
+	l.smem_executed = 32768;
+	tap_ok(occ_launch_part(&a, &d, &sxm, path, "H100-SXM", 0, 32, 0, &p,
+			       &diag) == OCC_OK && p.split.groups == 4 &&
+	       p.split.remaining_sms == 4 && p.sms == 32 && p.measured &&
+	       occ_launch_compute(&a, p.sms, &l, &p.layout, &m) == OCC_OK &&
+	       m.cluster.max_active_clusters == 128 && m.waves.waves == 1,
+	       "a cluster launch in a 32-SM group of an H100: 128 clusters of "
+	       "2 on its measured GPCs (8x3,4,2x2), one wave");
+	tap_ok(occ_launch_part(&a, &d, &sxm, path, "H100-SXM", 0, 8,
+			       OCC_PARTITION_REMAINING, &p, &diag) == OCC_OK &&
+	       p.sms == 12 && p.measured && occ_launch_compute(&a, p.sms, &l,
+	       &p.layout, &m) == OCC_OK &&
+	       m.cluster.max_active_clusters == 48,
+	       "in the 12 SMs groups of 8 leave over: 48 clusters of 2");
+	tap_ok(occ_launch_part(&a, &d, NULL, NULL, NULL, 0, 8,
+			       OCC_PARTITION_REMAINING, &p, &diag) ==
+	       OCC_ERR_UNSUPPORTED && p.split.groups_max == 16,
+	       "without the GPC layout, what groups of 8 leave over is not "
+	       "known");
+	tap_ok(occ_launch_part(&a, &d, &sxm, NULL, NULL, 0, 32, 4, &p,
+			       &diag) == OCC_ERR_RANGE,
+	       "a group the split does not make");
+	tap_ok(occ_launch_part(&a, &d, &sxm, path, "H100-SXM", 0, 133, 0, &p,
+			       &diag) == OCC_ERR_INVALID_INPUT,
+	       "a minCount above the device's SMs");
+	tap_ok(occ_launch_part(&a, &d, &sxm, path, "no such GPU", 0, 32, 0,
+			       &p, &diag) == OCC_OK && p.sms == 32 &&
+	       !p.measured,
+	       "a GPU partitions.txt does not hold: the part's SMs, its GPCs "
+	       "not measured");
+}
+
 int main(void)
 {
 	load_tables();
 	test_read();
 	test_arch();
 	test_model();
+	test_part();
 	tap_plan(tap_n);
 	occ_tables_free(tables);
 	return tap_done();

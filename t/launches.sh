@@ -118,4 +118,35 @@ expect 1 "missing.jsonl: cannot read" --launches "$T/fixtures/traces/occcalc-tra
 expect 1 "not a regular file" --launches "$T/fixtures/traces/occcalc-trace.jsonl" \
 	"$tmp" --check 'occupancy_pct >= 40' -f csv
 
+# --partition (issue 32): each launch as if it ran in a part of its GPU.
+# The figures themselves are golden outputs (t/golden/launches-partition-*).
+run --list-fields
+for f in partition_part partition_groups partition_sms partition_remaining_sms \
+	partition_part_sms partition_layout; do
+	grep -q "^launch  *$f " "$tmp/out" || { echo "# $f missing"; false; break; }
+done
+ok $? "--list-fields: the partition fields of the launch rows"
+
+run --launches "$T/fixtures/traces/occcalc-trace.jsonl" --partition 32 -f csv
+[ "$status" -eq 0 ] &&
+	[ "$(head -1 "$tmp/out" | cut -d, -f1-5)" = "file,device,partition_part,partition_part_sms,stream" ] &&
+	[ "$(sed -n 2p "$tmp/out" | cut -d, -f2-4)" = "0,group 0,32" ]
+ok $? "with --partition the default fields name the part and its SMs"
+
+TR=$T/fixtures/traces/occcalc-trace.jsonl
+sed 's/"name":"NVIDIA H100 80GB HBM3"/"name":"NVIDIA H100 PCIe"/; s/"multiProcessorCount":132/"multiProcessorCount":114/' \
+	"$TR" >"$tmp/pcie.jsonl"
+run --launches "$tmp/pcie.jsonl" --kernel cluster_mix --partition 8 -f csv \
+	--fields partition_groups,partition_remaining_sms,partition_part_sms,max_active_clusters,unknown
+[ "$status" -eq 0 ] &&
+	[ "$(sed -n 2p "$tmp/out")" = "14,,8,,layout" ] &&
+	grep -q "2 cluster launches in --partition's group, whose GPCs are not measured on its GPU (partitions.txt): no cluster figures" "$tmp/err"
+ok $? "a GPU whose layout is not measured (an H100 PCIe): at most 14 groups of 8, the remainder not known, no cluster figures, said in one line"
+
+expect 2 "the SMs device 0 of $tmp/pcie.jsonl (NVIDIA H100 PCIe, sm_90, 114 SMs) leaves over depend on its GPC layout" \
+	--launches "$tmp/pcie.jsonl" --partition 8 --partition-part remaining
+expect 2 "the split of device 0 of $TR (NVIDIA H100 80GB HBM3, sm_90, 132 SMs) makes 4 groups of 32 SMs" \
+	--launches "$TR" --partition 32 --partition-part group:4
+expect 2 "leaves none over" --launches "$TR" --partition 132 --partition-part remaining
+
 done_testing

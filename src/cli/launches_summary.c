@@ -462,7 +462,7 @@ static void part_note(FILE *f, const struct launch_dev *d)
 		plural(p->groups), p->group_sms);
 	if (p->groups_min == p->groups_max)
 		fprintf(f, ", %d left over", p->remaining_sms);
-	fprintf(f, " (%s): %d SMs", occ_partition_flags_name(d->part.flags),
+	fprintf(f, " (flags: %s): %d SMs", occ_partition_flags_name(d->part.flags),
 		d->part.sms);
 	if (d->part.measured) {
 		occ_layout_format(&d->part.layout, l, sizeof l);

@@ -1,0 +1,1 @@
+--launches $T/fixtures/traces/occcalc-trace.jsonl --kernel cluster_mix --partition 32 -f csv --fields kernel,smem,blocks_per_sm,partition_part,partition_groups,partition_sms,partition_remaining_sms,partition_part_sms,partition_layout,max_active_clusters,waves,tail_blocks,cupti_max_active_clusters

@@ -1,0 +1,1 @@
+--launches $T/fixtures/traces/occcalc-trace.jsonl --kernel cluster_mix --partition 32 --partition-part remaining -f csv --fields kernel,smem,blocks_per_sm,partition_part,partition_part_sms,partition_layout,max_active_clusters,waves,tail_blocks

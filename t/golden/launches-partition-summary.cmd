@@ -1,0 +1,1 @@
+--launches $T/fixtures/traces/occcalc-trace.jsonl --kernel cluster_mix --partition 64 --partition-part group:1

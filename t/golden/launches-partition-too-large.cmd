@@ -1,0 +1,1 @@
+--launches $T/fixtures/traces/occcalc-trace.jsonl --partition 200

@@ -1,0 +1,1 @@
+--launches $T/fixtures/launches/small.jsonl --kernel gemm --partition 8 -f csv --fields kernel,grid_blocks,blocks_per_sm,multiProcessorCount,partition_part_sms,waves,tail_blocks,waves_per_multiprocessor
