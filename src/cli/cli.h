@@ -225,6 +225,10 @@ void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */
 void session_device_failed(const struct session *s, const char *err)
 	__attribute__((noreturn));
+/* What limits the SMs device d gives this process (MIG, an MPS
+ * percentage: the client's or its server's), the whole GPU's SMs from
+ * the GPU list by d's name. */
+void session_sm_limit(struct session *s, struct occ_device *d);
 /* A long list's rows on threads (pieces.c): a worker opens a piece of
  * ctx's and makes items [from, to) into it; the calling thread joins the
  * pieces in order (non-zero: stop, the pieces left dropped). pieces_run

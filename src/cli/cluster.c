@@ -131,6 +131,11 @@ static void layout_measured(struct session *s)
 		    "it with --layout", d->index, err);
 	snprintf(L->source, sizeof L->source, "measured on device %d (%s)",
 		 d->index, d->name);
+	/* Under MPS, cudaOccupancyMaxActiveClusters answered fewer clusters
+	 * than this layout gives in 16 of the 75 sizes and shares measured,
+	 * never more (docs/mps.md), and which GPCs hold the client's SMs
+	 * is the server's choice: the figures are upper bounds. */
+	L->mps = d->mps;
 	if (L->l.sms != d->sms)
 		warn("device %d: %d of its %d SMs ran clusters of 2 or more; the "
 		     "layout holds those", d->index, L->l.sms, d->sms);
@@ -285,7 +290,7 @@ static void cap_unknown_sizes(const struct options *o, const char *tag,
 
 int cluster_upper_bound(const struct session_layout *L)
 {
-	return L->bound || L->whole || L->cap_unknown;
+	return L->bound || L->whole || L->cap_unknown || L->mps;
 }
 
 void cluster_prepare(struct session *s, const struct occ_arch *a)

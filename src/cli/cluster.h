@@ -38,11 +38,14 @@ struct session_layout {
 	int bound;                     /* none: each row's most, from counts */
 	int whole;                     /* no GPCs known: l is all SMs as one */
 	int cap_unknown;               /* the arch's cluster blocks per SM */
+	int mps;                       /* measured by an MPS client, whose
+					  runtime answers fewer (docs/mps.md) */
 	struct occ_gpc_counts counts;
 };
 
 /* Whether a row's cluster figures are upper bounds: no layout, no GPCs
- * known, or no cluster blocks-per-SM cap known (cluster_bound). */
+ * known, no cluster blocks-per-SM cap known, or an MPS client's
+ * (cluster_bound). */
 int cluster_upper_bound(const struct session_layout *L);
 
 /* A cluster launch of the row's configuration (cluster.c). */

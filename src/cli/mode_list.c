@@ -89,9 +89,25 @@ UINT_GETTER(get_dev_index, struct list_row, DEV(r)->index)
 UINT_GETTER(get_dev_sms, struct list_row, DEV(r)->sms)
 UINT_GETTER(get_dev_memory, struct list_row, DEV(r)->total_mem)
 STR_GETTER(get_dev_name, struct list_row, DEV(r)->name)
-STR_GETTER(get_dev_sm_limit, struct list_row,
-	   DEV(r)->mig ? "mig" : DEV(r)->mps_pct ? "mps_percentage"
-	   : DEV(r)->mps ? "mps" : "none")
+static const char *sm_limit_name(enum sm_limit l)
+{
+	switch (l) {
+	case SM_LIMIT_MIG: return "mig";
+	case SM_LIMIT_MPS: return "mps";
+	case SM_LIMIT_MPS_CLIENT: return "mps_percentage";
+	case SM_LIMIT_MPS_SERVER: return "mps_server";
+	default: return "none";
+	}
+}
+STR_GETTER(get_dev_sm_limit, struct list_row, sm_limit_name(DEV(r)->sm_limit))
+GETTER(get_dev_gpu_sms)
+{
+	const struct list_row *r = p;
+
+	(void)f;
+	v->type = DEV(r)->gpu_sms ? VAL_UINT : VAL_NULL;
+	v->u = (uint64_t)DEV(r)->gpu_sms;
+}
 GETTER(get_dev_mps_pct)
 {
 	const struct list_row *r = p;
@@ -112,11 +128,14 @@ static const struct field device_fields[] = {
 	  COL("memory", 14, 1), 0, 0 },
 	{ "name", FT_STR, "its name", get_dev_name, NULL, COL(NULL, 0, 2),
 	  0, 0 },
-	{ "sm_limit", FT_STR, "what limits the SMs this process has: mig "
-	  "(multiProcessorCount is the instance's), mps_percentage "
-	  "(CUDA_MPS_ACTIVE_THREAD_PERCENTAGE: about that share of them), "
-	  "mps (none set), none", get_dev_sm_limit, NULL, COL(NULL, 0, 2), 0,
-	  0 },
+	{ "sm_limit", FT_STR, "what limits the SMs this process has, which "
+	  "multiProcessorCount says: mig (the instance's), mps_percentage "
+	  "(an MPS client's CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), mps_server "
+	  "(its MPS server's percentage, lower), mps (an MPS client with all "
+	  "of them), none", get_dev_sm_limit, NULL, COL(NULL, 0, 2), 0, 0 },
+	{ "gpu_sms", FT_INT, "an MPS client's whole GPU's SMs, from the GPU "
+	  "list by name (absent: not an MPS client, or not listed)",
+	  get_dev_gpu_sms, NULL, COL(NULL, 0, 2), 0, 0 },
 	{ "mps_active_thread_percentage", FT_INT, "CUDA_MPS_ACTIVE_THREAD_"
 	  "PERCENTAGE of an MPS client (absent: none)", get_dev_mps_pct, NULL,
 	  COL(NULL, 0, 2), 0, 0 },
@@ -141,6 +160,7 @@ int mode_list_devices(struct session *s)
 	for (i = 0; i < n && i < 64; i++) {
 		if (device_query(i, &devs[i], err, sizeof err) != 0)
 			die("device %d: %s", i, err);
+		session_sm_limit(s, &devs[i]);
 		rows[i].item = &devs[i];
 		snprintf(rows[i].cc, sizeof rows[i].cc, "%d.%d",
 			 devs[i].cc_major, devs[i].cc_minor);

@@ -359,7 +359,7 @@ static void note_bounds(struct occ_run *run, const struct session_layout *L)
 {
 	if (L->cap_unknown)
 		run->cluster_bounds |= CLUSTER_CAP_UNKNOWN;
-	if (L->bound || L->whole)
+	if (L->bound || L->whole || L->mps)
 		run->cluster_bounds |= CLUSTER_LAYOUT_UNKNOWN;
 }
 

@@ -99,6 +99,9 @@ static void unknown_line(FILE *f, const struct session_layout *L,
 	else if (L->whole)
 		fprintf(f, "  Upper bound: unknown: the GPCs (every cluster must "
 			"fit on the SMs)\n");
+	else if (L->mps)
+		fprintf(f, "  Upper bound: an MPS client: the runtime may answer "
+			"fewer clusters (docs/mps.md)\n");
 }
 
 /* No GPCs known (all SMs as one), or no cap known. */

@@ -101,6 +101,8 @@ void session_device_failed(const struct session *s, const char *err)
 	die("device %d: %s", s->dev.index, err);
 }
 
+static void sm_limit_warn(const struct occ_device *d);
+
 static void query_device(struct session *s)
 {
 	const struct options *o = s->o;
@@ -128,20 +130,77 @@ static void query_device(struct session *s)
 	if (device_query(index, &s->dev, err, sizeof err) != 0)
 		die("device %d: %s", index, err);
 	s->gpu.device = index;
-	/* A MIG instance is a slice of the GPU: the runtime reports the
-	 * slice's SMs, and L2 persistence is not available in it. */
-	if (s->dev.mig)
-		warn("device %d is a MIG instance: its %d SMs and its memory are "
-		     "the instance's, not the whole GPU's", index, s->dev.sms);
-	/* An MPS client's limit is on threads, which the SMs it may use
-	 * follow; the count the runtime reports is computed with. */
-	if (s->dev.mps_pct)
-		warn("device %d is shared through MPS with "
-		     "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=%d: its kernels may use "
-		     "about %d %% of the SMs (the driver's rounding is not "
-		     "measured here); computed with the %d the runtime reports",
-		     index, s->dev.mps_pct, s->dev.mps_pct, s->dev.sms);
+	session_sm_limit(s, &s->dev);
+	sm_limit_warn(&s->dev);
 	s->have_dev = 1;
+}
+
+void session_sm_limit(struct session *s, struct occ_device *d)
+{
+	struct occ_gpu_match m;
+	int expect = 0;
+
+	d->gpu_sms = 0;
+	if (!d->mig && d->mps && occ_gpus_match(session_gpus(s), d->name, &m) ==
+	    OCC_OK && m.gpu[0]->sms >= d->sms)
+		d->gpu_sms = m.gpu[0]->sms;
+	if (d->mig) {
+		d->sm_limit = SM_LIMIT_MIG;
+		return;
+	}
+	if (!d->mps) {
+		d->sm_limit = SM_LIMIT_NONE;
+		return;
+	}
+	if (d->gpu_sms && d->mps_pct)
+		occ_mps_sms(d->gpu_sms, d->mps_pct, &expect);
+	/* The runtime reports the SMs the client has (docs/mps.md): fewer
+	 * than its own percentage gives, the server's percentage is lower. */
+	if (d->gpu_sms && d->sms < d->gpu_sms && d->sms < expect)
+		d->sm_limit = SM_LIMIT_MPS_SERVER;
+	else if (d->gpu_sms && d->sms < d->gpu_sms && !d->mps_pct)
+		d->sm_limit = SM_LIMIT_MPS_SERVER;
+	else if (d->mps_pct && d->mps_pct < 100 &&
+		 (!d->gpu_sms || d->sms < d->gpu_sms))
+		d->sm_limit = SM_LIMIT_MPS_CLIENT;
+	else
+		d->sm_limit = SM_LIMIT_MPS;
+}
+
+/* What limits the SMs, said once where it is not the whole GPU. */
+static void sm_limit_warn(const struct occ_device *d)
+{
+	char whole[64] = "";
+
+	if (d->gpu_sms)
+		snprintf(whole, sizeof whole, " of the GPU's %d", d->gpu_sms);
+	switch (d->sm_limit) {
+	case SM_LIMIT_MIG:
+		/* The runtime reports the slice's SMs; L2 persistence is not
+		 * available in it. */
+		warn("device %d is a MIG instance: its %d SMs and its memory "
+		     "are the instance's, not the whole GPU's", d->index, d->sms);
+		break;
+	case SM_LIMIT_MPS_CLIENT:
+		warn("device %d is an MPS client limited by its "
+		     "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=%d to %d SMs%s, which the "
+		     "runtime reports and its kernels run on (docs/mps.md): "
+		     "computed with them; its GPCs are not known (cluster figures "
+		     "are upper bounds)", d->index, d->mps_pct, d->sms, whole);
+		break;
+	case SM_LIMIT_MPS_SERVER:
+		warn("device %d is an MPS client limited by its server's "
+		     "active-thread percentage (nvidia-cuda-mps-control's "
+		     "set_default_active_thread_percentage or "
+		     "set_active_thread_percentage%s) to %d SMs%s, which the "
+		     "runtime reports and its kernels run on (docs/mps.md): "
+		     "computed with them; its GPCs are not known (cluster figures "
+		     "are upper bounds)", d->index, d->mps_pct ? ", lower than "
+		     "its CUDA_MPS_ACTIVE_THREAD_PERCENTAGE" : "", d->sms, whole);
+		break;
+	default:
+		break;
+	}
 }
 
 /* The table keys the device does not report, as a list for a message. */

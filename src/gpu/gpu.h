@@ -79,6 +79,17 @@ struct occ_device {
 	/* CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of this process's environment
 	 * (1-100), or 0 where it is not set or not a percentage. */
 	int mps_pct;
+	/* Set by the command line (session_sm_limit): the whole GPU's SMs,
+	 * from the GPU list by name (0: not known), and what limits the
+	 * SMs this process has. */
+	int gpu_sms;
+	enum sm_limit {
+		SM_LIMIT_NONE,
+		SM_LIMIT_MIG,            /* the instance's SMs */
+		SM_LIMIT_MPS,            /* an MPS client, all the SMs */
+		SM_LIMIT_MPS_CLIENT,     /* its CUDA_MPS_ACTIVE_THREAD_PERCENTAGE */
+		SM_LIMIT_MPS_SERVER      /* its server's percentage, lower */
+	} sm_limit;
 };
 
 /* 0, or -1 with a message in err. */

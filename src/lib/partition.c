@@ -117,6 +117,23 @@ enum occ_status occ_partition_part_sms(const struct occ_partition_split *s,
 	return OCC_OK;
 }
 
+/* ---- MPS ---- */
+
+#define MPS_MIN_SMS 8
+
+enum occ_status occ_mps_sms(int gpu_sms, int pct, int *sms)
+{
+	int n;
+
+	if (pct < 1 || pct > 100 || gpu_sms < 1 || gpu_sms > PARTITION_SMS_MAX)
+		return OCC_ERR_INVALID_INPUT;
+	n = pct * gpu_sms / 200 * 2;
+	if (n < MPS_MIN_SMS)
+		n = MPS_MIN_SMS;
+	*sms = n < gpu_sms ? n : gpu_sms;
+	return OCC_OK;
+}
+
 /* ---- partitions.txt ---- */
 
 static int flags_from_name(const char *w, unsigned *flags)

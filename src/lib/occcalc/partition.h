@@ -83,6 +83,19 @@ enum occ_status occ_partition_part_find(const char *path, const char *name,
 					struct occ_partition_part *out,
 					struct occ_diag *diag);
 
+/* ---- MPS ---- */
+
+/* The SMs an MPS client whose active-thread percentage is `pct` (1-100,
+ * CUDA_MPS_ACTIVE_THREAD_PERCENTAGE or its server's) gets of a GPU of
+ * gpu_sms SMs: its share rounded down to whole TPCs (2 SMs), at least 8
+ * (or all the GPU's where it has fewer): max(8, 2 floor(pct x SMs /
+ * 200)). Measured on an H100 (132 SMs, driver 580: docs/mps.md), where
+ * cudaDevAttrMultiProcessorCount says this count and the client's
+ * kernels run on exactly that many SMs; other GPUs are not measured.
+ * OCC_ERR_INVALID_INPUT for pct outside 1..100 or gpu_sms outside
+ * 1..1024. */
+enum occ_status occ_mps_sms(int gpu_sms, int pct, int *sms);
+
 /* "default", "ignore-coscheduling", "max-cluster-size" as partitions.txt
  * and occcalc write the flags (NULL for bits that are not one of these). */
 const char *occ_partition_flags_name(unsigned flags);
