@@ -18,8 +18,11 @@
  * nonportable potential cluster size. Fields (mps.sh writes the header):
  * label, attr_sms, prop_sms, affinity_sms, distinct_sms, peak_blocks,
  * blocks_per_sm_128t, clusters_1, _2, _4, _8, _16, potential_nonportable,
- * env_pct, error.
+ * env_pct, error; then a 128-thread cluster kernel's blocks per SM, and
+ * for clusters of 2, 4, 8, 16 the runtime's answer for it and the most
+ * clusters live at once when three times that many are launched.
  */
+#include <cooperative_groups.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -55,6 +58,29 @@ __global__ void spin_kernel(rec *out, unsigned long long spin_ns)
 	}
 }
 
+namespace cg = cooperative_groups;
+
+/* counters[0]: clusters live; [1]: the most at once. */
+__global__ void cluster_kernel(unsigned *counters, unsigned long long spin_ns)
+{
+	cg::cluster_group cl = cg::this_cluster();
+	unsigned rank = cl.block_rank();
+	unsigned long long t0, t;
+
+	cl.sync();
+	if (threadIdx.x == 0) {
+		if (rank == 0)
+			atomicMax(&counters[1], atomicAdd(&counters[0], 1) + 1);
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+		do
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+		while (t - t0 < spin_ns);
+	}
+	cl.sync();
+	if (threadIdx.x == 0 && rank == 0)
+		atomicSub(&counters[0], 1);
+}
+
 __global__ void occ_kernel(float *p)
 {
 	if (p)
@@ -86,6 +112,42 @@ static int peak(const std::vector<rec> &v)
 	for (auto &e : ev)
 		best = std::max(best, n += e.second);
 	return best;
+}
+
+/* Clusters of `size` CTAs of cluster_kernel (128 threads): the runtime's
+ * answer in *api, and the most live at once when three times that many
+ * run, 0.3 ms each, in *peak (-1: not launched). */
+static void cluster_peak(int size, int *api, int *peak)
+{
+	cudaLaunchConfig_t cfg;
+	cudaLaunchAttribute attr;
+	unsigned *d, h[2] = { 0, 0 };
+
+	*api = *peak = -1;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.blockDim = dim3(128);
+	attr.id = cudaLaunchAttributeClusterDimension;
+	attr.val.clusterDim.x = size;
+	attr.val.clusterDim.y = 1;
+	attr.val.clusterDim.z = 1;
+	cfg.attrs = &attr;
+	cfg.numAttrs = 1;
+	cfg.gridDim = dim3(size);
+	if (cudaOccupancyMaxActiveClusters(api, cluster_kernel, &cfg) !=
+	    cudaSuccess || *api < 1) {
+		(void)cudaGetLastError();
+		return;
+	}
+	cfg.gridDim = dim3(size * *api * 3);
+	if (cudaMalloc(&d, sizeof h) != cudaSuccess)
+		return;
+	cudaMemset(d, 0, sizeof h);
+	if (cudaLaunchKernelEx(&cfg, cluster_kernel, d, 300000ull) ==
+	    cudaSuccess && cudaDeviceSynchronize() == cudaSuccess &&
+	    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess)
+		*peak = (int)h[1];
+	(void)cudaGetLastError();
+	cudaFree(d);
 }
 
 static int clusters(const char *label, int size)
@@ -171,7 +233,21 @@ int main(int argc, char **argv)
 	       aff_sms, sms.size(), peak(h), bps);
 	for (int c : { 1, 2, 4, 8, 16 })
 		printf(",%d", clusters(label, c));
-	printf(",%d,%s,\n", pot, env ? env : "");
+	printf(",%d,%s,", pot, env ? env : "");
+	/* Real cluster launches: what the runtime answers, what ran. */
+	cudaFuncSetAttribute(cluster_kernel,
+			     cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+	int ck = 0;
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ck, cluster_kernel, 128,
+						      0);
+	printf(",%d", ck);
+	for (int c : { 2, 4, 8, 16 }) {
+		int api, pk;
+
+		cluster_peak(c, &api, &pk);
+		printf(",%d,%d", api, pk);
+	}
+	printf("\n");
 	cudaFree(d);
 	return 0;
 }

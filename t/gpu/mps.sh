@@ -26,7 +26,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/occcalc-mps.XXXXXX") || exit 1
 
 "$NVCC" -std=c++17 -O2 -arch=sm_90 -o "$tmp/mps" "$T/gpu/mps.cu" -lcuda ||
 	exit 1
-echo "label,attr_sms,prop_sms,affinity_sms,distinct_sms,peak_blocks,blocks_per_sm_128t,clusters_1,clusters_2,clusters_4,clusters_8,clusters_16,potential_nonportable,env_pct,error" >"$out/mps.csv"
+echo "label,attr_sms,prop_sms,affinity_sms,distinct_sms,peak_blocks,blocks_per_sm_128t,clusters_1,clusters_2,clusters_4,clusters_8,clusters_16,potential_nonportable,env_pct,error,ck_blocks_per_sm,ck_api_2,ck_peak_2,ck_api_4,ck_peak_4,ck_api_8,ck_peak_8,ck_api_16,ck_peak_16" >"$out/mps.csv"
 echo "label,expected_sm_limit,multiProcessorCount,sm_limit,gpu_sms,mps_active_thread_percentage" >"$out/devices.csv"
 echo "label,waves,tail_blocks" >"$out/waves.csv"
 cfields=cluster,max_active_clusters,api_max_active_clusters,cluster_agrees,cluster_bound,layout
