@@ -131,10 +131,11 @@ static void layout_measured(struct session *s)
 		    "it with --layout", d->index, err);
 	snprintf(L->source, sizeof L->source, "measured on device %d (%s)",
 		 d->index, d->name);
-	/* Under MPS, cudaOccupancyMaxActiveClusters answered fewer clusters
-	 * than this layout gives in 16 of the 75 sizes and shares measured,
-	 * never more (docs/mps.md), and which GPCs hold the client's SMs
-	 * is the server's choice: the figures are upper bounds. */
+	/* Under MPS this layout is not the GPU's (one GPC of all the
+	 * client's SMs), cudaOccupancyMaxActiveClusters answered fewer
+	 * clusters than it gives in 14 and 16 of 75 cases, never more, and
+	 * launches held up to its figure, some more than the runtime's
+	 * (docs/mps.md): the figures are upper bounds. */
 	L->mps = d->mps;
 	if (L->l.sms != d->sms)
 		warn("device %d: %d of its %d SMs ran clusters of 2 or more; the "
