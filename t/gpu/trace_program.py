@@ -5,16 +5,21 @@ attention), a small CNN (cuDNN convolutions), a Triton kernel
 (triton.jit) and a CUDA C++ kernel with __cluster_dims__ (trace_cluster.cu,
 built with nvcc and loaded with ctypes).
 
-  trace_program.py [--scale fixture|bench] [--warmup N] [--steps N]
-                   [--kineto FILE] [--timing FILE] [--build DIR]
+  trace_program.py [--scale fixture|bench] [--warmup N] [--warmup-s S]
+                   [--steps N] [--kineto FILE] [--timing FILE] [--build DIR]
 
 --kineto runs the timed steps under torch.profiler and writes its Chrome
 trace to FILE (.gz: compressed); --timing writes the timed steps' wall
-times (JSON). Everything is seeded: two runs launch the same kernels in
+times (JSON), each step's host time up to the synchronize (what it takes
+the host to launch it) and the garbage collections Python ran in it.
+--warmup-s warms up for at least S seconds as well as N steps: the GPU's
+clocks rise over a few hundred milliseconds of work after the idle
+start-up. Everything is seeded: two runs launch the same kernels in
 the same order, so that a trace, a Kineto trace and Nsight Compute's
 report of separate runs can be compared launch by launch."""
 import argparse
 import ctypes
+import gc
 import gzip
 import json
 import os
@@ -110,10 +115,15 @@ def cluster_library(build):
     return lib
 
 
+def gc_collections():
+    return sum(g["collections"] for g in gc.get_stats())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scale", choices=sorted(SCALES), default="fixture")
     ap.add_argument("--warmup", type=int, default=0)
+    ap.add_argument("--warmup-s", type=float, default=0.0)
     ap.add_argument("--steps", type=int, default=1)
     ap.add_argument("--kineto")
     ap.add_argument("--timing")
@@ -152,10 +162,13 @@ def main():
                 sys.exit("trace_program: cluster_mix: CUDA error %d" % err)
         opt.step()
 
-    for _ in range(a.warmup):
+    t0 = time.perf_counter()
+    done = 0
+    while done < a.warmup or time.perf_counter() - t0 < a.warmup_s:
         step()
-    torch.cuda.synchronize()
-    times = []
+        torch.cuda.synchronize()
+        done += 1
+    times, host, collections = [], [], []
     prof = None
     if a.kineto:
         prof = torch.profiler.profile(activities=[
@@ -163,10 +176,14 @@ def main():
             torch.profiler.ProfilerActivity.CUDA])
         prof.__enter__()
     for _ in range(a.steps):
+        c0 = gc_collections()
         t0 = time.perf_counter()
         step()
+        t1 = time.perf_counter()
         torch.cuda.synchronize()
         times.append(time.perf_counter() - t0)
+        host.append(t1 - t0)
+        collections.append(gc_collections() - c0)
     if prof:
         prof.__exit__(None, None, None)
         path = a.kineto[:-3] if a.kineto.endswith(".gz") else a.kineto
@@ -178,7 +195,9 @@ def main():
     if a.timing:
         with open(a.timing, "w") as f:
             json.dump({"scale": a.scale, "warmup": a.warmup,
-                       "steps": a.steps, "step_s": times,
+                       "warmup_steps_run": done, "steps": a.steps,
+                       "step_s": times, "host_s": host,
+                       "gc_collections": collections,
                        "median_s": statistics.median(times)}, f)
             f.write("\n")
 
