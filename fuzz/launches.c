@@ -111,5 +111,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st != OCC_OK)
 		FUZZ_CHECK(st != OCC_ERR_NOMEM || size > (1u << 20),
 			   "out of memory on %zu bytes", size);
+	/* A Kineto trace cut short is read up to the cut, which is the end
+	 * of the text: of the input itself where it is not gzip. */
+	if (info.format == OCC_LAUNCH_FORMAT_KINETO && info.cut_short)
+		FUZZ_CHECK(st == OCC_OK && (size >= 2 && data[0] == 0x1f &&
+					    data[1] == 0x8b ? 1
+					    : info.bytes == size),
+			   "cut short: status %d, at byte %llu of %zu", st,
+			   (unsigned long long)info.bytes, size);
 	return 0;
 }

@@ -155,8 +155,16 @@ static void structure(void)
 	tap_ok(read_text("{\"a\":1", &l, &err) == OCC_ERR_SYNTAX &&
 	       err.offset == 6, "a truncated text: refused at its end (%s)",
 	       err.what);
-	tap_ok(read_text("{} {}", &l, &err) == OCC_ERR_SYNTAX,
-	       "two values where one is due refused");
+	tap_ok(err.cut_short && err.bytes == 6,
+	       "a truncated text: said to be cut short, after its 6 bytes");
+	tap_ok(read_text("{\"a\": \"bc", &l, &err) == OCC_ERR_SYNTAX &&
+	       err.cut_short && err.bytes == 9,
+	       "a text cut inside a string: cut short too");
+	tap_ok(read_text("{} {}", &l, &err) == OCC_ERR_SYNTAX &&
+	       !err.cut_short, "two values where one is due refused, not "
+	       "cut short");
+	tap_ok(read_text("{\"a\": x", &l, &err) == OCC_ERR_SYNTAX &&
+	       !err.cut_short, "a text wrong before its end: not cut short");
 }
 
 static void limits(void)
@@ -301,7 +309,7 @@ static void records(void)
 
 int main(void)
 {
-	tap_plan(33);
+	tap_plan(36);
 	strings();
 	across();
 	structure();

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "occcalc.h"
 #include "arch.h"
@@ -84,6 +85,87 @@ static void test_read(void)
 
 	st = occ_launches_read_file(getenv("T"), &cb, &s, &info, &d);
 	tap_ok(st == OCC_ERR_NOT_REGULAR, "a directory is not read");
+}
+
+/* The first n bytes of the fixture name, in a file of their own (path). */
+static int cut_copy(const char *name, long n, char *path, size_t size)
+{
+	char from[1024], *buf = malloc((size_t)n);
+	FILE *f;
+	int fd, ok;
+
+	fixture(from, sizeof from, name);
+	snprintf(path, size, "%s/occcalc-cut.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	f = fopen(from, "rb");
+	ok = buf && f && fread(buf, 1, (size_t)n, f) == (size_t)n &&
+	     (fd = mkstemp(path)) >= 0 && write(fd, buf, (size_t)n) == n &&
+	     close(fd) == 0;
+	if (f)
+		fclose(f);
+	free(buf);
+	return ok ? 0 : -1;
+}
+
+/* Where the n-th occurrence of s starts in the fixture name; -1 if not. */
+static long nth(const char *name, const char *s, int n)
+{
+	char from[1024], buf[8192], *p = buf;
+	size_t got;
+	FILE *f;
+
+	fixture(from, sizeof from, name);
+	if (!(f = fopen(from, "rb")))
+		return -1;
+	got = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[got] = '\0';
+	while ((p = strstr(p, s)) != NULL && --n > 0)
+		p++;
+	return p ? p - buf : -1;
+}
+
+static void test_cut_short(void)
+{
+	struct seen s = { 0 };
+	struct occ_launch_file info;
+	struct occ_diag d;
+	char path[1024];
+	long third = nth("kineto.json", "\"cat\": \"kernel\"", 3), at;
+	enum occ_status st;
+
+	/* Inside the third kernel event: the two before it are read. */
+	at = third + 20;
+	if (third < 0 || cut_copy("kineto.json", at, path, sizeof path) != 0) {
+		tap_ok(0, "a Kineto trace cut short: its copy");
+		return;
+	}
+	st = occ_launches_read_file(path, &cb, &s, &info, &d);
+	tap_ok(st == OCC_OK && s.launches == 2 && info.launches == 2 &&
+	       info.cut_short && info.bytes == (uint64_t)at,
+	       "a Kineto trace cut inside its third kernel event: no error, "
+	       "its first two launches, cut short at byte %ld (%llu)", at,
+	       (unsigned long long)info.bytes);
+	unlink(path);
+
+	/* Before traceEvents: nothing to read, an error. */
+	at = nth("kineto.json", "\"traceEvents\"", 1);
+	memset(&s, 0, sizeof s);
+	if (at < 0 || cut_copy("kineto.json", at, path, sizeof path) != 0) {
+		tap_ok(0, "a Kineto trace cut short: its copy");
+		return;
+	}
+	st = occ_launches_read_file(path, &cb, &s, &info, &d);
+	tap_ok(st == OCC_ERR_SYNTAX && !info.cut_short && s.launches == 0,
+	       "a Kineto trace cut before its traceEvents: an error (%s)",
+	       d.key);
+	unlink(path);
+
+	memset(&s, 0, sizeof s);
+	fixture(path, sizeof path, "kineto.json");
+	st = occ_launches_read_file(path, &cb, &s, &info, &d);
+	tap_ok(st == OCC_OK && !info.cut_short && s.launches == 3,
+	       "a whole Kineto trace is not cut short");
 }
 
 /* An H100 as the trace's device record gives it. */
@@ -276,6 +358,7 @@ int main(void)
 {
 	load_tables();
 	test_read();
+	test_cut_short();
 	test_arch();
 	test_model();
 	test_part();

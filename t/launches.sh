@@ -53,6 +53,39 @@ run --launches "$tmp/cut.jsonl" -f csv --fields kernel
 	grep -q "cut.jsonl: cut short (no end record): 2 launches read up to its last whole line" "$tmp/err"
 ok $? "a trace cut short reads up to its last whole line and says so"
 
+# A Kineto trace cut short (a job killed as the profiler wrote it): the
+# real one of t/fixtures/traces, cut inside its 18th kernel event.
+K=$T/fixtures/traces/kineto.json.gz
+gzip -dc "$K" >"$tmp/kineto-whole.json"
+run --launches "$tmp/kineto-whole.json" -f csv --fields kernel,grid,block,regs,occupancy_pct
+cp "$tmp/out" "$tmp/whole.csv"
+at=$(grep -b -o '"cat": "kernel"' "$tmp/kineto-whole.json" | sed -n 18p | cut -d: -f1)
+head -c $((at + 20)) "$tmp/kineto-whole.json" >"$tmp/kineto-cut.json"
+run --launches "$tmp/kineto-cut.json" -f csv --fields kernel,grid,block,regs,occupancy_pct
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 18 ] &&
+	head -18 "$tmp/whole.csv" | cmp -s - "$tmp/out" &&
+	grep -q "kineto-cut.json: cut short at byte $((at + 20)) of its JSON (inside traceEvents): 17 launches read up to there" "$tmp/err"
+ok $? "a Kineto trace cut inside its 18th kernel event: the 17 launches before it, as the whole trace has them, and one line naming the byte"
+
+below=$(sed -n 2,18p "$tmp/whole.csv" | awk -F, '$NF < 90' | wc -l)
+run --launches "$tmp/kineto-cut.json" --check 'occupancy_pct >= 90'
+[ "$status" -eq 1 ] && [ "$below" -gt 0 ] &&
+	grep -q -- "--check: $below of 17 rows fail" "$tmp/err"
+ok $? "--check judges the launches read up to the cut: $below of them below 90 %"
+
+# The compressed file cut short: what it holds up to the cut is its text
+# up to there, read as the plain text cut there is.
+head -c 30000 "$K" >"$tmp/kineto-cut.json.gz"
+gzip -dc "$tmp/kineto-cut.json.gz" >"$tmp/kineto-cut2.json" 2>/dev/null
+cutbytes=$(wc -c <"$tmp/kineto-cut2.json")
+run --launches "$tmp/kineto-cut2.json" -f csv --fields kernel,grid,block,regs,occupancy_pct
+cp "$tmp/out" "$tmp/cut2.csv"
+run --launches "$tmp/kineto-cut.json.gz" -f csv --fields kernel,grid,block,regs,occupancy_pct
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -gt 2 ] &&
+	cmp -s "$tmp/cut2.csv" "$tmp/out" &&
+	grep -q "kineto-cut.json.gz: cut short at byte $cutbytes of its JSON (inside traceEvents): $(($(wc -l <"$tmp/out") - 1)) launches read up to there" "$tmp/err"
+ok $? "a gzip Kineto trace cut short: the launches of its text up to the cut, and the byte of that text"
+
 sed 's/"dropped":0/"dropped":17/' "$F/small.jsonl" >"$tmp/dropped.jsonl"
 run --launches "$tmp/dropped.jsonl" -f csv
 [ "$status" -eq 0 ] && grep -q "CUPTI dropped 17 records: launches missing from the trace" "$tmp/err"
@@ -68,7 +101,7 @@ sed '1s/"version":1/"version":2/' "$F/small.jsonl" >"$tmp/bad.jsonl"
 expect 1 "bad.jsonl:1: version: a trace format this occcalc does not read" --launches "$tmp/bad.jsonl"
 printf '{"traceEvents": [ {"ph": "X", "cat": "kernel", "name": "k", "args": {"device": 0}}' >"$tmp/bad.json"
 expect 1 "bad.json:1: registers per thread: missing" --launches "$tmp/bad.json"
-printf '{"traceEvents": [\n{"ph": "X", "cat": "kernel", "args": {"grid": "x"' >"$tmp/bad.json"
+printf '{"deviceProperties": [\n{"id": 0, "computeMajor": 9' >"$tmp/bad.json"
 expect 1 "bad.json:2: the text ends inside a JSON value" --launches "$tmp/bad.json"
 printf '{"traceEvents": [\n{"ph": "X", "cat": "kernel", "args": {"grid": "x"}}]}' >"$tmp/bad.json"
 expect 1 "bad.json:2: grid: not a value of its type" --launches "$tmp/bad.json"

@@ -692,6 +692,11 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 		     "static/dynamic split of shared memory and no carveout: "
 		     "its launches are modelled without clusters, at the SM's "
 		     "largest carveout", path);
+	if (fi->format == OCC_LAUNCH_FORMAT_KINETO && fi->cut_short)
+		warn("%s: cut short at byte %" PRIu64 " of its JSON (inside "
+		     "traceEvents): %" PRIu64 " launch%s read up to there",
+		     path, fi->bytes, fi->launches,
+		     fi->launches == 1 ? "" : "es");
 	if (fi->format != OCC_LAUNCH_FORMAT_OCCCALC)
 		return;
 	if (!fi->complete)

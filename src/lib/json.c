@@ -157,6 +157,7 @@ static void yajl_failed(struct occ_json_reader *r)
 	uint64_t at = r->base + yajl_get_bytes_consumed(r->h);
 	char what[160];
 	size_t i, n;
+	int cut;
 
 	/* yajl's lexer stands past the byte it refused, its parser past
 	 * the token. */
@@ -171,12 +172,14 @@ static void yajl_failed(struct occ_json_reader *r)
 	while (n && text[n - 1] == '.')
 		n--;
 	snprintf(what, sizeof what, "%.*s", (int)n, text);
+	cut = strcmp(what, say[0][0]) == 0 && !r->failed;
 	for (i = 0; i < sizeof say / sizeof say[0]; i++)
 		if (strcmp(what, say[i][0]) == 0)
 			snprintf(what, sizeof what, "%s", say[i][1]);
 	if (e)
 		yajl_free_error(r->h, e);
 	occ_json_fail(r, OCC_ERR_SYNTAX, at, "%s", what);
+	r->err->cut_short = cut;
 }
 
 /* ---- Strings: checked, and where they start ---- */
@@ -605,6 +608,7 @@ enum occ_status occ_json_read_mem(const char *text, size_t len,
 		if (!r.failed)
 			finish(&r);
 	}
+	err->bytes = r.base;
 	release(&r);
 	return r.failed ? err->st : OCC_OK;
 }
@@ -634,6 +638,7 @@ enum occ_status occ_json_read_fd(int fd, const struct occ_json_limits *lim,
 		if (!r.failed)
 			finish(&r);
 	}
+	err->bytes = r.base;
 	if (g)
 		gzclose(g);
 	if (dupfd >= 0)

@@ -76,6 +76,9 @@ struct occ_json_err {
 	uint64_t offset;        /* byte of the (decompressed) input */
 	uint64_t line, column;  /* 1-based */
 	char what[160];
+	int cut_short;          /* the text ends inside a value (a file cut
+	                           short): st is OCC_ERR_SYNTAX */
+	uint64_t bytes;         /* of the input read, decompressed */
 };
 
 enum occ_json_type {

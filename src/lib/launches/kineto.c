@@ -7,7 +7,9 @@
  * static plus dynamic, "grid", "block", and its own estimate "blocks per
  * SM", "warps per SM", "est. achieved occupancy %"). The events come
  * from the project's JSON reader (json.h) as they are read: nothing is
- * kept but the event being read.
+ * kept but the event being read. A file that ends inside its
+ * traceEvents was cut short: what it holds up to there is read, and
+ * the file's information says so.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -464,7 +466,14 @@ enum occ_status kineto_read(struct launch_read *r, int fd)
 	k->r = r;
 	memset(&err, 0, sizeof err);
 	st = occ_json_read_fd(fd, &lim, on_event, k, &err);
-	if (st != OCC_OK)
+	r->info->bytes = err.bytes;
+	if (st != OCC_OK && err.cut_short && k->seen_events) {
+		/* A file cut short (a job killed as the profiler wrote it, a
+		 * copy broken off): the launches whose events ended before
+		 * the cut are read, as an occcalc trace's whole lines are. */
+		r->info->cut_short = 1;
+		st = OCC_OK;
+	} else if (st != OCC_OK)
 		st = launch_json_fail(r, &err);
 	else if (!k->seen_events)
 		st = launch_fail(r, OCC_ERR_MISSING_KEY, 0, 0, "traceEvents");

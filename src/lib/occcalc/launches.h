@@ -108,7 +108,11 @@ struct occ_launch_record {
 struct occ_launch_file {
 	enum occ_launch_format format;
 	int complete;            /* occcalc trace: its end record was read */
-	int cut_short;           /* a last line without its newline skipped */
+	int cut_short;           /* occcalc trace: a last line without its
+	                            newline skipped; Kineto trace: its JSON
+	                            ends inside traceEvents (the file was cut
+	                            short), the launches whose events ended
+	                            before the cut read, bytes where it ends */
 	int64_t pid;             /* occcalc trace: the process; -1 unknown */
 	int64_t declared;        /* the end record's launch count; -1 */
 	int64_t dropped;         /* records CUPTI could not deliver; -1 */
@@ -142,7 +146,10 @@ struct occ_launch_callbacks {
  * OCC_ERR_BAD_VALUE and OCC_ERR_RANGE (key: the key), OCC_ERR_LINE_TOO_LONG,
  * OCC_ERR_CORRUPT for a gzip stream that fails, OCC_ERR_IO, OCC_ERR_NOMEM,
  * or what a callback returned. info (may be NULL) is filled as far as the
- * read went. */
+ * read went. A file cut short is read up to the cut, without an error:
+ * an occcalc trace without its end record (info->complete 0), a Kineto
+ * trace whose JSON ends inside traceEvents (info->cut_short, and
+ * info->bytes where it ends). */
 enum occ_status occ_launches_read_file(const char *path,
 				       const struct occ_launch_callbacks *cb,
 				       void *ctx, struct occ_launch_file *info,
