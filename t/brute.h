@@ -93,6 +93,8 @@ static void brute_warp(const struct occ_arch *a, const struct occ_launch *l,
 	uint64_t addr[32], e = (uint64_t)x->elem_size, t;
 	uint64_t dx = l->block_x ? l->block_x : l->block;
 	uint64_t dy = l->block_x && l->block_y ? l->block_y : 1;
+	uint64_t gy = l->grid_y ? l->grid_y : 1, gz = l->grid_z ? l->grid_z : 1;
+	uint64_t gx = l->grid / gy / gz;
 	int n = 0, arr = k->array;
 
 	for (t = w * 32; t < w * 32 + 32 && t < l->block; t++) {
@@ -101,7 +103,10 @@ static void brute_warp(const struct occ_arch *a, const struct occ_launch *l,
 			     k->tid[0] * (int64_t)(t % dx) +
 			     k->tid[1] * (int64_t)(t / dx % dy) +
 			     k->tid[2] * (int64_t)(t / dx / dy) +
-			     k->bid * (int64_t)b;
+			     k->bid * (int64_t)b +
+			     k->bid_dim[0] * (int64_t)(b % gx) +
+			     k->bid_dim[1] * (int64_t)(b / gx % gy) +
+			     k->bid_dim[2] * (int64_t)(b / gx / gy);
 
 		/* below element 0 too: lifted by whole lines */
 		if ((int)(t % 32) < x->threads)

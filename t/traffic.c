@@ -18,7 +18,7 @@ static enum occ_status run(int major, int minor, const char *text,
 			   enum occ_l1_policy l1, struct occ_traffic *t)
 {
 	struct occ_kernel_text k;
-	struct occ_launch l = { grid, block, l1, 0, 0 };
+	struct occ_launch l = { grid, block, l1, 0, 0, 0, 0 };
 	size_t where;
 	enum occ_status st = occ_kernel_parse(text, &k, &where);
 
@@ -308,11 +308,11 @@ static int form_agrees(const char *text, const struct occ_launch *l,
 static void form(const char *what, const char *text, int count)
 {
 	static const struct occ_launch launches[] = {
-		{ 37, 96, OCC_L1_DEFAULT, 0, 0 },
-		{ 11, 100, OCC_L1_CACHE, 0, 0 },
-		{ 9, 256, OCC_L1_DEFAULT, 32, 8 },
-		{ 6, 128, OCC_L1_BYPASS, 8, 4 },
-		{ 1, 5003, OCC_L1_DEFAULT, 0, 0 },
+		{ 37, 96, OCC_L1_DEFAULT, 0, 0, 0, 0 },
+		{ 11, 100, OCC_L1_CACHE, 0, 0, 0, 0 },
+		{ 9, 256, OCC_L1_DEFAULT, 32, 8, 0, 0 },
+		{ 6, 128, OCC_L1_BYPASS, 8, 4, 0, 0 },
+		{ 1, 5003, OCC_L1_DEFAULT, 0, 0, 0, 0 },
 	};
 	size_t i, n = sizeof launches / sizeof launches[0];
 	int ok = 1;
@@ -555,6 +555,279 @@ static void brute_force(int cases)
 	       "differ)", cases, bad);
 }
 
+/* ---- Grids of 2 and 3 dimensions, placed by blockIdx.x/y/z ---- */
+
+/* The text over a launch of a gx x gy x gz grid of bx x by blocks, with
+ * --define's N=128, against the brute force; 1 when every total agrees
+ * (and the text was placed by coordinates: `tiled`). */
+static int grid_agrees(const char *text, uint32_t gx, uint32_t gy,
+		       uint32_t gz, uint32_t bx, uint32_t by, int major,
+		       int tiled)
+{
+	struct occ_launch l = { (uint64_t)gx * gy * gz, (uint64_t)bx * by,
+				OCC_L1_DEFAULT, bx, by, gy, gz };
+	const struct occ_arch *a = arch(major, major == 3 ? 7 : 0);
+	struct occ_kernel_env env;
+	struct occ_kernel_text k;
+	struct occ_traffic got, want;
+	size_t at, i;
+	int placed = 0;
+
+	memset(&env, 0, sizeof env);
+	occ_kernel_env_define(&env, "N", 128);
+	env.block_dim[0] = bx;
+	env.block_dim[1] = by;
+	env.block_dim[2] = 1;
+	env.grid_dim = gx;
+	env.grid_yz[0] = gy;
+	env.grid_yz[1] = gz;
+	if (occ_kernel_parse_env(text, &env, &k, &at) != OCC_OK) {
+		tap_diag("'%s' does not parse at %zu", text, at);
+		return 0;
+	}
+	for (i = 0; i < k.n; i++)
+		placed |= k.acc[i].bid_dim[0] || k.acc[i].bid_dim[1] ||
+			  k.acc[i].bid_dim[2];
+	if (placed != tiled ||
+	    occ_traffic_compute(a, &l, k.acc, k.n, &got) != OCC_OK)
+		return 0;
+	brute(a, &l, k.acc, k.n, &want);
+	return same_ops(&got.load, &want.load) &&
+	       same_ops(&got.store, &want.store) &&
+	       got.footprint == want.footprint && got.warps == want.warps;
+}
+
+static void tile_form(const char *what, const char *text, int tiled)
+{
+	tap_ok(grid_agrees(text, 8, 8, 1, 16, 16, 9, tiled) &&
+	       grid_agrees(text, 5, 3, 1, 16, 16, 9, tiled) &&
+	       grid_agrees(text, 8, 8, 1, 16, 16, 3, tiled) &&
+	       grid_agrees(text, 3, 4, 2, 8, 4, 9, tiled),
+	       "tile %s: '%s' equals the thread-by-thread count over grids of "
+	       "8x8 and 5x3 blocks of 16x16 (sm_90, Kepler) and 3x4x2 of "
+	       "8x4", what, text);
+}
+
+#define ROW "int row = blockIdx.y*blockDim.y + threadIdx.y; "
+#define COL "int col = blockIdx.x*blockDim.x + threadIdx.x; "
+
+static void tiles(void)
+{
+	tile_form("row*N+col", ROW COL "b[row*N + col] = a[row*N + col]", 1);
+	tile_form("a transpose", ROW COL "b[row*N + col] = a[col*N + row]", 1);
+	tile_form("in place, both ways", ROW COL
+		  "a[row*N + col] += a[col*N + row]", 1);
+	tile_form("a GEMM's tiles of A and B (one step of k)", ROW COL
+		  "int k = 3*blockDim.x; c[row*N + col] = a[row*N + k + "
+		  "threadIdx.x] + b[(k + threadIdx.y)*N + col]", 1);
+	tile_form("blockIdx.x alone", "a[blockIdx.x*blockDim.x*blockDim.y + "
+		  "threadIdx.y*blockDim.x + threadIdx.x]", 1);
+	tile_form("reversed rows, offset columns", ROW COL
+		  "b[(N - 1 - row)*N + col + 3] = a[row*2*N - col]", 1);
+	tile_form("doubles of a padded pitch", ROW COL
+		  "b[row*(N + 1) + col] = a[row*(N + 1) + col]", 1);
+	tile_form("the block's number (not tiled)",
+		  "a[((blockIdx.z*gridDim.y + blockIdx.y)*gridDim.x + "
+		  "blockIdx.x)*blockDim.x*blockDim.y + threadIdx.y*blockDim.x "
+		  "+ threadIdx.x]", 0);
+	tile_form("the thread's index with a tile", ROW COL
+		  "b[i] = a[row*N + col] + c[i/2]", 1);
+}
+
+/* A grid of at most 12 x 8 x 4 blocks of at most 256 threads. */
+static void random_grid(unsigned *seed, struct occ_launch *l)
+{
+	static const uint32_t xs[] = { 1, 2, 4, 8, 16, 32 };
+	uint64_t gx = 1 + (uint64_t)(rand_r(seed) % 12),
+		 gy = 1 + (uint64_t)(rand_r(seed) % 8),
+		 gz = rand_r(seed) % 3 ? 1 : 1 + (uint64_t)(rand_r(seed) % 4);
+
+	memset(l, 0, sizeof *l);
+	l->l1 = (enum occ_l1_policy)(rand_r(seed) % 3);
+	l->grid = gx * gy * gz;
+	l->grid_y = (uint32_t)gy;
+	l->grid_z = gz > 1 || rand_r(seed) % 2 ? (uint32_t)gz : 0;
+	l->block = 1 + (uint64_t)(rand_r(seed) % 256);
+	if (rand_r(seed) % 2) {
+		uint32_t x = xs[rand_r(seed) % 6], y = 1 + rand_r(seed) % 8;
+
+		if (x * y <= l->block) {
+			l->block_x = x;
+			l->block_y = y;
+			l->block = l->block / (x * y) * (x * y);
+		}
+	}
+}
+
+/* Block factors: a tile's (blockDim times a row's pitch), small ones,
+ * either sign. */
+static void random_placement(unsigned *seed, const struct occ_launch *l,
+			     struct occ_kernel_access *k)
+{
+	static const uint64_t pitch[] = { 1, 2, 3, 16, 32, 100, 128, 1024 };
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		int r = rand_r(seed) % 4;
+
+		if (r == 0)
+			k->bid_dim[d] = random_factor(seed);
+		else if (r == 1)
+			k->bid_dim[d] = (int64_t)(l->block_x ? l->block_x :
+						  l->block) *
+					(int64_t)pick(seed, pitch, 8) *
+					(rand_r(seed) % 4 ? 1 : -1);
+	}
+}
+
+static int tile_group(const struct occ_launch *l,
+		      const struct occ_kernel_access *acc, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (acc[i].access.stride && l->block % acc[i].group)
+			return 1;
+	return 0;
+}
+
+static void brute_force_grids(int cases)
+{
+	unsigned seed = 29;
+	int c, bad = 0, refused = 0;
+
+	for (c = 0; c < cases; c++) {
+		struct occ_kernel_access acc[4];
+		struct occ_launch l;
+		struct occ_traffic got, want;
+		const struct occ_arch *a = c % 4 ? arch(9, 0) : arch(3, 7);
+		size_t i, n = 1 + (size_t)(rand_r(&seed) % 4);
+		enum occ_status st;
+		int tiled = 0;
+
+		random_grid(&seed, &l);
+		for (i = 0; i < n; i++) {
+			random_access(&seed, &acc[i]);
+			/* mostly blocks of whole groups: the rest refused */
+			if (l.block % acc[i].group && rand_r(&seed) % 8)
+				acc[i].group = 1;
+			random_placement(&seed, &l, &acc[i]);
+			tiled |= acc[i].bid_dim[0] || acc[i].bid_dim[1] ||
+				 acc[i].bid_dim[2];
+		}
+		st = occ_traffic_compute(a, &l, acc, n, &got);
+		if (tiled && l.grid > 1 && tile_group(&l, acc, n)) {
+			refused++;
+			if (st != OCC_ERR_UNSUPPORTED ||
+			    got.fault != OCC_TRAFFIC_TILE_GROUP)
+				bad++;
+			continue;
+		}
+		brute(a, &l, acc, n, &want);
+		if (st != OCC_OK || !same_ops(&got.load, &want.load) ||
+		    !same_ops(&got.store, &want.store) ||
+		    got.footprint != want.footprint ||
+		    got.warps != want.warps) {
+			if (bad++ < 5)
+				tap_diag("grid case %d: sm_%d%d grid %llu (y %u "
+					 "z %u) block %llu (%ux%u), %zu "
+					 "accesses: status %d", c, a->cc_major,
+					 a->cc_minor,
+					 (unsigned long long)l.grid, l.grid_y,
+					 l.grid_z, (unsigned long long)l.block,
+					 l.block_x, l.block_y, n, st);
+		}
+	}
+	tap_ok(bad == 0 && refused < cases / 8, "brute force: %d random "
+	       "launches of grids of 1 to 3 dimensions, accesses placed by "
+	       "blockIdx.x/y/z (tiles' factors, small ones, either sign) beside "
+	       "every other term, match thread-by-thread counts in every total "
+	       "(%d differ; %d refused as the thread's index over G in blocks "
+	       "not a multiple of G)", cases, bad, refused);
+}
+
+/* The 2-D tiles of the CLI's golden figures (t/traffic-cli.sh): a
+ * 64 x 64 grid of 16 x 16 blocks over a 1024 x 1024 matrix of floats. */
+static void tile_1024(void)
+{
+	static const char *const text[] = {
+		ROW COL "a[row*1024 + col]", ROW COL "a[col*1024 + row]"
+	};
+	struct occ_launch l = { 4096, 256, OCC_L1_DEFAULT, 16, 16, 64, 0 };
+	struct occ_kernel_env env;
+	struct occ_kernel_text k;
+	struct occ_traffic got, want;
+	size_t at;
+	int i;
+
+	memset(&env, 0, sizeof env);
+	env.block_dim[0] = env.block_dim[1] = 16;
+	env.block_dim[2] = 1;
+	env.grid_dim = 64;
+	env.grid_yz[0] = 64;
+	env.grid_yz[1] = 1;
+	for (i = 0; i < 2; i++) {
+		int ok = occ_kernel_parse_env(text[i], &env, &k, &at) == OCC_OK &&
+			 occ_traffic_compute(arch(9, 0), &l, k.acc, k.n,
+					     &got) == OCC_OK;
+
+		if (ok)
+			brute(arch(9, 0), &l, k.acc, k.n, &want);
+		tap_ok(ok && same_ops(&got.load, &want.load) &&
+		       got.footprint == want.footprint &&
+		       got.load.requests == 32768 &&
+		       got.load.sectors == (i ? 524288 : 131072) &&
+		       got.load.requested == 4194304 &&
+		       got.footprint == 131072,
+		       "64x64 blocks of 16x16, '%s': 32,768 requests of %d "
+		       "sectors, a 4 MB footprint, as counted thread by thread",
+		       text[i], i ? 16 : 4);
+	}
+}
+
+/* Grids too large to list: closed in one dimension, bounded in the
+ * others. */
+static void tile_large(void)
+{
+	struct occ_kernel_access acc;
+	struct occ_launch l = { (uint64_t)32768 * 65535, 256, OCC_L1_DEFAULT,
+				16, 16, 65535, 0 };
+	struct occ_traffic t;
+
+	/* a[row*N + col], N = 32768 x 16: every element once */
+	memset(&acc, 0, sizeof acc);
+	acc.access.op = OCC_ACCESS_LOAD;
+	acc.access.elem_size = 4;
+	acc.access.threads = 32;
+	acc.group = 1;
+	acc.tid[0] = 1;
+	acc.tid[1] = 32768 * 16;
+	acc.bid_dim[0] = 16;
+	acc.bid_dim[1] = (int64_t)32768 * 16 * 16;
+	tap_ok(occ_traffic_compute(arch(9, 0), &l, &acc, 1, &t) == OCC_OK &&
+	       t.footprint == l.grid * 256 / 8 &&
+	       t.load.sectors == l.grid * 8 * 4,
+	       "32768x65535 blocks of 16x16 reading a[row*N + col]: each "
+	       "sector once, in closed form");
+	/* its transpose: columns of 16 floats, each its own run */
+	acc.tid[0] = 65535 * 16;
+	acc.tid[1] = 1;
+	acc.bid_dim[0] = (int64_t)65535 * 16 * 16;
+	acc.bid_dim[1] = 16;
+	tap_ok(occ_traffic_compute(arch(9, 0), &l, &acc, 1, &t) == OCC_OK &&
+	       t.footprint == l.grid * 256 / 8 &&
+	       t.load.sectors == l.grid * 8 * 16,
+	       "and a[col*N + row]: the same footprint, 16 sectors a request");
+	/* every block its own 16 scattered rows: too many runs */
+	acc.tid[0] = 1;
+	acc.tid[1] = 1000003;
+	acc.bid_dim[0] = 7919;
+	acc.bid_dim[1] = 104729;
+	tap_ok(occ_traffic_compute(arch(9, 0), &l, &acc, 1, &t) ==
+	       OCC_ERR_UNSUPPORTED && t.fault == OCC_TRAFFIC_TILE_LISTED,
+	       "a tiling whose sectors fall in more than 2^20 runs is refused");
+}
+
 int main(void)
 {
 	load_tables();
@@ -571,6 +844,10 @@ int main(void)
 	bad_launches();
 	large();
 	brute_force(300);
+	tiles();
+	brute_force_grids(400);
+	tile_1024();
+	tile_large();
 	printf("1..%d\n", tap_n);
 	occ_tables_free(tables);
 	return tap_done();

@@ -378,6 +378,16 @@ static void compute_failed(const struct launch *l, enum occ_status st)
 		    "globalMemoryLineSize", l->arch);
 	if (st == OCC_ERR_NOMEM)
 		die("out of memory");
+	if (st == OCC_ERR_UNSUPPORTED && t->fault == OCC_TRAFFIC_TILE_GROUP)
+		die("--traffic: '%s': %s's index divides the thread's index "
+		    "by %u in blocks of %" PRIu64 " threads, placed by "
+		    "blockIdx.x/y/z: not computed (blocks of a multiple of "
+		    "%u are)", l->text, l->k->names[acc->array], acc->group,
+		    l->block, acc->group);
+	if (st == OCC_ERR_UNSUPPORTED && t->fault == OCC_TRAFFIC_TILE_LISTED)
+		die("--traffic: '%s': a grid tiled by blockIdx.x/y/z whose "
+		    "sectors fall in more than 2^20 separate runs: too many to "
+		    "list", l->text);
 	if (st == OCC_ERR_UNSUPPORTED)
 		die("--traffic: '%s': an array accessed with two different "
 		    "strides over %" PRIu64 " threads: too many to list",
@@ -404,7 +414,7 @@ static void one_launch(struct traffic_run *run, uint64_t size,
 {
 	const struct options *o = run->s->o;
 	struct occ_kernel_text k;
-	struct occ_launch ol = { 1, size, o->traffic.l1, 0, 0 };
+	struct occ_launch ol = { 1, size, o->traffic.l1, 0, 0, 0, 0 };
 	struct traffic_row rows[3];
 	struct launch l;
 	enum occ_status st;
@@ -434,6 +444,8 @@ static void one_launch(struct traffic_run *run, uint64_t size,
 	if (o->grid) {
 		l.grid = ol.grid = o->grid;
 		l.block = size;
+		ol.grid_y = (uint32_t)o->grid_dim[1];
+		ol.grid_z = (uint32_t)o->grid_dim[2];
 	}
 	if (o->grid && dim) {
 		l.dim = dim;

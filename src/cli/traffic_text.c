@@ -109,12 +109,6 @@ void traffic_parse(struct occ_kernel_text *k,
 			  "--grid 64x64, or 64x64x4)", text,
 			  text[at] == 'b' ? 10 : 9, text + at, at + 1,
 			  text[at + (text[at] == 'b' ? 9 : 8)]);
-	if (st == OCC_ERR_UNSUPPORTED)
-		die_usage("--traffic: '%s': the access ending at character %zu "
-			  "places blocks otherwise than by their number in the "
-			  "grid (blockIdx.x + gridDim.x*blockIdx.y + ...): the "
-			  "traffic of a grid tiled by rows and columns is not "
-			  "computed", text, at);
 	if (!grid[0] && k->uses_builtins)
 		die_usage("--traffic: '%s': threadIdx, blockIdx, blockDim and "
 			  "gridDim need a launch of blocks: --grid and --block, "

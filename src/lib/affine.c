@@ -120,11 +120,13 @@ int occ_affine_linear(const struct occ_kernel_env *e, struct occ_affine *a)
 	__int128 g[3], f[3], step = 1, k = 0;
 	int d;
 
-	if (!a->bid_yz[0] && !a->bid_yz[1])
-		return 1;
 	g[0] = e && e->grid_dim ? (__int128)e->grid_dim : 1;
 	g[1] = e && e->grid_yz[0] ? (__int128)e->grid_yz[0] : 1;
 	g[2] = e && e->grid_yz[1] ? (__int128)e->grid_yz[1] : 1;
+	if (g[1] == 1 && g[2] == 1) {   /* blockIdx.x is the number */
+		a->bid_yz[0] = a->bid_yz[1] = 0;
+		return 1;
+	}
 	f[0] = a->bid;
 	f[1] = a->bid_yz[0];
 	f[2] = a->bid_yz[1];

@@ -48,7 +48,8 @@ OCC_INTERNAL int occ_affine_read(struct occ_cursor *c, struct occ_affine *a);
  * e's grid (blockIdx.x + gridDim.x blockIdx.y + gridDim.x gridDim.y
  * blockIdx.z, block after block as occ_kernel_access counts them): then
  * folded into a->bid. An index that tiles a 2-D or 3-D grid otherwise
- * (row = blockIdx.y blockDim.y + threadIdx.y) is not. */
+ * (row = blockIdx.y blockDim.y + threadIdx.y, or blockIdx.x alone) is
+ * not: its terms stay by coordinate. */
 OCC_INTERNAL int occ_affine_linear(const struct occ_kernel_env *e,
 				   struct occ_affine *a);
 

@@ -25,10 +25,15 @@ static int index_expr(struct cursor *c, struct occ_kernel_access *a)
 
 	if (!occ_affine_read(c, &f) || !expect(c, ']'))
 		return 0;
-	/* A 2-D or 3-D grid's blocks counted one after another: an index
-	 * that tiles them otherwise is not computed (not silently 0). */
-	if (!occ_affine_linear(c->env, &f))
-		return fail(c, OCC_ERR_UNSUPPORTED);
+	/* A multiple of the block's number in the grid is bid (as in a
+	 * 1-D grid); an index that tiles a 2-D or 3-D grid otherwise is
+	 * placed by blockIdx.x, .y and .z. */
+	if (!occ_affine_linear(c->env, &f)) {
+		a->bid_dim[0] = f.bid;
+		a->bid_dim[1] = f.bid_yz[0];
+		a->bid_dim[2] = f.bid_yz[1];
+		f.bid = 0;
+	}
 	a->access.stride = f.s;
 	a->access.offset = f.c;
 	a->access.lane_xor = f.s ? f.lane_xor : 0;

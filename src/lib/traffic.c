@@ -21,6 +21,7 @@
 
 #include "occcalc.h"
 #include "periodic.h"
+#include "traffic.h"
 
 #define WARP 32
 #define MAX_GROUP 32
@@ -86,8 +87,8 @@ static int access_valid(const struct occ_kernel_access *k)
 	       is_pow2(k->group) && k->group <= MAX_GROUP;
 }
 
-static enum occ_status fault(struct occ_traffic *t, enum occ_traffic_fault f,
-			     size_t i)
+enum occ_status occ_traffic_fault(struct occ_traffic *t,
+				  enum occ_traffic_fault f, size_t i)
 {
 	t->fault = f;
 	t->fault_access = i;
@@ -102,17 +103,20 @@ static enum occ_status check_input(const struct occ_arch *arch,
 	size_t i;
 
 	if (l->grid == 0 || l->block == 0 || n == 0)
-		return fault(t, OCC_TRAFFIC_NO_THREADS, 0);
+		return occ_traffic_fault(t, OCC_TRAFFIC_NO_THREADS, 0);
 	if (l->grid > 1 && l->block > (uint64_t)arch->max_threads_per_block)
-		return fault(t, OCC_TRAFFIC_BLOCK_TOO_LARGE, 0);
+		return occ_traffic_fault(t, OCC_TRAFFIC_BLOCK_TOO_LARGE, 0);
 	if (__builtin_mul_overflow(l->grid, l->block, &t->threads))
-		return fault(t, OCC_TRAFFIC_THREADS_OVERFLOW, 0);
+		return occ_traffic_fault(t, OCC_TRAFFIC_THREADS_OVERFLOW, 0);
 	if (l->block_x && (l->block % ((uint64_t)l->block_x *
 				       (l->block_y ? l->block_y : 1)) != 0))
-		return fault(t, OCC_TRAFFIC_BAD_SHAPE, 0);
+		return occ_traffic_fault(t, OCC_TRAFFIC_BAD_SHAPE, 0);
+	if (l->grid % ((uint64_t)(l->grid_y ? l->grid_y : 1) *
+		       (l->grid_z ? l->grid_z : 1)) != 0)
+		return occ_traffic_fault(t, OCC_TRAFFIC_BAD_SHAPE, 0);
 	for (i = 0; i < n; i++)
 		if (!access_valid(&acc[i]))
-			return fault(t, OCC_TRAFFIC_BAD_ACCESS, i);
+			return occ_traffic_fault(t, OCC_TRAFFIC_BAD_ACCESS, i);
 	if (!arch->sector_size || !arch->line_size || arch->sector_size < 16 ||
 	    arch->line_size % arch->sector_size)
 		return OCC_ERR_UNKNOWN_ARCH;
@@ -202,8 +206,8 @@ static uint64_t unit_threads(const struct plan *p, uint64_t u)
 	return u < p->units ? p->unit : p->tail;
 }
 
-static int lane_active(const struct occ_kernel_access *k, uint64_t t,
-		       uint64_t threads)
+int occ_lane_active(const struct occ_kernel_access *k, uint64_t t,
+		    uint64_t threads)
 {
 	return t < threads && (int)(t % WARP) < k->access.threads;
 }
@@ -264,7 +268,7 @@ static enum occ_status make_bias(struct ctx *c,
 		 * more fits 64 bits than one above 2^64 - 1. */
 		if (bytes[i][1] + bias > (__int128)UINT64_MAX ||
 		    bytes[i][0] < -(__int128)UINT64_MAX)
-			st = fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
+			st = occ_traffic_fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
 		else
 			c->bias[i] = (uint64_t)bias;
 	}
@@ -272,12 +276,8 @@ static enum occ_status make_bias(struct ctx *c,
 	return st;
 }
 
-/* What one warp's request costs. */
-struct warp_cost {
-	uint64_t sectors, lines, requested, thread_bytes;
-};
-
-/* Distinct units of `unit` bytes the lanes touch, added to ids. */
+/* Distinct units of `unit` bytes the lanes touch, added to ids (if
+ * any). */
 static int warp_units(const uint64_t *addr, int n, uint64_t size,
 		      uint64_t unit, struct occ_ids *ids, uint64_t *count)
 {
@@ -285,9 +285,23 @@ static int warp_units(const uint64_t *addr, int n, uint64_t size,
 	int i, k = occ_lane_units(addr, n, size, unit, u);
 
 	*count = (uint64_t)k;
-	for (i = 0; i < k; i++)
+	for (i = 0; ids && i < k; i++)
 		if (!occ_ids_push(ids, u[i]))
 			return 0;
+	return 1;
+}
+
+int occ_warp_cost(const struct occ_arch *arch, uint64_t *addr, int lanes,
+		  uint64_t size, struct occ_ids *sectors, struct occ_ids *lines,
+		  struct warp_cost *cost)
+{
+	if (!warp_units(addr, lanes, size, (uint64_t)arch->sector_size,
+			sectors, &cost->sectors) ||
+	    !warp_units(addr, lanes, size, (uint64_t)arch->line_size,
+			lines, &cost->lines))
+		return 0;
+	cost->requested = occ_lane_bytes(addr, lanes, size);
+	cost->thread_bytes = (uint64_t)lanes * size;
 	return 1;
 }
 
@@ -303,22 +317,14 @@ static int warp(const struct ctx *c, const struct occ_kernel_access *k,
 	uint64_t t;
 
 	for (t = w * WARP; t < (w + 1) * WARP; t++)
-		if (lane_active(k, t, n))
+		if (occ_lane_active(k, t, n))
 			addr[lanes++] = (uint64_t)(element(k, &c->p, u, t) *
 						   k->access.elem_size + bias);
-	if (!warp_units(addr, lanes, size, (uint64_t)c->arch->sector_size,
-			sectors, &cost->sectors) ||
-	    !warp_units(addr, lanes, size, (uint64_t)c->arch->line_size,
-			lines, &cost->lines))
-		return 0;
-	cost->requested = occ_lane_bytes(addr, lanes, size);
-	cost->thread_bytes = (uint64_t)lanes * size;
-	return 1;
+	return occ_warp_cost(c->arch, addr, lanes, size, sectors, lines, cost);
 }
 
-/* Adds a warp's cost, `times` over, to its kind's totals. */
-static int add_cost(struct occ_traffic_ops *o, const struct warp_cost *w,
-		    uint64_t times)
+int occ_add_cost(struct occ_traffic_ops *o, const struct warp_cost *w,
+		 uint64_t times)
 {
 	return add_times(&o->instructions, 1, times) &&
 	       add_times(&o->requests, 1, times) &&
@@ -347,8 +353,8 @@ static enum occ_status list_units(const struct ctx *c,
 
 			if (!warp(c, k, bias, u, n, w, sectors, lines, &cost))
 				return OCC_ERR_NOMEM;
-			if (!add_cost(o, &cost, times))
-				return fault(c->t, OCC_TRAFFIC_COUNT_OVERFLOW,
+			if (!occ_add_cost(o, &cost, times))
+				return occ_traffic_fault(c->t, OCC_TRAFFIC_COUNT_OVERFLOW,
 					     0);
 		}
 	}
@@ -401,7 +407,7 @@ static enum occ_status list_access(const struct ctx *c,
 	step = units_step(k, p, p->span) * k->access.elem_size;
 	if (st == OCC_OK && p->spans > 1 &&
 	    (step > INT64_MAX || step < -INT64_MAX))
-		return fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
+		return occ_traffic_fault(c->t, OCC_TRAFFIC_ADDRESS_OVERFLOW, i);
 	if (st == OCC_OK && p->spans > 1 && step < 0)
 		reverse_span(c, ids, (uint64_t)-step);
 	else if (p->spans > 1)
@@ -476,7 +482,7 @@ static enum occ_status add_array(const struct ctx *c,
 	if (!add_times(&t->load.distinct, ld, 1) ||
 	    !add_times(&t->store.distinct, st_, 1) ||
 	    !add_times(&t->footprint, all, 1) || !add_times(load_lines, ln, 1))
-		return fault(t, OCC_TRAFFIC_COUNT_OVERFLOW, 0);
+		return occ_traffic_fault(t, OCC_TRAFFIC_COUNT_OVERFLOW, 0);
 	return OCC_OK;
 }
 
@@ -540,6 +546,12 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 	if (st != OCC_OK)
 		return st;
 	t->warps = launch->grid * ((launch->block + WARP - 1) / WARP);
+	if (occ_traffic_is_tiled(launch, acc, n)) {
+		st = occ_traffic_tiled(arch, launch, acc, n, t, &load_lines);
+		if (st == OCC_OK && !l2_sectors(arch, t, load_lines))
+			st = occ_traffic_fault(t, OCC_TRAFFIC_COUNT_OVERFLOW, 0);
+		return st;
+	}
 	make_plan(launch, acc, n, (uint64_t)arch->line_size, &c.p);
 	ids = calloc(n, sizeof *ids);
 	c.bias = calloc(n, sizeof *c.bias);
@@ -554,7 +566,7 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 				       &load_lines);
 	}
 	if (st == OCC_OK && !l2_sectors(arch, t, load_lines))
-		st = fault(t, OCC_TRAFFIC_COUNT_OVERFLOW, 0);
+		st = occ_traffic_fault(t, OCC_TRAFFIC_COUNT_OVERFLOW, 0);
 	for (i = 0; ids && i < n; i++) {
 		occ_ids_free(&ids[i].span_sectors);
 		occ_ids_free(&ids[i].span_lines);

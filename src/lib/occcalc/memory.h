@@ -78,7 +78,13 @@ struct occ_kernel_access {
 	unsigned group;          /* 1 to 32 consecutive threads per index */
 	int array;               /* any number; equal numbers, same array */
 	int64_t tid[3];          /* factors of threadIdx.x, .y, .z */
-	int64_t bid;             /* factor of blockIdx.x */
+	int64_t bid;             /* factor of blockIdx.x: the block's number
+	                            b, x fastest, in a grid of 2 or 3 dims */
+	/* Factors of blockIdx.x, .y and .z of a grid of 2 or 3 dimensions
+	 * (occ_launch's grid_y, grid_z), added to the above: an index that
+	 * tiles the grid by rows and columns (row = blockIdx.y x 16 +
+	 * threadIdx.y, col = blockIdx.x x 16 + threadIdx.x). 0 otherwise. */
+	int64_t bid_dim[3];
 };
 
 /* Whether loads are cached in L1 (stores never are). */
@@ -102,6 +108,9 @@ struct occ_launch {
 	/* The block's shape X x Y (x Z, the rest): 0, 0 for a 1-D block of
 	 * `block` threads. A thread count (grid 1) is 1-D. */
 	uint32_t block_x, block_y;
+	/* The grid's gridDim.y and .z (gridDim.x is grid / (y x z)): 0, 0
+	 * for a 1-D grid. Blocks are numbered x fastest. */
+	uint32_t grid_y, grid_z;
 };
 
 /* Loads or stores of a launch, in the terms of Nsight Compute's Memory
@@ -140,8 +149,14 @@ enum occ_traffic_fault {
 	OCC_TRAFFIC_BAD_ACCESS,        /* as occ_access_compute, or group */
 	OCC_TRAFFIC_ADDRESS_OVERFLOW,  /* an address does not fit 64 bits */
 	OCC_TRAFFIC_BAD_SHAPE,         /* block_x x block_y does not divide
-	                                  block */
-	OCC_TRAFFIC_COUNT_OVERFLOW     /* a total does not fit 64 bits */
+	                                  block, or grid_y x grid_z grid */
+	OCC_TRAFFIC_COUNT_OVERFLOW,    /* a total does not fit 64 bits */
+	/* With OCC_ERR_UNSUPPORTED, an access placed by blockIdx.x/y/z
+	 * (bid_dim) whose sectors the model does not count: */
+	OCC_TRAFFIC_TILE_GROUP,        /* the thread's index over G (i / G)
+	                                  in blocks not a multiple of G */
+	OCC_TRAFFIC_TILE_LISTED        /* more than 2^22 runs of sectors
+	                                  to list (tiled.c) */
 };
 
 struct occ_traffic {
