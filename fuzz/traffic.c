@@ -2,10 +2,11 @@
  * traffic.c - fuzzing --traffic's reader (occ_kernel_parse_env, the
  * affine index forms of affine.c) and the traffic model over what it
  * accepts. The input is the text, read with --define's names (N, M) and a
- * launch of 4 blocks of 8 x 8 threads. Text refused says where, within
- * it; text accepted holds accesses within the limits, reads the same a
- * second time, and its traffic on a small launch is counted without a
- * crash, and within what the launch can touch.
+ * launch of 4 blocks of 8 x 8 threads, as a grid of 4 and as one of 2 x 2
+ * (blockIdx.y: tiled.c's count). Text refused says where, within it; text
+ * accepted holds accesses within the limits, reads the same a second
+ * time, and its traffic on a small launch is counted without a crash,
+ * and within what the launch can touch.
  */
 #include "occcalc.h"
 #include "fuzz.h"
@@ -48,9 +49,10 @@ static void check_accesses(const char *text, const struct occ_kernel_text *k)
 	}
 }
 
-static void check_traffic(const char *text, const struct occ_kernel_text *k)
+static void check_traffic(const char *text, const struct occ_kernel_text *k,
+			  uint32_t grid_y)
 {
-	struct occ_launch l = { 4, 64, OCC_L1_DEFAULT, 8, 8 };
+	struct occ_launch l = { 4, 64, OCC_L1_DEFAULT, 8, 8, grid_y, 0 };
 	struct occ_traffic t;
 	enum occ_status st = occ_traffic_compute(arch(), &l, k->acc, k->n, &t);
 
@@ -70,17 +72,14 @@ static void check_traffic(const char *text, const struct occ_kernel_text *k)
 		   (unsigned long long)t.store.sectors);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The text read and counted over 4 blocks, a grid of grid_x x grid_y. */
+static void one_grid(const char *text, uint64_t grid_x, uint64_t grid_y)
 {
 	struct occ_kernel_env env;
 	struct occ_kernel_text k, again;
 	enum occ_status st, st2;
 	size_t where = 0, where2 = 0;
-	char *text;
 
-	if (size > 4096)
-		return 0;   /* a command line's argument, not a file */
-	text = fuzz_string(data, size);
 	memset(&env, 0, sizeof env);
 	if (!occ_kernel_env_define(&env, "N", 4096) ||
 	    !occ_kernel_env_define(&env, "M", -3))
@@ -88,7 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	env.block_dim[0] = 8;
 	env.block_dim[1] = 8;
 	env.block_dim[2] = 1;
-	env.grid_dim = 4;
+	env.grid_dim = grid_x;
+	env.grid_yz[0] = grid_y > 1 ? grid_y : 0;
 	st = occ_kernel_parse_env(text, &env, &k, &where);
 	st2 = occ_kernel_parse_env(text, &env, &again, &where2);
 	FUZZ_CHECK(st == st2 && where == where2 && k.n == again.n &&
@@ -101,8 +101,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "%s: status %d at %zu", text, (int)st, where);
 	else {
 		check_accesses(text, &k);
-		check_traffic(text, &k);
+		check_traffic(text, &k, grid_y > 1 ? (uint32_t)grid_y : 0);
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text;
+
+	if (size > 4096)
+		return 0;   /* a command line's argument, not a file */
+	text = fuzz_string(data, size);
+	one_grid(text, 4, 1);
+	one_grid(text, 2, 2);
 	free(text);
 	return 0;
 }

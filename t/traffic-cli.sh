@@ -199,7 +199,25 @@ run -a 90 --traffic 'a[blockIdx.y * 4096 + blockIdx.x * 256 + threadIdx.x]' --gr
 ok $? "--grid 16x256: gridDim.x x blockIdx.y written as a constant"
 expect 2 "'blockIdx.y' at character 3: the grid has no y dimension" -a 90 --traffic 'a[blockIdx.y * 4096 + threadIdx.x]' --grid 4096 -b 256
 expect 2 "'gridDim.z' at character 3: the grid has no z dimension" -a 90 --traffic 'a[gridDim.z + i]' --grid 64x64 -b 256
-expect 2 "the traffic of a grid tiled by rows and columns is not computed" -a 90 --traffic 'int row = blockIdx.y * blockDim.y + threadIdx.y; int col = blockIdx.x * blockDim.x + threadIdx.x; a[row * 1024 + col]' --grid 64x64 -b 16x16
+
+# A grid tiled by rows and columns: the figures of every thread's
+# addresses listed (t/traffic.c's brute force over the same launch).
+TILE='int row = blockIdx.y * blockDim.y + threadIdx.y; int col = blockIdx.x * blockDim.x + threadIdx.x;'
+F=op,requests,sectors,lines,requested_bytes,l2_sectors_min,l2_sectors_max,footprint_bytes
+run -a 90 --traffic "$TILE a[row * 1024 + col]" --grid 64x64 -b 16x16 -f csv --fields $F
+[ "$status" -eq 0 ] && grep -q '^load,32768,131072,65536,4194304,131072,131072,4194304$' "$tmp/out"
+ok $? "--grid 64x64 -b 16x16, a[row*1024 + col]: 32,768 requests of 4 sectors in 2 lines, each sector once: 4 MB"
+run -a 90 --traffic "$TILE a[col * 1024 + row]" --grid 64x64 -b 16x16 -f csv --fields $F
+[ "$status" -eq 0 ] && grep -q '^load,32768,524288,524288,4194304,131072,524288,4194304$' "$tmp/out"
+ok $? "a[col*1024 + row], the transpose: 16 sectors in 16 lines a request, the same 4 MB"
+run -a 90 --traffic 'a[blockIdx.x * 256 + threadIdx.x]' --grid 64x64 -b 256 -f csv --fields $F
+[ "$status" -eq 0 ] && grep -q '^load,32768,131072,32768,4194304,2048,131072,65536$' "$tmp/out"
+ok $? "blockIdx.x alone in a 64x64 grid: 64 blocks' worth, 64 KB (not the block's number: 4 MB)"
+run -a 90 --traffic 'a[blockIdx.y * 1024 + threadIdx.x]' --grid 64x64 -b 16 -f csv --fields op,footprint_bytes
+[ "$status" -eq 0 ] && grep -q '^load,4096$' "$tmp/out"
+ok $? "blockIdx.y alone: 64 rows of 16 floats, 4 KB"
+expect 1 "a's index divides the thread's index by 32 in blocks of 16 threads, placed by blockIdx.x/y/z: not computed" -a 90 --traffic "$TILE a[row * 1024 + i/32]" --grid 64x64 -b 16
+expect 1 "sectors fall in too many separate runs to list (more than 2^20)" -a 90 --traffic 'a[blockIdx.y*1000003 + blockIdx.x*7919 + threadIdx.y*104729 + threadIdx.x]' --grid 32768x65535 -b 16x16
 expect 2 "--grid: '2x2x2x2': a grid has at most 3 dimensions" -a 90 --grid 2x2x2x2 -b 256
 expect 2 "above the maximum of 65535" -a 90 --grid 2x70000 -b 256
 expect 2 "more than 2147483647 blocks in all" -a 90 --grid 2147483647x2 -b 256

@@ -622,6 +622,7 @@ static void tiles(void)
 		  "threadIdx.x] + b[(k + threadIdx.y)*N + col]", 1);
 	tile_form("blockIdx.x alone", "a[blockIdx.x*blockDim.x*blockDim.y + "
 		  "threadIdx.y*blockDim.x + threadIdx.x]", 1);
+	tile_form("blockIdx.y alone", "a[blockIdx.y*N + threadIdx.x]", 1);
 	tile_form("reversed rows, offset columns", ROW COL
 		  "b[(N - 1 - row)*N + col + 3] = a[row*2*N - col]", 1);
 	tile_form("doubles of a padded pitch", ROW COL

@@ -24,6 +24,7 @@ struct launch {
 	const char *defines;           /* --define's, or NULL */
 	const struct occ_kernel_text *k;
 	uint64_t grid, block;          /* 0: --count */
+	const uint64_t *grid_dim;      /* --grid's x, y, z (y 0: 1-D) */
 	const uint16_t *dim;           /* --block's shape, or NULL */
 	int elem;                      /* every access's size, or 0 */
 	int threads;                   /* active threads of each warp */
@@ -300,13 +301,22 @@ static void report_head(FILE *f, const struct launch *l)
 
 	fprintf(f, "%s (%s): ", l->arch, l->a->name);
 
+	if (l->grid) {
+		fprintf(f, "%" PRIu64, l->grid);
+		if (l->grid_dim[2])
+			fprintf(f, " (%" PRIu64 "x%" PRIu64 "x%" PRIu64 ")",
+				l->grid_dim[0], l->grid_dim[1],
+				l->grid_dim[2]);
+		else if (l->grid_dim[1])
+			fprintf(f, " (%" PRIu64 "x%" PRIu64 ")",
+				l->grid_dim[0], l->grid_dim[1]);
+		fprintf(f, " block%s of ", plural((long long)l->grid));
+	}
 	if (l->grid && l->dim) {
 		seq_shape_text(shape, sizeof shape, l->dim);
-		fprintf(f, "%" PRIu64 " block%s of %s (%" PRIu64 ") threads, ",
-			l->grid, plural((long long)l->grid), shape, l->block);
+		fprintf(f, "%s (%" PRIu64 ") threads, ", shape, l->block);
 	} else if (l->grid) {
-		fprintf(f, "%" PRIu64 " block%s of %" PRIu64 " thread%s, ",
-			l->grid, plural((long long)l->grid), l->block,
+		fprintf(f, "%" PRIu64 " thread%s, ", l->block,
 			plural((long long)l->block));
 	}
 	fprintf(f, "%" PRIu64 " thread%s in %" PRIu64 " warp%s\n%s",
@@ -386,8 +396,8 @@ static void compute_failed(const struct launch *l, enum occ_status st)
 		    l->block, acc->group);
 	if (st == OCC_ERR_UNSUPPORTED && t->fault == OCC_TRAFFIC_TILE_LISTED)
 		die("--traffic: '%s': a grid tiled by blockIdx.x/y/z whose "
-		    "sectors fall in more than 2^20 separate runs: too many to "
-		    "list", l->text);
+		    "sectors fall in too many separate runs to list (more "
+		    "than 2^20)", l->text);
 	if (st == OCC_ERR_UNSUPPORTED)
 		die("--traffic: '%s': an array accessed with two different "
 		    "strides over %" PRIu64 " threads: too many to list",
@@ -443,6 +453,7 @@ static void one_launch(struct traffic_run *run, uint64_t size,
 	}
 	if (o->grid) {
 		l.grid = ol.grid = o->grid;
+		l.grid_dim = o->grid_dim;
 		l.block = size;
 		ol.grid_y = (uint32_t)o->grid_dim[1];
 		ol.grid_z = (uint32_t)o->grid_dim[2];

@@ -285,8 +285,9 @@ const struct opt opts[] = {
 	{ "traffic", 0, ARG_STR, "TEXT", .dest = O(traffic.text),
 	  .topic = T_TRAFFIC,
 	  MODE(MODE_TRAFFIC), .help = "a kernel's accesses as C, 'z[i] = x[i] "
-	  "+ y[i]':\nthe launch's instructions, requests, sectors\nand bytes, "
-	  "level by level (--grid and --block,\nor --count)" },
+	  "+ y[i]',\nindexed by i, threadIdx, blockIdx (a tile of a\n2-D or "
+	  "3-D grid too): the launch's\ninstructions, requests, sectors and "
+	  "bytes,\nlevel by level (--grid and --block, or --count)" },
 	{ "count", 0, SEQ(1, UINT64_MAX), .metavar = "N",
 	  .topic = T_TRAFFIC,
 	  .dest = O(traffic.count), .modes = TRF, .selects = -1,

@@ -44,9 +44,10 @@ static void named_sizes(struct occ_kernel_text *k, const char *arg)
 /* The forms an index may take, for the message that refuses one. */
 #define FORMS "an index is an affine expression in the thread's index i " \
 	"(i+c, i-c, c-i, i*k, k*i+c, (i^m), i/g) and in threadIdx.x/y/z, " \
-	"blockIdx.x, blockDim.x/y/z, gridDim.x, with integer constants, " \
-	"names given by --define N=4096 or defined first ('int row = " \
-	"threadIdx.y; a[row*N + threadIdx.x]')"
+	"blockDim.x/y/z, blockIdx and gridDim .x/y/z (as --grid has), " \
+	"with integer constants, names given by --define N=4096 or defined " \
+	"first ('int row = blockIdx.y*blockDim.y + threadIdx.y; " \
+	"a[row*N + threadIdx.x]')"
 
 /* The length of the plain name (not CUDA's: no '.') at s, or 0. */
 static size_t name_len(const char *s)

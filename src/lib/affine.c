@@ -118,7 +118,7 @@ static int thread_index(const struct occ_cursor *c, struct occ_affine *a)
 int occ_affine_linear(const struct occ_kernel_env *e, struct occ_affine *a)
 {
 	__int128 g[3], f[3], step = 1, k = 0;
-	int d;
+	int d, found = 0;
 
 	g[0] = e && e->grid_dim ? (__int128)e->grid_dim : 1;
 	g[1] = e && e->grid_yz[0] ? (__int128)e->grid_yz[0] : 1;
@@ -135,10 +135,11 @@ int occ_affine_linear(const struct occ_kernel_env *e, struct occ_affine *a)
 	for (d = 0; d < 3; step *= g[d], d++) {
 		if (g[d] == 1)
 			continue;
-		if (f[d] % step)
+		if (!found && f[d] % step)
 			return 0;
-		if (!k)
+		if (!found)     /* 0 too: blockIdx.y alone is no number */
 			k = f[d] / step;
+		found = 1;
 		if (f[d] != k * step)
 			return 0;
 	}

@@ -29,7 +29,7 @@
  * (offsets x threads) unit numbers listed for an array's families. */
 #define MAX_RUNS (UINT64_C(1) << 20)
 #define MAX_RECTS (UINT64_C(1) << 19)
-#define MAX_UNITS (UINT64_C(1) << 24)
+#define MAX_UNITS (UINT64_C(1) << 22)
 
 /* The launch in the grid's terms. */
 struct grid {
@@ -346,6 +346,7 @@ static enum occ_status requests(const struct occ_arch *arch,
 struct family {
 	struct runs r;
 	uint64_t n[3], m[3];
+	size_t merged;           /* runs after the last merge */
 };
 
 struct families {
@@ -463,6 +464,11 @@ static enum occ_status access_families(const struct grid *g,
 			a = (uint64_t)(pl->e0[t] * (__int128)size + shift);
 			if (!runs_push(&f->r, a / unit, (a + size - 1) / unit))
 				return OCC_ERR_NOMEM;
+		}
+		/* a tile's units touch: merged as they come, they stay few */
+		if (f->r.n >= 2 * f->merged + 4096) {
+			runs_merge(&f->r);
+			f->merged = f->r.n;
 		}
 	}
 	return OCC_OK;
@@ -735,7 +741,8 @@ static enum occ_status families_count(struct families *fs, uint64_t *count)
 		m = 1;
 	if (total > MAX_RECTS)
 		return OCC_ERR_UNSUPPORTED;
-	rc = malloc(3 * (total ? total : 1) * sizeof *rc);
+	rc = malloc((3 * total < MAX_RECTS ? 3 * total + 1 : MAX_RECTS) *
+		    sizeof *rc);
 	if (!rc)
 		return OCC_ERR_NOMEM;
 	for (i = 0; i < fs->n && st == OCC_OK; i++) {

@@ -155,8 +155,8 @@ enum occ_traffic_fault {
 	 * (bid_dim) whose sectors the model does not count: */
 	OCC_TRAFFIC_TILE_GROUP,        /* the thread's index over G (i / G)
 	                                  in blocks not a multiple of G */
-	OCC_TRAFFIC_TILE_LISTED        /* more than 2^22 runs of sectors
-	                                  to list (tiled.c) */
+	OCC_TRAFFIC_TILE_LISTED        /* sectors in more runs than are
+	                                  listed (2^20; tiled.c) */
 };
 
 struct occ_traffic {
@@ -176,10 +176,14 @@ struct occ_traffic {
  * (x[i] with x[i + 1], or with x[N - i]); an array accessed with steps
  * of different sizes (x[i] and x[2 * i]) has its copies listed, up to
  * 2^24 of them. A block of 2-D or 3-D shape is listed thread by thread,
- * block after block when grid is 1. OCC_ERR_INVALID_INPUT with t->fault
- * saying why; OCC_ERR_UNKNOWN_ARCH when the table has no sector and
- * line sizes; OCC_ERR_UNSUPPORTED when the copies are too many to list;
- * OCC_ERR_NOMEM. */
+ * block after block when grid is 1. Accesses placed by blockIdx.x/y/z
+ * (bid_dim) are counted exactly too: requests by the blocks' offsets
+ * modulo a line, distinct sectors as runs listed along every dimension
+ * but one and counted in closed form along it. OCC_ERR_INVALID_INPUT
+ * with t->fault saying why; OCC_ERR_UNKNOWN_ARCH when the table has no
+ * sector and line sizes; OCC_ERR_UNSUPPORTED when the copies are too
+ * many to list (t->fault OK), or an access placed by blockIdx.x/y/z is
+ * not counted (t->fault TILE_GROUP or TILE_LISTED); OCC_ERR_NOMEM. */
 enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 				    const struct occ_launch *launch,
 				    const struct occ_kernel_access *acc,
@@ -193,9 +197,9 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
  * integer constants, names given in the environment (--define N=4096),
  * CUDA's threadIdx.x/y/z, blockIdx.x, blockDim.x/y/z and gridDim.x when
  * the environment gives the launch, blockIdx.y/z and gridDim.y/z when it
- * gives a grid with those dimensions (grid_yz; the blocks' terms must then
- * be a multiple of the block's number in the grid, x fastest:
- * OCC_ERR_UNSUPPORTED otherwise), warpSize, names defined by an earlier statement
+ * gives a grid with those dimensions (grid_yz; block terms that are a
+ * multiple of the block's number in the grid, x fastest, are bid, any
+ * others, a tile's, bid_dim), warpSize, names defined by an earlier statement
  * ("int row = threadIdx.y; int col = threadIdx.x"), and the thread's
  * index: any other name (i, x, tid), the same in every access, standing
  * for blockIdx.x x blockDim.x + threadIdx.x of a 1-D block (the thread's

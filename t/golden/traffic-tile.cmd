@@ -1,0 +1,1 @@
+--arch sm_90 --traffic 'int row = blockIdx.y*blockDim.y + threadIdx.y; int col = blockIdx.x*blockDim.x + threadIdx.x; b[row*1024 + col] = a[row*1024 + col]' --grid 64x64 --block 16x16
