@@ -288,7 +288,7 @@ static void read_side(struct session *s, struct compare *c, const char *path,
 		return;
 	}
 	snap_init(&sn, b);
-	kernels_read(s, path, l);
+	kernels_read(s, path, l, NULL);
 	for (i = 0; i < n_more; i++)
 		kernels_read_add(s, more[i], l);
 	kernels_rows(s, l, snapshot, &sn);

@@ -81,6 +81,33 @@ void names_free(struct name_table *t);
 char *demangle(const char *mangled);
 
 
+struct kernel_list;
+
+/* A linked kernel of the file being written (kernels_stream.c). */
+struct linked_kernel {
+	const char *mangled;     /* the list's names' */
+	char arch[16];
+};
+
+/* Rows written as kernels settle (kernels_stream.c): what the list holds
+ * is then only the kernels something read later may still change. */
+struct kernel_stream {
+	/* Whether rows may be written yet (end: all is read), the run
+	 * opened for them; and the rows of settled kernels v. */
+	int (*ready)(void *ctx, struct kernel_list *l, int end);
+	void (*rows)(void *ctx, struct kernel_list *v);
+	void *ctx;
+	int relocatable;         /* -rdc images beside linked ones left out */
+	int keep_cc;             /* kernels_keep_loaded's GPU; 0: none */
+	int walk;                /* a directory is read (Triton's metadata) */
+	int loadable;            /* a kernel read runs on the GPU named */
+	size_t since;            /* kernels read since the last look */
+	size_t written;          /* kernels whose rows are written */
+	struct linked_kernel *linked;   /* linked_file's, a hash set */
+	size_t linked_cap, n_linked;
+	const char *linked_file;
+};
+
 struct kernel_list {
 	struct kernel_info *k;
 	size_t n, cap;
@@ -102,14 +129,23 @@ struct kernel_list {
 	regex_t re;              /* --kernel */
 	int have_re;
 	const struct kernel_info **order;   /* --gpu LIST: grouped */
+	struct kernel_stream *stream;       /* NULL: held whole, else */
+	struct kernel_stream streaming;     /* what it points to */
 };
 
 /* ---- Kernels of a compiler report or a binary (kernels_read.c, the
  * list's upkeep in kernels_list.c) ---- */
 
 /* The kernels of path (a report, a binary, a directory, or "-"), those
- * --arch and --kernel keep; dies on what cannot be read. */
-void kernels_read(struct session *s, const char *path, struct kernel_list *l);
+ * --arch and --kernel keep; dies on what cannot be read. With st, their
+ * rows are written as they settle (kernels_stream.c). */
+void kernels_read(struct session *s, const char *path, struct kernel_list *l,
+		  const struct kernel_stream *st);
+/* Writes the rows of the kernels at l's start that nothing read later
+ * can change, once there are enough of them, or of all (end: all of a
+ * path is read); how many kernels were taken from the list's start. */
+size_t kernels_stream_settle(struct kernel_list *l, int end);
+void kernels_stream_free(struct kernel_stream *st);
 void kernels_free(struct kernel_list *l);
 /* Takes out the PTX read beside the SASS chosen (OCC_IMAGE_BESIDE), once
  * its launch bounds have been given to the SASS rows. */

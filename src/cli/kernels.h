@@ -80,6 +80,15 @@ void kernels_triton_note(struct out *out, const struct kernel_list *l,
  * or none), else NULL. */
 int kernels_clusters_prepare(struct session *s, const struct kernel_list *l,
 			     const struct occ_arch *target);
+/* Rows written as kernels are read (kernels_stream.c): whether cluster
+ * launches are never computed in this run (no layout, no --cluster), or
+ * whether k, just read, decides it (never, or a kernel with clusters
+ * that declares one or takes --cluster's); the kernels of l the warning
+ * that they cannot be computed counts, and that warning (n of them). */
+int kernels_clusters_never(const struct session *s);
+int kernels_clusters_decides(struct session *s, const struct kernel_info *k);
+size_t kernels_clusters_declared(struct session *s, const struct kernel_list *l);
+void kernels_clusters_warn(size_t n);
 /* The kernels that declare their cluster. */
 size_t kernels_declaring(const struct kernel_list *l);
 /* The cluster launches of ki's rows on arch a: the one it declares (its

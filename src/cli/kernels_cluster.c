@@ -53,6 +53,49 @@ size_t kernels_declaring(const struct kernel_list *l)
 	return n;
 }
 
+/* Whether a layout to compute cluster launches with is given. */
+static int layout_given(const struct session *s)
+{
+	const struct options *o = s->o;
+
+	return o->layout_text || o->gpu || o->gpu_list || s->have_dev;
+}
+
+size_t kernels_clusters_declared(struct session *s, const struct kernel_list *l)
+{
+	struct occ_cluster_shape c;
+	const char *source;
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += cluster_arch(s, &l->k[i]) &&
+		     declared(&l->k[i], &c, &source);
+	return n;
+}
+
+void kernels_clusters_warn(size_t n)
+{
+	if (n)
+		warn("%zu kernel%s declare%s a cluster launch: give --gpu NAME "
+		     "or --layout LAYOUT to compute it (the rows are plain "
+		     "launches)", n, plural(n), n == 1 ? "s" : "");
+}
+
+int kernels_clusters_never(const struct session *s)
+{
+	return !s->o->cluster.n && !layout_given(s);
+}
+
+int kernels_clusters_decides(struct session *s, const struct kernel_info *k)
+{
+	struct occ_cluster_shape c;
+	const char *source;
+
+	return kernels_clusters_never(s) ||
+	       (cluster_arch(s, k) &&
+		(s->o->cluster.n || declared(k, &c, &source)));
+}
+
 int kernels_clusters_prepare(struct session *s, const struct kernel_list *l,
 			     const struct occ_arch *target)
 {
@@ -78,11 +121,8 @@ int kernels_clusters_prepare(struct session *s, const struct kernel_list *l,
 			  "thread-block clusters (compute capability 9.0 on)");
 	if (!a)
 		return 0;
-	if (!o->cluster.n && !o->layout_text && !o->gpu && !o->gpu_list &&
-	    !s->have_dev) {
-		warn("%zu kernel%s declare%s a cluster launch: give --gpu NAME or "
-		     "--layout LAYOUT to compute it (the rows are plain "
-		     "launches)", n, plural(n), n == 1 ? "s" : "");
+	if (!o->cluster.n && !layout_given(s)) {
+		kernels_clusters_warn(n);
 		return 0;
 	}
 	/* The layout and --cluster's sizes, checked against the first

@@ -70,6 +70,7 @@ void kernels_free(struct kernel_list *l)
 	free(l->skipped);
 	ptxas_jit_clear(&l->jit);
 	free((void *)l->order);
+	kernels_stream_free(&l->streaming);
 	if (l->have_re)
 		regfree(&l->re);
 	memset(l, 0, sizeof *l);

@@ -54,6 +54,16 @@ static int name_kept(struct reader *r, const char *mangled)
 	return m;
 }
 
+/* Streaming: the rows of kernels settled written, the places of the
+ * Triton cubin's kernels moved with the list. */
+static void settle(struct reader *r, int end)
+{
+	size_t gone = kernels_stream_settle(r->l, end);
+
+	if (r->cubin.file)
+		r->cubin.first -= gone;
+}
+
 /* Keeps k (the last added, its mangled name still the reader's) or
  * takes it back. An image chosen for the GPU is kept whatever its
  * target (compute_80 PTX runs on a 9.0 device), and so is a kernel none
@@ -80,12 +90,18 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k)
 		r->l->n--;
 		return;
 	}
+	if (r->l->n > KERNELS_MAX && r->l->stream)
+		die("%s: more than %zu kernels held at once, waiting for the "
+		    "end of their fatbin or file: --kernel REGEX or --arch "
+		    "keeps fewer", r->input, KERNELS_MAX);
 	if (r->l->n > KERNELS_MAX)
 		die("%s: more than %zu kernels kept: --kernel REGEX or --arch "
 		    "keeps fewer", r->input, KERNELS_MAX);
 	e = names_intern(&r->l->names, k->mangled, r->l->need_names);
 	k->mangled = e->mangled;
 	k->name = r->l->need_names ? e->name : NULL;
+	if (r->l->stream)
+		settle(r, 0);
 }
 
 /* ---- Compiler reports ---- */
@@ -357,6 +373,8 @@ static void read_dir(struct reader *r, const char *path)
 	int fs;
 
 	r->walk = 1;
+	if (l->stream)
+		l->stream->walk = 1;
 	st = occ_bin_walk_opts(path, for_target(r), from_binary, bad_file, r, &fs,
 			       &stats, &d);
 	if (st != OCC_OK)
@@ -667,12 +685,17 @@ static int named_cc(const struct session *s, const struct kernel_list *l)
 	return 0;
 }
 
-void kernels_read(struct session *s, const char *path, struct kernel_list *l)
+void kernels_read(struct session *s, const char *path, struct kernel_list *l,
+		  const struct kernel_stream *st)
 {
 	int e;
 	char msg[256];
 
 	memset(l, 0, sizeof *l);
+	if (st) {
+		l->streaming = *st;
+		l->stream = &l->streaming;
+	}
 	l->need_names = kernels_names_needed(s->o);
 	if (s->o->kernel_re) {
 		e = regcomp(&l->re, s->o->kernel_re, REG_EXTENDED | REG_NOSUB);
@@ -699,6 +722,11 @@ void kernels_read_add(struct session *s, const char *path,
 	int cc;
 
 	kernels_bin_opts(s->o, &r.opts, &r.arch);
+	if (l->stream) {
+		l->stream->relocatable = !s->o->all_images;
+		l->stream->keep_cc = !s->n_targets && !s->o->all_images
+				     ? image_target(s) : 0;
+	}
 	if (strcmp(path, "-") == 0) {
 		r.input = kernels_input_name(path);
 		read_stdin(&r);
@@ -713,6 +741,10 @@ void kernels_read_add(struct session *s, const char *path,
 		read_file(&r, path);
 	}
 	ptxas_jit_clear(&l->jit);
+	if (l->stream) {
+		settle(&r, 1);
+		return;
+	}
 	if (!s->o->all_images)
 		kernels_drop_relocatable(l);
 	/* One GPU named: of a kernel's cubins or report rows, the one it

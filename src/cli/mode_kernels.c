@@ -26,6 +26,11 @@ struct report {
 	 * capability (major * 10 + minor); NULL, 0: none named. */
 	const struct occ_arch *named;
 	int named_cc;
+	/* Rows written as kernels are read: the run opened; the kernels
+	 * declaring a cluster no layout computes (warned of at the end). */
+	struct session *s;
+	int open;
+	size_t declared;
 };
 
 /* ---- The summary (kernels_summary.c) ---- */
@@ -510,6 +515,96 @@ static void relocatable_notice(const struct kernel_list *l)
 		     l->relocatable_dropped == 1 ? "" : "s");
 }
 
+/* The end of a run that has no kernel to show: why. */
+static __attribute__((noreturn)) void no_kernel(struct session *s, const struct kernel_list *l)
+{
+	const struct options *o = s->o;
+	const char *input = kernels_input_name(o->ptxas);
+
+	if (!l->text && o->n_more_kernels == 0)
+		kernels_no_kernel(&l->contents, input);
+	die("%s: no kernel%s%s%s", input, gpu_words(s, (char[160]){ 0 }, 160),
+	    o->kernel_re ? " matching --kernel " : "",
+	    o->kernel_re ? o->kernel_re : "");
+}
+
+/* ---- Rows as the kernels are read (csv, jsonl, json) ---- */
+
+/* Whether rows are written as kernels are read: a format of a row at a
+ * time, and nothing that needs the whole list (a text table's widths
+ * and notes, --compare's merge, the driver's loading, a GPU list's
+ * matrix, a measurement, ptxas run on PTX). */
+static int streamed(const struct session *s)
+{
+	const struct options *o = s->o;
+
+	return o->format != OUT_TEXT && !o->compare && !o->api &&
+	       !o->device_given && !o->measure && !o->ptxas_jit &&
+	       !s->n_targets;
+}
+
+/* The run opened once whether cluster launches are computed is known:
+ * from the start where nothing could compute them, else from the kernel
+ * that decides it, or once all is read (l: the kernels so far, none of
+ * whose rows is written yet). */
+static int stream_ready(void *ctx, struct kernel_list *l, int end)
+{
+	struct report *rep = ctx;
+	struct session *s = rep->s;
+
+	if (rep->open)
+		return 1;
+	if (!end && !kernels_clusters_decides(s, &l->k[l->n - 1]))
+		return 0;
+	partition_prepare(s);
+	named_gpu(rep, s);
+	rep->clusters = !kernels_clusters_never(s) &&
+			kernels_clusters_prepare(s, l, NULL);
+	occ_run_open(&rep->run, s, 1, rep->clusters ? 2 : 1);
+	rep->run.hook = kernel_row;
+	rep->run.cluster_hook = count_cluster;
+	rep->run.hook_ctx = rep;
+	rep->open = 1;
+	return 1;
+}
+
+static void stream_rows(void *ctx, struct kernel_list *v)
+{
+	struct report *rep = ctx;
+
+	if (kernels_clusters_never(rep->s))
+		rep->declared += kernels_clusters_declared(rep->s, v);
+	rep->l = v;
+	all_rows(rep, rep->s);
+	rep->l = &rep->s->kernels;
+}
+
+static int kernels_streamed(struct session *s, struct report *rep)
+{
+	const struct options *o = s->o;
+	const char *input = kernels_input_name(o->ptxas);
+	struct kernel_stream st;
+	int i;
+
+	memset(&st, 0, sizeof st);
+	st.ready = stream_ready;
+	st.rows = stream_rows;
+	st.ctx = rep;
+	rep->s = s;
+	kernels_read(s, o->ptxas, rep->l, &st);
+	for (i = 0; i < o->n_more_kernels; i++)
+		kernels_read_add(s, o->more_kernels[i], rep->l);
+	/* What is still held: none of it runs on the GPU named. */
+	no_image_notice(s, rep->l, input);
+	relocatable_notice(rep->l);
+	if (!rep->l->streaming.written)
+		no_kernel(s, rep->l);
+	occ_run_close(&rep->run);
+	kernels_clusters_warn(rep->declared);
+	kernels_free(rep->l);
+	return session_status(s);
+}
+
 int mode_kernels(struct session *s)
 {
 	const struct options *o = s->o;
@@ -532,19 +627,15 @@ int mode_kernels(struct session *s)
 			  "PTX for (--gpu, --device, --arch, --api), and not "
 			  "--all-images");
 	occ_run_check_options(s);
-	kernels_read(s, o->ptxas, rep.l);
+	if (streamed(s))
+		return kernels_streamed(s, &rep);
+	kernels_read(s, o->ptxas, rep.l, NULL);
 	for (i = 0; i < (size_t)o->n_more_kernels; i++)
 		kernels_read_add(s, o->more_kernels[i], rep.l);
 	no_image_notice(s, rep.l, kernels_input_name(o->ptxas));
 	relocatable_notice(rep.l);
-	if (rep.l->n == 0 && !rep.l->text && o->n_more_kernels == 0)
-		kernels_no_kernel(&rep.l->contents,
-				  kernels_input_name(o->ptxas));
 	if (rep.l->n == 0)
-		die("%s: no kernel%s%s%s", kernels_input_name(o->ptxas),
-		    gpu_words(s, (char[160]){ 0 }, 160),
-		    o->kernel_re ? " matching --kernel " : "",
-		    o->kernel_re ? o->kernel_re : "");
+		no_kernel(s, rep.l);
 	report_start(&rep, s, o->api);
 	if (rep.api.loader)
 		rep.run.out.progress = &rep.api.progress;

@@ -194,7 +194,7 @@ void targets_kernels(struct session *s, struct kernel_list *l,
 		 * the summary point into it. */
 		if (i) {
 			l = &s->target_kernels[i];
-			kernels_read(s, s->o->ptxas, l);
+			kernels_read(s, s->o->ptxas, l, NULL);
 			for (a = 0; a < (size_t)s->o->n_more_kernels; a++)
 				kernels_read_add(s, s->o->more_kernels[a], l);
 		}
