@@ -3,13 +3,16 @@
 // stores one, each access with its own array and pattern, exactly as the
 // traffic model reads them (occcalc.h, struct occ_kernel_access).
 //
-// A line: ELEM GRID BX BY BZ THREADS ACTIVE NLOADS, then for each load
-// and the store: ARRAY STRIDE OFFSET GROUP XOR TX TY TZ BID. The block is
-// BX x BY x BZ; THREADS 0: every thread of the grid; else threads with
-// index below it (a thread count). Thread t of its block (threadIdx.x
-// fastest) uses i = blockIdx.x * threads per block + (t ^ XOR) and
-// touches element OFFSET + i / GROUP * STRIDE + TX threadIdx.x +
-// TY threadIdx.y + TZ threadIdx.z + BID blockIdx.x, every factor signed;
+// A line: ELEM GX GY GZ BX BY BZ THREADS ACTIVE NLOADS, then for each
+// load and the store: ARRAY STRIDE OFFSET GROUP XOR TX TY TZ BID DX DY DZ.
+// The grid is GX x GY x GZ blocks, numbered b = blockIdx.x + GX
+// (blockIdx.y + GY blockIdx.z); the block BX x BY x BZ; THREADS 0: every
+// thread of the grid; else threads with index below it (a thread count).
+// Thread t of its block (threadIdx.x fastest) uses i = b * threads per
+// block + (t ^ XOR) and touches element OFFSET + i / GROUP * STRIDE +
+// TX threadIdx.x + TY threadIdx.y + TZ threadIdx.z + BID b + DX blockIdx.x
+// + DY blockIdx.y + DZ blockIdx.z (a tile of a 2-D grid), every factor
+// signed;
 // each array's element 0 is on a 128-byte line, with room below it for
 // the elements a negative index reaches.
 #include <cstdint>
@@ -19,7 +22,7 @@
 struct access {
 	int array;
 	unsigned lane_xor;
-	long long stride, offset, tid[3], bid;
+	long long stride, offset, tid[3], bid, bdim[3];
 	unsigned long long group;
 };
 
@@ -36,15 +39,19 @@ __device__ static uint4 sum(uint4 a, uint4 b)
 	return make_uint4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
 }
 
-// Thread t of the block at `first` uses first + (t ^ xor), as the model.
+// Thread t of block b, its first thread `first`, uses first + (t ^ xor),
+// as the model.
 template <typename T>
 __device__ static T *element(const args &a, const access &x,
-			     unsigned long long first, unsigned t)
+			     unsigned long long b, unsigned long long first,
+			     unsigned t)
 {
 	unsigned long long i = first + (t ^ x.lane_xor);
 	long long e = x.offset + (long long)(i / x.group) * x.stride +
 		      x.tid[0] * threadIdx.x + x.tid[1] * threadIdx.y +
-		      x.tid[2] * threadIdx.z + x.bid * blockIdx.x;
+		      x.tid[2] * threadIdx.z + x.bid * (long long)b +
+		      x.bdim[0] * blockIdx.x + x.bdim[1] * blockIdx.y +
+		      x.bdim[2] * blockIdx.z;
 
 	return (T *)a.base[x.array] + e;
 }
@@ -53,15 +60,17 @@ template <typename T> __global__ void traffic(args a)
 {
 	unsigned t = threadIdx.x + blockDim.x * (threadIdx.y +
 						 blockDim.y * threadIdx.z);
-	unsigned long long first = (unsigned long long)blockIdx.x *
-				   (blockDim.x * blockDim.y * blockDim.z);
+	unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x *
+				   (blockIdx.y + (unsigned long long)gridDim.y *
+						 blockIdx.z);
+	unsigned long long first = b * (blockDim.x * blockDim.y * blockDim.z);
 	T v = T();
 
 	if ((int)(t % 32) >= a.active || (a.threads && first + t >= a.threads))
 		return;
 	for (int k = 0; k < a.nloads; k++)
-		v = sum(v, *element<T>(a, a.ld[k], first, t));
-	*element<T>(a, a.st, first, t) = v;
+		v = sum(v, *element<T>(a, a.ld[k], b, first, t));
+	*element<T>(a, a.st, b, first, t) = v;
 }
 
 static const void *kernel(int elem)
@@ -78,30 +87,37 @@ static const void *kernel(int elem)
 
 static bool read_access(access *x)
 {
-	return scanf("%d %lld %lld %llu %u %lld %lld %lld %lld", &x->array,
-		     &x->stride, &x->offset, &x->group, &x->lane_xor,
-		     &x->tid[0], &x->tid[1], &x->tid[2], &x->bid) == 9 &&
+	return scanf("%d %lld %lld %llu %u %lld %lld %lld %lld %lld %lld %lld",
+		     &x->array, &x->stride, &x->offset, &x->group,
+		     &x->lane_xor, &x->tid[0], &x->tid[1], &x->tid[2], &x->bid,
+		     &x->bdim[0], &x->bdim[1], &x->bdim[2]) == 12 &&
 	       x->array >= 0 && x->array < 3 && x->group > 0;
 }
 
 // Each term's extremes: the lowest and highest element x can touch.
 static void bounds(const access &x, unsigned long long n,
-		   const unsigned long long dim[3], unsigned long long grid,
-		   long long *lo, long long *hi)
+		   const unsigned long long dim[3],
+		   const unsigned long long grid[3], long long *lo,
+		   long long *hi)
 {
-	long long f[5] = { x.stride, x.tid[0], x.tid[1], x.tid[2], x.bid };
-	long long top[5] = { (long long)((n + 31) / x.group),
+	long long f[8] = { x.stride, x.tid[0], x.tid[1], x.tid[2], x.bid,
+			   x.bdim[0], x.bdim[1], x.bdim[2] };
+	long long top[8] = { (long long)((n + 31) / x.group),
 			     (long long)dim[0] - 1, (long long)dim[1] - 1,
-			     (long long)dim[2] - 1, (long long)grid - 1 };
+			     (long long)dim[2] - 1,
+			     (long long)(grid[0] * grid[1] * grid[2]) - 1,
+			     (long long)grid[0] - 1, (long long)grid[1] - 1,
+			     (long long)grid[2] - 1 };
 
 	*lo = *hi = x.offset;
-	for (int j = 0; j < 5; j++)
+	for (int j = 0; j < 8; j++)
 		*(f[j] < 0 ? lo : hi) += f[j] * top[j];
 }
 
 // Each array's lowest and highest element over its accesses.
 static void sizes(const args &a, unsigned long long n,
-		  const unsigned long long dim[3], unsigned long long grid,
+		  const unsigned long long dim[3],
+		  const unsigned long long grid[3],
 		  long long lo[3], long long hi[3], bool used[3])
 {
 	for (int k = 0; k <= a.nloads; k++) {
@@ -121,19 +137,21 @@ static int launch_one(int line)
 {
 	args a = {};
 	int elem;
-	unsigned long long grid, dim[3];
+	unsigned long long grid[3], dim[3];
 	long long lo[3], hi[3];
 	bool used[3] = { false, false, false };
 
-	if (scanf("%d %llu %llu %llu %llu %llu %d %d", &elem, &grid, &dim[0],
-		  &dim[1], &dim[2], &a.threads, &a.active, &a.nloads) != 8)
+	if (scanf("%d %llu %llu %llu %llu %llu %llu %llu %d %d", &elem,
+		  &grid[0], &grid[1], &grid[2], &dim[0], &dim[1], &dim[2],
+		  &a.threads, &a.active, &a.nloads) != 10)
 		return 0;
 	for (int k = 0; k < a.nloads; k++)
 		if (a.nloads > 2 || !read_access(&a.ld[k]))
 			return -line;
 	if (!read_access(&a.st) || !kernel(elem))
 		return -line;
-	sizes(a, grid * dim[0] * dim[1] * dim[2], dim, grid, lo, hi, used);
+	sizes(a, grid[0] * grid[1] * grid[2] * dim[0] * dim[1] * dim[2], dim,
+	      grid, lo, hi, used);
 	for (int i = 0; i < 3; i++) {
 		if (!used[i])
 			continue;
@@ -148,7 +166,9 @@ static int launch_one(int line)
 		a.base[i] = a.alloc[i] + below;
 	}
 	void *params[] = { &a };
-	if (cudaLaunchKernel(kernel(elem), dim3((unsigned)grid),
+	if (cudaLaunchKernel(kernel(elem),
+			     dim3((unsigned)grid[0], (unsigned)grid[1],
+				  (unsigned)grid[2]),
 			     dim3((unsigned)dim[0], (unsigned)dim[1],
 				  (unsigned)dim[2]), params, 0, 0) ||
 	    cudaDeviceSynchronize())

@@ -38,14 +38,17 @@ METRICS = {
 }
 
 
-def a(name, stride=1, offset=0, group=1, xor=0, tid=(0, 0, 0), bid=0):
+def a(name, stride=1, offset=0, group=1, xor=0, tid=(0, 0, 0), bid=0,
+      bdim=(0, 0, 0)):
     """One access: NAME[(i ^ xor) / group * stride + offset + tid[0] *
     threadIdx.x + tid[1] * threadIdx.y + tid[2] * threadIdx.z +
-    bid * blockIdx.x]."""
-    return (name, stride, offset, group, xor, tid, bid)
+    bid * b + bdim[0] * blockIdx.x + bdim[1] * blockIdx.y +
+    bdim[2] * blockIdx.z], b the block's number (x fastest)."""
+    return (name, stride, offset, group, xor, tid, bid, bdim)
 
 
-def index_text(stride, offset, group, xor, tid=(0, 0, 0), bid=0):
+def index_text(stride, offset, group, xor, tid=(0, 0, 0), bid=0,
+               bdim=(0, 0, 0)):
     if stride == 0:
         return str(offset)
     i = "(i^%d)" % xor if xor else "i"
@@ -69,6 +72,8 @@ def text(loads, store):
 # (what it shows, element bytes, launch, active lanes, loads, store,
 #  text, --define)
 N = 256000
+TILE = ("int row = blockIdx.y*blockDim.y + threadIdx.y; "
+        "int col = blockIdx.x*blockDim.x + threadIdx.x; ")
 FORMS = [
     ("form i+c, i-c: stencil reading x[-1]", 4, ("grid", 2000, 128), 32,
      [a("x", 1, 1), a("x", 1, -1)], a("y"),
@@ -98,6 +103,25 @@ FORMS = [
     ("form (i^m) and i/g: m=3, g=8, a reversed store", 4,
      ("grid", 1000, 96), 32, [a("x", 1, 0, 8, 3)], a("y", -1, 96000 - 1),
      "y[N-1-i] = x[(i^m)/g]", "N=96000,m=3,g=8"),
+    # Tiles of a 2-D grid, placed by blockIdx.x and .y: a 1024 x 1024
+    # matrix of floats in 64 x 64 blocks of 16 x 16.
+    ("form 2-D tile: y[row*N + col] = x[row*N + col]", 4,
+     ("grid", "64x64", "16x16"), 32,
+     [a("x", 0, 0, tid=(1, 1024, 0), bdim=(16, 16 * 1024, 0))],
+     a("y", 0, 0, tid=(1, 1024, 0), bdim=(16, 16 * 1024, 0)),
+     TILE + "y[row*N + col] = x[row*N + col]", "N=1024"),
+    ("form 2-D tile, a transpose: y[row*N + col] = x[col*N + row]", 4,
+     ("grid", "64x64", "16x16"), 32,
+     [a("x", 0, 0, tid=(1024, 1, 0), bdim=(16 * 1024, 16, 0))],
+     a("y", 0, 0, tid=(1, 1024, 0), bdim=(16, 16 * 1024, 0)),
+     TILE + "y[row*N + col] = x[col*N + row]", "N=1024"),
+    ("form 2-D tile, a GEMM's step k=48: C = A tile + B tile", 4,
+     ("grid", "64x64", "16x16"), 32,
+     [a("A", 0, 48, tid=(1, 1024, 0), bdim=(0, 16 * 1024, 0)),
+      a("B", 0, 48 * 1024, tid=(1, 1024, 0), bdim=(16, 0, 0))],
+     a("C", 0, 0, tid=(1, 1024, 0), bdim=(16, 16 * 1024, 0)),
+     TILE + "C[row*N + col] = A[row*N + k + threadIdx.x] + "
+     "B[(k + threadIdx.y)*N + col]", "N=1024,k=48"),
 ]
 
 
@@ -176,7 +200,7 @@ def arrays(loads, store):
 
 
 def shape(block):
-    """A block (an int or "32x8") as its three dimensions."""
+    """A block or grid (an int or "32x8") as its three dimensions."""
     dims = [int(d) for d in str(block).split("x")]
     return dims + [1] * (3 - len(dims))
 
@@ -189,10 +213,11 @@ def spec(elem, launch, active, loads, store):
         threads, block = launch[1], 256
         grid = (threads + block - 1) // block
     names = arrays(loads, store)
-    fields = [elem, grid] + shape(block) + [threads, active, len(loads)]
+    fields = [elem] + shape(grid) + shape(block)
+    fields += [threads, active, len(loads)]
     for x in loads + [store]:
         fields += [names.index(x[0]), x[1], x[2], x[3], x[4]]
-        fields += list(x[5]) + [x[6]]
+        fields += list(x[5]) + [x[6]] + list(x[7])
     return " ".join(str(f) for f in fields)
 
 
@@ -309,7 +334,7 @@ def case_text(case):
 
 def launch_text(launch):
     if launch[0] == "grid":
-        return "%d x %s" % (launch[1], launch[2])
+        return "%s x %s" % (launch[1], launch[2])
     return "%d threads" % launch[1]
 
 
