@@ -237,17 +237,6 @@ static enum occ_status make_bias(const struct occ_arch *arch,
 	return OCC_OK;
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t r = a % b;
-
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 static uint64_t mod_u(__int128 x, uint64_t m)
 {
 	__int128 r = x % (__int128)m;
@@ -261,7 +250,7 @@ static uint64_t mod_u(__int128 x, uint64_t m)
  * offset is r modulo `line`. */
 static void residues(uint64_t g, uint64_t step, uint64_t line, uint64_t *h)
 {
-	uint64_t period = line / gcd(step, line), j;
+	uint64_t period = line / occ_gcd(step, line), j;
 
 	memset(h, 0, line * sizeof *h);
 	for (j = 0; j < period && j < g; j++)
@@ -390,7 +379,7 @@ static void make_moves(const struct grid *g, const struct placed *pl,
 			f = -f;
 		}
 		mv->step[d] = f * e;
-		mv->p[d] = unit / gcd(mod_u(mv->step[d], unit), unit);
+		mv->p[d] = unit / occ_gcd(mod_u(mv->step[d], unit), unit);
 		mv->m[d] = 0;
 		if (mv->p[d] >= g->g[d])
 			mv->p[d] = g->g[d];
@@ -565,13 +554,6 @@ static int by_r(const void *pa, const void *pb)
 	return a->r < b->r ? -1 : a->r > b->r;
 }
 
-static int by_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* A segment tree over the q's: how often each node's span is covered
  * whole, and the length covered beneath it. */
 struct cover {
@@ -638,7 +620,7 @@ static enum occ_status area(const struct rect *rc, size_t n,
 		q[nq++] = rc[i].q0;
 		q[nq++] = rc[i].q1;
 	}
-	qsort(q, nq, sizeof *q, by_u64);
+	qsort(q, nq, sizeof *q, occ_u64_cmp);
 	for (i = k = 0; i < nq; i++)
 		if (k == 0 || q[i] != q[k - 1])
 			q[k++] = q[i];
@@ -759,19 +741,12 @@ static enum occ_status families_count(struct families *fs, uint64_t *count)
 	return st;
 }
 
-enum which { LOADS, STORES, BOTH };
-
-static int counts(const struct occ_kernel_access *k, enum which w)
-{
-	return w == BOTH || (k->access.op == OCC_ACCESS_LOAD) == (w == LOADS);
-}
-
 /* Distinct units of `unit` bytes of one array over its accesses of a
  * kind. */
 static enum occ_status array_units(const struct grid *g,
 				   const struct placed *p,
 				   const uint64_t *bias, size_t n, int array,
-				   enum which w, uint64_t unit,
+				   enum occ_which w, uint64_t unit,
 				   uint64_t *count)
 {
 	struct families fs = { NULL, 0 };
@@ -780,7 +755,7 @@ static enum occ_status array_units(const struct grid *g,
 	size_t i;
 
 	for (i = 0; i < n && st == OCC_OK; i++)
-		if (p[i].k->array == array && counts(p[i].k, w) && p[i].any)
+		if (p[i].k->array == array && occ_counts(p[i].k, w) && p[i].any)
 			st = access_families(g, &p[i], bias[i], unit, &listed,
 					     &fs);
 	for (i = 0; i < fs.n; i++)
@@ -801,13 +776,13 @@ static enum occ_status add_array(const struct occ_arch *arch,
 		 all = 0, ln = 0;
 	enum occ_status st;
 
-	st = array_units(g, p, bias, n, array, LOADS, sector, &ld);
+	st = array_units(g, p, bias, n, array, OCC_LOADS, sector, &ld);
 	if (st == OCC_OK)
-		st = array_units(g, p, bias, n, array, STORES, sector, &st_);
+		st = array_units(g, p, bias, n, array, OCC_STORES, sector, &st_);
 	if (st == OCC_OK)
-		st = array_units(g, p, bias, n, array, BOTH, sector, &all);
+		st = array_units(g, p, bias, n, array, OCC_BOTH, sector, &all);
 	if (st == OCC_OK && t->load.l1_lines)
-		st = array_units(g, p, bias, n, array, LOADS,
+		st = array_units(g, p, bias, n, array, OCC_LOADS,
 				 (uint64_t)arch->line_size, &ln);
 	if (st == OCC_ERR_UNSUPPORTED)
 		t->fault = OCC_TRAFFIC_TILE_LISTED;

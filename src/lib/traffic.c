@@ -56,17 +56,6 @@ static int is_pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t r = a % b;
-
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 /* sum += v x times; 0 when it would not fit. */
 static int add_times(uint64_t *sum, uint64_t v, uint64_t times)
 {
@@ -146,12 +135,12 @@ static __int128 units_step(const struct occ_kernel_access *k,
 static uint64_t access_span(const struct occ_kernel_access *k,
 			    const struct plan *p, uint64_t line)
 {
-	uint64_t g = k->group, c0 = g / gcd(g, p->unit), moved;
+	uint64_t g = k->group, c0 = g / occ_gcd(g, p->unit), moved;
 
 	/* bytes one span of c0 units moves the addresses, modulo a line */
 	moved = mod_line(units_step(k, p, c0) % (__int128)line *
 			 k->access.elem_size, line);
-	return c0 * (line / gcd(moved, line));
+	return c0 * (line / occ_gcd(moved, line));
 }
 
 static void make_plan(const struct occ_launch *l,
@@ -177,7 +166,7 @@ static void make_plan(const struct occ_launch *l,
 	for (i = 0; i < n; i++) {
 		uint64_t s = access_span(&acc[i], p, line);
 
-		p->span = p->span / gcd(p->span, s) * s;
+		p->span = p->span / occ_gcd(p->span, s) * s;
 	}
 	p->spans = p->units / p->span;
 }
@@ -415,18 +404,11 @@ static enum occ_status list_access(const struct ctx *c,
 	return st;
 }
 
-enum which { LOADS, STORES, BOTH };
-
-static int counts(const struct occ_kernel_access *k, enum which w)
-{
-	return w == BOTH || (k->access.op == OCC_ACCESS_LOAD) == (w == LOADS);
-}
-
 /* Distinct sectors (or lines) of one array over the accesses of a kind. */
 static enum occ_status array_distinct(const struct ctx *c,
 				      const struct occ_kernel_access *acc,
 				      const struct access_ids *ids, size_t n,
-				      int array, enum which w, int lines,
+				      int array, enum occ_which w, int lines,
 				      uint64_t *count)
 {
 	uint64_t unit = (uint64_t)(lines ? c->arch->line_size :
@@ -442,7 +424,7 @@ static enum occ_status array_distinct(const struct ctx *c,
 		const struct occ_ids *r = lines ? &ids[i].rest_lines :
 						  &ids[i].rest_sectors;
 
-		if (acc[i].array != array || !counts(&acc[i], w))
+		if (acc[i].array != array || !occ_counts(&acc[i], w))
 			continue;
 		f[nf].base = s->v;
 		f[nf].n = s->n;
@@ -470,13 +452,13 @@ static enum occ_status add_array(const struct ctx *c,
 	uint64_t ld = 0, st_ = 0, all = 0, ln = 0;
 	enum occ_status st;
 
-	st = array_distinct(c, acc, ids, n, array, LOADS, 0, &ld);
+	st = array_distinct(c, acc, ids, n, array, OCC_LOADS, 0, &ld);
 	if (st == OCC_OK)
-		st = array_distinct(c, acc, ids, n, array, STORES, 0, &st_);
+		st = array_distinct(c, acc, ids, n, array, OCC_STORES, 0, &st_);
 	if (st == OCC_OK)
-		st = array_distinct(c, acc, ids, n, array, BOTH, 0, &all);
+		st = array_distinct(c, acc, ids, n, array, OCC_BOTH, 0, &all);
 	if (st == OCC_OK && t->load.l1_lines)
-		st = array_distinct(c, acc, ids, n, array, LOADS, 1, &ln);
+		st = array_distinct(c, acc, ids, n, array, OCC_LOADS, 1, &ln);
 	if (st != OCC_OK)
 		return st;
 	if (!add_times(&t->load.distinct, ld, 1) ||

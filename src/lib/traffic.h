@@ -9,6 +9,27 @@
 #include "occcalc.h"
 #include "periodic.h"
 
+static inline uint64_t occ_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* Which accesses a distinct count takes. */
+enum occ_which { OCC_LOADS, OCC_STORES, OCC_BOTH };
+
+static inline int occ_counts(const struct occ_kernel_access *k,
+			     enum occ_which w)
+{
+	return w == OCC_BOTH ||
+	       (k->access.op == OCC_ACCESS_LOAD) == (w == OCC_LOADS);
+}
+
 /* What one warp's request costs. */
 struct warp_cost {
 	uint64_t sectors, lines, requested, thread_bytes;
