@@ -176,10 +176,10 @@ run --launches "$tmp/pcie.jsonl" --kernel cluster_mix --partition 8 -f csv \
 	grep -q "2 cluster launches in --partition's group, whose GPCs are not measured on its GPU (partitions.txt): no cluster figures" "$tmp/err"
 ok $? "a GPU whose layout is not measured (an H100 PCIe): at most 14 groups of 8, the remainder not known, no cluster figures, said in one line"
 
-expect 2 "the SMs device 0 of $tmp/pcie.jsonl (NVIDIA H100 PCIe, sm_90, 114 SMs) leaves over depend on its GPC layout" \
+expect 2 "the SMs left over of device 0 of $tmp/pcie.jsonl (NVIDIA H100 PCIe, sm_90, 114 SMs) depend on the GPU's GPC layout" \
 	--launches "$tmp/pcie.jsonl" --partition 8 --partition-part remaining
 expect 2 "the split of device 0 of $TR (NVIDIA H100 80GB HBM3, sm_90, 132 SMs) makes 4 groups of 32 SMs" \
 	--launches "$TR" --partition 32 --partition-part group:4
-expect 2 "leaves none over" --launches "$TR" --partition 132 --partition-part remaining
+expect 2 "into groups of 132 SMs leaves none of the 132 over" --launches "$TR" --partition 132 --partition-part remaining
 
 done_testing

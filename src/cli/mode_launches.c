@@ -472,34 +472,25 @@ static _Noreturn void part_refused(const struct launch_run *run,
 				   enum occ_status st)
 {
 	const struct options *o = run->s->o;
-	const struct occ_partition_split *p = &ld->part.split;
 	char dev[400];
 
-	snprintf(dev, sizeof dev, "device %d of %s (%s, %s, %d SMs)",
+	snprintf(dev, sizeof dev, " of device %d of %s (%s, %s, %d SMs)",
 		 ld->d.device, run->file, ld->d.name, ld->tag,
 		 ld->d.multiProcessorCount);
 	if (o->partition.min_sms > (uint64_t)ld->d.multiProcessorCount)
-		die_usage("--partition %llu: more than the %d SMs of %s",
+		die_usage("--partition %llu: more than the %d SMs%s",
 			  (unsigned long long)o->partition.min_sms,
 			  ld->d.multiProcessorCount, dev);
-	if (st == OCC_ERR_UNSUPPORTED && !p->group_sms)
-		die_usage("--partition: %s %s", dev, ld->d.major < 6 ? "has no "
-			  "green contexts (compute capability 6.0 on)" : "has no "
+	if (st == OCC_ERR_UNSUPPORTED && !ld->part.split.group_sms)
+		die_usage("--partition:%s: %s", dev, ld->d.major < 6 ? "no "
+			  "green contexts (compute capability 6.0 on)" : "no "
 			  "clusters: max-cluster-size is for compute capability "
 			  "9.0 on");
-	if (st == OCC_ERR_RANGE && o->partition.group >= 0)
-		die_usage("--partition-part group:%d: the split of %s makes %s%d "
-			  "group%s of %d SMs", o->partition.group, dev,
-			  p->groups_min == p->groups_max ? "" : "at most ",
-			  p->groups_max, plural(p->groups_max), p->group_sms);
-	if (st == OCC_ERR_RANGE)
-		die_usage("--partition-part remaining: a split of %s into groups "
-			  "of %d SMs leaves none over", dev, p->group_sms);
-	if (st == OCC_ERR_UNSUPPORTED)
-		die_usage("--partition-part remaining: the SMs %s leaves over "
-			  "depend on its GPC layout, which is not measured", dev);
-	die_usage("--partition %llu: %s: %s", (unsigned long long)
-		  o->partition.min_sms, dev, occ_strerror(st));
+	if (!ld->part.split.group_sms)
+		die_usage("--partition %llu:%s: %s", (unsigned long long)
+			  o->partition.min_sms, dev, occ_strerror(st));
+	partition_part_refused(&ld->part.split, o->partition.group, st,
+			       ld->d.multiProcessorCount, dev);
 }
 
 static void part_of(struct launch_run *run, struct launch_dev *ld)

@@ -150,28 +150,28 @@ static int largest(const struct occ_gpc_layout *l)
 	return n;
 }
 
-/* The part asked for exists in the split. */
-static void check_part(const struct session_partition *P, int group)
+void partition_part_refused(const struct occ_partition_split *p, int group,
+			    enum occ_status st, int gpu_sms, const char *of)
 {
-	const struct occ_partition_split *p = &P->split;
 	int exact = p->groups_min == p->groups_max;
 
-	if (group >= 0 && exact && group >= p->groups)
-		die_usage("--partition-part group:%d: the split makes %d group%s "
-			  "of %d SMs (group:0 to group:%d)", group, p->groups,
+	if (st == OCC_ERR_RANGE && group >= 0 && exact)
+		die_usage("--partition-part group:%d: the split%s makes %d group%s "
+			  "of %d SMs (group:0 to group:%d)", group, of, p->groups,
 			  plural(p->groups), p->group_sms, p->groups - 1);
-	if (group >= 0 && group >= p->groups_max)
-		die_usage("--partition-part group:%d: the split makes at most %d "
-			  "group%s of %d SMs", group, p->groups_max,
+	if (st == OCC_ERR_RANGE && group >= 0)
+		die_usage("--partition-part group:%d: the split%s makes at most %d "
+			  "group%s of %d SMs", group, of, p->groups_max,
 			  plural(p->groups_max), p->group_sms);
-	if (group < 0 && !exact)
-		die_usage("--partition-part remaining: the SMs left over depend "
-			  "on the GPU's GPC layout, which is not measured (at "
-			  "most %d)", P->gpu_sms - p->groups_min * p->group_sms);
-	if (group < 0 && p->remaining_sms == 0)
-		die_usage("--partition-part remaining: a split into groups of %d "
-			  "SMs leaves none of the %d over", p->group_sms,
-			  P->gpu_sms);
+	if (st == OCC_ERR_UNSUPPORTED)
+		die_usage("--partition-part remaining: the SMs left over%s depend "
+			  "on the GPU's GPC layout, which is not measured (at most "
+			  "%d)", of, gpu_sms - p->groups_min * p->group_sms);
+	if (st == OCC_ERR_RANGE)
+		die_usage("--partition-part remaining: a split%s into groups of %d "
+			  "SMs leaves none of the %d over", of, p->group_sms,
+			  gpu_sms);
+	die_usage("--partition-part: %s", occ_strerror(st));
 }
 
 /* The table the split's rules are for: the device's, or --arch's. */
@@ -228,10 +228,11 @@ void partition_prepare(struct session *s)
 	if (st != OCC_OK)
 		die_usage("--partition %llu: %s", (unsigned long long)
 			  o->partition.min_sms, occ_strerror(st));
-	check_part(P, o->partition.group);
+	st = occ_partition_part_sms(&P->split, o->partition.group, &P->part_sms);
+	if (st != OCC_OK)
+		partition_part_refused(&P->split, o->partition.group, st,
+				       P->gpu_sms, "");
 	P->on = 1;
-	P->part_sms = o->partition.group >= 0 ? P->split.group_sms
-					      : P->split.remaining_sms;
 	if (o->partition.group >= 0)
 		snprintf(P->name, sizeof P->name, "group %d", o->partition.group);
 	else

@@ -53,6 +53,12 @@ int partition_cluster_layout(struct session *s);
 /* --api: the split and the part's green context made on the device
  * (partition_gpu.c), the session's GPU calls running in it. */
 void partition_on_device(struct session *s);
+/* A part the split does not make (occ_partition_part_sms's status st),
+ * refused: `of` names the GPU after "the split" ("" or " of device 0
+ * ..."). */
+void partition_part_refused(const struct occ_partition_split *p, int group,
+			    enum occ_status st, int gpu_sms, const char *of)
+	__attribute__((noreturn));
 /* partitions.txt's path: beside the GPU list. */
 void partition_parts_path(struct session *s, char *buf, size_t n);
 
