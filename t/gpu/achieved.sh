@@ -79,6 +79,30 @@ else
 	echo "achieved_graph: FAILED"; cat "$w/graph.txt"; st=1
 fi
 
+# Counters kept from this user: CUPTI's profiler refusing to start
+# (achieved_noprivs.c, preloaded): the one line saying so and how to
+# allow them, the trace written (its launches without figures), the
+# program's exit status.
+cc -shared -fPIC -I"${CUDA_DIR:-/usr/local/cuda}/include" \
+	-o "$w/noprivs.so" "$here/achieved_noprivs.c"
+set +e
+LD_PRELOAD="$w/noprivs.so" "$occcalc" --trace --achieved \
+	--trace-out "$w/noprivs.jsonl" -- sh -c "'$w/probe' 1000; exit 3" \
+	>"$w/noprivs.txt" 2>"$w/noprivs.err"
+s=$?
+set -e
+msg="occcalc trace: achieved occupancy not measured: the GPU's performance counters are restricted to administrators here (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES); run as root, load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0, or give the container --cap-add SYS_ADMIN; the trace is still written"
+if [ "$s" -eq 3 ] && [ "$(grep -c 'achieved occupancy not measured' "$w/noprivs.err")" -eq 1 ] &&
+   grep -qxF "$msg" "$w/noprivs.err" &&
+   [ "$(grep -c '"type":"launch"' "$w/noprivs.jsonl")" -eq 8 ] &&
+   ! grep -q achieved_occupancy_pct "$w/noprivs.jsonl" &&
+   grep -q '"achieved_measured":0,' "$w/noprivs.jsonl"; then
+	echo "achieved_noprivs: the one line, 8 launches traced unmeasured, exit 3"
+else
+	echo "achieved_noprivs: FAILED (exit $s)"; cat "$w/noprivs.err"
+	grep -v '"type":"launch"' "$w/noprivs.jsonl" || :; st=1
+fi
+
 # The CI fixture: --achieved's defaults on the PyTorch step.
 # shellcheck disable=SC2086
 "$occcalc" --trace --achieved --trace-out "$fixture" -- $prog >/dev/null
