@@ -747,6 +747,50 @@ static void brute_force_grids(int cases)
 	       "not a multiple of G)", cases, bad, refused);
 }
 
+/* Steps of a few bytes in grids longer than a sector's (or a line's)
+ * worth of them: many offsets within a unit, each with its copies. */
+static void tile_offsets(void)
+{
+	static const int64_t f[][3] = {
+		{ 33, 1057, 0 }, { 1, 3, 5 }, { -7, 100003, 0 }, { 3, -5, 9 },
+	};
+	static const uint32_t g[][3] = {
+		{ 40, 36, 1 }, { 35, 3, 34 }, { 130, 3, 1 }, { 33, 34, 2 },
+	};
+	int c, ok = 1;
+
+	for (c = 0; c < 4; c++) {
+		struct occ_kernel_access acc[2];
+		struct occ_launch l = { (uint64_t)g[c][0] * g[c][1] * g[c][2],
+					32, OCC_L1_DEFAULT, 0, 0, g[c][1],
+					g[c][2] };
+		struct occ_traffic got, want;
+		int k, major;
+
+		memset(acc, 0, sizeof acc);
+		for (k = 0; k < 2; k++) {
+			acc[k].access.op = k ? OCC_ACCESS_STORE : OCC_ACCESS_LOAD;
+			acc[k].access.elem_size = k ? 2 : 1;
+			acc[k].access.threads = 32;
+			acc[k].group = 1;
+			acc[k].tid[0] = k ? 1 : 1000;
+			memcpy(acc[k].bid_dim, f[c], sizeof f[c]);
+		}
+		for (major = 3; major <= 9; major += 6) {
+			const struct occ_arch *a = arch(major, major == 3 ? 7 : 0);
+
+			ok &= occ_traffic_compute(a, &l, acc, 2, &got) == OCC_OK;
+			brute(a, &l, acc, 2, &want);
+			ok &= same_ops(&got.load, &want.load) &&
+			      same_ops(&got.store, &want.store) &&
+			      got.footprint == want.footprint;
+		}
+	}
+	tap_ok(ok, "steps of 1 to 7 bytes over grids of 34 to 130 blocks a "
+	       "dimension (every offset within a sector, and a line on "
+	       "Kepler, with copies): the thread-by-thread count");
+}
+
 /* The 2-D tiles of the CLI's golden figures (t/traffic-cli.sh): a
  * 64 x 64 grid of 16 x 16 blocks over a 1024 x 1024 matrix of floats. */
 static void tile_1024(void)
@@ -847,6 +891,7 @@ int main(void)
 	brute_force(300);
 	tiles();
 	brute_force_grids(400);
+	tile_offsets();
 	tile_1024();
 	tile_large();
 	printf("1..%d\n", tap_n);
