@@ -374,8 +374,8 @@ static const struct field fields[] = {
 	  "blocks its resident clusters hold)", get_waves),
 	F("tail_blocks", FT_INT, "blocks of the last, partial wave", get_tail),
 	F("waves_per_multiprocessor", FT_DEC, "blocks over the blocks the GPU "
-	  "(--partition: the part) holds at once (Nsight Compute's launch__waves_per_multiprocessor)",
-	  get_waves_fraction),
+	  "(--partition: the part) holds at once (Nsight Compute's "
+	  "launch__waves_per_multiprocessor)", get_waves_fraction),
 	F("cluster_size", FT_INT, "CTAs per cluster (1: no clusters)",
 	  get_cluster_size),
 	F("max_active_clusters", FT_INT, "clusters the GPU (--partition: the "
@@ -456,7 +456,11 @@ static void layout_of(struct launch_run *run, struct launch_dev *ld)
 	}
 	if (occ_gpus_match(session_gpus(run->s), ld->d.name, &m) != OCC_OK)
 		return;
-	ld->listed = m.gpu[0]->name;
+	/* Its measured parts are of that chip: not of a device that
+	 * records another compute capability under its name. */
+	if (m.gpu[0]->cc_major == ld->d.major &&
+	    m.gpu[0]->cc_minor == ld->d.minor)
+		ld->listed = m.gpu[0]->name;
 	session_gpus_path(run->s, path, sizeof path);
 	if (occ_gpu_layout_find(path, m.gpu[0]->name, &g, &d) != OCC_OK ||
 	    g.layout.sms != ld->d.multiProcessorCount)
@@ -472,25 +476,26 @@ static _Noreturn void part_refused(const struct launch_run *run,
 				   enum occ_status st)
 {
 	const struct options *o = run->s->o;
-	char dev[400];
+	char dev[400], of[410];
 
-	snprintf(dev, sizeof dev, " of device %d of %s (%s, %s, %d SMs)",
+	snprintf(dev, sizeof dev, "device %d of %s (%s, %s, %d SMs)",
 		 ld->d.device, run->file, ld->d.name, ld->tag,
 		 ld->d.multiProcessorCount);
+	snprintf(of, sizeof of, " of %s", dev);
 	if (o->partition.min_sms > (uint64_t)ld->d.multiProcessorCount)
 		die_usage("--partition %llu: more than the %d SMs%s",
 			  (unsigned long long)o->partition.min_sms,
-			  ld->d.multiProcessorCount, dev);
+			  ld->d.multiProcessorCount, of);
 	if (st == OCC_ERR_UNSUPPORTED && !ld->part.split.group_sms)
-		die_usage("--partition:%s: %s", dev, ld->d.major < 6 ? "no "
+		die_usage("--partition: %s has %s", dev, ld->d.major < 6 ? "no "
 			  "green contexts (compute capability 6.0 on)" : "no "
 			  "clusters: max-cluster-size is for compute capability "
 			  "9.0 on");
 	if (!ld->part.split.group_sms)
-		die_usage("--partition %llu:%s: %s", (unsigned long long)
+		die_usage("--partition %llu: %s: %s", (unsigned long long)
 			  o->partition.min_sms, dev, occ_strerror(st));
 	partition_part_refused(&ld->part.split, o->partition.group, st,
-			       ld->d.multiProcessorCount, dev);
+			       ld->d.multiProcessorCount, of);
 }
 
 static void part_of(struct launch_run *run, struct launch_dev *ld)
