@@ -202,7 +202,7 @@ static int keep_json_row(struct session *s, struct kernel_list *l,
 
 	memset(&k, 0, sizeof k);
 	if (s->o->arch && a) {
-		snprintf(k.arch, sizeof k.arch, "%s", a);
+		k.arch = a;
 		if (occ_arch_parse_name(a, &k.cc_major, &k.cc_minor) != OCC_OK ||
 		    !kernel_arch_matches(s->o->arch, &k))
 			return 0;

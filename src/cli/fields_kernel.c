@@ -18,17 +18,20 @@
 
 #define K r->ki
 KOPT_GETTER(get_stack, K && K->stack >= 0, K->stack)
-KOPT_GETTER(get_spill_stores, K && K->spill_stores >= 0, K->spill_stores)
-KOPT_GETTER(get_spill_loads, K && K->spill_loads >= 0, K->spill_loads)
+KOPT_GETTER(get_spill_stores, K && kernel_more(K)->spill_stores >= 0,
+	    kernel_more(K)->spill_stores)
+KOPT_GETTER(get_spill_loads, K && kernel_more(K)->spill_loads >= 0,
+	    kernel_more(K)->spill_loads)
 /* The text table: stored/loaded bytes in one column. */
 GETTER(text_spills)
 {
 	ROW;
 	v->type = VAL_NULL;
-	if (!K || K->spill_stores < 0)
+	if (!K || kernel_more(K)->spill_stores < 0)
 		return;
 	snprintf(v->buf, sizeof v->buf, "%lld/%lld",
-		 (long long)K->spill_stores, (long long)K->spill_loads);
+		 (long long)kernel_more(K)->spill_stores,
+		 (long long)kernel_more(K)->spill_loads);
 	set_str(v, v->buf);
 }
 GETTER(get_file) { ROW; v->type = VAL_NULL; if (K) set_str(v, K->file); }
@@ -117,17 +120,17 @@ GETTER(get_required_block)
 {
 	static const int none[3];
 	ROW;
-	dims(v, K ? K->req_threads : none);
+	dims(v, K ? kernel_more(K)->req_threads : none);
 }
 GETTER(get_cluster_dims)
 {
 	static const int none[3];
 	ROW;
-	dims(v, K ? K->cluster : none);
+	dims(v, K ? kernel_more(K)->cluster : none);
 }
 /* Triton's launch, from its cache's metadata. */
-#define L r->ki->launch
-#define HAVE_L (r->ki && r->ki->launch)
+#define L kernel_more(r->ki)->launch
+#define HAVE_L (r->ki && kernel_more(r->ki)->launch)
 GETTER(get_triton_kernel) { ROW; v->type = VAL_NULL;
 	if (HAVE_L && L->name[0]) set_str(v, L->name); }
 GETTER(get_triton_version) { ROW; v->type = VAL_NULL;

@@ -21,36 +21,56 @@ struct kernel_launch;
 enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
 		     KSRC_ELF, KSRC_PTX };
 
-/* One kernel of one architecture, as read; -1: not recorded there. */
+/* What few kernels have (kernel_info.more): a compiler report's spills
+ * and line, an exact block shape or cluster a cubin requires, Triton's
+ * launch. */
+struct kernel_more {
+	int64_t spill_stores, spill_loads;   /* -1: not recorded */
+	int line;                /* in a compiler report; 0: none */
+	int req_threads[3], cluster[3];      /* 0: none */
+	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
+};
+
+/* One kernel of one architecture, as read; -1: not recorded there. A
+ * list holds one for each kernel of each image read (PyTorch's
+ * libtorch_cuda.so: 130,499) while the read's memory is in use, so it
+ * is packed: 96 bytes on 64-bit systems, where 184 were. */
 struct kernel_info {
 	const char *mangled;     /* the list's names' */
 	const char *name;        /* demangled, or NULL: not C++ or not needed */
 	const char *file;        /* the kernel_list's copy */
-	char arch[16];           /* as compiled: sm_90a, sm_120f, compute_90 */
-	int cc_major, cc_minor;
-	enum kernel_source source;
-	int ptx_only;            /* resources decided by the driver's JIT */
-	int regs;
+	/* NULL: none of it (kernel_more() gives the defaults); else the
+	 * list's (kernels_more_set). */
+	const struct kernel_more *more;
 	int64_t static_smem;     /* as cudaFuncGetAttributes' sharedSizeBytes */
+	int64_t stack;
+	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
+	const char *arch;        /* as compiled: sm_90a, sm_120f, compute_90
+				    (the list's copy) */
+	int cc_major, cc_minor;
+	int regs;
 	int barriers;
-	int64_t stack, spill_stores, spill_loads;
-	int bounds_known;        /* the input records __launch_bounds__ */
 	int max_threads;         /* 0: no bound */
 	int min_blocks;          /* 0: none */
 	int max_regs;            /* the register cap ptxas honoured; 0: none */
-	int req_threads[3], cluster[3];
-	int64_t fatbin_offset;   /* where the driver loads it from: -1 cubin */
-	int relocatable;         /* nvcc -rdc code, not linked: not loaded */
+	unsigned source : 3;     /* enum kernel_source */
 	/* With a GPU named, the image of its fatbin the driver loads there:
-	 * how it was chosen, the fatbin's images, how many run there. */
-	enum occ_bin_image image;
-	int images, images_run;
+	 * how it was chosen (enum occ_bin_image), and whether it is the
+	 * only image of its fatbin that runs there. */
+	unsigned image : 3;
+	unsigned sole_image : 1;
+	unsigned ptx_only : 1;   /* resources decided by the driver's JIT */
+	unsigned bounds_known : 1;   /* the input records __launch_bounds__ */
+	unsigned relocatable : 1;    /* nvcc -rdc code, not linked: not loaded */
 	/* PTX whose resources are the toolkit's ptxas's for the GPU named
 	 * (--ptxas-jit): a prediction of the driver's compiler. */
-	int from_ptxas;
-	int line;                /* in a compiler report */
-	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
+	unsigned from_ptxas : 1;
 };
+
+/* The rare fields' defaults: not recorded, none. */
+extern const struct kernel_more kernel_no_more;
+/* k's rare fields, the defaults where it has none. */
+const struct kernel_more *kernel_more(const struct kernel_info *k);
 
 /* Each kernel name once (names.c). */
 struct name_entry {
@@ -72,9 +92,15 @@ struct name_table {
 	size_t last;             /* the entry found last: a row asks twice */
 };
 
-/* The table's entry for mangled, added if new, demangled once when asked. */
+/* The table's entry for mangled, added if new. */
 const struct name_entry *names_intern(struct name_table *t,
-				      const char *mangled, int demangled);
+				      const char *mangled);
+/* The demangled name of mangled (NULL: not C++), demangled here where
+ * it is not yet. */
+const char *names_demangle(struct name_table *t, const char *mangled);
+/* Every name of the table not yet demangled, on up to jobs threads (0:
+ * one per processor), within NAMES_MAX. */
+void names_demangle_all(struct name_table *t, int jobs);
 void names_free(struct name_table *t);
 
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
@@ -86,7 +112,7 @@ struct kernel_list;
 /* A linked kernel of the file being written (kernels_stream.c). */
 struct linked_kernel {
 	const char *mangled;     /* the list's names' */
-	char arch[16];
+	const char *arch;        /* the list's archs' */
 };
 
 /* Rows written as kernels settle (kernels_stream.c): what the list holds
@@ -111,7 +137,9 @@ struct kernel_stream {
 struct kernel_list {
 	struct kernel_info *k;
 	size_t n, cap;
+	struct more_chunk *more;   /* the kernels' rare fields (kernel_more) */
 	struct name_table names;
+	struct name_table archs; /* each kernel_info.arch once */
 	int need_names;          /* demangled names are printed or matched */
 	char **files;            /* the files read, for kernel_info.file */
 	size_t nfiles;
@@ -147,6 +175,8 @@ void kernels_read(struct session *s, const char *path, struct kernel_list *l,
 size_t kernels_stream_settle(struct kernel_list *l, int end);
 void kernels_stream_free(struct kernel_stream *st);
 void kernels_free(struct kernel_list *l);
+/* The demangled names of l's n kernels at k, demangled where not yet. */
+void kernels_name(struct kernel_list *l, struct kernel_info *k, size_t n);
 /* Takes out the PTX read beside the SASS chosen (OCC_IMAGE_BESIDE), once
  * its launch bounds have been given to the SASS rows. */
 void kernels_drop_beside(struct kernel_list *l);

@@ -46,6 +46,13 @@ void kernels_read_add(struct session *s, const char *path,
  * copy of a file name, shared by its kernels; -rdc code taken out where
  * linked code was read beside it (in the same file). */
 struct kernel_info *kernels_add(struct kernel_list *l);
+/* k's rare fields set to m's: none held where m has only defaults, else
+ * a copy the list keeps (and frees, launch included). */
+void kernels_more_set(struct kernel_list *l, struct kernel_info *k,
+		      const struct kernel_more *m);
+/* Lets go of every kernel's rare fields: none of the list's kernels may
+ * have any (kernels_stream.c, once all are written). */
+void kernels_more_free(struct kernel_list *l);
 const char *kernels_file_name(struct kernel_list *l, const char *file);
 void kernels_drop_relocatable(struct kernel_list *l);
 /* A cubin's minimum blocks (__launch_bounds__), from its PTX beside it. */
@@ -56,12 +63,12 @@ void kernels_no_kernel(const struct occ_bin_contents *n, const char *input);
  * errors, where and the first (kernels_errors.c); text is restored. */
 void kernels_compiler_errors(const char *input, char *text, size_t len);
 
-/* A cubin of a Triton cache (in_cubin kernels, of which k[0 .. n) are
- * kept): the launch its metadata records, attached to its one kernel
- * where the metadata names it; warned about where the metadata is
- * missing, partial, malformed or describes another kernel. */
-void kernels_triton(struct kernel_info *k, size_t n, int in_cubin,
-		    const char *cubin);
+/* A cubin of a Triton cache (in_cubin kernels, of which l->k[first ..
+ * first + n) are kept): the launch its metadata records, attached to its
+ * one kernel where the metadata names it; warned about where the
+ * metadata is missing, partial, malformed or describes another kernel. */
+void kernels_triton(struct kernel_list *l, size_t first, size_t n,
+		    int in_cubin, const char *cubin);
 /* The blocks and dynamic shared memory ki's rows take: Triton's launch
  * where --block and --smem do not say otherwise (one value each, in the
  * seqs given), else the options'. */

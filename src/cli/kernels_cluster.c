@@ -14,9 +14,10 @@
 static int declared(const struct kernel_info *k, struct occ_cluster_shape *c,
 		    const char **source)
 {
-	const int *d = k->cluster[0] > 0 ? k->cluster
-		       : k->launch && k->launch->cluster[0] > 0
-		       ? k->launch->cluster : NULL;
+	const struct kernel_more *m = kernel_more(k);
+	const int *d = m->cluster[0] > 0 ? m->cluster
+		       : m->launch && m->launch->cluster[0] > 0
+		       ? m->launch->cluster : NULL;
 	int i;
 
 	if (!d || k->ptx_only)
@@ -26,7 +27,7 @@ static int declared(const struct kernel_info *k, struct occ_cluster_shape *c,
 		c->dims[i] = d[i] > 0 ? d[i] : 1;
 		c->size *= c->dims[i];
 	}
-	*source = k->cluster[0] > 0 ? "__cluster_dims__" : "num_ctas";
+	*source = m->cluster[0] > 0 ? "__cluster_dims__" : "num_ctas";
 	return 1;
 }
 

@@ -13,6 +13,69 @@
 
 /* ---- The list ---- */
 
+/* Rare fields, kept in chunks so that a kernel's pointer stays put as
+ * the list grows. */
+#define MORE_CHUNK 256
+
+struct more_chunk {
+	struct more_chunk *next;
+	size_t n;
+	struct kernel_more m[MORE_CHUNK];
+};
+
+const struct kernel_more kernel_no_more = { -1, -1, 0, { 0, 0, 0 },
+					    { 0, 0, 0 }, NULL };
+
+const struct kernel_more *kernel_more(const struct kernel_info *k)
+{
+	return k->more ? k->more : &kernel_no_more;
+}
+
+static int is_no_more(const struct kernel_more *m)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (m->req_threads[i] || m->cluster[i])
+			return 0;
+	return m->spill_stores == -1 && m->spill_loads == -1 && !m->line &&
+	       !m->launch;
+}
+
+void kernels_more_set(struct kernel_list *l, struct kernel_info *k,
+		      const struct kernel_more *m)
+{
+	struct more_chunk *c = l->more;
+
+	if (is_no_more(m)) {
+		k->more = NULL;
+		return;
+	}
+	if (!c || c->n == MORE_CHUNK) {
+		if (!(c = malloc(sizeof *c)))
+			die("out of memory");
+		c->next = l->more;
+		c->n = 0;
+		l->more = c;
+	}
+	c->m[c->n] = *m;
+	k->more = &c->m[c->n++];
+}
+
+void kernels_more_free(struct kernel_list *l)
+{
+	struct more_chunk *c, *next;
+	size_t i;
+
+	for (c = l->more; c; c = next) {
+		next = c->next;
+		for (i = 0; i < c->n; i++)
+			free(c->m[i].launch);
+		free(c);
+	}
+	l->more = NULL;
+}
+
 struct kernel_info *kernels_add(struct kernel_list *l)
 {
 	if (l->n == l->cap) {
@@ -26,6 +89,14 @@ struct kernel_info *kernels_add(struct kernel_list *l)
 	}
 	memset(&l->k[l->n], 0, sizeof l->k[l->n]);
 	return &l->k[l->n++];
+}
+
+void kernels_name(struct kernel_list *l, struct kernel_info *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		k[i].name = names_demangle(&l->names, k[i].mangled);
 }
 
 /* The list's copy of the file name, shared by its kernels. */
@@ -59,8 +130,8 @@ void kernels_free(struct kernel_list *l)
 	size_t i;
 
 	names_free(&l->names);
-	for (i = 0; i < l->n; i++)
-		free(l->k[i].launch);
+	names_free(&l->archs);
+	kernels_more_free(l);
 	for (i = 0; i < l->nfiles; i++)
 		free(l->files[i]);
 	free(l->k);
@@ -231,7 +302,7 @@ const char *kernel_image_why(const struct kernel_info *k)
 		       "compiles its newest PTX not newer than the GPU";
 	if (k->image != OCC_IMAGE_SASS)
 		return NULL;
-	if (k->images_run == 1)
+	if (k->sole_image)
 		return "the only image of its fatbin that runs on this GPU";
 	if (n && k->arch[n - 1] == 'a')
 		return "SASS for this GPU, arch-specific: the driver loads it "

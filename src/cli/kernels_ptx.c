@@ -24,6 +24,7 @@ static size_t put(char *buf, size_t n, size_t at, const char *fmt, int v)
 void kernels_ptx_line(char *buf, size_t n, const struct kernel_info *k)
 {
 	size_t at;
+	const int *req = kernel_more(k)->req_threads;
 	int w = snprintf(buf, n, "%-12s %s", k->arch,
 			 k->name ? k->name : k->mangled);
 
@@ -36,11 +37,10 @@ void kernels_ptx_line(char *buf, size_t n, const struct kernel_info *k)
 		if (k->max_threads > 0)
 			at = put(buf, n, at, ".maxntid %d threads, ",
 				 k->max_threads);
-		if (k->req_threads[0] > 0)
+		if (req[0] > 0)
 			at = put(buf, n, at, ".reqntid %d threads, ",
-				 k->req_threads[0] * (k->req_threads[1] > 0 ?
-				 k->req_threads[1] : 1) * (k->req_threads[2] > 0
-				 ? k->req_threads[2] : 1));
+				 req[0] * (req[1] > 0 ? req[1] : 1) *
+				 (req[2] > 0 ? req[2] : 1));
 		if (k->min_blocks > 0)
 			at = put(buf, n, at, ".minnctapersm %d, ", k->min_blocks);
 		if (k->max_regs > 0)

@@ -71,9 +71,11 @@ static void settle(struct reader *r, int end)
  * cubin's or a report's kernel that does not run on the GPU --arch (or
  * --gpu) names is such a kernel too, unless --all-images or a suffixed
  * target (sm_90a) makes --arch a filter. The name of a kept one is kept
- * once, demangled when it is needed (once per name); a kernel left out
- * holds nothing. */
-static void keep_or_drop(struct reader *r, struct kernel_info *k)
+ * once, demangled when it is needed (once per name: once all is read,
+ * kernels_name_all, or as rows are written, kernels_stream.c), with its
+ * rare fields more; a kernel left out holds nothing. */
+static void keep_or_drop(struct reader *r, struct kernel_info *k,
+			 const struct kernel_more *more)
 {
 	const struct options *o = r->s->o;
 	int keep = r->s->n_targets > 0 || k->image != OCC_IMAGE_ALL ||
@@ -97,11 +99,22 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k)
 	if (r->l->n > KERNELS_MAX)
 		die("%s: more than %zu kernels kept: --kernel REGEX or --arch "
 		    "keeps fewer", r->input, KERNELS_MAX);
-	e = names_intern(&r->l->names, k->mangled, r->l->need_names);
+	e = names_intern(&r->l->names, k->mangled);
 	k->mangled = e->mangled;
-	k->name = r->l->need_names ? e->name : NULL;
+	k->name = NULL;
+	kernels_more_set(r->l, k, more);
 	if (r->l->stream)
 		settle(r, 0);
+}
+
+/* Where names are printed or matched, every kept kernel's demangled
+ * name: after the read, whose memory is given back by then. */
+static void kernels_name_all(struct session *s, struct kernel_list *l)
+{
+	if (!l->need_names)
+		return;
+	names_demangle_all(&l->names, (int)s->o->jobs);
+	kernels_name(l, l->k, l->n);
 }
 
 /* ---- Compiler reports ---- */
@@ -124,10 +137,11 @@ static int from_report(const struct occ_usage *u, void *ctx)
 {
 	struct reader *r = ctx;
 	struct kernel_info *k = kernels_add(r->l);
+	struct kernel_more m = kernel_no_more;
 
 	k->mangled = u->mangled;      /* the reader's, until kept */
 	k->file = kernels_file_name(r->l, r->input);
-	snprintf(k->arch, sizeof k->arch, "%s", u->arch);
+	k->arch = names_intern(&r->l->archs, u->arch)->mangled;
 	k->cc_major = u->cc_major;
 	k->cc_minor = u->cc_minor;
 	k->source = u->from_cuobjdump ? KSRC_CUOBJDUMP : KSRC_PTXAS;
@@ -135,12 +149,12 @@ static int from_report(const struct occ_usage *u, void *ctx)
 	k->static_smem = report_smem(r->s, u);
 	k->barriers = u->barriers;
 	k->stack = (int64_t)u->stack;
-	k->spill_stores = u->from_cuobjdump ? -1 : (int64_t)u->spill_stores;
-	k->spill_loads = u->from_cuobjdump ? -1 : (int64_t)u->spill_loads;
+	m.spill_stores = u->from_cuobjdump ? -1 : (int64_t)u->spill_stores;
+	m.spill_loads = u->from_cuobjdump ? -1 : (int64_t)u->spill_loads;
 	k->min_blocks = -1;
 	k->fatbin_offset = -1;
-	k->line = u->line;
-	keep_or_drop(r, k);
+	m.line = u->line;
+	keep_or_drop(r, k, &m);
 	return 0;
 }
 
@@ -246,7 +260,7 @@ static void from_ptxas(struct reader *r, const struct occ_bin_kernel *b,
 static void triton_flush(struct reader *r, size_t end)
 {
 	if (r->cubin.file && end > r->cubin.first)
-		kernels_triton(&r->l->k[r->cubin.first], end - r->cubin.first,
+		kernels_triton(r->l, r->cubin.first, end - r->cubin.first,
 			       r->cubin.kernels, r->cubin.file);
 	r->cubin.file = NULL;
 }
@@ -266,17 +280,27 @@ static void triton_count(struct reader *r, const struct kernel_info *k)
 	r->cubin.kernels++;
 }
 
+/* The list's copy of a binary's target name (occ_bin_kernel.arch). */
+static const char *arch_copy(struct kernel_list *l, const char arch[16])
+{
+	char a[16];
+
+	memcpy(a, arch, sizeof a);
+	a[sizeof a - 1] = '\0';
+	return names_intern(&l->archs, a)->mangled;
+}
+
 static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 {
 	struct reader *r = ctx;
 	struct kernel_info *k = kernels_add(r->l);
+	struct kernel_more m = kernel_no_more;
 	const struct occ_arch *a;
 
 	k->mangled = b->mangled;      /* the reader's, until kept */
 	k->file = kernels_file_name(r->l, b->file && *b->file ? b->file :
 				    r->input);
-	memcpy(k->arch, b->arch, sizeof k->arch);
-	k->arch[sizeof k->arch - 1] = '\0';
+	k->arch = arch_copy(r->l, b->arch);
 	k->cc_major = b->cc_major;
 	k->cc_minor = b->cc_minor;
 	k->source = bin_source(b);
@@ -294,23 +318,21 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	 * ncclDevKernel_Generic on sm_90, as cuobjdump's STACK), else the
 	 * kernel's own frame. */
 	k->stack = b->stack >= 0 ? b->stack : b->frame;
-	k->spill_stores = k->spill_loads = -1;
 	k->bounds_known = 1;
 	k->max_threads = bound(b->max_threads);
 	k->min_blocks = b->min_blocks;
 	k->max_regs = b->max_regs;
-	memcpy(k->req_threads, b->req_threads, sizeof k->req_threads);
-	memcpy(k->cluster, b->cluster, sizeof k->cluster);
+	memcpy(m.req_threads, b->req_threads, sizeof m.req_threads);
+	memcpy(m.cluster, b->cluster, sizeof m.cluster);
 	k->fatbin_offset = b->fatbin_offset;
 	k->relocatable = b->relocatable;
 	k->image = b->image;
-	k->images = b->images;
-	k->images_run = b->images_run;
+	k->sole_image = b->images_run == 1;
 	if (r->s->o->ptxas_jit && b->ptx_only && b->image == OCC_IMAGE_PTX)
 		from_ptxas(r, b, k);
 	if (r->walk)
 		triton_count(r, k);
-	keep_or_drop(r, k);
+	keep_or_drop(r, k, &m);
 	return 0;
 }
 
@@ -751,6 +773,7 @@ void kernels_read_add(struct session *s, const char *path,
 	 * loads (a GPU list chooses per GPU, targets.c). */
 	if (!s->n_targets && !s->o->all_images && (cc = named_cc(s, l)))
 		kernels_keep_loaded(l, cc);
+	kernels_name_all(s, l);
 }
 
 /* A binary without kernels whose fatbins hold something else: what, and

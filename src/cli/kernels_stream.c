@@ -88,7 +88,7 @@ static void linked_add(struct kernel_stream *st, const struct kernel_info *k)
 	e = linked_slot(st, k->mangled, k->arch);
 	if (!e->mangled) {
 		e->mangled = k->mangled;
-		memcpy(e->arch, k->arch, sizeof e->arch);
+		e->arch = k->arch;
 		st->n_linked++;
 	}
 }
@@ -138,7 +138,6 @@ static void write_settled(struct kernel_stream *st, struct kernel_list *l,
 			  size_t n)
 {
 	struct kernel_list v;
-	size_t i;
 
 	memset(&v, 0, sizeof v);
 	v.k = l->k;
@@ -151,12 +150,14 @@ static void write_settled(struct kernel_stream *st, struct kernel_list *l,
 	kernels_drop_beside(&v);
 	l->relocatable_dropped += v.relocatable_dropped;
 	st->written += v.n;
+	if (l->need_names)
+		kernels_name(l, v.k, v.n);
 	if (v.n)
 		st->rows(st->ctx, &v);
-	for (i = 0; i < n; i++)
-		free(l->k[i].launch);
 	memmove(l->k, l->k + n, (l->n - n) * sizeof *l->k);
 	l->n -= n;
+	if (!l->n)             /* nothing holds the rare fields (kernel_more) */
+		kernels_more_free(l);
 	if (!l->n && !st->n_linked && l->names.bytes + l->names.cap *
 	    sizeof *l->names.e > STREAM_NAMES_KEPT)
 		names_free(&l->names);

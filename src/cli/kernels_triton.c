@@ -64,10 +64,11 @@ static void launch_cluster(const struct occ_triton_meta *m, int c[3])
 	}
 }
 
-static void attach(struct kernel_info *k, const struct occ_triton_meta *m,
-		   const char *dir)
+static void attach(struct kernel_list *l, struct kernel_info *k,
+		   const struct occ_triton_meta *m, const char *dir)
 {
 	struct kernel_launch *L = calloc(1, sizeof *L);
+	struct kernel_more more = *kernel_more(k);
 	const char *entry = strrchr(dir, '/');
 
 	if (!L)
@@ -80,7 +81,8 @@ static void attach(struct kernel_info *k, const struct occ_triton_meta *m,
 	snprintf(L->name, sizeof L->name, "%s", m->name);
 	snprintf(L->version, sizeof L->version, "%s", m->version);
 	snprintf(L->entry, sizeof L->entry, "%.255s", entry ? entry + 1 : dir);
-	k->launch = L;
+	more.launch = L;
+	kernels_more_set(l, k, &more);
 }
 
 /* Reads and checks NAME.json into m: 0, or -1 when it warned. */
@@ -134,10 +136,11 @@ static int describes(const char *json, const struct occ_triton_meta *m,
 	return 0;
 }
 
-void kernels_triton(struct kernel_info *k, size_t n, int in_cubin,
-		    const char *cubin)
+void kernels_triton(struct kernel_list *l, size_t first, size_t n,
+		    int in_cubin, const char *cubin)
 {
 	char dir[4096], stem[512], json[4640], grp[4640], ttgir[4640];
+	struct kernel_info *k = &l->k[first];
 	struct occ_triton_meta m;
 
 	if (!n || k->ptx_only || k->source != KSRC_CUBIN ||
@@ -148,7 +151,7 @@ void kernels_triton(struct kernel_info *k, size_t n, int in_cubin,
 	snprintf(ttgir, sizeof ttgir, "%s/%s.ttgir", dir, stem);
 	if (exists(json)) {
 		if (from_meta(json, &m) == 0 && describes(json, &m, k, in_cubin))
-			attach(k, &m, dir);
+			attach(l, k, &m, dir);
 	} else if (exists(grp) || exists(ttgir)) {
 		warn("%s: a Triton cache entry without its metadata %s.json; "
 		     "the cubin's own resources are shown", dir, stem);
@@ -172,7 +175,7 @@ void kernels_launch(const struct options *o, const struct kernel_info *ki,
 		    const struct seq **blocks, const struct seq **smem,
 		    struct seq *dyn, struct seq_range *dr)
 {
-	const struct kernel_launch *L = ki->launch;
+	const struct kernel_launch *L = kernel_more(ki)->launch;
 
 	*blocks = &o->block;
 	*smem = &o->smem;
@@ -192,7 +195,7 @@ void kernels_triton_note(struct out *out, const struct kernel_list *l,
 	int smem = option_given(o, "smem");
 
 	for (i = 0; i < l->n; i++)
-		n += l->k[i].launch != NULL;
+		n += kernel_more(&l->k[i])->launch != NULL;
 	if (!n)
 		return;
 	snprintf(line, sizeof line, "\nTriton: %zu kernel%s as Triton launches "

@@ -100,9 +100,9 @@ static const struct occ_arch *kernel_arch(struct report *rep,
 	if (rep->named && kernel_runs_on(k, rep->named_cc))
 		return rep->named;
 	a = occ_tables_find(session_tables(s), k->cc_major, k->cc_minor);
-	if (!a && k->line)
+	if (!a && kernel_more(k)->line)
 		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
-		    "which has no table", k->file, k->line, k->mangled,
+		    "which has no table", k->file, kernel_more(k)->line, k->mangled,
 		    k->cc_major, k->cc_minor);
 	if (!a)
 		die("%s: kernel %s is compiled for compute capability %d.%d, "
@@ -163,9 +163,10 @@ static void no_image_row(struct report *rep, const struct kernel_info *k)
 	only.mangled = k->mangled;
 	only.name = k->name;
 	only.file = k->file;
+	only.arch = "";
 	only.source = k->source;
 	only.image = OCC_IMAGE_NONE;
-	only.stack = only.spill_stores = only.spill_loads = -1;
+	only.stack = -1;
 	only.static_smem = only.fatbin_offset = -1;
 	only.min_blocks = only.barriers = -1;
 	only.bounds_known = 1;
@@ -211,7 +212,7 @@ static void kernel_rows(struct report *rep, const struct kernel_info *ki)
 	a = rep->gpu_table ? rep->gpu_table : kernel_arch(rep, ki);
 	/* --compare: each kernel at its largest block, which moves only when
 	 * its bound or registers do (the best block churns with them). */
-	if (s->o->compare && !s->o->have_block && !ki->launch) {
+	if (s->o->compare && !s->o->have_block && !kernel_more(ki)->launch) {
 		memset(&br, 0, sizeof br);
 		br.start = br.end = (uint64_t)kernel_max_threads(a, &k);
 		br.step = 1;

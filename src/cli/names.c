@@ -3,8 +3,11 @@
  * library holds the same kernel for many architectures (cuBLASLt: 47,137
  * rows), and the rows share one copy of its mangled name and one of its
  * demangled name, demangled once, and only when something prints or
- * matches it.
+ * matches it. Names are demangled once the read is over, not as kernels
+ * are kept: the read's memory (its arena, 72 MB) is given back by then,
+ * and PyTorch's libtorch_cuda.so holds 23 MB of demangled names.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +52,15 @@ static void grow(struct name_table *t)
 	t->cap = cap;
 }
 
+/* Past NAMES_MAX: the one line that says so. */
+static _Noreturn void too_many_names(void)
+{
+	die("more than %llu MB of kernel names kept: --kernel REGEX or "
+	    "--arch keeps fewer", (unsigned long long)(NAMES_MAX >> 20));
+}
+
 const struct name_entry *names_intern(struct name_table *t,
-				      const char *mangled, int demangled)
+				      const char *mangled)
 {
 	uint64_t h;
 	struct name_entry *e;
@@ -77,15 +87,86 @@ const struct name_entry *names_intern(struct name_table *t,
 		t->n++;
 		t->bytes += strlen(mangled) + 1;
 	}
-	if (demangled && !e->demangled) {
-		e->name = demangle(mangled);
+	if (t->bytes > NAMES_MAX)
+		too_many_names();
+	return e;
+}
+
+const char *names_demangle(struct name_table *t, const char *mangled)
+{
+	struct name_entry *e = (struct name_entry *)names_intern(t, mangled);
+
+	if (!e->demangled) {
+		e->name = demangle(e->mangled);
 		e->demangled = 1;
 		t->bytes += e->name ? strlen(e->name) + 1 : 0;
+		if (t->bytes > NAMES_MAX)
+			too_many_names();
 	}
+	return e->name;
+}
+
+/* A piece of the table's slots demangled on a thread: the bytes it
+ * added, all pieces' together in *total, which stops them past the
+ * limit. */
+struct demangling {
+	struct name_table *t;
+	_Atomic size_t *total;
+	size_t bytes;
+};
+
+static void *demangling_open(void *ctx)
+{
+	struct demangling *d = malloc(sizeof *d);
+
+	if (d) {
+		*d = *(struct demangling *)ctx;
+		d->bytes = 0;
+	}
+	return d;
+}
+
+static void demangling_make(void *piece, size_t from, size_t to)
+{
+	struct demangling *d = piece;
+	struct name_entry *e;
+	size_t i, n;
+
+	for (i = from; i < to && *d->total <= NAMES_MAX; i++) {
+		e = &d->t->e[i];
+		if (!e->mangled || e->demangled)
+			continue;
+		e->name = demangle(e->mangled);
+		e->demangled = 1;
+		n = e->name ? strlen(e->name) + 1 : 0;
+		d->bytes += n;
+		*d->total += n;
+	}
+}
+
+static int demangling_join(void *ctx, void *piece)
+{
+	struct demangling *d = piece;
+
+	if (!d)
+		die("out of memory");
+	((struct demangling *)ctx)->bytes += d->bytes;
+	free(d);
+	return 0;
+}
+
+void names_demangle_all(struct name_table *t, int jobs)
+{
+	_Atomic size_t total = t->bytes;
+	struct demangling all = { t, &total, 0 };
+	struct pieces_job j = { t->cap, jobs, &all, demangling_open,
+				demangling_make, demangling_join, free };
+
+	if (pieces_run(&j) < 0)
+		demangling_make(&all, 0, t->cap);
+	t->bytes += all.bytes;
 	if (t->bytes > NAMES_MAX)
-		die("more than %llu MB of kernel names kept: --kernel REGEX or "
-		    "--arch keeps fewer", (unsigned long long)(NAMES_MAX >> 20));
-	return e;
+		too_many_names();
 }
 
 void names_free(struct name_table *t)

@@ -445,7 +445,7 @@ static void run_one(struct occ_run *run, struct occ_kernel *k)
 	memcpy(row.arch, run->tag, sizeof run->tag);
 	row.k = *k;
 	/* A Triton cache's kernel: the block is the launch's. */
-	if (o->have_block || (run->ki && run->ki->launch)) {
+	if (o->have_block || (run->ki && kernel_more(run->ki)->launch)) {
 		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
 		check_growth(&g, k->block_size, row.k.dynamic_smem);
 		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK) {
