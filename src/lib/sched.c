@@ -25,7 +25,10 @@
  * for an earlier one: past them only the oldest entry is started, so
  * that what waits is bounded whatever the images give (cuBLASLt's
  * 43,080 rows are 8 MB). */
-#define WAITING_MAX ((uint64_t)64 << 20)
+#ifndef READ_WAITING_MB       /* set at build time to measure others */
+#define READ_WAITING_MB 64
+#endif
+#define WAITING_MAX ((uint64_t)READ_WAITING_MB << 20)
 /* An image this large is read first among those in flight. */
 #define LARGE ((uint64_t)16 << 20)
 /* Queued entries a free thread looks through for one the budget has room
