@@ -46,8 +46,9 @@ void kernels_read_add(struct session *s, const char *path,
  * copy of a file name, shared by its kernels; -rdc code taken out where
  * linked code was read beside it (in the same file). */
 struct kernel_info *kernels_add(struct kernel_list *l);
-/* k's rare fields set to m's: none held where m has only defaults, else
- * a copy the list keeps (and frees, launch included). */
+/* k's rare fields set to m's: in the list's copy k has, else in a new
+ * one, none made where m has only the defaults; the list frees them,
+ * launches included. */
 void kernels_more_set(struct kernel_list *l, struct kernel_info *k,
 		      const struct kernel_more *m);
 /* Lets go of every kernel's rare fields: none of the list's kernels may

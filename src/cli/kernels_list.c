@@ -47,10 +47,12 @@ void kernels_more_set(struct kernel_list *l, struct kernel_info *k,
 {
 	struct more_chunk *c = l->more;
 
-	if (is_no_more(m)) {
-		k->more = NULL;
+	if (k->more) {                 /* the list's own: set again */
+		*(struct kernel_more *)k->more = *m;
 		return;
 	}
+	if (is_no_more(m))
+		return;
 	if (!c || c->n == MORE_CHUNK) {
 		if (!(c = malloc(sizeof *c)))
 			die("out of memory");

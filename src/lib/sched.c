@@ -24,9 +24,12 @@
 /* Bytes of rows (and names) that read entries may hold while they wait
  * for an earlier one: past them only the oldest entry is started, so
  * that what waits is bounded whatever the images give (cuBLASLt's
- * 43,080 rows are 8 MB). */
+ * 43,080 rows are 8 MB). 8 MB, not 64: PyTorch's libtorch_cuda.so had
+ * 13 MB waiting at once on 15 readers, beside a list of 130,499 kernels,
+ * and peaked 2 to 3 MB lower with 8, as fast (4 MB: two to three times
+ * slower); docs/kernels-memory.md. */
 #ifndef READ_WAITING_MB       /* set at build time to measure others */
-#define READ_WAITING_MB 64
+#define READ_WAITING_MB 8
 #endif
 #define WAITING_MAX ((uint64_t)READ_WAITING_MB << 20)
 /* An image this large is read first among those in flight. */

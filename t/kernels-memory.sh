@@ -1,0 +1,42 @@
+#!/bin/sh
+# kernels-memory.sh - the most memory --kernels holds on the toolkit's own
+# libraries, bounded with a generous margin (resident memory, not time;
+# the device machine's figures for every library, PyTorch's among them,
+# are in docs/kernels-memory.md): the whole toolkit directory at once,
+# whose 280,000 kernels make the list and its names grow as PyTorch's
+# libtorch_cuda.so does (130,499), and its largest library on 16 threads,
+# where the read's budget is largest.
+. "$T/lib.sh"
+lib=${CUDA_DIR:-/usr/local/cuda}/lib64
+[ -f "$lib/libcublasLt.so.13" ] ||
+	skip_all "no CUDA 13 toolkit libraries in $lib (set CUDA_DIR)"
+
+MB=1024
+# A sanitizer build holds four times as much (its shadow memory, freed
+# blocks kept in quarantine).
+san=1
+grep -q __asan_init "$OCCCALC" 2>/dev/null || san=0
+# rss_run ARGS...: run, with the most memory occcalc held (KB) in $rss.
+rss_run() {
+	"$MAXRSS" "$tmp/rss" "$OCCCALC" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	rss=$(cat "$tmp/rss" 2>/dev/null || echo 999999999)
+}
+under() {
+	[ "$rss" -lt $(($1 * MB * (san ? 4 : 1))) ]
+}
+
+# Held before: 118 MB (a kernel took 184 bytes, every demangled name was
+# held while the images were read); now 78 MB.
+rss_run --kernels "$lib" --jobs 2
+rows=$(wc -l <"$tmp/out")
+[ "$status" -eq 0 ] && [ "$rows" -gt 250000 ] && under 100
+ok $? "the toolkit's directory, text, 2 threads: $rows rows in under 100 MB ($rss KB)"
+
+# 82 to 90 MB, most of it the read's 72 MB.
+rss_run --kernels "$lib/libcublasLt.so.13" --jobs 16
+rows=$(wc -l <"$tmp/out")
+[ "$status" -eq 0 ] && [ "$rows" -gt 40000 ] && under 110
+ok $? "cuBLASLt, text, 16 threads: $rows rows in under 110 MB ($rss KB)"
+
+done_testing
