@@ -263,6 +263,22 @@ rss_run --kernels "$H/ptx-entries-bomb-64MiB.fatbin" --kernel NOMATCH
 	under 320
 ok $? "F4: alike when --kernel keeps none of them ($rss KB; it took 584 MB)"
 
+# --traffic: the sector and line numbers listed are bounded (2^24, 128
+# MB, all accesses together), their repeats shed as they come.
+rss_run -a 90 --traffic "$(cat "$H/traffic-wide-span.txt")" -b 1023 --grid 8192 --elem 1 -f csv
+[ "$status" -eq 1 ] &&
+	one_error_line "one repeating span of the launch touches more distinct sectors and lines than are held (2^24 numbers, 128 MB): not counted" &&
+	under 256
+ok $? "--traffic: a span of 4 x 8 M distinct sectors and lines is refused within the bound ($rss KB; it took 386 MB, more with each access)"
+rss_run -a 90 --traffic 'y[threadIdx.x*128 + (i/32)*4097] = 1' -b 1023 --grid 8192 --elem 1 -f csv --fields op,sectors,footprint_bytes
+[ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "total,8380416,203288576" ] &&
+	under 256
+ok $? "--traffic: one such access is still counted ($rss KB)"
+rss_run -a 90 --traffic 'a[i/32] = b[i/32]; c[i/32] = d[i/32]; e[i/32] = f[i/32]; g[i/32] = h[i/32]' -b 1023 --grid 8192 --elem 1 -f csv --fields op,requests,footprint_bytes
+[ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "total,2097152,2095104" ] &&
+	under 16
+ok $? "--traffic: accesses at i/32 in blocks of 1023 threads (spans of 4096 blocks) hold their distinct sectors only ($rss KB; it took 27 MB)"
+
 rss_run --kernels "$H/zstd-zeros-256MiB.fatbin"
 [ "$status" -eq 1 ] && one_error_line "fatbin entry for sm_90 holds no ELF at byte 80" &&
 	under 64

@@ -398,6 +398,10 @@ static void compute_failed(const struct launch *l, enum occ_status st)
 		die("--traffic: '%s': a grid tiled by blockIdx.x/y/z whose "
 		    "sectors fall in too many separate runs to list (more "
 		    "than 2^20)", l->text);
+	if (st == OCC_ERR_UNSUPPORTED && t->fault == OCC_TRAFFIC_SPAN_LISTED)
+		die("--traffic: '%s': one repeating span of the launch touches "
+		    "more distinct sectors and lines than are held (2^24 "
+		    "numbers, 128 MB): not counted", l->text);
 	if (st == OCC_ERR_UNSUPPORTED)
 		die("--traffic: '%s': an array accessed with two different "
 		    "strides over %" PRIu64 " threads: too many to list",

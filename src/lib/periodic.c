@@ -15,14 +15,47 @@
  * the count is refused rather than slow. */
 #define MAX_LISTED (UINT64_C(1) << 24)
 
+/* Whether b lets a list hold `more` numbers more. */
+static int budget_take(struct occ_ids_budget *b, size_t more)
+{
+	if (!b)
+		return 1;
+	if (more > b->max - b->held) {
+		b->over = 1;
+		return 0;
+	}
+	b->held += more;
+	return 1;
+}
+
+static void budget_give(struct occ_ids_budget *b, size_t less)
+{
+	if (b)
+		b->held -= less;
+}
+
 int occ_ids_push(struct occ_ids *ids, uint64_t x)
 {
-	if (ids->n == ids->cap) {
-		size_t cap = ids->cap ? ids->cap * 2 : 256;
-		uint64_t *v = realloc(ids->v, cap * sizeof *v);
+	/* Full: its repeats shed first, and grown only when more than
+	 * half of it is left, so that shedding costs time linear in the
+	 * numbers pushed. */
+	int grow = ids->n == ids->cap;
 
-		if (!v)
+	if (grow && ids->cap >= 4096) {
+		occ_ids_unique(ids);
+		grow = ids->n > ids->cap / 2;
+	}
+	if (grow) {
+		size_t cap = ids->cap ? ids->cap * 2 : 256;
+		uint64_t *v;
+
+		if (!budget_take(ids->budget, cap - ids->cap))
 			return 0;
+		v = realloc(ids->v, cap * sizeof *v);
+		if (!v) {
+			budget_give(ids->budget, cap - ids->cap);
+			return 0;
+		}
 		ids->v = v;
 		ids->cap = cap;
 	}
@@ -52,6 +85,7 @@ void occ_ids_unique(struct occ_ids *ids)
 
 void occ_ids_free(struct occ_ids *ids)
 {
+	budget_give(ids->budget, ids->cap);
 	free(ids->v);
 	ids->v = NULL;
 	ids->n = ids->cap = 0;
@@ -195,14 +229,21 @@ static enum occ_status build_repeat(const struct occ_family *f, size_t nf,
 
 enum occ_status occ_union_count(const struct occ_family *f, size_t nf,
 				uint64_t copies, const uint64_t *extra,
-				size_t n_extra, uint64_t *count)
+				size_t n_extra, struct occ_ids_budget *b,
+				uint64_t *count)
 {
 	uint64_t m = main_shift(f, nf, copies), total;
-	struct occ_ids rest = { 0 };
+	struct occ_ids rest = { NULL, 0, 0, b };
 	struct repeat p = { 0 };
 	enum occ_status st;
-	size_t i;
+	size_t i, taken = 0;
 
+	/* The repeat's residues and quotients: two numbers a unit. */
+	for (i = 0; i < nf; i++)
+		if (m && f[i].shift == m)
+			taken += 2 * f[i].n;
+	if (!budget_take(b, taken))
+		return OCC_ERR_NOMEM;
 	st = build_repeat(f, nf, m, copies, &p);
 	if (st == OCC_OK)
 		st = list_rest(f, nf, copies, m, extra, n_extra, &rest);
@@ -214,6 +255,7 @@ enum occ_status occ_union_count(const struct occ_family *f, size_t nf,
 		*count = total;
 	}
 	free(p.v);
+	budget_give(b, taken);
 	occ_ids_free(&rest);
 	return st;
 }

@@ -49,7 +49,15 @@ struct ctx {
 	struct plan p;
 	struct occ_traffic *t;
 	uint64_t *bias;          /* per access: its array's, in bytes */
+	struct occ_ids_budget budget;   /* every list's, together */
 };
+
+/* The sector and line numbers listed at once, every access's together
+ * (128 MB): a span of up to 4096 blocks of 32 warps whose lanes touch
+ * millions of distinct sectors is refused (OCC_TRAFFIC_SPAN_LISTED)
+ * rather than held. Repeats are shed as they come (periodic.c), so
+ * that only distinct numbers count. */
+#define IDS_MAX ((size_t)1 << 24)
 
 static int is_pow2(uint64_t x)
 {
@@ -405,7 +413,7 @@ static enum occ_status list_access(const struct ctx *c,
 }
 
 /* Distinct sectors (or lines) of one array over the accesses of a kind. */
-static enum occ_status array_distinct(const struct ctx *c,
+static enum occ_status array_distinct(struct ctx *c,
 				      const struct occ_kernel_access *acc,
 				      const struct access_ids *ids, size_t n,
 				      int array, enum occ_which w, int lines,
@@ -414,7 +422,7 @@ static enum occ_status array_distinct(const struct ctx *c,
 	uint64_t unit = (uint64_t)(lines ? c->arch->line_size :
 				   c->arch->sector_size);
 	struct occ_family *f = malloc(n * sizeof *f);
-	struct occ_ids extra = { 0 };
+	struct occ_ids extra = { NULL, 0, 0, &c->budget };
 	enum occ_status st = f ? OCC_OK : OCC_ERR_NOMEM;
 	size_t i, j, nf = 0;
 
@@ -435,7 +443,7 @@ static enum occ_status array_distinct(const struct ctx *c,
 	}
 	if (st == OCC_OK)
 		st = occ_union_count(f, nf, c->p.spans, extra.v, extra.n,
-				     count);
+				     &c->budget, count);
 	free(f);
 	occ_ids_free(&extra);
 	return st;
@@ -443,7 +451,7 @@ static enum occ_status array_distinct(const struct ctx *c,
 
 /* Adds array's distinct sectors (and lines, for an L1 that fetches lines)
  * to the totals. */
-static enum occ_status add_array(const struct ctx *c,
+static enum occ_status add_array(struct ctx *c,
 				 const struct occ_kernel_access *acc,
 				 const struct access_ids *ids, size_t n,
 				 int array, uint64_t *load_lines)
@@ -517,7 +525,7 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 				    const struct occ_kernel_access *acc,
 				    size_t n, struct occ_traffic *t)
 {
-	struct ctx c = { arch, launch, { 0 }, t, NULL };
+	struct ctx c = { arch, launch, { 0 }, t, NULL, { 0, IDS_MAX, 0 } };
 	struct access_ids *ids;
 	enum occ_status st;
 	uint64_t load_lines = 0;
@@ -537,6 +545,10 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 	make_plan(launch, acc, n, (uint64_t)arch->line_size, &c.p);
 	ids = calloc(n, sizeof *ids);
 	c.bias = calloc(n, sizeof *c.bias);
+	for (i = 0; ids && i < n; i++)
+		ids[i].span_sectors.budget = ids[i].span_lines.budget =
+		ids[i].rest_sectors.budget = ids[i].rest_lines.budget =
+			&c.budget;
 	st = ids && c.bias ? make_bias(&c, acc, n) : OCC_ERR_NOMEM;
 	for (i = 0; i < n && st == OCC_OK; i++)
 		st = list_access(&c, &acc[i], i, &ids[i]);
@@ -549,6 +561,10 @@ enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 	}
 	if (st == OCC_OK && !l2_sectors(arch, t, load_lines))
 		st = occ_traffic_fault(t, OCC_TRAFFIC_COUNT_OVERFLOW, 0);
+	if (st == OCC_ERR_NOMEM && c.budget.over) {
+		st = OCC_ERR_UNSUPPORTED;
+		t->fault = OCC_TRAFFIC_SPAN_LISTED;
+	}
 	for (i = 0; ids && i < n; i++) {
 		occ_ids_free(&ids[i].span_sectors);
 		occ_ids_free(&ids[i].span_lines);

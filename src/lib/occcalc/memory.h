@@ -155,8 +155,12 @@ enum occ_traffic_fault {
 	 * (bid_dim) whose sectors the model does not count: */
 	OCC_TRAFFIC_TILE_GROUP,        /* the thread's index over G (i / G)
 	                                  in blocks not a multiple of G */
-	OCC_TRAFFIC_TILE_LISTED        /* sectors in more runs than are
+	OCC_TRAFFIC_TILE_LISTED,       /* sectors in more runs than are
 	                                  listed (2^20; tiled.c) */
+	/* With OCC_ERR_UNSUPPORTED, any launch: */
+	OCC_TRAFFIC_SPAN_LISTED        /* a repeating span's distinct
+	                                  sectors and lines more than are
+	                                  held (2^24 numbers, 128 MB) */
 };
 
 struct occ_traffic {
@@ -182,8 +186,9 @@ struct occ_traffic {
  * but one and counted in closed form along it. OCC_ERR_INVALID_INPUT
  * with t->fault saying why; OCC_ERR_UNKNOWN_ARCH when the table has no
  * sector and line sizes; OCC_ERR_UNSUPPORTED when the copies are too
- * many to list (t->fault OK), or an access placed by blockIdx.x/y/z is
- * not counted (t->fault TILE_GROUP or TILE_LISTED); OCC_ERR_NOMEM. */
+ * many to list (t->fault OK), an access placed by blockIdx.x/y/z is
+ * not counted (t->fault TILE_GROUP or TILE_LISTED), or the sectors and
+ * lines to list are more than are held (SPAN_LISTED); OCC_ERR_NOMEM. */
 enum occ_status occ_traffic_compute(const struct occ_arch *arch,
 				    const struct occ_launch *launch,
 				    const struct occ_kernel_access *acc,
