@@ -308,6 +308,13 @@ rss_run --kernels "$tmp/many.ptx" -f json --fields kernel
 	[ "$(tail -2 "$tmp/out" | head -1)" = '{"kernel":"k1048576"}' ] &&
 	[ "$(tail -1 "$tmp/out")" = ']' ] && under 128
 ok $? "F4: json alike, one array ($rss KB)"
+# With a GPU named, a file's kernels wait for its end (another image of
+# one may come, and be the one the GPU loads): bounded alike.
+rss_run --kernels "$tmp/many.ptx" -a 90 -f csv --fields kernel
+[ "$status" -eq 1 ] &&
+	one_error_line "many.ptx: more than 1048576 kernels held at once, waiting for the end of their fatbin or file: --kernel REGEX or --arch keeps fewer" &&
+	under 1024
+ok $? "F4: csv refuses more than 1048576 kernels waiting for the end of their file ($rss KB)"
 rss_run --kernels "$tmp/many.ptx" --kernel 'k1048576$' -f csv --fields kernel
 [ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = k1048576 ] &&
 	under 128
