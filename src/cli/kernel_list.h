@@ -75,7 +75,7 @@ const struct kernel_more *kernel_more(const struct kernel_info *k);
 /* Each kernel name once (names.c). */
 struct name_entry {
 	char *mangled, *name;    /* name: demangled, NULL if not C++ */
-	uint64_t hash;
+	uint32_t hash;           /* its low half: slots are fewer than 2^32 */
 	int demangled;           /* name was computed */
 };
 
