@@ -64,6 +64,13 @@ static void settle(struct reader *r, int end)
 		r->cubin.first -= gone;
 }
 
+/* occ_bin_opts.want: --kernel's, on the reading threads (regexec and
+ * the demangler are safe there; the reader is only read). */
+static int wanted(const char *mangled, void *ctx)
+{
+	return name_kept(ctx, mangled);
+}
+
 /* Keeps k (the last added, its mangled name still the reader's) or
  * takes it back. An image chosen for the GPU is kept whatever its
  * target (compute_80 PTX runs on a 9.0 device), and so is a kernel none
@@ -428,6 +435,10 @@ static const struct occ_bin_opts *for_target(struct reader *r)
 	/* --ptxas-jit compiles the PTX the driver would: its text is kept
 	 * for the callback only then. */
 	r->opts.ptx_text = r->s->o->ptxas_jit;
+	/* --kernel: the kernels it leaves out are not held while an
+	 * image's rows wait, unless a Triton cache counts its cubins'. */
+	r->opts.want = r->l->have_re && !r->walk ? wanted : NULL;
+	r->opts.want_ctx = r;
 	return &r->opts;
 }
 
@@ -738,7 +749,8 @@ const char *kernels_input_name(const char *path)
 void kernels_read_add(struct session *s, const char *path,
 		      struct kernel_list *l)
 {
-	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0 },
+	struct reader r = { s, l, path, 0, { 0, NULL, NULL, 0, 0, NULL, 0,
+					     NULL, NULL },
 			    { 0, 0, 0 }, { NULL, 0, 0 } };
 	struct stat sb;
 	int cc;

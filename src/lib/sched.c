@@ -303,6 +303,9 @@ static void deliver(struct bin_ctx *c, struct bin_sched *s, struct task *t)
 	static const struct occ_bin_diag unsaid;
 	size_t i;
 
+	/* The rows not wanted were read too. */
+	if (c->contents)
+		c->contents->kernels += t->unwanted;
 	for (i = 0; i < t->n && s->failed == OCC_OK; i++) {
 		struct occ_bin_kernel k = t->k[i];
 

@@ -71,12 +71,17 @@ static int keep_name(struct task *t, const char *name, size_t *at)
 	return 0;
 }
 
-/* The worker's callback: the row kept, its name copied (1: no memory). */
+/* The worker's callback: the row kept, its name copied (1: no memory),
+ * unless the caller does not want it. */
 static int collect(const struct occ_bin_kernel *k, void *ctx)
 {
 	struct task *t = ctx;
 	size_t at;
 
+	if (t->want && !t->want(k->mangled, t->want_ctx)) {
+		t->unwanted++;
+		return 0;
+	}
 	if (t->n == IMAGE_ROWS_MAX)
 		return t->too_many = 1;
 	if (strlen(k->mangled) >= IMAGE_NAMES_MAX - t->names_n)
@@ -186,6 +191,8 @@ int task_from(struct task *t, const struct bin_ctx *c,
 		t->nbeside = nbeside;
 	}
 	t->want_text = !c->opts || c->opts->ptx_text;
+	t->want = c->opts ? c->opts->want : NULL;
+	t->want_ctx = c->opts ? c->opts->want_ctx : NULL;
 	if (c->contents)
 		t->seen = *c->contents;
 	t->en = *en;

@@ -22,6 +22,9 @@ struct task {
 	struct bin_entry *beside;     /* PTX read after it if capped */
 	size_t nbeside;
 	int want_text;                /* PTX rows keep their text */
+	int (*want)(const char *mangled, void *ctx);   /* occ_bin_opts' */
+	void *want_ctx;
+	uint64_t unwanted;            /* rows read, not wanted, not kept */
 	struct text { const char *src; char *copy; } *texts;
 	size_t ntexts;
 	int state, cancelled, nomem;

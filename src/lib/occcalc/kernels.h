@@ -185,6 +185,12 @@ struct occ_bin_opts {
 	/* Whether PTX rows carry their entry's text (ptx_text): kept for
 	 * the callback, a copy per image, only when asked. */
 	int ptx_text;
+	/* Whether a kernel of this mangled name is wanted (NULL: all),
+	 * asked on the reading threads, so callable from any: an image's
+	 * rows wait there for delivery, and one not wanted is counted
+	 * (contents) but neither held nor delivered. */
+	int (*want)(const char *mangled, void *ctx);
+	void *want_ctx;
 };
 
 /* Whether buf starts like something occ_bin_read reads: an ELF file or a
