@@ -36,12 +36,14 @@ libs=$(pkg-config --static --libs-only-l "$PCFILE" | sed 's/-locccalc//')
 echo "# pkg-config --static --libs-only-l: $libs"
 echo "$libs" | grep -q -- -lzstd || ! nm "$LIBDIR/libocccalc.a" 2>/dev/null | grep -q ' U ZSTD_'
 ok $? "the static link's libraries name libzstd where the library uses it"
-# A sanitizer build's objects need the sanitizers' runtime at the link.
+# A sanitizer build's objects need the sanitizers' runtime at the link;
+# dependencies outside the system's directories, the -L configure had.
 # shellcheck disable=SC2086
 ${CC:-cc} ${SAN_CFLAGS:-} -I"$(dirname "$HEADER")" "$tmp/pc.c" -o "$tmp/pc" \
+	${BUILD_LDFLAGS:-} \
 	-Wl,--whole-archive "$LIBDIR/libocccalc.a" -Wl,--no-whole-archive \
 	$libs -lm 2>"$tmp/err"
-ok $? "every object of libocccalc.a links with pkg-config --static's libraries$( [ -s "$tmp/err" ] && echo " ($(grep -m1 'undefined' "$tmp/err"))")"
+ok $? "every object of libocccalc.a links with pkg-config --static's libraries$( [ -s "$tmp/err" ] && echo " ($(grep -m1 -E 'undefined|cannot find' "$tmp/err"))")"
 [ "$("$tmp/pc")" = 12 ]
 ok $? "the statically linked program runs (12 blocks of 128 threads, 40 registers, on 9.0)"
 
