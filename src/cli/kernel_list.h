@@ -102,6 +102,8 @@ const char *names_demangle(struct name_table *t, const char *mangled);
  * one per processor), within NAMES_MAX. */
 void names_demangle_all(struct name_table *t, int jobs);
 void names_free(struct name_table *t);
+/* Past NAMES_MAX: the one line that says so, and the end of the run. */
+void names_too_many(void) __attribute__((noreturn));
 
 /* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
 char *demangle(const char *mangled);

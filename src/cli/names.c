@@ -52,8 +52,7 @@ static void grow(struct name_table *t)
 	t->cap = cap;
 }
 
-/* Past NAMES_MAX: the one line that says so. */
-static _Noreturn void too_many_names(void)
+void names_too_many(void)
 {
 	die("more than %llu MB of kernel names kept: --kernel REGEX or "
 	    "--arch keeps fewer", (unsigned long long)(NAMES_MAX >> 20));
@@ -91,7 +90,7 @@ const struct name_entry *names_intern(struct name_table *t,
 		t->bytes += strlen(mangled) + 1;
 	}
 	if (t->bytes > NAMES_MAX)
-		too_many_names();
+		names_too_many();
 	return e;
 }
 
@@ -104,7 +103,7 @@ const char *names_demangle(struct name_table *t, const char *mangled)
 		e->demangled = 1;
 		t->bytes += e->name ? strlen(e->name) + 1 : 0;
 		if (t->bytes > NAMES_MAX)
-			too_many_names();
+			names_too_many();
 	}
 	return e->name;
 }
@@ -169,7 +168,7 @@ void names_demangle_all(struct name_table *t, int jobs)
 		demangling_make(&all, 0, t->cap);
 	t->bytes += all.bytes;
 	if (t->bytes > NAMES_MAX)
-		too_many_names();
+		names_too_many();
 }
 
 void names_free(struct name_table *t)
