@@ -11,14 +11,19 @@
 
 struct list {
 	uint64_t *v;
-	size_t n;
+	size_t n, cap;
 };
 
+/* Doubling: a sanitizer's realloc copies every time, and a launch lists
+ * millions of units (one at a time, the random grids took hours). */
 static void list_add(struct list *l, uint64_t x)
 {
-	l->v = realloc(l->v, (l->n + 1) * sizeof *l->v);
-	if (!l->v)
-		exit(99);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		if (!l->v)
+			exit(99);
+	}
 	l->v[l->n++] = x;
 }
 
@@ -40,7 +45,7 @@ static uint64_t distinct(struct list *l)
 		n += i == 0 || l->v[i] != l->v[i - 1];
 	free(l->v);
 	l->v = NULL;
-	l->n = 0;
+	l->n = l->cap = 0;
 	return n;
 }
 
