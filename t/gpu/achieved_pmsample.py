@@ -22,11 +22,12 @@ import bisect
 import csv
 import glob
 import io
-import json
 import lzma
 import os
 import re
 import sys
+
+from achieved_compare import trace_launches  # same folder
 
 METRIC = "sm__warps_active.avg.pct_of_peak_sustained_active"
 WARPS_PER_SM = 64
@@ -42,17 +43,6 @@ def ncu_values(path):
         if r["Metric Name"] == METRIC:
             out[int(r["ID"])] = float(r["Metric Value"].replace(",", ""))
     return [out[i] for i in sorted(out)]
-
-
-def trace_launches(path):
-    rows = []
-    with open(path) as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("type") == "launch":
-                rows.append(r)
-    rows.sort(key=lambda r: r["correlation"])
-    return rows
 
 
 def read_text(path):
