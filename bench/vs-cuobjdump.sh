@@ -28,13 +28,15 @@ best1() {   # best1 CMD...
 }
 least() { echo "$@" | tr ' ' '\n' | sort -n | head -n 1; }
 ratio() { echo "$1 $2" | awk '{ printf "%.1fx", ($2 > 0 ? $1 / $2 : 0) }'; }
-# Same bytes from both occcalc builds, or "DIFFER".
+# Same bytes from both occcalc builds, or "DIFFER": standard output and
+# error each (where a warning falls among the rows is not a difference:
+# streamed rows come before a count the end of the file gives).
 same() {
-	"$occ" --kernels "$1" -f csv >/tmp/vs-cuobjdump.$$.a 2>&1
-	"$base" --kernels "$1" -f csv >/tmp/vs-cuobjdump.$$.b 2>&1
-	cmp -s /tmp/vs-cuobjdump.$$.a /tmp/vs-cuobjdump.$$.b && echo same ||
-		echo DIFFER
-	rm -f /tmp/vs-cuobjdump.$$.a /tmp/vs-cuobjdump.$$.b
+	w=/tmp/vs-cuobjdump.$$
+	"$occ" --kernels "$1" -f csv >$w.a 2>$w.ae
+	"$base" --kernels "$1" -f csv >$w.b 2>$w.be
+	cmp -s $w.a $w.b && cmp -s $w.ae $w.be && echo same || echo DIFFER
+	rm -f $w.a $w.b $w.ae $w.be
 }
 if [ -n "$base" ]; then
 	printf '%-40s %5s %8s %9s %6s %8s %6s %5s\n' file MB occcalc \
