@@ -261,16 +261,7 @@ static const struct field fields[] = {
 	PLAIN("max_warps_per_sm", FT_INT, "the SM's warp slots", get_max_warps),
 	PLAIN("warps_per_block", FT_INT, "warps of one block",
 	      get_warps_per_block),
-	LIMIT("limit_warps", limit_warps,
-	      "blocks per SM the warp slots alone allow"),
-	LIMIT("limit_registers", limit_registers, "blocks per SM the "
-	      "registers alone allow (absent: no registers used)"),
-	LIMIT("limit_shared_memory", limit_shared_memory, "blocks per SM the "
-	      "shared memory alone allows (absent: none used)"),
-	LIMIT("limit_blocks", limit_blocks,
-	      "blocks per SM the block slots allow"),
-	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers "
-	      "alone allow (absent: they do not limit)"),
+	LIMIT_FIELDS,
 	PLAIN("regs_per_block", FT_INT, "registers allocated to a block",
 	      get_regs_per_block),
 	PLAIN("smem_per_block", FT_INT, "shared memory allocated to a block, "

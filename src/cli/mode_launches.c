@@ -358,16 +358,7 @@ static const struct field fields[] = {
 	  "percent (absent: not measured)", get_achieved),
 	F("limiter", FT_SET, "the resources that limit blocks_per_sm: warps, "
 	  "registers, shared_memory, blocks, barriers", get_limiter),
-	LIMIT("limit_warps", limit_warps,
-	      "blocks per SM the warp slots alone allow"),
-	LIMIT("limit_registers", limit_registers, "blocks per SM the "
-	      "registers alone allow (absent: no registers used)"),
-	LIMIT("limit_shared_memory", limit_shared_memory, "blocks per SM the "
-	      "shared memory alone allows (absent: none used)"),
-	LIMIT("limit_blocks", limit_blocks,
-	      "blocks per SM the block slots allow"),
-	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers "
-	      "alone allow (absent: they do not limit)"),
+	LIMIT_FIELDS,
 	F("reason", FT_STR, "why the launch has no figures or no block fits "
 	  "(absent: it has them)", get_reason),
 	F("waves", FT_INT, "waves the grid runs in (a cluster launch: of the "

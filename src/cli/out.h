@@ -75,6 +75,21 @@ struct field {
 	size_t arg;            /* for getters shared by several fields */
 };
 
+/* The limits of an occupancy result (struct occ_result's limit_*), for
+ * every kind of row that has them: a table defines LIMIT(name, member,
+ * desc) to make its entry. */
+#define LIMIT_FIELDS \
+	LIMIT("limit_warps", limit_warps, \
+	      "blocks per SM the warp slots alone allow"), \
+	LIMIT("limit_registers", limit_registers, "blocks per SM the " \
+	      "registers alone allow (absent: no registers used)"), \
+	LIMIT("limit_shared_memory", limit_shared_memory, "blocks per SM the " \
+	      "shared memory alone allows (absent: none used)"), \
+	LIMIT("limit_blocks", limit_blocks, \
+	      "blocks per SM the block slots allow"), \
+	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers " \
+	      "alone allow (absent: they do not limit)")
+
 /* The fields of one kind of row. */
 struct row_kind {
 	const char *name;
