@@ -9,10 +9,10 @@
  * lowest first, so that the pages written already are used again and
  * large gaps are kept for large images. The lock is the caller's.
  *
- * The arena asks for huge pages: its 56 MB (it is 40 now) were 14,000
- * faults of 4 KB pages, each zeroed, and as many pages to free when it
- * was unmapped on the calling thread (3 ms here) before the rows could
- * start; in 2 MB pages they are 28 (docs/kernels-speed.md).
+ * The arena asks for huge pages: its 56 MB were 14,000 faults of 4 KB
+ * pages, each zeroed, and as many pages to free when it was unmapped on
+ * the calling thread (3 ms here) before the rows could start; in 2 MB
+ * pages they are 28 (docs/kernels-speed.md).
  */
 #define _DEFAULT_SOURCE 1  /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <stdint.h>
