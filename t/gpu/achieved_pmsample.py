@@ -21,28 +21,16 @@ A launch's figure from the samples, as warps active over cycles active
 import bisect
 import csv
 import glob
-import io
 import lzma
 import os
 import re
 import sys
 
-from achieved_compare import trace_launches  # same folder
+import achieved_compare  # same folder
+from achieved_compare import trace_launches
 
-METRIC = "sm__warps_active.avg.pct_of_peak_sustained_active"
 WARPS_PER_SM = 64
 SHAPES = ["full_wave", "partial_wave", "one_block", "smem_limited"]
-
-
-def ncu_values(path):
-    with open(path, errors="replace") as f:
-        text = f.read()
-    start = text.index('"ID"')
-    out = {}
-    for r in csv.DictReader(io.StringIO(text[start:])):
-        if r["Metric Name"] == METRIC:
-            out[int(r["ID"])] = float(r["Metric Value"].replace(",", ""))
-    return [out[i] for i in sorted(out)]
 
 
 def read_text(path):
@@ -162,7 +150,8 @@ def fmt(x):
 def main():
     rows = []
     for d in sys.argv[1:]:
-        ncu = ncu_values(os.path.join(d, "ncu.csv"))
+        ncu = [v for _, v in achieved_compare.ncu_values(
+            os.path.join(d, "ncu.csv"))]
         occ = [l.get("achieved_occupancy_pct")
                for l in trace_launches(os.path.join(d, "occcalc.jsonl"))]
         with open(os.path.join(d, "machine.txt")) as f:
