@@ -430,6 +430,12 @@ struct launch_run {
 	uint64_t launches, filtered, skipped[SKIP_COUNT];
 	uint64_t part_unmeasured;          /* cluster launches, part's GPCs
 					      not known */
+	/* A device --partition was refused on: the read stops, and the
+	 * refusal is made once the reader has let go of its memory. */
+	struct launch_dev *part_dev;
+	enum occ_status part_st;
+	struct occ_diag part_d;
+	int part_errno;
 };
 
 static void layout_of(struct launch_run *run, struct launch_dev *ld)
@@ -489,15 +495,28 @@ static _Noreturn void part_refused(const struct launch_run *run,
 			       ld->d.multiProcessorCount, of);
 }
 
-static void part_of(struct launch_run *run, struct launch_dev *ld)
+/* The device the read stopped on: why --partition could not be applied. */
+static _Noreturn void part_failed(const struct launch_run *run)
+{
+	const struct occ_diag *d = &run->part_d;
+
+	if (run->part_st == OCC_ERR_SYNTAX)
+		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
+		    "SOURCE'", d->file, d->line);
+	if (run->part_st == OCC_ERR_IO || run->part_st == OCC_ERR_NOT_REGULAR ||
+	    run->part_st == OCC_ERR_LINE_TOO_LONG)
+		die_data(run->part_st, d, run->part_errno, "");
+	part_refused(run, run->part_dev, run->part_st);
+}
+
+static enum occ_status part_of(struct launch_run *run, struct launch_dev *ld)
 {
 	const struct options *o = run->s->o;
-	struct occ_diag d;
 	char path[1024];
 	enum occ_status st;
 
 	if (!o->partition.given || ld->arch_status != OCC_OK)
-		return;
+		return OCC_OK;
 	partition_parts_path(run->s, path, sizeof path);
 	errno = 0;
 	/* A layout given (--layout) is not the chip partitions.txt
@@ -506,27 +525,27 @@ static void part_of(struct launch_run *run, struct launch_dev *ld)
 			     ld->have_layout ? &ld->layout : NULL, path,
 			     o->layout_text ? NULL : ld->listed,
 			     o->partition.flags, (int)o->partition.min_sms,
-			     o->partition.group, &ld->part, &d);
-	if (st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
-		    "SOURCE'", d.file, d.line);
-	if (st == OCC_ERR_IO || st == OCC_ERR_NOT_REGULAR ||
-	    st == OCC_ERR_LINE_TOO_LONG)
-		die_data(st, &d, errno, "");
-	if (st != OCC_OK)
-		part_refused(run, ld, st);
+			     o->partition.group, &ld->part, &run->part_d);
+	if (st != OCC_OK) {
+		run->part_dev = ld;
+		run->part_st = st;
+		run->part_errno = errno;
+		return st;
+	}
 	ld->in_part = 1;
 	if (o->partition.group >= 0)
 		snprintf(ld->part_name, sizeof ld->part_name, "group %d",
 			 o->partition.group);
 	else
 		snprintf(ld->part_name, sizeof ld->part_name, "remaining");
+	return OCC_OK;
 }
 
 static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
 {
 	struct launch_run *run = ctx;
 	struct launch_dev *ld, **all;
+	enum occ_status st;
 	size_t i;
 
 	if (run->n_all == run->cap_all) {
@@ -544,7 +563,8 @@ static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
 	ld->arch_status = occ_launch_arch(session_tables(run->s), d, &ld->arch);
 	snprintf(ld->tag, sizeof ld->tag, "sm_%d%d", d->major, d->minor);
 	layout_of(run, ld);
-	part_of(run, ld);
+	if ((st = part_of(run, ld)) != OCC_OK)
+		return st;
 	for (i = 0; i < run->n_devs; i++)
 		if (run->devs[i]->d.device == d->device)
 			break;
@@ -712,6 +732,8 @@ static void read_one(struct launch_run *run, const char *path)
 	run->file = path;
 	run->n_devs = 0;
 	st = occ_launches_read_file(path, &cb, run, &fi, &d);
+	if (run->part_dev)
+		part_failed(run);
 	if (st != OCC_OK)
 		read_failed(st, &d);
 	if (run->sum)
