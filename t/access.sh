@@ -115,6 +115,11 @@ ok $? "--gpu H100-SXM --persist: the H100's own cudaDeviceProp figures (docs/dev
 ok $? "--gpu H200 --persist: the H200's figures (docs/persistence.md)"
 [ "$(csv_of --gpu A100 --persist 24M | tail -1 | cut -d, -f3-5)" = "41943040,26214400,134213632" ]
 ok $? "--gpu A100 --persist: the A100's figures (the set-aside a CUDA 12.8 driver reports, the window from NVIDIA's forum)"
+[ "$(csv_of --gpu "NVIDIA GeForce RTX 4090" --persist 24M | tail -1 | cut -d, -f3-5)" = "75497472,51904512,134213632" ]
+ok $? "--gpu RTX-4090 --persist: the figures an RTX 4090 reported (68.75 % of its L2, driver 565.77)"
+[ "$(csv_of --gpu B200 --persist 24M | tail -1 | cut -d, -f3-5)" = "132644864,82903040,134217728" ]
+ok $? "--gpu B200 --persist: the figures a B200 reported (126.5 MiB of L2, 62.5 % set-aside, CUDA 13.0 driver)"
+expect 2 "but not its largest window (accessPolicyMaxWindowSize): give --l2 100663296:62914560:WINDOW, as cudaDeviceProp reports it" --gpu RTX-5090 --persist 1M
 run --gpu H100-SXM --persist 24M
 grep -q "^H100-SXM, from the GPU list: cudaDeviceProp of an H100" "$tmp/out"
 ok $? "--gpu --persist: the text names where the L2 figures come from"
