@@ -1,7 +1,7 @@
 /*
  * arena.c - the memory images are read into (src/lib/arena.c): runs
- * given best fit in whole units, lowest first, and given back to be
- * written again.
+ * given in whole units, in the lowest gap that holds them, and given back
+ * to be written again; made as large as an image larger than it, empty.
  */
 #include "bin.h"
 #include "tap.h"
@@ -23,7 +23,7 @@ static void a_run_freed_is_given_again(void)
 	arena_close(&a);
 }
 
-static void best_fit_takes_the_smallest_gap(void)
+static void a_run_takes_the_lowest_gap_that_holds_it(void)
 {
 	struct arena a;
 	uint8_t *r1, *r2, *r3, *r4, *p;
@@ -37,10 +37,11 @@ static void best_fit_takes_the_smallest_gap(void)
 	arena_give(&a, r2);          /* gap of 3 units */
 	arena_give(&a, r4);          /* gap of 2 units */
 	p = arena_take(&a, 2 * U);
-	tap_ok(r1 == a.base && p == r4, "2 units go to the gap of 2, not "
-	       "the lower gap of 3");
+	tap_ok(r1 == a.base && p == r2, "2 units go to the lower gap of 3, "
+	       "not to the gap of 2 above it");
 	p = arena_take(&a, 3 * U);
-	tap_ok(p == r2, "3 units go to the gap of 3");
+	tap_ok(p == NULL && arena_take(&a, 2 * U) == r4, "3 units then fit "
+	       "nowhere; 2 go to the gap of 2");
 	tap_ok(r3 && !arena_fits(&a, U + 1) && arena_fits(&a, U),
 	       "with one unit left at the end, a unit fits and a byte more "
 	       "does not");
@@ -130,6 +131,43 @@ static void threads_past_16_take_from_the_arena(void)
 	       "smaller budget");
 }
 
+static void an_empty_arena_grows_for_a_larger_image(void)
+{
+	struct arena a;
+	uint8_t *p;
+
+	arena_open(&a, 4 * U, 4);
+	arena_take(&a, U);
+	tap_ok(arena_grow(&a, 6 * U) == -1 && a.len == 4 * U,
+	       "an arena with a run taken does not grow");
+	arena_close(&a);
+	arena_open(&a, 4 * U, 4);
+	tap_ok(arena_grow(&a, 6 * U - 1) == 0 && a.len == 6 * U &&
+	       (p = arena_take(&a, 6 * U)) == a.base, "an empty arena grows "
+	       "to the image's whole units, and the image takes all of it");
+	p[6 * U - 1] = 1;                /* its whole length is mapped */
+	arena_shrink(&a);
+	tap_ok(a.len == 6 * U, "it does not shrink while the image is read");
+	arena_give(&a, p);
+	arena_shrink(&a);
+	tap_ok(a.len == 4 * U && a.home == 4 * U && !arena_fits(&a, 4 * U + 1)
+	       && arena_take(&a, 4 * U) == a.base, "given back, it is its "
+	       "own length again");
+	arena_close(&a);
+}
+
+static void no_arena_grows_past_its_bound(void)
+{
+	struct arena a;
+
+	arena_open(&a, 4 * U, 4);
+	tap_ok(arena_grow(&a, ARENA_GROW_MAX + 1) == -1 &&
+	       arena_grow(&a, UINT64_MAX) == -1 && a.len == 4 * U,
+	       "an image past the bound, or one whose size would wrap, leaves "
+	       "the arena as it was (the image is read in memory of its own)");
+	arena_close(&a);
+}
+
 /* Huge pages need a 2 MB boundary: a mapping placed anywhere would get
  * them only for the whole 2 MB pieces within it. */
 static void the_arena_starts_on_a_huge_page(void)
@@ -150,15 +188,17 @@ static void the_arena_starts_on_a_huge_page(void)
 
 int main(void)
 {
-	tap_plan(15);
+	tap_plan(20);
 	a_run_freed_is_given_again();
-	best_fit_takes_the_smallest_gap();
+	a_run_takes_the_lowest_gap_that_holds_it();
 	free_bytes_not_in_one_run_do_not_fit();
 	a_byte_takes_a_unit();
 	no_more_runs_than_readers();
 	larger_than_the_arena_never_fits();
 	a_pointer_not_taken_is_ignored();
 	threads_past_16_take_from_the_arena();
+	an_empty_arena_grows_for_a_larger_image();
+	no_arena_grows_past_its_bound();
 	the_arena_starts_on_a_huge_page();
 	return tap_done();
 }

@@ -4,7 +4,7 @@
  * rows), and the rows share one copy of its mangled name and one of its
  * demangled name, demangled once, and only when something prints or
  * matches it. Names are demangled once the read is over, not as kernels
- * are kept: the read's memory (its arena, 72 MB) is given back by then,
+ * are kept: the read's memory (its arena, 56 MB) is given back by then,
  * and PyTorch's libtorch_cuda.so holds 23 MB of demangled names.
  */
 #include <stdatomic.h>

@@ -5,9 +5,12 @@
  * of one (cuBLASLt: 215,000 against 28,000, docs/kernels-speed.md), more
  * time in the kernel than in decompressing. The arena is mapped once and
  * its pages are written again by image after image: the budget is the
- * arena, so the memory held cannot pass it. A run is given best fit,
- * lowest first, so that the pages written already are used again and
- * large gaps are kept for large images. The lock is the caller's.
+ * arena, so the memory held cannot pass it. A run is given the lowest
+ * gap that holds it, so that the pages written already are used again
+ * and the pages past them are written only when the readers need them
+ * at once: best fit put small runs in the arena's end, and two readers
+ * wrote all of a 40 MB arena (cuDNN adv), first fit 26 MB of it
+ * (docs/kernels-memory.md). The lock is the caller's.
  *
  * The arena asks for huge pages: its 56 MB were 14,000 faults of 4 KB
  * pages, each zeroed, and as many pages to free when it was unmapped on
@@ -55,6 +58,7 @@ static uint8_t *map_huge_aligned(size_t len)
 int arena_open(struct arena *a, uint64_t bytes, size_t runs)
 {
 	a->len = bytes / ARENA_UNIT * ARENA_UNIT;
+	a->home = a->len;
 	a->base = map_huge_aligned((size_t)a->len);
 	a->run = calloc(runs ? runs : 1, sizeof *a->run);
 	a->nrun = 0;
@@ -77,6 +81,38 @@ void arena_close(struct arena *a)
 	free(a->run);
 	a->base = NULL;
 	a->run = NULL;
+}
+
+/* An image larger than the arena is read alone, in the arena made as
+ * large as it: in memory beside the arena, its pages and the arena's
+ * written ones were both held (2 readers, a 40 MB arena: cuBLASLt 54 MB
+ * against 35 in 56 MB). The pages written are given up for fresh ones. */
+int arena_grow(struct arena *a, uint64_t bytes)
+{
+	uint8_t *p;
+
+	if (a->nrun || bytes > ARENA_GROW_MAX)
+		return -1;
+	bytes = arena_round(bytes);
+	if (bytes <= a->len)
+		return 0;
+	p = map_huge_aligned((size_t)bytes);
+	if (p == MAP_FAILED)
+		return -1;
+	munmap(a->base, (size_t)a->len);
+	a->base = p;
+	a->len = bytes;
+	return 0;
+}
+
+/* Back to the arena's own length once the large image is read: the
+ * pages past it are given back, those before kept for the next. */
+void arena_shrink(struct arena *a)
+{
+	if (a->nrun || a->len <= a->home)
+		return;
+	munmap(a->base + a->home, (size_t)(a->len - a->home));
+	a->len = a->home;
 }
 
 uint64_t arena_for(uint64_t bytes, size_t threads)
@@ -105,17 +141,15 @@ static uint64_t gap_len(const struct arena *a, size_t i)
 	return (i < a->nrun ? a->run[i].off : a->len) - gap_at(a, i);
 }
 
-/* The gap the best fit for bytes takes: the smallest that holds it, the
- * lowest of equals; a->nrun + 1 when none does. */
-static size_t best_gap(const struct arena *a, uint64_t bytes)
+/* The lowest gap that holds bytes; a->nrun + 1 when none does. */
+static size_t first_gap(const struct arena *a, uint64_t bytes)
 {
-	size_t i, best = a->nrun + 1;
+	size_t i;
 
 	for (i = 0; i <= a->nrun; i++)
-		if (gap_len(a, i) >= bytes &&
-		    (best > a->nrun || gap_len(a, i) < gap_len(a, best)))
-			best = i;
-	return best;
+		if (gap_len(a, i) >= bytes)
+			return i;
+	return a->nrun + 1;
 }
 
 uint64_t arena_largest(const struct arena *a)
@@ -144,7 +178,7 @@ uint8_t *arena_take(struct arena *a, uint64_t bytes)
 	if (bytes > a->len)
 		return NULL;
 	bytes = arena_round(bytes);
-	if (a->nrun == a->cap || (at = best_gap(a, bytes)) > a->nrun)
+	if (a->nrun == a->cap || (at = first_gap(a, bytes)) > a->nrun)
 		return NULL;
 	for (i = a->nrun; i > at; i--)
 		a->run[i] = a->run[i - 1];

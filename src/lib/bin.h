@@ -283,12 +283,18 @@ enum occ_status entry_read(struct bin_ctx *c, const struct bin_entry *en,
 #define ARENA_UNIT ((uint64_t)64 << 10)
 struct arena {
 	uint8_t *base;
-	uint64_t len;
+	uint64_t len, home;                  /* now; as opened */
 	struct { uint64_t off, len; } *run;  /* by offset */
 	size_t nrun, cap;
 };
 int arena_open(struct arena *a, uint64_t bytes, size_t runs);
 void arena_close(struct arena *a);
+/* The empty arena made at least bytes long (-1: it is not, and stays as
+ * it was), and made its own length again. Images past ARENA_GROW_MAX
+ * are read in memory of their own, as they come. */
+#define ARENA_GROW_MAX ((uint64_t)2 << 30)  /* 1 GiB decompressed, its payload */
+int arena_grow(struct arena *a, uint64_t bytes);
+void arena_shrink(struct arena *a);
 uint64_t arena_round(uint64_t bytes);
 /* The arena of a budget of bytes for this many threads. */
 uint64_t arena_for(uint64_t bytes, size_t threads);
