@@ -29,12 +29,17 @@ def profile(ncu, metrics, cmd, stdin=None, extra=()):
 
 
 def device(occcalc):
-    """The device line of occcalc --list-devices, the driver, the time."""
-    devs = subprocess.run([occcalc, "--list-devices"], check=True,
-                          stdout=subprocess.PIPE, text=True).stdout
+    """The first device as occcalc --list-devices names it (its name,
+    compute capability and SMs), the driver, the time."""
+    out = subprocess.run([occcalc, "--list-devices", "-f", "csv", "--fields",
+                          "name,computeCapability,multiProcessorCount"],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    dev = ("%s (compute capability %s, %s SMs)" % (
+        rows[0]["name"], rows[0]["computeCapability"],
+        rows[0]["multiProcessorCount"]) if rows else "unknown")
     driver = subprocess.run(
         ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
         stdout=subprocess.PIPE, text=True).stdout.split("\n")[0].strip()
     now = datetime.datetime.now(datetime.timezone.utc)
-    return (devs.strip().split("\n")[-1], driver or "unknown",
-            now.strftime("%Y-%m-%d %H:%M"))
+    return (dev, driver or "unknown", now.strftime("%Y-%m-%d %H:%M"))
