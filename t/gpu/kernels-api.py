@@ -122,6 +122,19 @@ def ptx_only(occcalc, work, problems):
     return rows
 
 
+def split_rows(rows):
+    """The rows given to the driver, and those of kernels no image of which
+    runs on this GPU (reason no_image: a kernel only in images for other
+    GPUs, relocatable code among them), which occcalc does not give it; the
+    rows that fail: a loaded one the driver disagrees with, or a no_image
+    one the driver answered for."""
+    none = [r for r in rows if r["reason"] == "no_image"]
+    loaded = [r for r in rows if r["reason"] != "no_image"]
+    bad = ([r for r in loaded if r["agrees"] != "true"] +
+           [r for r in none if r["api_regs"] or r["agrees"] == "true"])
+    return loaded, none, bad
+
+
 def library(occcalc, problems):
     cuda = os.environ.get("CUDA_DIR", "/usr/local/cuda")
     libs = sorted(glob.glob(os.path.join(cuda, "lib64", "libcublas.so.*.*")),
@@ -136,16 +149,17 @@ def library(occcalc, problems):
     read_s = time.time() - t0
     n_all = max(len(out.splitlines()) - 1, 0)
     rc2, out2, err2 = run([occcalc, "--kernels", lib, "--arch", "90", "--api",
-                           "-f", "csv", "--fields", COLS],
+                           "-f", "csv", "--fields", COLS + ",reason"],
                           timeout=LIB_TIMEOUT)
     rows = list(csv.DictReader(io.StringIO(out2)))
-    bad = [r for r in rows if r["agrees"] != "true"]
-    if rc != 0 or rc2 != 0 or not rows or bad:
+    loaded, none, bad = split_rows(rows)
+    if rc != 0 or rc2 != 0 or not loaded or bad:
         problems.append("%s: exit %d/%d, %d rows, %d disagree (%s)" % (
             os.path.basename(lib), rc, rc2, len(rows), len(bad),
             (err + err2).strip()[:300]))
     return {"lib": lib, "size": os.path.getsize(lib), "rows_all": n_all,
-            "read_s": read_s, "rows": len(rows), "bad": bad}
+            "read_s": read_s, "rows": len(rows), "none": len(none),
+            "bad": bad}
 
 
 def library_paths():
@@ -172,19 +186,20 @@ def libraries(occcalc, problems):
             continue
         try:
             rc, o, err = run([occcalc, "--kernels", lib, "--api", "-f", "csv",
-                              "--fields", COLS + ",ptx_only,image"],
+                              "--fields", COLS + ",ptx_only,image,reason"],
                              timeout=LIB_TIMEOUT)
         except subprocess.TimeoutExpired:
             problems.append("%s: over %d s" % (lib, LIB_TIMEOUT))
             continue
         rows = list(csv.DictReader(io.StringIO(o)))
-        bad = [r for r in rows if r["agrees"] != "true"]
+        _, none, bad = split_rows(rows)
         asked = [r for r in rows if r["api_regs"] not in ("", "0")]
         res = {"lib": lib, "s": time.time() - t0, "rows": len(rows),
+               "none": len(none),
                "sass": sum(r["image"] == "sass" for r in rows),
                "ptx": sum(r["image"] == "ptx" for r in rows),
                "asked": len(asked), "bad": bad,
-               "arch": sorted(set(r["arch"] for r in rows)),
+               "arch": sorted(set(r["arch"] for r in rows if r["arch"])),
                "err": err.strip().splitlines()[-3:]}
         # A library without GPU code (cuDNN's graph and heuristic parts)
         # is refused as "no kernel": nothing to compare, not a failure.
@@ -203,14 +218,18 @@ def write_libraries(o, libs):
             "fatbin, the image the driver loads on this GPU (docs/"
             "image-choice.md), relocatable code left out where the "
             "library holds linked code; the driver loads the same fatbin "
-            "and answers for the kernel.\n\n"
+            "and answers for the kernel. A kernel no image of which runs "
+            "on this GPU (only in images for others, relocatable code "
+            "among them) has a row with `reason` `no_image`, not given to "
+            "the driver: the driver must not have answered for it.\n\n"
             "| library | rows | SASS | PTX (JIT) | driver answered | "
-            "agrees false | targets | s |\n"
-            "|---|---:|---:|---:|---:|---:|---|---:|\n")
+            "no image here | fail | targets | s |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---|---:|\n")
     for r in libs:
-        o.write("| %s | %d | %d | %d | %d | %d | %s | %.0f |\n" % (
+        o.write("| %s | %d | %d | %d | %d | %d | %d | %s | %.0f |\n" % (
             r["lib"], r["rows"], r["sass"], r["ptx"], r["asked"],
-            len(r["bad"]), " ".join(r["arch"]), r["s"]))
+            r["none"], len(r["bad"]), " ".join(r["arch"]),
+            r["s"]))
     for r in libs:
         for b in r["bad"][:10]:
             o.write("\n- %s disagrees: %s" % (os.path.basename(r["lib"]),
@@ -289,9 +308,12 @@ def write(md, dev, fix, other, ptx, lib, bound, problems, libs=()):
         if lib:
             o.write("## A CUDA library\n\n`%s` (%d bytes): `--kernels` read "
                     "%d kernel rows (every architecture) in %.1f s; "
-                    "`--arch 90 --api`: %d rows, `agrees` false in %d.\n\n"
+                    "`--arch 90 --api`: %d rows, %d of kernels no image of "
+                    "which runs on 9.0 (`reason` `no_image`, not given to "
+                    "the driver), failing %d.\n\n"
                     % (lib["lib"], lib["size"], lib["rows_all"],
-                       lib["read_s"], lib["rows"], len(lib["bad"])))
+                       lib["read_s"], lib["rows"], lib["none"],
+                       len(lib["bad"])))
             for r in lib["bad"][:20]:
                 o.write("- disagrees: %s\n" % ",".join(r.values()))
         if libs:
