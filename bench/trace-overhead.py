@@ -109,6 +109,19 @@ def step_table(configs, res, rounds):
     return lines
 
 
+def trace_counts(path):
+    """The launch records a trace holds, and its end record's launches and
+    CUPTI's dropped records (None where it has no end record)."""
+    records, end = 0, None
+    with open(path, "rb") as f:
+        for line in f:
+            if line.startswith(b'{"type":"launch"'):
+                records += 1
+            elif line.startswith(b'{"type":"end"'):
+                end = json.loads(line)
+    return records, end
+
+
 def launches_table(a, py, work):
     lines = ["", "%d launches of a 1-element add:" % a.launches, "",
              "| run | wall | max RSS |", "| --- | ---: | ---: |"]
@@ -128,9 +141,22 @@ def launches_table(a, py, work):
         if st != 0:
             sys.exit("bench-trace: %s (tiny) failed" % name)
         lines.append("| %s | %.2f s | %.0f MiB |" % (name, wall, rss))
-    size = os.path.getsize(os.path.join(work, "tiny.jsonl"))
     lines.append("")
-    lines.append("The trace of the traced run: %.0f MB." % (size / 1e6))
+    for name, f in (("the traced run", "tiny.jsonl"),
+                    ("the library alone", "lib.jsonl")):
+        path = os.path.join(work, f)
+        if not os.path.exists(path):
+            continue
+        records, end = trace_counts(path)
+        lines.append(
+            "The trace of %s: %.0f MB, %d launch records of %d launches; "
+            "its end record: %s." % (
+                name, os.path.getsize(path) / 1e6, records, a.launches,
+                "%d launches, %d dropped by CUPTI" % (end["launches"],
+                                                     end["dropped"])
+                if end else "none (the trace was cut short)"))
+        if not end or records != a.launches or end["dropped"]:
+            lines.append("**Launches were lost** in %s." % name)
     return lines
 
 
