@@ -142,6 +142,7 @@ def launches_table(a, py, work):
             sys.exit("bench-trace: %s (tiny) failed" % name)
         lines.append("| %s | %.2f s | %.0f MiB |" % (name, wall, rss))
     lines.append("")
+    made = a.launches + 1           # and torch.zeros' fill
     for name, f in (("the traced run", "tiny.jsonl"),
                     ("the library alone", "lib.jsonl")):
         path = os.path.join(work, f)
@@ -149,13 +150,15 @@ def launches_table(a, py, work):
             continue
         records, end = trace_counts(path)
         lines.append(
-            "The trace of %s: %.0f MB, %d launch records of %d launches; "
-            "its end record: %s." % (
-                name, os.path.getsize(path) / 1e6, records, a.launches,
+            "The trace of %s: %.0f MB, %d launch records of the %d "
+            "launches made (the adds and torch.zeros' fill); its end "
+            "record: %s." % (
+                name, os.path.getsize(path) / 1e6, records, made,
                 "%d launches, %d dropped by CUPTI" % (end["launches"],
                                                      end["dropped"])
                 if end else "none (the trace was cut short)"))
-        if not end or records != a.launches or end["dropped"]:
+        if (not end or records != made or end["launches"] != made or
+                end["dropped"]):
             lines.append("**Launches were lost** in %s." % name)
     return lines
 
