@@ -177,4 +177,17 @@ static int same_ops(const struct occ_traffic_ops *x,
 	       x->l2_min == y->l2_min && x->distinct == y->distinct;
 }
 
+/* Whether got has the thread-by-thread count's loads, stores and
+ * footprint; that count in want, for what else a test compares. */
+static int same_as_brute(const struct occ_arch *a,
+			 const struct occ_launch *l,
+			 const struct occ_kernel_access *acc, size_t n,
+			 const struct occ_traffic *got, struct occ_traffic *want)
+{
+	brute(a, l, acc, n, want);
+	return same_ops(&got->load, &want->load) &&
+	       same_ops(&got->store, &want->store) &&
+	       got->footprint == want->footprint;
+}
+
 #endif

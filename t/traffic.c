@@ -295,10 +295,7 @@ static int form_agrees(const char *text, const struct occ_launch *l,
 	}
 	if (occ_traffic_compute(a, l, k.acc, k.n, &got) != OCC_OK)
 		return 0;
-	brute(a, l, k.acc, k.n, &want);
-	return same_ops(&got.load, &want.load) &&
-	       same_ops(&got.store, &want.store) &&
-	       got.footprint == want.footprint;
+	return same_as_brute(a, l, k.acc, k.n, &got, &want);
 }
 
 /* A form over 1-D blocks (full and partial warps), a thread count when
@@ -535,10 +532,8 @@ static void brute_force(int cases)
 			random_access(&seed, &acc[i]);
 		/* blockIdx.x is 0 in a thread count's block, as it is */
 		st = occ_traffic_compute(a, &l, acc, n, &got);
-		brute(a, &l, acc, n, &want);
-		if (st != OCC_OK || !same_ops(&got.load, &want.load) ||
-		    !same_ops(&got.store, &want.store) ||
-		    got.footprint != want.footprint ||
+		if (st != OCC_OK ||
+		    !same_as_brute(a, &l, acc, n, &got, &want) ||
 		    got.warps != want.warps) {
 			if (bad++ < 5)
 				tap_diag("case %d: sm_%d%d grid %llu block %llu, "
@@ -591,10 +586,8 @@ static int grid_agrees(const char *text, uint32_t gx, uint32_t gy,
 	if (placed != tiled ||
 	    occ_traffic_compute(a, &l, k.acc, k.n, &got) != OCC_OK)
 		return 0;
-	brute(a, &l, k.acc, k.n, &want);
-	return same_ops(&got.load, &want.load) &&
-	       same_ops(&got.store, &want.store) &&
-	       got.footprint == want.footprint && got.warps == want.warps;
+	return same_as_brute(a, &l, k.acc, k.n, &got, &want) &&
+	       got.warps == want.warps;
 }
 
 static void tile_form(const char *what, const char *text, int tiled)
@@ -724,10 +717,8 @@ static void brute_force_grids(int cases)
 				bad++;
 			continue;
 		}
-		brute(a, &l, acc, n, &want);
-		if (st != OCC_OK || !same_ops(&got.load, &want.load) ||
-		    !same_ops(&got.store, &want.store) ||
-		    got.footprint != want.footprint ||
+		if (st != OCC_OK ||
+		    !same_as_brute(a, &l, acc, n, &got, &want) ||
 		    got.warps != want.warps) {
 			if (bad++ < 5)
 				tap_diag("grid case %d: sm_%d%d grid %llu (y %u "
@@ -780,10 +771,7 @@ static void tile_offsets(void)
 			const struct occ_arch *a = arch(major, major == 3 ? 7 : 0);
 
 			ok &= occ_traffic_compute(a, &l, acc, 2, &got) == OCC_OK;
-			brute(a, &l, acc, 2, &want);
-			ok &= same_ops(&got.load, &want.load) &&
-			      same_ops(&got.store, &want.store) &&
-			      got.footprint == want.footprint;
+			ok &= same_as_brute(a, &l, acc, 2, &got, &want);
 		}
 	}
 	tap_ok(ok, "steps of 1 to 7 bytes over grids of 34 to 130 blocks a "

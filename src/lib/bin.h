@@ -289,10 +289,13 @@ struct arena {
 };
 int arena_open(struct arena *a, uint64_t bytes, size_t runs);
 void arena_close(struct arena *a);
+/* Most a compressed entry may claim to expand to (fatbin.c). */
+#define MAX_DECOMPRESSED ((uint64_t)1 << 30)
 /* The empty arena made at least bytes long (-1: it is not, and stays as
- * it was), and made its own length again. Images past ARENA_GROW_MAX
- * are read in memory of their own, as they come. */
-#define ARENA_GROW_MAX ((uint64_t)2 << 30)  /* 1 GiB decompressed, its payload */
+ * it was), and made its own length again. Images past ARENA_GROW_MAX (an
+ * image of the most decompressed, and its payload) are read in memory of
+ * their own, as they come. */
+#define ARENA_GROW_MAX (2 * MAX_DECOMPRESSED)
 int arena_grow(struct arena *a, uint64_t bytes);
 void arena_shrink(struct arena *a);
 uint64_t arena_round(uint64_t bytes);

@@ -19,8 +19,6 @@
 /* A Zstandard payload's frame header is read with its entry's header
  * when that header is no longer than this (nvcc's are 64 or 72 bytes). */
 #define FRAME_HEAD_AT 256
-/* Most a compressed entry may claim to expand to. */
-#define MAX_DECOMPRESSED (1ull << 30)
 /* LZ4 cannot expand a byte into more than 255 (its format's bound). */
 #define LZ4_MAX_RATIO 255
 

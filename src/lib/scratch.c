@@ -5,8 +5,8 @@
  * stream read, the piece decompressed and a Zstandard context with its
  * window. Each part is what that part of the reader asks for, so nothing
  * grows past its run; what does (the PTX read beside a capped kernel, an
- * entry larger than the arena, read alone) is allocated and freed with
- * the entry.
+ * entry larger than the arena can grow to, read alone) is allocated and
+ * freed with the entry.
  */
 #include "bin.h"
 
