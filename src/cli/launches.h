@@ -11,9 +11,13 @@ struct launch_dev {
 	struct occ_launch_device d;
 	struct occ_arch arch;
 	enum occ_status arch_status;       /* OCC_OK: arch holds it */
+	const char *fault;                 /* the property that fails, or NULL */
+	uint64_t skipped;                  /* launches left without figures
+					      for it */
 	char tag[16];                      /* sm_90 */
 	int have_layout;
 	struct occ_gpc_layout layout;      /* for cluster launches */
+	int layout_mismatch;               /* --layout's SMs are not its */
 	const char *listed;                /* the GPU list's name, or NULL */
 	/* --partition: its launches computed in this part of it. */
 	int in_part;

@@ -40,17 +40,27 @@ struct config {
 	double weight;
 };
 
-#define MAX_CONFIGS 64
+/* What the summary holds is bounded whatever the traces hold (the man
+ * page states the bound): kernels past SUMMARY_KERNELS count in the totals
+ * and in one line, a name is kept up to NAME_KEPT bytes (told apart from
+ * another by its whole length and hash), a kernel's configurations past
+ * MAX_CONFIGS are not tracked for its headroom, and the distinct shapes
+ * of all kernels together are counted up to SHAPES_MAX. */
+#define SUMMARY_KERNELS 8192
+#define NAME_KEPT 1024
+#define MAX_CONFIGS 8
+#define SHAPES_MAX (1u << 20)
 
 struct ksum {
-	char *name;
-	uint64_t hash;
+	char *name;                      /* up to NAME_KEPT bytes */
+	size_t len;                      /* of the whole name */
+	uint64_t hash;                   /* of the whole name */
 	uint64_t launches, modelled;
 	struct acc t, n;                 /* by time, by launch */
-	uint64_t *shapes;                /* a set of shape hashes (0: none) */
-	size_t n_shapes, cap_shapes;
-	struct config configs[MAX_CONFIGS];
-	size_t n_configs;
+	size_t n_shapes;
+	int shapes_capped;               /* more than n_shapes */
+	struct config *configs;
+	size_t n_configs, cap_configs;
 	uint64_t configs_untracked;
 	double rank;                     /* its weight, for the order */
 };
@@ -61,7 +71,12 @@ struct launch_summary {
 	struct ksum **slots;             /* open addressing by name */
 	size_t cap, n;
 	uint64_t launches, modelled;
+	uint64_t untracked;              /* launches of kernels past
+					    SUMMARY_KERNELS */
 	struct acc t, n_acc;
+	/* The (kernel, shape) pairs seen, as hashes (0: an empty slot). */
+	uint64_t *shapes;
+	size_t n_shapes, cap_shapes;
 	const struct launch_dev *devs[MAX_DEVICES];
 	size_t n_devs;
 	size_t n_files;
@@ -118,22 +133,42 @@ static int grow(struct launch_summary *s)
 	return 1;
 }
 
-static struct ksum *kernel_of(struct launch_summary *s, const char *name)
+static int same_name(const struct ksum *k, uint64_t h, const char *name,
+		     size_t len)
 {
-	uint64_t h = hash_bytes(FNV, name, strlen(name));
+	size_t kept = len < NAME_KEPT ? len : NAME_KEPT;
+
+	return k->hash == h && k->len == len &&
+	       memcmp(k->name, name, kept) == 0;
+}
+
+/* The kernel's entry; NULL past SUMMARY_KERNELS (*full set) or out of
+ * memory. */
+static struct ksum *kernel_of(struct launch_summary *s, const char *name,
+			      int *full)
+{
+	size_t len = strlen(name), kept = len < NAME_KEPT ? len : NAME_KEPT;
+	uint64_t h = hash_bytes(FNV, name, len);
 	size_t j;
 	struct ksum *k;
 
 	if (2 * (s->n + 1) > s->cap && !grow(s))
 		return NULL;
 	for (j = h & (s->cap - 1); s->slots[j]; j = (j + 1) & (s->cap - 1))
-		if (s->slots[j]->hash == h && strcmp(s->slots[j]->name, name) == 0)
+		if (same_name(s->slots[j], h, name, len))
 			return s->slots[j];
+	if (s->n == SUMMARY_KERNELS) {
+		*full = 1;
+		return NULL;
+	}
 	k = calloc(1, sizeof *k);
-	if (!k || !(k->name = strdup(name))) {
+	if (!k || !(k->name = malloc(kept + 1))) {
 		free(k);
 		return NULL;
 	}
+	memcpy(k->name, name, kept);
+	k->name[kept] = '\0';
+	k->len = len;
 	k->hash = h;
 	s->slots[j] = k;
 	s->n++;
@@ -154,30 +189,53 @@ static uint64_t shape_hash(const struct occ_launch_record *l)
 	return h ? h : 1;
 }
 
-static int shape_add(struct ksum *k, uint64_t h)
+static int shapes_grow(struct launch_summary *s)
 {
-	uint64_t *old = k->shapes;
-	size_t i, j, cap = k->cap_shapes;
+	uint64_t *old = s->shapes;
+	size_t i, j, cap = s->cap_shapes;
 
-	if (2 * (k->n_shapes + 1) > k->cap_shapes) {
-		k->cap_shapes = cap ? 2 * cap : 16;
-		k->shapes = calloc(k->cap_shapes, sizeof *k->shapes);
-		if (!k->shapes) {
-			k->shapes = old;
-			k->cap_shapes = cap;
-			return 0;
-		}
-		k->n_shapes = 0;
-		for (i = 0; i < cap; i++)
-			if (old[i])
-				shape_add(k, old[i]);
-		free(old);
+	s->cap_shapes = cap ? 2 * cap : 1024;
+	s->shapes = calloc(s->cap_shapes, sizeof *s->shapes);
+	if (!s->shapes) {
+		s->shapes = old;
+		s->cap_shapes = cap;
+		return 0;
 	}
-	for (j = h & (k->cap_shapes - 1); k->shapes[j];
-	     j = (j + 1) & (k->cap_shapes - 1))
-		if (k->shapes[j] == h)
+	for (i = 0; i < cap; i++) {
+		if (!old[i])
+			continue;
+		for (j = old[i] & (s->cap_shapes - 1); s->shapes[j];
+		     j = (j + 1) & (s->cap_shapes - 1))
+			;
+		s->shapes[j] = old[i];
+	}
+	free(old);
+	return 1;
+}
+
+/* Counts the launch's shape under its kernel if not seen before: 0 out
+ * of memory. */
+static int shape_add(struct launch_summary *s, struct ksum *k,
+		     const struct occ_launch_record *l)
+{
+	uint64_t h = shape_hash(l);
+	size_t j;
+
+	h = hash_bytes(h, &k->hash, sizeof k->hash);
+	h = h ? h : 1;
+	if (2 * (s->n_shapes + 1) > s->cap_shapes &&
+	    s->n_shapes < SHAPES_MAX && !shapes_grow(s))
+		return 0;
+	for (j = h & (s->cap_shapes - 1); s->shapes[j];
+	     j = (j + 1) & (s->cap_shapes - 1))
+		if (s->shapes[j] == h)
 			return 1;
-	k->shapes[j] = h;
+	if (s->n_shapes == SHAPES_MAX) {
+		k->shapes_capped = 1;
+		return 1;
+	}
+	s->shapes[j] = h;
+	s->n_shapes++;
 	k->n_shapes++;
 	return 1;
 }
@@ -193,7 +251,8 @@ static int same_config(const struct config *c, const struct launch_row *r)
 	       memcmp(a->block, b->block, sizeof a->block) == 0;
 }
 
-static void config_add(struct ksum *k, const struct launch_row *r, double w)
+/* 0: out of memory. */
+static int config_add(struct ksum *k, const struct launch_row *r, double w)
 {
 	struct config *c;
 	size_t i;
@@ -201,11 +260,20 @@ static void config_add(struct ksum *k, const struct launch_row *r, double w)
 	for (i = 0; i < k->n_configs; i++)
 		if (same_config(&k->configs[i], r)) {
 			k->configs[i].weight += w;
-			return;
+			return 1;
 		}
 	if (k->n_configs == MAX_CONFIGS) {
 		k->configs_untracked++;
-		return;
+		return 1;
+	}
+	if (k->n_configs == k->cap_configs) {
+		size_t cap = k->cap_configs ? 2 * k->cap_configs : 1;
+
+		c = realloc(k->configs, cap * sizeof *c);
+		if (!c)
+			return 0;
+		k->configs = c;
+		k->cap_configs = cap;
 	}
 	c = &k->configs[k->n_configs++];
 	c->l = *r->l;
@@ -213,6 +281,7 @@ static void config_add(struct ksum *k, const struct launch_row *r, double w)
 	c->dev = r->dev;
 	c->r = r->m.result;
 	c->weight = w;
+	return 1;
 }
 
 /* The limiters of a result as bits in limiters[]' order (0: none, it
@@ -303,6 +372,7 @@ void launch_summary_add(struct launch_summary *s, const struct launch_row *r)
 {
 	struct ksum *k;
 	double ns = duration(r->l);
+	int full = 0;
 
 	s->launches++;
 	note_device(s, r);
@@ -310,8 +380,12 @@ void launch_summary_add(struct launch_summary *s, const struct launch_row *r)
 	acc_add(&s->n_acc, r, 1);
 	if (!r->not_modelled)
 		s->modelled++;
-	k = s->failed ? NULL : kernel_of(s, r->l->kernel);
-	if (!k || !shape_add(k, shape_hash(r->l))) {
+	k = s->failed ? NULL : kernel_of(s, r->l->kernel, &full);
+	if (full) {
+		s->untracked++;
+		return;
+	}
+	if (!k || !shape_add(s, k, r->l)) {
 		s->failed = 1;
 		return;
 	}
@@ -321,7 +395,8 @@ void launch_summary_add(struct launch_summary *s, const struct launch_row *r)
 	if (r->not_modelled)
 		return;
 	k->modelled++;
-	config_add(k, r, ns > 0 ? ns : 1);
+	if (!config_add(k, r, ns > 0 ? ns : 1))
+		s->failed = 1;
 }
 
 /* ---- Printing ---- */
@@ -388,14 +463,15 @@ static void limiter_mix(char *buf, size_t n, const struct acc *a)
 
 #define NAME_WIDTH 44
 
+/* The name escaped (escape_text), cut to NAME_WIDTH bytes. */
 static void name_cell(char *buf, size_t n, const char *name)
 {
-	size_t len = strlen(name);
+	char e[NAME_WIDTH + 2];
 
-	if (len <= NAME_WIDTH)
-		snprintf(buf, n, "%s", name);
+	if (escape_text(e, sizeof e, name) <= NAME_WIDTH)
+		snprintf(buf, n, "%s", e);
 	else
-		snprintf(buf, n, "%.*s...", NAME_WIDTH - 3, name);
+		snprintf(buf, n, "%.*s...", NAME_WIDTH - 3, e);
 }
 
 static int any_kineto(const struct launch_summary *s)
@@ -425,15 +501,18 @@ static void kernel_line(FILE *f, const struct launch_summary *s,
 {
 	const struct acc *a = weights(s, k), *all = weights(s, NULL);
 	char name[NAME_WIDTH + 8], mix[256], occ[16], kin[16], ach[40];
+	char shapes[24];
 
 	name_cell(name, sizeof name, k->name);
+	snprintf(shapes, sizeof shapes, "%zu%s", k->n_shapes,
+		 k->shapes_capped ? "+" : "");
 	limiter_mix(mix, sizeof mix, a);
 	if (a->modelled > 0)
 		snprintf(occ, sizeof occ, "%.2f%%", a->occ / a->modelled);
 	else
 		snprintf(occ, sizeof occ, "-");
-	fprintf(f, "%-*s %8" PRIu64 " %6zu %10.3f %6.1f%% %9s %5.1f%% %5.1f%% "
-		"%5.1f%%", NAME_WIDTH, name, k->launches, k->n_shapes,
+	fprintf(f, "%-*s %8" PRIu64 " %6s %10.3f %6.1f%% %9s %5.1f%% %5.1f%% "
+		"%5.1f%%", NAME_WIDTH, name, k->launches, shapes,
 		k->t.all / 1e6, pct(a->all, all->all), occ,
 		pct(a->below25, a->modelled), pct(a->below50, a->modelled),
 		pct(a->tail, a->modelled));
@@ -474,6 +553,7 @@ static void part_note(FILE *f, const struct launch_dev *d)
 
 static void header(FILE *f, const struct launch_summary *s)
 {
+	char dev[sizeof s->devs[0]->d.name * 4];
 	size_t i;
 
 	fprintf(f, "%" PRIu64 " launch%s of %zu kernel%s in %zu file%s, "
@@ -481,8 +561,9 @@ static void header(FILE *f, const struct launch_summary *s)
 		s->launches == 1 ? "" : "es", s->n, plural((long long)s->n),
 		s->n_files, plural((long long)s->n_files), s->t.all / 1e6);
 	for (i = 0; i < s->n_devs; i++) {
-		fprintf(f, "  %s: %s, %d SMs\n", s->devs[i]->d.name,
-			s->devs[i]->tag, s->devs[i]->d.multiProcessorCount);
+		escape_text(dev, sizeof dev, s->devs[i]->d.name);
+		fprintf(f, "  %s: %s, %d SMs\n", dev, s->devs[i]->tag,
+			s->devs[i]->d.multiProcessorCount);
 		if (s->devs[i]->in_part)
 			part_note(f, s->devs[i]);
 	}
@@ -577,6 +658,15 @@ void launch_summary_print(FILE *f, struct launch_summary *s,
 			"weighted alike; in brackets the occupancy of\nthe same "
 			"launches.%s\n", achieved_top ? " Shown for the kernels "
 			"with the most GPU time." : "");
+	if (s->untracked)
+		fprintf(f, "\n%" PRIu64 " launch%s of kernels past the first "
+			"%d are in the totals, not listed\n(the summary holds "
+			"at most %d kernels: -f csv gives every launch).\n",
+			s->untracked, s->untracked == 1 ? "" : "es",
+			SUMMARY_KERNELS, SUMMARY_KERNELS);
+	if (s->n_shapes == SHAPES_MAX)
+		fprintf(f, "\nshapes: counted up to %u for all kernels "
+			"together; N+: more, not counted.\n", SHAPES_MAX);
 	if (s->modelled < s->launches)
 		fprintf(f, "\n%" PRIu64 " launch%s without occupancy figures "
 			"(why: on standard error) count in the time, not in the "
@@ -603,9 +693,10 @@ void launch_summary_free(struct launch_summary *s)
 	for (i = 0; i < s->cap; i++)
 		if (s->slots[i]) {
 			free(s->slots[i]->name);
-			free(s->slots[i]->shapes);
+			free(s->slots[i]->configs);
 			free(s->slots[i]);
 		}
 	free(s->slots);
+	free(s->shapes);
 	free(s);
 }

@@ -18,379 +18,6 @@
 
 #include "launches.h"
 
-/* ---- Fields ---- */
-
-#define ROW const struct launch_row *r = p; (void)f
-#define GETTER(fn) static void fn(const void *p, const struct field *f, \
-				  struct val *v)
-/* A number of the record; absent where the trace has none (-1). */
-#define REC_GETTER(fn, expr) GETTER(fn) { ROW; int64_t x = (expr); \
-	v->type = x < 0 ? VAL_NULL : VAL_UINT; v->u = (uint64_t)x; }
-/* A figure of the model; absent where the launch was not modelled. */
-#define MODEL_GETTER(fn, expr) GETTER(fn) { ROW; \
-	v->type = r->not_modelled ? VAL_NULL : VAL_UINT; \
-	if (!r->not_modelled) v->u = (uint64_t)(expr); }
-
-static void set_str(struct val *v, const char *s)
-{
-	v->type = s ? VAL_STR : VAL_NULL;
-	v->s = s;
-}
-
-static void set_dims(struct val *v, const int64_t d[3])
-{
-	int i;
-
-	if (d[0] < 0) {
-		v->type = VAL_NULL;
-		return;
-	}
-	for (i = 0; i < 3; i++)
-		v->nums[i] = (uint64_t)d[i];
-	v->type = VAL_LIST;
-	v->list = v->nums;
-	v->n = 3;
-}
-
-GETTER(get_file) { ROW; set_str(v, r->file); }
-GETTER(get_format)
-{
-	ROW;
-	set_str(v, occ_launch_format_name(r->l->format));
-}
-REC_GETTER(get_line, r->l->line > 0 ? r->l->line : -1)
-REC_GETTER(get_device, r->l->device)
-GETTER(get_device_name) { ROW; set_str(v, r->dev ? r->dev->d.name : NULL); }
-GETTER(get_arch)
-{
-	ROW;
-	set_str(v, r->dev && r->dev->arch_status == OCC_OK ? r->dev->tag : NULL);
-}
-REC_GETTER(get_sms, r->dev ? r->dev->d.multiProcessorCount : -1)
-REC_GETTER(get_stream, r->l->stream)
-REC_GETTER(get_correlation, r->l->correlation)
-REC_GETTER(get_graph, r->l->format == OCC_LAUNCH_FORMAT_OCCCALC
-	   ? r->l->graph_id : -1)
-GETTER(get_launch_type)
-{
-	ROW;
-	set_str(v, r->l->launch_type ? occ_launch_type_name(r->l->launch_type)
-				     : NULL);
-}
-GETTER(get_kernel) { ROW; set_str(v, r->l->kernel); }
-GETTER(get_mangled)
-{
-	ROW;
-	set_str(v, r->l->mangled[0] ? r->l->mangled : NULL);
-}
-GETTER(get_grid) { ROW; set_dims(v, r->l->grid); }
-GETTER(get_block) { ROW; set_dims(v, r->l->block); }
-GETTER(get_cluster_dims) { ROW; set_dims(v, r->l->cluster); }
-MODEL_GETTER(get_grid_blocks, r->m.blocks)
-MODEL_GETTER(get_block_threads, r->m.threads_per_block)
-REC_GETTER(get_regs, r->l->regs)
-REC_GETTER(get_static_smem, r->l->static_smem)
-REC_GETTER(get_smem, r->l->dynamic_smem)
-REC_GETTER(get_smem_total, r->l->smem_total)
-GETTER(get_smem_limit)
-{
-	ROW;
-	set_str(v, r->l->smem_limit ? occ_smem_limit_name(r->l->smem_limit)
-				    : NULL);
-}
-REC_GETTER(get_smem_executed, r->l->smem_executed)
-REC_GETTER(get_local, r->l->local_mem_per_thread)
-MODEL_GETTER(get_smem_per_block, r->m.result.smem_per_block)
-MODEL_GETTER(get_smem_per_sm, r->m.result.smem_per_sm)
-MODEL_GETTER(get_blocks, r->m.result.blocks_per_sm)
-MODEL_GETTER(get_warps, r->m.result.warps_per_sm)
-MODEL_GETTER(get_max_warps, r->m.result.max_warps_per_sm)
-/* A resource's own limit: absent where it does not limit at all. */
-GETTER(get_limit)
-{
-	int x;
-
-	ROW;
-	x = *(const int *)((const char *)&r->m.result + f->arg);
-	v->type = r->not_modelled || x == OCC_UNLIMITED ? VAL_NULL : VAL_UINT;
-	v->u = (uint64_t)x;
-}
-GETTER(get_occupancy)
-{
-	ROW;
-	if (r->not_modelled) {
-		v->type = VAL_NULL;
-		return;
-	}
-	val_pct(v, (uint64_t)r->m.result.warps_per_sm,
-		(uint64_t)r->m.result.max_warps_per_sm);
-}
-
-GETTER(get_limiter)
-{
-	static const enum occ_resource order[] = {
-		OCC_RESOURCE_WARPS, OCC_RESOURCE_REGISTERS,
-		OCC_RESOURCE_SHARED_MEMORY, OCC_RESOURCE_BLOCKS,
-		OCC_RESOURCE_BARRIERS
-	};
-	size_t i;
-
-	ROW;
-	v->type = VAL_NULL;
-	if (r->not_modelled || r->m.result.blocks_per_sm == 0)
-		return;
-	v->type = VAL_SET;
-	v->n = 0;
-	for (i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (r->m.result.limiters & order[i])
-			v->strs[v->n++] = occ_resource_name(order[i]);
-}
-
-GETTER(get_reason)
-{
-	ROW;
-	if (r->not_modelled)
-		set_str(v, r->not_modelled);
-	else if (r->m.result.blocks_per_sm == 0)
-		set_str(v, occ_reason_name(r->m.result.reason));
-	else
-		v->type = VAL_NULL;
-}
-
-#define HAS_WAVES (!r->not_modelled && r->m.has_waves)
-GETTER(get_waves)
-{
-	ROW;
-	v->type = HAS_WAVES ? VAL_UINT : VAL_NULL;
-	v->u = HAS_WAVES ? (uint64_t)r->m.waves.waves : 0;
-}
-GETTER(get_tail)
-{
-	ROW;
-	v->type = HAS_WAVES ? VAL_UINT : VAL_NULL;
-	v->u = HAS_WAVES ? (uint64_t)r->m.waves.tail_blocks : 0;
-}
-GETTER(get_waves_fraction)
-{
-	ROW;
-	if (r->not_modelled || r->m.result.blocks_per_sm == 0) {
-		v->type = VAL_NULL;
-		return;
-	}
-	val_dec(v, f, r->m.waves_fraction);
-}
-
-/* --partition: the part of the launch's device it is computed in. */
-static const struct occ_launch_part *part_of_row(const struct launch_row *r)
-{
-	return r->dev && r->dev->in_part ? &r->dev->part : NULL;
-}
-
-GETTER(get_part)
-{
-	ROW;
-	set_str(v, part_of_row(r) ? r->dev->part_name : NULL);
-}
-#define PART_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
-	const struct occ_launch_part *P = part_of_row(r); \
-	v->type = P && (cond) ? VAL_UINT : VAL_NULL; \
-	if (P && (cond)) v->u = (uint64_t)(expr); }
-PART_GETTER(get_part_groups, 1, P->split.groups)
-PART_GETTER(get_part_group_sms, 1, P->split.group_sms)
-PART_GETTER(get_part_remaining, P->split.groups_min == P->split.groups_max,
-	    P->split.remaining_sms)
-PART_GETTER(get_part_sms, 1, P->sms)
-GETTER(get_part_layout)
-{
-	const struct occ_launch_part *P;
-
-	ROW;
-	P = part_of_row(r);
-	v->type = VAL_NULL;
-	if (P && P->measured) {
-		occ_layout_format(&P->layout, v->buf, sizeof v->buf);
-		set_str(v, v->buf);
-	}
-}
-
-#define HAS_CLUSTER (!r->not_modelled && r->m.has_cluster)
-GETTER(get_cluster_size)
-{
-	ROW;
-	v->type = r->l->cluster[0] < 0 || r->not_modelled ? VAL_NULL : VAL_UINT;
-	v->u = r->m.cluster_size ? (uint64_t)r->m.cluster_size : 1;
-}
-GETTER(get_max_active_clusters)
-{
-	ROW;
-	v->type = HAS_CLUSTER ? VAL_UINT : VAL_NULL;
-	v->u = HAS_CLUSTER ? (uint64_t)r->m.cluster.max_active_clusters : 0;
-}
-GETTER(get_cluster_active_blocks)
-{
-	ROW;
-	v->type = HAS_CLUSTER ? VAL_UINT : VAL_NULL;
-	v->u = HAS_CLUSTER ? (uint64_t)r->m.cluster.active_blocks : 0;
-}
-GETTER(get_cluster_occupancy)
-{
-	ROW;
-	if (!HAS_CLUSTER) {
-		v->type = VAL_NULL;
-		return;
-	}
-	val_pct(v, (uint64_t)r->m.cluster.active_warps,
-		(uint64_t)r->m.cluster.warp_slots);
-}
-REC_GETTER(get_cupti_clusters, r->l->max_active_clusters > 0
-	   ? r->l->max_active_clusters : -1)
-REC_GETTER(get_start, r->l->start_ns)
-REC_GETTER(get_duration, occ_launch_duration_ns(r->l))
-GETTER(get_achieved)
-{
-	ROW;
-	if (r->l->achieved_occupancy_pct < 0) {
-		v->type = VAL_NULL;
-		return;
-	}
-	val_dec(v, f, r->l->achieved_occupancy_pct);
-}
-GETTER(get_kineto_est)
-{
-	ROW;
-	if (!(r->l->has_kineto & OCC_KINETO_EST)) {
-		v->type = VAL_NULL;
-		return;
-	}
-	val_dec(v, f, r->l->kineto_est_pct);
-}
-GETTER(get_unknown)
-{
-	static const struct { unsigned bit; const char *name; } names[] = {
-		{ OCC_LAUNCH_UNKNOWN_SMEM_SPLIT, "smem_split" },
-		{ OCC_LAUNCH_UNKNOWN_CARVEOUT, "carveout" },
-		{ OCC_LAUNCH_UNKNOWN_CLUSTER, "cluster" },
-		{ OCC_LAUNCH_UNKNOWN_LAYOUT, "layout" },
-		{ OCC_LAUNCH_UNKNOWN_WAVES, "waves" },
-	};
-	size_t i;
-
-	ROW;
-	v->type = VAL_SET;
-	v->n = 0;
-	if (r->not_modelled)
-		return;
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (r->m.unknown & names[i].bit)
-			v->strs[v->n++] = names[i].name;
-}
-
-#define F(name, type, desc, get) { name, type, desc, get, NULL, \
-	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, 0 }
-#define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
-	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, \
-	offsetof(struct occ_result, member) }
-
-static const struct field fields[] = {
-	F("file", FT_STR, "the trace file the launch was read from", get_file),
-	F("format", FT_STR, "its format: occcalc (--trace) or kineto",
-	  get_format),
-	F("line", FT_INT, "the line of the launch's record (occcalc's trace)",
-	  get_line),
-	F("device", FT_INT, "the device the launch ran on, as the trace numbers "
-	  "it", get_device),
-	F("device_name", FT_STR, "its name", get_device_name),
-	F("arch", FT_STR, "its architecture, sm_XY", get_arch),
-	F("multiProcessorCount", FT_INT, "its SMs (the whole GPU's; with "
-	  "--partition the figures are of partition_part_sms)", get_sms),
-	F("partition_part", FT_STR, "the part of its SMs computed in "
-	  "(--partition): group N or remaining", get_part),
-	F("partition_groups", FT_INT, "groups the split of its SMs makes "
-	  "(cuDevSmResourceSplitByCount's nbGroups; without its GPC layout "
-	  "the most)", get_part_groups),
-	F("partition_sms", FT_INT, "SMs of each group", get_part_group_sms),
-	F("partition_remaining_sms", FT_INT, "SMs no group has (absent: not "
-	  "known without the GPC layout)", get_part_remaining),
-	F("partition_part_sms", FT_INT, "SMs of the part computed in: the "
-	  "waves' and clusters'", get_part_sms),
-	F("partition_layout", FT_STR, "the part's SMs per GPC, as its clusters "
-	  "run (absent: not measured: no cluster figures)", get_part_layout),
-	F("stream", FT_INT, "the stream", get_stream),
-	F("correlation", FT_INT, "CUPTI's correlation id of the launch",
-	  get_correlation),
-	F("graph_id", FT_INT, "the CUDA graph it was part of (0: none; "
-	  "occcalc's trace)", get_graph),
-	F("launch_type", FT_STR, "regular, cooperative_single, "
-	  "cooperative_multi or cbl_commandlist", get_launch_type),
-	F("kernel", FT_STR, "the kernel's name, demangled", get_kernel),
-	F("mangled", FT_STR, "its symbol (occcalc's trace)", get_mangled),
-	F("grid", FT_LIST, "the grid, [x, y, z] blocks", get_grid),
-	F("block", FT_LIST, "the block, [x, y, z] threads", get_block),
-	F("cluster_dims", FT_LIST, "the cluster, [x, y, z] blocks ([0, 0, 0]: "
-	  "none; absent: not recorded, as in Kineto's)", get_cluster_dims),
-	F("grid_blocks", FT_INT, "blocks of the grid", get_grid_blocks),
-	F("block_threads", FT_INT, "threads per block", get_block_threads),
-	F("regs", FT_INT, "registers per thread", get_regs),
-	F("static_smem", FT_INT, "static shared memory per block, bytes "
-	  "(absent: not recorded apart)", get_static_smem),
-	F("smem", FT_INT, "dynamic shared memory per block, bytes (absent: "
-	  "not recorded apart)", get_smem),
-	F("smem_total", FT_INT, "static plus dynamic shared memory per block, "
-	  "bytes (what Kineto records)", get_smem_total),
-	F("smem_limit_config", FT_STR, "the shared-memory limit it was launched "
-	  "under: default or optin", get_smem_limit),
-	F("smem_executed", FT_INT, "the shared memory per SM it ran with (the "
-	  "carveout the driver chose), bytes", get_smem_executed),
-	F("local_mem_per_thread", FT_INT, "local memory per thread, bytes",
-	  get_local),
-	F("smem_per_block", FT_INT, "shared memory a block holds, the driver's "
-	  "reserve included, bytes", get_smem_per_block),
-	F("smem_per_sm", FT_INT, "the SM's shared memory modelled: "
-	  "smem_executed, or the largest carveout where not recorded",
-	  get_smem_per_sm),
-	F("blocks_per_sm", FT_INT, "active blocks per SM", get_blocks),
-	F("warps_per_sm", FT_INT, "active warps per SM", get_warps),
-	F("max_warps_per_sm", FT_INT, "the SM's warp slots", get_max_warps),
-	F("occupancy_pct", FT_DEC, "active warps over the SM's warp slots, "
-	  "percent", get_occupancy),
-	F("achieved_occupancy_pct", FT_DEC, "achieved occupancy measured by "
-	  "--trace --achieved (sm__warps_active.avg.pct_of_peak_sustained_active), "
-	  "percent (absent: not measured)", get_achieved),
-	F("limiter", FT_SET, "the resources that limit blocks_per_sm: warps, "
-	  "registers, shared_memory, blocks, barriers", get_limiter),
-	LIMIT_FIELDS,
-	F("reason", FT_STR, "why the launch has no figures or no block fits "
-	  "(absent: it has them)", get_reason),
-	F("waves", FT_INT, "waves the grid runs in (a cluster launch: of the "
-	  "blocks its resident clusters hold)", get_waves),
-	F("tail_blocks", FT_INT, "blocks of the last, partial wave", get_tail),
-	F("waves_per_multiprocessor", FT_DEC, "blocks over the blocks the GPU "
-	  "(--partition: the part) holds at once (Nsight Compute's "
-	  "launch__waves_per_multiprocessor)", get_waves_fraction),
-	F("cluster_size", FT_INT, "CTAs per cluster (1: no clusters)",
-	  get_cluster_size),
-	F("max_active_clusters", FT_INT, "clusters the GPU (--partition: the "
-	  "part) holds at once, on its GPC layout", get_max_active_clusters),
-	F("cluster_active_blocks", FT_INT, "CTAs resident at once, "
-	  "max_active_clusters x cluster_size", get_cluster_active_blocks),
-	F("cluster_occupancy_pct", FT_DEC, "active warps over all the GPU's "
-	  "warp slots in the cluster launch, percent", get_cluster_occupancy),
-	F("cupti_max_active_clusters", FT_INT, "the clusters CUPTI reported "
-	  "for the launch", get_cupti_clusters),
-	F("start_ns", FT_INT, "when it started, ns (the trace's clock)",
-	  get_start),
-	F("duration_ns", FT_INT, "how long it ran, ns (a launch --achieved "
-	  "measured: as the profiler timed it)", get_duration),
-	F("kineto_est_pct", FT_DEC, "Kineto's 'est. achieved occupancy %' for "
-	  "the launch", get_kineto_est),
-	F("unknown", FT_SET, "what the trace does not record and the figures "
-	  "assume: smem_split, carveout, cluster, layout, waves", get_unknown),
-};
-
-const struct row_kind kind_launches = {
-	"launch", fields, sizeof fields / sizeof fields[0]
-};
-
 #define DEFAULT_TAIL "stream,kernel,grid,block,cluster_dims," \
 	"regs,static_smem,smem,smem_executed,blocks_per_sm,occupancy_pct," \
 	"limiter,waves_per_multiprocessor,tail_blocks,max_active_clusters," \
@@ -401,15 +28,33 @@ const struct row_kind kind_launches = {
 
 /* ---- The read ---- */
 
-/* Why launches are left without figures, counted for one line each. */
+/* Why launches are left without figures, counted for one line each (a
+ * device whose properties fail is named in a line of its own). */
 enum skip { SKIP_NO_DEVICE, SKIP_NO_TABLE, SKIP_BAD_DEVICE, SKIP_SHAPE,
-	    SKIP_COUNT };
+	    SKIP_CLUSTER, SKIP_NO_FIT, SKIP_COUNT };
 static const char *const skip_why[SKIP_COUNT] = {
 	"on a device the trace does not describe",
 	"on a GPU whose compute capability has no table",
 	"on a device whose recorded properties no NVIDIA GPU of its compute "
 	"capability has",
 	"whose grid or block no GPU launches",
+	"whose clusters no GPU runs (a dimension of 0 beside others, a grid "
+	"they do not divide, or more blocks than the architecture's largest "
+	"cluster): the record contradicts itself",
+	"no block of which fits the SM as recorded, though it ran: the record "
+	"contradicts itself or its device",
+};
+
+/* The distinct devices the traces describe, kept to the end (the
+ * summary's headroom uses their architectures): a trace that describes
+ * a device again and again costs nothing more, and one that describes
+ * more than this many different devices is refused. */
+#define DEVICES_KEPT_MAX 1024
+
+/* A file's devices by the ids its launches name them by. */
+struct dev_id {
+	int id;
+	struct launch_dev *ld;
 };
 
 struct launch_run {
@@ -421,12 +66,11 @@ struct launch_run {
 	regex_t re;
 	int have_re;
 	const char *file;
-	/* Devices of the file being read; every file's kept to the end
-	 * (the summary's headroom uses their architectures). */
-	struct launch_dev *devs[OCC_LAUNCH_DEVICES_MAX];
-	size_t n_devs;
+	struct dev_id ids[OCC_LAUNCH_DEVICES_MAX];
+	size_t n_ids;
 	struct launch_dev **all;
 	size_t n_all, cap_all;
+	int too_many_devices;              /* the read stopped there */
 	uint64_t launches, filtered, skipped[SKIP_COUNT];
 	uint64_t part_unmeasured;          /* cluster launches, part's GPCs
 					      not known */
@@ -446,10 +90,13 @@ static void layout_of(struct launch_run *run, struct launch_dev *ld)
 	struct occ_diag d;
 	char path[1024];
 
+	/* Given, it stands for the list's, on a device of its SMs. */
 	if (o->layout_text) {
+		ld->layout_mismatch = o->layout.sms != ld->d.multiProcessorCount;
 		ld->layout = o->layout;
-		ld->have_layout = 1;
-		return;
+		ld->have_layout = !ld->layout_mismatch;
+		if (ld->have_layout)
+			return;
 	}
 	if (occ_gpus_match(session_gpus(run->s), ld->d.name, &m) != OCC_OK)
 		return;
@@ -541,13 +188,49 @@ static enum occ_status part_of(struct launch_run *run, struct launch_dev *ld)
 	return OCC_OK;
 }
 
-static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
+/* Whether two device records describe the same GPU as modelled: all
+ * but the id and the UUID, which no figure depends on. */
+static int same_device(const struct occ_launch_device *a,
+		       const struct occ_launch_device *b)
 {
-	struct launch_run *run = ctx;
-	struct launch_dev *ld, **all;
-	enum occ_status st;
+	return a->major == b->major && a->minor == b->minor &&
+	       a->multiProcessorCount == b->multiProcessorCount &&
+	       a->warpSize == b->warpSize &&
+	       a->maxThreadsPerMultiProcessor == b->maxThreadsPerMultiProcessor &&
+	       a->maxThreadsPerBlock == b->maxThreadsPerBlock &&
+	       a->maxBlocksPerMultiProcessor == b->maxBlocksPerMultiProcessor &&
+	       a->regsPerMultiprocessor == b->regsPerMultiprocessor &&
+	       a->regsPerBlock == b->regsPerBlock &&
+	       a->sharedMemPerMultiprocessor == b->sharedMemPerMultiprocessor &&
+	       a->sharedMemPerBlock == b->sharedMemPerBlock &&
+	       a->sharedMemPerBlockOptin == b->sharedMemPerBlockOptin &&
+	       a->reservedSharedMemPerBlock == b->reservedSharedMemPerBlock &&
+	       a->l2CacheSize == b->l2CacheSize &&
+	       strcmp(a->name, b->name) == 0;
+}
+
+static struct launch_dev *kept_device(const struct launch_run *run,
+				      const struct occ_launch_device *d)
+{
 	size_t i;
 
+	for (i = 0; i < run->n_all; i++)
+		if (same_device(&run->all[i]->d, d))
+			return run->all[i];
+	return NULL;
+}
+
+/* A device not seen before, modelled once. */
+static enum occ_status new_device(struct launch_run *run,
+				  const struct occ_launch_device *d,
+				  struct launch_dev **out)
+{
+	struct launch_dev *ld, **all;
+
+	if (run->n_all == DEVICES_KEPT_MAX) {
+		run->too_many_devices = 1;
+		return OCC_ERR_RANGE;
+	}
 	if (run->n_all == run->cap_all) {
 		run->cap_all = run->cap_all ? 2 * run->cap_all : 8;
 		all = realloc(run->all, run->cap_all * sizeof *all);
@@ -561,26 +244,43 @@ static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
 	run->all[run->n_all++] = ld;
 	ld->d = *d;
 	ld->arch_status = occ_launch_arch(session_tables(run->s), d, &ld->arch);
+	if (ld->arch_status == OCC_ERR_INCONSISTENT)
+		ld->fault = occ_launch_device_fault(session_tables(run->s), d);
 	snprintf(ld->tag, sizeof ld->tag, "sm_%d%d", d->major, d->minor);
 	layout_of(run, ld);
-	if ((st = part_of(run, ld)) != OCC_OK)
-		return st;
-	for (i = 0; i < run->n_devs; i++)
-		if (run->devs[i]->d.device == d->device)
+	*out = ld;
+	return part_of(run, ld);
+}
+
+static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
+{
+	struct launch_run *run = ctx;
+	struct launch_dev *ld;
+	enum occ_status st;
+	size_t i;
+
+	for (i = 0; i < run->n_ids; i++)
+		if (run->ids[i].id == d->device)
 			break;
-	if (i == run->n_devs)
-		run->n_devs++;
-	run->devs[i] = ld;
+	if (i < run->n_ids && same_device(&run->ids[i].ld->d, d))
+		return OCC_OK;
+	ld = kept_device(run, d);
+	if (!ld && (st = new_device(run, d, &ld)) != OCC_OK)
+		return st;
+	if (i == run->n_ids)
+		run->n_ids++;
+	run->ids[i].id = d->device;
+	run->ids[i].ld = ld;
 	return OCC_OK;
 }
 
-static const struct launch_dev *dev_of(const struct launch_run *run, int id)
+static struct launch_dev *dev_of(const struct launch_run *run, int id)
 {
 	size_t i;
 
-	for (i = 0; i < run->n_devs; i++)
-		if (run->devs[i]->d.device == id)
-			return run->devs[i];
+	for (i = 0; i < run->n_ids; i++)
+		if (run->ids[i].id == id)
+			return run->ids[i].ld;
 	return NULL;
 }
 
@@ -598,25 +298,37 @@ static const struct occ_gpc_layout *dev_layout(const struct launch_dev *ld)
 	return ld->have_layout ? &ld->layout : NULL;
 }
 
-static void model(struct launch_run *run, struct launch_row *r)
+static enum skip fault_skip(enum occ_launch_fault f)
+{
+	switch (f) {
+	case OCC_LAUNCH_FAULT_CLUSTER: return SKIP_CLUSTER;
+	case OCC_LAUNCH_FAULT_NO_FIT: return SKIP_NO_FIT;
+	default: return SKIP_SHAPE;
+	}
+}
+
+static void model(struct launch_run *run, struct launch_row *r,
+		  struct launch_dev *dev)
 {
 	enum skip why = SKIP_COUNT;
 
-	if (!r->dev)
+	if (!dev)
 		why = SKIP_NO_DEVICE;
-	else if (r->dev->arch_status == OCC_ERR_UNKNOWN_ARCH)
+	else if (dev->arch_status == OCC_ERR_UNKNOWN_ARCH)
 		why = SKIP_NO_TABLE;
-	else if (r->dev->arch_status != OCC_OK)
+	else if (dev->arch_status != OCC_OK)
 		why = SKIP_BAD_DEVICE;
-	else if (occ_launch_compute(&r->dev->arch, dev_sms(r->dev), r->l,
-				    dev_layout(r->dev), &r->m) != OCC_OK)
-		why = SKIP_SHAPE;
+	else if (occ_launch_compute(&dev->arch, dev_sms(dev), r->l,
+				    dev_layout(dev), &r->m) != OCC_OK)
+		why = fault_skip(r->m.fault);
 	if (why == SKIP_COUNT) {
-		if (r->dev->in_part && !r->dev->part.measured &&
+		if (dev->in_part && !dev->part.measured &&
 		    r->m.cluster_size > 1)
 			run->part_unmeasured++;
 		return;
 	}
+	if (why == SKIP_BAD_DEVICE)
+		dev->skipped++;
 	run->skipped[why]++;
 	r->not_modelled = skip_why[why];
 }
@@ -631,6 +343,7 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 				 const struct occ_launch_device *d)
 {
 	struct launch_run *run = ctx;
+	struct launch_dev *dev;
 	struct launch_row r;
 
 	(void)d;
@@ -641,8 +354,9 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 	memset(&r, 0, sizeof r);
 	r.file = run->file;
 	r.l = l;
-	r.dev = dev_of(run, l->device);
-	model(run, &r);
+	dev = dev_of(run, l->device);
+	r.dev = dev;
+	model(run, &r, dev);
 	run->launches++;
 	if (run->text) {
 		launch_summary_add(run->sum, &r);
@@ -730,10 +444,14 @@ static void read_one(struct launch_run *run, const char *path)
 	enum occ_status st;
 
 	run->file = path;
-	run->n_devs = 0;
+	run->n_ids = 0;
 	st = occ_launches_read_file(path, &cb, run, &fi, &d);
 	if (run->part_dev)
 		part_failed(run);
+	if (run->too_many_devices)
+		die("%s: more than %d different devices described in the "
+		    "traces: no GPU has that many (a trace describes each of "
+		    "its devices once)", path, DEVICES_KEPT_MAX);
 	if (st != OCC_OK)
 		read_failed(st, &d);
 	if (run->sum)
@@ -767,15 +485,56 @@ static void files_openable(const char *const *files, int n)
 	}
 }
 
+/* A device whose recorded properties fail: named, with the property. */
+static void device_note(const struct launch_dev *ld)
+{
+	const struct occ_key *key;
+	long long v = -1;
+	size_t i;
+
+	for (i = 0; (key = occ_arch_key(i)); i++)
+		if (strcmp(key->name, ld->fault) == 0 &&
+		    (key->type == OCC_KEY_INT || key->type == OCC_KEY_BYTES))
+			v = (long long)occ_arch_value(&ld->arch, key);
+	if (strcmp(ld->fault, "multiProcessorCount") == 0)
+		v = ld->d.multiProcessorCount;
+	else if (strcmp(ld->fault, "warpSize") == 0)
+		v = ld->d.warpSize;
+	if (v >= 0)
+		warn("device %d (%s, compute capability %d.%d): %s %lld is "
+		     "not what an NVIDIA GPU of that compute capability has, "
+		     "or contradicts its other properties: its %" PRIu64
+		     " launch%s no occupancy figures", ld->d.device,
+		     ld->d.name, ld->d.major, ld->d.minor, ld->fault, v,
+		     ld->skipped, ld->skipped == 1 ? " gets" : "es get");
+	else
+		warn("device %d (%s, compute capability %d.%d): its %s "
+		     "contradicts its other properties: its %" PRIu64 " "
+		     "launch%s no occupancy figures", ld->d.device,
+		     ld->d.name, ld->d.major, ld->d.minor, ld->fault,
+		     ld->skipped, ld->skipped == 1 ? " gets" : "es get");
+}
+
 static void skipped_notes(const struct launch_run *run)
 {
+	size_t j;
 	int i;
 
+	for (j = 0; j < run->n_all; j++)
+		if (run->all[j]->fault && run->all[j]->skipped)
+			device_note(run->all[j]);
 	for (i = 0; i < SKIP_COUNT; i++)
-		if (run->skipped[i])
+		if (run->skipped[i] && i != SKIP_BAD_DEVICE)
 			warn("%" PRIu64 " launch%s %s: no occupancy figures",
 			     run->skipped[i], run->skipped[i] == 1 ? "" : "es",
 			     skip_why[i]);
+	for (j = 0; j < run->n_all; j++)
+		if (run->all[j]->layout_mismatch)
+			warn("--layout %s: %d SMs, not the %d of device %d (%s): "
+			     "not used for its cluster launches",
+			     run->s->o->layout_text, run->s->o->layout.sms,
+			     run->all[j]->d.multiProcessorCount,
+			     run->all[j]->d.device, run->all[j]->d.name);
 	if (run->filtered)
 		warn("%" PRIu64 " launch%s of kernels --kernel does not match "
 		     "left out", run->filtered, run->filtered == 1 ? "" : "es");

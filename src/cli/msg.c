@@ -40,27 +40,60 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* s, its control characters escaped (DEL too), and bytes that are not
- * UTF-8 (\xc3): one line, safe to show. */
-static void put_escaped(FILE *f, const char *s)
+/* How the character at s is shown, into out (at most 5 bytes and its
+ * NUL): itself, or its escape (control characters, DEL too, and bytes
+ * that are not UTF-8: \xc3). Returns the bytes of s it stands for. */
+static int escape_char(const char *s, char out[8])
 {
 	static const char named[] = "\a\b\t\n\v\f\r", letters[] = "abtnvfr";
+	unsigned char c = (unsigned char)*s;
 	const char *p;
 	int len;
 
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c >= 0x80 && (len = utf8_len((const unsigned char *)s))) {
-			fwrite(s, 1, (size_t)len, f);
-			s += len - 1;
-		} else if (c >= 0x20 && c < 0x7f)
-			fputc(c, f);
-		else if ((p = strchr(named, c)) != NULL)
-			fprintf(f, "\\%c", letters[p - named]);
-		else
-			fprintf(f, "\\x%02x", c);
+	if (c >= 0x80 && (len = utf8_len((const unsigned char *)s))) {
+		memcpy(out, s, (size_t)len);
+		out[len] = '\0';
+		return len;
 	}
+	if (c >= 0x20 && c < 0x7f)
+		snprintf(out, 8, "%c", c);
+	else if ((p = strchr(named, c)) != NULL)
+		snprintf(out, 8, "\\%c", letters[p - named]);
+	else
+		snprintf(out, 8, "\\x%02x", c);
+	return 1;
+}
+
+/* s escaped: one line, safe to show. */
+static void put_escaped(FILE *f, const char *s)
+{
+	char e[8];
+
+	while (*s) {
+		s += escape_char(s, e);
+		fputs(e, f);
+	}
+}
+
+size_t escape_text(char *buf, size_t n, const char *s)
+{
+	size_t len = 0, el;
+	char e[8];
+
+	if (!n)
+		return 0;
+	while (*s) {
+		int used = escape_char(s, e);
+
+		el = strlen(e);
+		if (len + el >= n)
+			break;
+		memcpy(buf + len, e, el);
+		len += el;
+		s += used;
+	}
+	buf[len] = '\0';
+	return len;
 }
 
 /* "occcalc: " prefix, the message, one newline. */

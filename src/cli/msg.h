@@ -10,6 +10,12 @@
 /* Every message quotes what the user gave escaped (\n, \t, \x1b): it is
  * always one line. */
 
+/* s as a message shows it, into buf of n bytes (cut short at a whole
+ * character where longer): what a trace or a binary names (a kernel, a
+ * device) is written so in text output too, so that it cannot move the
+ * terminal's cursor or split a row. Returns its length. */
+size_t escape_text(char *buf, size_t n, const char *s);
+
 /* A failure while doing what was asked: exit 1. */
 void die(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));

@@ -131,8 +131,9 @@ const struct opt opts[] = {
 	{ "layout", 0, ARG_FN, "LAYOUT", .parse = arg_layout, .modes = CFG | LAU,
 	  .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "the GPU's SMs per GPC for "
-	  "--cluster, NxK for K\nalike: 8,16x5,18x2,2x4 (default: the GPU's "
-	  "own,\nmeasured, or --gpu's from the list)" },
+	  "--cluster and traced\ncluster launches, NxK for K alike: "
+	  "8,16x5,18x2,2x4\n(default: the GPU's own, measured, or the "
+	  "list's)" },
 	{ "partition", 0, NUM(0, 1024), .metavar = "MIN_SMS",
 	  .dest = O(partition.min_sms), .modes = CFG | LAU, .topic = T_LAUNCH,
 	  .selects = -1, .groups = G_OCC, .help = "compute in a part of the "
@@ -566,9 +567,12 @@ static void check_pairs(const struct options *o)
 	if (o->api && o->gpu)
 		die_usage("--api and --measure run on this machine's GPU; --gpu "
 			  "names a model (use --device N)");
+	/* A trace's cluster launches use it too: no --cluster needed. */
 	if (o->layout_text && !o->cluster.n && !o->ptxas &&
-	    !o->partition.given)
-		die_usage("--layout goes with --cluster or --partition");
+	    !o->partition.given && o->mode != MODE_LAUNCHES &&
+	    o->mode != MODE_TRACE)
+		die_usage("--layout goes with --cluster, --partition, "
+			  "--launches or --trace");
 	if ((option_given(o, "partition-flags") ||
 	     option_given(o, "partition-part")) && !o->partition.given)
 		die_usage("--partition-flags and --partition-part go with "

@@ -323,7 +323,10 @@ static void text_value(char *buf, size_t n, const struct field *f,
 			 : f->none ? f->none : "");
 		return;
 	}
-	val_format(buf, n, v);
+	if (v->type == VAL_STR)
+		escape_text(buf, n, v->s);
+	else
+		val_format(buf, n, v);
 	if ((f->text.flags & TXT_PCT) && !nounits)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
 }

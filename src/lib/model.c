@@ -168,8 +168,10 @@ static int occ_limit_shared_memory(const struct occ_arch *a,
 	*smem_per_sm = per_sm;
 	if (*allocated == 0)
 		return OCC_UNLIMITED;
-	/* allocated fits the per-block limit, so 32 bits hold both. */
-	return (int)((uint32_t)per_sm / (uint32_t)*allocated);
+	/* In 64 bits: an architecture not checked (occ_arch_check) may
+	 * hold sizes beyond 32. */
+	return per_sm / *allocated > INT_MAX ? INT_MAX
+					      : (int)(per_sm / *allocated);
 }
 
 static int occ_limit_barriers(const struct occ_arch *a, int barriers)

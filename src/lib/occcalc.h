@@ -446,6 +446,13 @@ uint64_t occ_arch_value(const struct occ_arch *arch, const struct occ_key *key);
 /* Sets it (other key types are left alone). */
 void occ_arch_set(struct occ_arch *arch, const struct occ_key *key,
 		  uint64_t value);
+/* NULL when the architecture's values are each within their key's range
+ * and agree with each other as the model needs (what a table is checked
+ * for when read); else the name of the first key that does not, its
+ * cudaDeviceProp name where it has one. Check an architecture built or
+ * changed by hand (occ_arch_set, a device's properties) before
+ * occ_compute: the model divides by some of these values. */
+const char *occ_arch_check(const struct occ_arch *arch);
 
 const char *occ_strerror(enum occ_status status);
 

@@ -273,54 +273,102 @@ static int key_line(const struct parse *p, const char *name)
 	return find_key(name, &i) ? p->line_of[i] : 0;
 }
 
-#define CHECK(cond, keyname) \
-	do { if (!(cond)) return fail(p, OCC_ERR_INCONSISTENT, \
-				     key_line(p, keyname), keyname); } while (0)
-
-/* Relations the model relies on; a table breaking one is a typo. */
-static enum occ_status check_consistency(struct parse *p)
+/* A number outside its key's range, or a carveout above the table's
+ * largest value: the first such key's name, or NULL. */
+static const char *out_of_range(const struct occ_arch *a)
 {
-	const struct occ_arch *a = p->arch;
+	struct occ_arch *m = (struct occ_arch *)a;
+	size_t i;
+	int j;
+
+	for (i = 0; i < NKEYS; i++) {
+		const struct key_desc *d = &keys[i];
+		uint64_t v;
+
+		if (d->pub.type == OCC_KEY_BYTES_LIST) {
+			for (j = 0; j < a->n_smem_carveouts; j++)
+				if (a->smem_carveouts[j] > d->max)
+					return d->pub.name;
+			continue;
+		}
+		if (d->pub.type == OCC_KEY_INT)
+			v = (uint64_t)(int64_t)*int_field(m, d);
+		else if (d->pub.type == OCC_KEY_BYTES)
+			v = *bytes_field(m, d);
+		else
+			continue;
+		/* An optional key's 0 is its absence. */
+		if ((d->pub.required || v != 0) && (v < d->min || v > d->max))
+			return d->pub.name;
+	}
+	return NULL;
+}
+
+#define RELATION(cond, keyname) do { if (!(cond)) return keyname; } while (0)
+
+/* Relations the model relies on (it divides by some of them): a table
+ * breaking one is a typo, a traced device breaking one a corrupt trace. */
+static const char *relation_broken(const struct occ_arch *a)
+{
 	int n = a->n_smem_carveouts;
 
-	CHECK(a->max_threads_per_block % a->warp_size == 0, "maxThreadsPerBlock");
-	CHECK(a->max_threads_per_sm % a->warp_size == 0,
-	      "maxThreadsPerMultiProcessor");
-	CHECK(a->max_threads_per_block <= a->max_threads_per_sm,
-	      "maxThreadsPerBlock");
-	CHECK(a->regs_per_block <= a->regs_per_sm, "regsPerBlock");
-	CHECK(a->regs_per_sm % a->reg_sub_partitions == 0,
-	      "registerFileSubPartitions");
-	CHECK(a->smem_per_block <= a->smem_per_block_optin,
-	      "sharedMemPerBlockOptin");
-	CHECK(a->smem_per_block_optin + a->smem_reserved_per_block <=
-	      a->smem_per_sm, "sharedMemPerBlockOptin");
-	CHECK(a->smem_per_sm % a->smem_alloc_unit == 0,
-	      "sharedMemAllocationUnitSize");
-	CHECK(n == 0 || a->smem_carveouts[n - 1] == a->smem_per_sm,
-	      "sharedMemCarveoutSizes");
+	RELATION(a->max_threads_per_block % a->warp_size == 0,
+		 "maxThreadsPerBlock");
+	RELATION(a->max_threads_per_sm % a->warp_size == 0,
+		 "maxThreadsPerMultiProcessor");
+	RELATION(a->max_threads_per_block <= a->max_threads_per_sm,
+		 "maxThreadsPerBlock");
+	RELATION(a->regs_per_block <= a->regs_per_sm, "regsPerBlock");
+	RELATION(a->regs_per_sm >= a->reg_alloc_unit,
+		 "registerAllocationUnitSize");
+	RELATION(a->regs_per_sm % a->reg_sub_partitions == 0,
+		 "registerFileSubPartitions");
+	RELATION(a->smem_per_block <= a->smem_per_block_optin,
+		 "sharedMemPerBlockOptin");
+	RELATION(a->smem_per_block_optin + a->smem_reserved_per_block <=
+		 a->smem_per_sm, a->smem_reserved_per_block > a->smem_per_sm
+		 ? "reservedSharedMemPerBlock" : "sharedMemPerBlockOptin");
+	RELATION(a->smem_per_sm % a->smem_alloc_unit == 0,
+		 "sharedMemAllocationUnitSize");
+	RELATION(n == 0 || a->smem_carveouts[n - 1] == a->smem_per_sm,
+		 "sharedMemCarveoutSizes");
 	/* Sectors tile lines, and what L1 moves is one or the other. */
-	CHECK(!a->line_size || (a->sector_size &&
-				a->line_size % a->sector_size == 0),
-	      "globalMemoryLineSize");
-	CHECK(!a->l1_load_transaction ||
-	      a->l1_load_transaction == a->sector_size ||
-	      a->l1_load_transaction == a->line_size,
-	      "l1CachedLoadTransactionSize");
+	RELATION(!a->line_size || (a->sector_size &&
+				   a->line_size % a->sector_size == 0),
+		 "globalMemoryLineSize");
+	RELATION(!a->l1_load_transaction ||
+		 a->l1_load_transaction == a->sector_size ||
+		 a->l1_load_transaction == a->line_size,
+		 "l1CachedLoadTransactionSize");
 	/* Cluster figures: the portable size alone (what NVIDIA documents
 	 * for every architecture with clusters), or with the largest size
 	 * and a cluster launch's blocks per SM, which come together. */
-	CHECK(!a->cluster_size_max == !a->cluster_blocks_per_sm,
-	      a->cluster_size_max ? "clusterBlocksPerMultiprocessor"
-				  : "clusterSizeMax");
-	CHECK(a->cluster_size_portable || !a->cluster_size_max,
-	      "clusterSizePortable");
-	CHECK(!a->cluster_size_max ||
-	      a->cluster_size_portable <= a->cluster_size_max,
-	      "clusterSizePortable");
-	CHECK(a->cluster_blocks_per_sm <= a->max_blocks_per_sm,
-	      "clusterBlocksPerMultiprocessor");
-	return OCC_OK;
+	RELATION(!a->cluster_size_max == !a->cluster_blocks_per_sm,
+		 a->cluster_size_max ? "clusterBlocksPerMultiprocessor"
+				     : "clusterSizeMax");
+	RELATION(a->cluster_size_portable || !a->cluster_size_max,
+		 "clusterSizePortable");
+	RELATION(!a->cluster_size_max ||
+		 a->cluster_size_portable <= a->cluster_size_max,
+		 "clusterSizePortable");
+	RELATION(a->cluster_blocks_per_sm <= a->max_blocks_per_sm,
+		 "clusterBlocksPerMultiprocessor");
+	return NULL;
+}
+
+const char *occ_arch_check(const struct occ_arch *a)
+{
+	const char *key = out_of_range(a);
+
+	return key ? key : relation_broken(a);
+}
+
+static enum occ_status check_consistency(struct parse *p)
+{
+	const char *key = relation_broken(p->arch);
+
+	return key ? fail(p, OCC_ERR_INCONSISTENT, key_line(p, key), key)
+		   : OCC_OK;
 }
 
 static enum occ_status check_required(struct parse *p)

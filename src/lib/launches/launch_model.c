@@ -10,23 +10,6 @@
 /* Puts a recorded property over the table's where the trace has it. */
 #define OVER(dst, v) do { if ((v) > 0) (dst) = (v); } while (0)
 
-/* Relations occ_compute divides by or relies on. */
-static int arch_sane(const struct occ_arch *a)
-{
-	return a->warp_size > 0 && a->max_threads_per_sm >= a->warp_size &&
-	       a->max_threads_per_sm % a->warp_size == 0 &&
-	       a->max_threads_per_sm <= (1 << 16) &&
-	       a->max_threads_per_block <= a->max_threads_per_sm &&
-	       a->max_blocks_per_sm >= 1 && a->max_blocks_per_sm <= 4096 &&
-	       a->regs_per_sm >= a->reg_alloc_unit &&
-	       a->regs_per_sm <= (1 << 24) &&
-	       a->regs_per_sm % a->reg_sub_partitions == 0 &&
-	       a->regs_per_block <= a->regs_per_sm &&
-	       a->smem_per_block <= a->smem_per_block_optin &&
-	       a->smem_per_sm <= OCC_BYTES_MAX &&
-	       a->smem_per_sm % a->smem_alloc_unit == 0;
-}
-
 /* The carveouts a device with less shared memory than the table's chip
  * can take: those up to its own. */
 static void carveouts_clip(struct occ_arch *a)
@@ -41,18 +24,17 @@ static void carveouts_clip(struct occ_arch *a)
 	a->n_smem_carveouts = n;
 }
 
-enum occ_status occ_launch_arch(const struct occ_tables *t,
-				const struct occ_launch_device *d,
-				struct occ_arch *arch)
-{
-	const struct occ_arch *table = occ_tables_find(t, d->major, d->minor);
+/* The most SMs a traced device may have: far above any GPU's, and low
+ * enough that SMs x blocks per SM stay within 32 bits. */
+#define DEVICE_SMS_MAX (1 << 16)
 
-	if (!table)
-		return OCC_ERR_UNKNOWN_ARCH;
-	/* Every NVIDIA GPU's warp is its table's (32); a ROCm trace's AMD
-	 * GPU (warps of 64) may give a compute capability that has one. */
-	if (d->warpSize && d->warpSize != table->warp_size)
-		return OCC_ERR_INCONSISTENT;
+/* The table under the recorded properties, into arch (left there whether
+ * or not they agree); the property no NVIDIA GPU of that compute
+ * capability has, or NULL. */
+static const char *device_over_table(const struct occ_arch *table,
+				     const struct occ_launch_device *d,
+				     struct occ_arch *arch)
+{
 	*arch = *table;
 	OVER(arch->max_threads_per_sm, d->maxThreadsPerMultiProcessor);
 	OVER(arch->max_threads_per_block, d->maxThreadsPerBlock);
@@ -66,7 +48,34 @@ enum occ_status occ_launch_arch(const struct occ_tables *t,
 	OVER(arch->smem_reserved_per_block, d->reservedSharedMemPerBlock);
 	if (arch->smem_per_sm != table->smem_per_sm)
 		carveouts_clip(arch);
-	return arch_sane(arch) ? OCC_OK : OCC_ERR_INCONSISTENT;
+	/* Every NVIDIA GPU's warp is its table's (32); a ROCm trace's AMD
+	 * GPU (warps of 64) may give a compute capability that has one. */
+	if (d->warpSize && d->warpSize != table->warp_size)
+		return "warpSize";
+	if (d->multiProcessorCount < 1 || d->multiProcessorCount > DEVICE_SMS_MAX)
+		return "multiProcessorCount";
+	return occ_arch_check(arch);
+}
+
+enum occ_status occ_launch_arch(const struct occ_tables *t,
+				const struct occ_launch_device *d,
+				struct occ_arch *arch)
+{
+	const struct occ_arch *table = occ_tables_find(t, d->major, d->minor);
+
+	if (!table)
+		return OCC_ERR_UNKNOWN_ARCH;
+	return device_over_table(table, d, arch) ? OCC_ERR_INCONSISTENT
+						 : OCC_OK;
+}
+
+const char *occ_launch_device_fault(const struct occ_tables *t,
+				    const struct occ_launch_device *d)
+{
+	const struct occ_arch *table = occ_tables_find(t, d->major, d->minor);
+	struct occ_arch arch;
+
+	return table ? device_over_table(table, d, &arch) : NULL;
 }
 
 /* x * y * z of a launch's dimensions, or -1 beyond int64. */
@@ -99,26 +108,56 @@ static void kernel_of(const struct occ_launch_record *l, struct occ_kernel *k,
 	k->optin = 1;
 }
 
-static void cluster_of(const struct occ_arch *a, const struct occ_launch_record *l,
-		       const struct occ_gpc_layout *layout,
-		       struct occ_launch_model *m)
+/* A cluster launch the hardware would have refused: a dimension of 0
+ * beside others, a grid the clusters do not tile, a cluster larger than
+ * any of the architecture's. */
+static int cluster_impossible(const struct occ_arch *a,
+			      const struct occ_launch_record *l, int64_t size)
+{
+	int i, zeros = 0;
+
+	for (i = 0; i < 3; i++)
+		zeros += l->cluster[i] == 0;
+	if (zeros == 3)
+		return 0;
+	if (zeros)
+		return 1;
+	for (i = 0; i < 3; i++)
+		if (l->grid[i] % l->cluster[i] != 0)
+			return 1;
+	if (size <= 1)
+		return 0;
+	return !a->cluster_size_portable ||
+	       size > (a->cluster_size_max ? a->cluster_size_max
+					   : a->cluster_size_portable);
+}
+
+static enum occ_status cluster_of(const struct occ_arch *a,
+				  const struct occ_launch_record *l,
+				  const struct occ_gpc_layout *layout,
+				  struct occ_launch_model *m)
 {
 	int64_t size = dims_product(l->cluster);
 
 	if (l->cluster[0] < 0) {
 		m->unknown |= OCC_LAUNCH_UNKNOWN_CLUSTER;
-		return;
+		return OCC_OK;
+	}
+	if (size < 0 || cluster_impossible(a, l, size)) {
+		m->fault = OCC_LAUNCH_FAULT_CLUSTER;
+		return OCC_ERR_INCONSISTENT;
 	}
 	if (size <= 1)
-		return;
-	m->cluster_size = size > INT32_MAX ? INT32_MAX : (int)size;
+		return OCC_OK;
+	m->cluster_size = (int)size;
 	if (!layout) {
 		m->unknown |= OCC_LAUNCH_UNKNOWN_LAYOUT;
-		return;
+		return OCC_OK;
 	}
 	m->has_cluster = occ_cluster_compute(a, &m->result, layout,
 					     m->cluster_size,
 					     &m->cluster) == OCC_OK;
+	return OCC_OK;
 }
 
 static void waves_of(struct occ_launch_model *m)
@@ -151,20 +190,47 @@ static void cluster_waves_of(struct occ_launch_model *m)
 	}
 }
 
+/* Whether the SM could have run the launch with `executed` bytes of
+ * shared memory: a carveout of the device's that holds one block. */
+static int executed_possible(const struct occ_arch *a,
+			     const struct occ_kernel *k, uint64_t executed)
+{
+	uint64_t block = occ_round_up(k->static_smem + k->dynamic_smem +
+				      a->smem_reserved_per_block,
+				      a->smem_alloc_unit);
+	int i;
+
+	if (executed > a->smem_per_sm || executed < block)
+		return 0;
+	for (i = 0; i < a->n_smem_carveouts; i++)
+		if (a->smem_carveouts[i] == executed)
+			return 1;
+	return a->n_smem_carveouts == 0;
+}
+
 /* The architecture as the launch ran on it: the SM's shared memory the
- * carveout the driver chose, where recorded. */
+ * carveout the driver chose, where recorded. A recorded carveout the
+ * launch cannot have run with (CUPTI's sharedMemoryExecuted of a launch
+ * under the range profiler, say) is not taken: the launch is modelled
+ * at the largest, as where none is recorded. */
 static void arch_as_run(const struct occ_arch *arch,
-			const struct occ_launch_record *l, struct occ_arch *a,
+			const struct occ_launch_record *l,
+			const struct occ_kernel *k, struct occ_arch *a,
 			unsigned *unknown)
 {
 	*a = *arch;
-	if (l->smem_executed > 0 &&
-	    (uint64_t)l->smem_executed <= OCC_BYTES_MAX) {
-		/* The SM ran with this much: no carveout left to choose. */
-		a->smem_per_sm = (uint64_t)l->smem_executed;
-		a->n_smem_carveouts = 0;
-	} else
+	if (l->smem_executed <= 0) {
 		*unknown |= OCC_LAUNCH_UNKNOWN_CARVEOUT;
+		return;
+	}
+	if (!executed_possible(arch, k, (uint64_t)l->smem_executed)) {
+		*unknown |= OCC_LAUNCH_UNKNOWN_CARVEOUT |
+			    OCC_LAUNCH_UNKNOWN_SMEM_EXECUTED;
+		return;
+	}
+	/* The SM ran with this much: no carveout left to choose. */
+	a->smem_per_sm = (uint64_t)l->smem_executed;
+	a->n_smem_carveouts = 0;
 }
 
 /* The kernel of a launch of a valid shape: OCC_ERR_INVALID_INPUT else. */
@@ -208,16 +274,28 @@ enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
 	memset(m, 0, sizeof *m);
 	m->sms = sms;
 	st = launch_kernel(l, m);
-	if (st != OCC_OK)
+	if (st == OCC_OK && sms < 1)
+		st = OCC_ERR_INVALID_INPUT;
+	if (st != OCC_OK) {
+		m->fault = OCC_LAUNCH_FAULT_SHAPE;
 		return st;
-	if (sms < 1)
-		return OCC_ERR_INVALID_INPUT;
-	arch_as_run(arch, l, &a, &m->unknown);
+	}
+	arch_as_run(arch, l, &m->kernel, &a, &m->unknown);
 	st = occ_compute(&a, &m->kernel, &m->result);
+	if (st != OCC_OK) {
+		m->fault = OCC_LAUNCH_FAULT_SHAPE;
+		return st;
+	}
+	/* It ran, so a block of it fit: a model that says none does was
+	 * given a record that contradicts itself or its device. */
+	if (m->result.blocks_per_sm < 1) {
+		m->fault = OCC_LAUNCH_FAULT_NO_FIT;
+		return OCC_ERR_INCONSISTENT;
+	}
+	st = cluster_of(&a, l, layout, m);
 	if (st != OCC_OK)
 		return st;
 	waves_of(m);
-	cluster_of(&a, l, layout, m);
 	cluster_waves_of(m);
 	return OCC_OK;
 }

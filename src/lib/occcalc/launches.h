@@ -170,11 +170,18 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
  * less shared memory than the table's chip). OCC_ERR_UNKNOWN_ARCH when
  * no table has that compute capability; OCC_ERR_INCONSISTENT when the
  * recorded properties cannot be those of an NVIDIA GPU of that compute
- * capability (a warp other than the table's: an AMD GPU of a ROCm
- * trace). */
+ * capability: a property outside the range a table may give it, values
+ * that contradict each other (occ_arch_check), a warp other than the
+ * table's (an AMD GPU of a ROCm trace), no SMs or more than 65536;
+ * occ_launch_device_fault names the property. */
 enum occ_status occ_launch_arch(const struct occ_tables *t,
 				const struct occ_launch_device *d,
 				struct occ_arch *arch);
+
+/* The cudaDeviceProp name of the first property of d for which
+ * occ_launch_arch answers OCC_ERR_INCONSISTENT, or NULL. */
+const char *occ_launch_device_fault(const struct occ_tables *t,
+				    const struct occ_launch_device *d);
 
 /* Figures that the trace does not hold, as bits of occ_launch_model.unknown. */
 enum occ_launch_unknown {
@@ -182,7 +189,25 @@ enum occ_launch_unknown {
 	OCC_LAUNCH_UNKNOWN_CARVEOUT = 1 << 1,    /* the carveout it ran */
 	OCC_LAUNCH_UNKNOWN_CLUSTER = 1 << 2,     /* whether it had clusters */
 	OCC_LAUNCH_UNKNOWN_LAYOUT = 1 << 3,      /* the GPCs, for clusters */
-	OCC_LAUNCH_UNKNOWN_WAVES = 1 << 4        /* the grid beyond 2^31-1 */
+	OCC_LAUNCH_UNKNOWN_WAVES = 1 << 4,       /* the grid beyond 2^31-1 */
+	/* The recorded carveout (smem_executed) was not taken: not one of
+	 * the device's, or too small for one block of the launch (CUPTI's
+	 * record of a launch under its range profiler); with
+	 * OCC_LAUNCH_UNKNOWN_CARVEOUT, as the largest is assumed. */
+	OCC_LAUNCH_UNKNOWN_SMEM_EXECUTED = 1 << 5
+};
+
+/* Why occ_launch_compute gave a launch no figures. A launch that ran fit
+ * on its GPU: a record the model finds could not have is not computed
+ * from, rather than called a launch that cannot run. */
+enum occ_launch_fault {
+	OCC_LAUNCH_FAULT_NONE = 0,
+	OCC_LAUNCH_FAULT_SHAPE,    /* a grid or block no GPU launches (0
+				      threads, more than 2^31-1), or no SMs */
+	OCC_LAUNCH_FAULT_CLUSTER,  /* cluster dimensions with a 0 beside
+				      others, not dividing the grid, or over
+				      the architecture's largest cluster */
+	OCC_LAUNCH_FAULT_NO_FIT    /* no block of it fits the SM it ran on */
 };
 
 /* What a launch got. */
@@ -205,15 +230,19 @@ struct occ_launch_model {
 	int has_cluster;                 /* cluster figures computed */
 	struct occ_cluster_result cluster;
 	unsigned unknown;                /* enum occ_launch_unknown bits */
+	enum occ_launch_fault fault;     /* where the status is not OCC_OK */
 };
 
 /* The occupancy of launch l on arch (occ_launch_arch's), with sms SMs,
  * and, for a cluster launch, the GPCs of layout (NULL: not known, so that
  * the clusters resident at once are not computed). The shared memory the
- * SM ran with is the launch's smem_executed where recorded; a launch over
- * sharedMemPerBlock opted in, as it ran. OCC_ERR_INVALID_INPUT for a
- * launch no model takes (a block of 0 threads, more than 2^31-1 threads);
- * errors of occ_compute and occ_cluster_compute otherwise. */
+ * SM ran with is the launch's smem_executed where recorded and possible
+ * (OCC_LAUNCH_UNKNOWN_SMEM_EXECUTED where not); a launch over
+ * sharedMemPerBlock opted in, as it ran. Where the launch cannot have
+ * run as recorded, m->fault says why: OCC_ERR_INVALID_INPUT for a shape
+ * no model takes (OCC_LAUNCH_FAULT_SHAPE), OCC_ERR_INCONSISTENT for
+ * impossible clusters or no block that fits (OCC_LAUNCH_FAULT_CLUSTER,
+ * OCC_LAUNCH_FAULT_NO_FIT); other errors of occ_compute. */
 enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
 				   const struct occ_launch_record *l,
 				   const struct occ_gpc_layout *layout,
