@@ -111,7 +111,7 @@ expect 1 "bad.json:1: neither an occcalc trace nor a Chrome trace object" --laun
 expect 1 "empty: empty file" --launches "$tmp/empty"
 expect 1 "not a regular file" --launches "$T"
 printf '\037\213garbage' >"$tmp/bad.gz"
-expect 1 "bad.gz: gzip stream" --launches "$tmp/bad.gz"
+expect 1 "bad.gz: byte 4 of the file: gzip stream corrupt" --launches "$tmp/bad.gz"
 
 run --launches "$F/small.jsonl" "$F/kineto.json" -f csv --fields file,kernel
 [ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 7 ] &&

@@ -2,6 +2,7 @@
  * fields.c - choosing a row kind's fields: the mode's defaults, or the
  * user's --fields LIST, checked against the kind's table.
  */
+#include <math.h>
 #include <string.h>
 
 #include "cli.h"
@@ -31,6 +32,11 @@ void val_uint(struct val *v, uint64_t u)
 
 void val_dec(struct val *v, const struct field *f, double x)
 {
+	/* inf and nan are no JSON, and no figure either: absent. */
+	if (!isfinite(x)) {
+		v->type = VAL_NULL;
+		return;
+	}
 	snprintf(v->buf, sizeof v->buf, "%.*f", out_decimals(f->name), x);
 	v->type = VAL_DEC;
 	v->s = v->buf;

@@ -378,7 +378,7 @@ static const char *launch_error(enum occ_status st)
 	case OCC_ERR_DUPLICATE_KEY: return "given twice";
 	case OCC_ERR_UNSUPPORTED: return "a trace format this occcalc does "
 				  "not read (version 1 only)";
-	case OCC_ERR_CORRUPT: return "gzip stream corrupt or cut short";
+	case OCC_ERR_CORRUPT: return "gzip stream corrupt";
 	default: return occ_strerror(st);
 	}
 }
@@ -390,6 +390,10 @@ static _Noreturn void read_failed(enum occ_status st, const struct occ_diag *d)
 	if (st == OCC_ERR_IO || st == OCC_ERR_NOT_REGULAR ||
 	    st == OCC_ERR_LINE_TOO_LONG)
 		die_data(st, d, st == OCC_ERR_IO ? errno : 0, "");
+	/* The gzip stream's own fault, at its byte of the file as it is. */
+	if (st == OCC_ERR_CORRUPT && d->key[0])
+		die("%s: byte %" PRIu64 " of the file: %s", d->file, d->offset,
+		    d->key);
 	/* The JSON reader's words say what is wrong. */
 	if (st == OCC_ERR_SYNTAX && d->line > 0 && d->key[0])
 		die("%s:%d: %s", d->file, d->line, d->key);
@@ -413,6 +417,15 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 		     "static/dynamic split of shared memory and no carveout: "
 		     "its launches are modelled without clusters, at the SM's "
 		     "largest carveout", path);
+	if (fi->kernels_left_out)
+		warn("%s: %" PRIu64 " kernel event%s left out: not a complete "
+		     "event (\"ph\": \"X\") of category \"kernel\"", path,
+		     fi->kernels_left_out, plural(fi->kernels_left_out));
+	if (fi->estimates_out_of_range)
+		warn("%s: %" PRIu64 " launch%s Kineto estimate of occupancy is "
+		     "not 0 to 100 %%: not taken", path,
+		     fi->estimates_out_of_range,
+		     fi->estimates_out_of_range == 1 ? "'s" : "es'");
 	if (fi->format == OCC_LAUNCH_FORMAT_KINETO && fi->cut_short)
 		warn("%s: cut short at byte %" PRIu64 " of its JSON (inside "
 		     "traceEvents): %" PRIu64 " launch%s read up to there",
@@ -427,7 +440,11 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 	if (fi->dropped > 0)
 		warn("%s: CUPTI dropped %" PRId64 " record%s: launches missing "
 		     "from the trace", path, fi->dropped, plural(fi->dropped));
-	if (fi->complete && fi->declared >= 0 &&
+	if (fi->after_end)
+		warn("%s: %" PRIu64 " record%s after its end record (a trace "
+		     "appended to): read, not in the end record's counts",
+		     path, fi->after_end, plural(fi->after_end));
+	if (fi->complete && fi->declared >= 0 && !fi->after_end &&
 	    (uint64_t)fi->declared != fi->launches)
 		warn("%s: its end record counts %" PRId64 " launches, the file "
 		     "holds %" PRIu64, path, fi->declared, fi->launches);
@@ -459,30 +476,52 @@ static void read_one(struct launch_run *run, const char *path)
 	file_notes(path, &fi);
 }
 
+/* A file named twice (or by two names) would count its launches twice
+ * in every figure: refused before anything is read. */
+static void same_file_twice(const char *const *files, int i,
+			    const struct stat *sb, struct stat *seen)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (seen[j].st_dev == sb->st_dev &&
+		    seen[j].st_ino == sb->st_ino) {
+			free(seen);
+			die_usage("--launches: '%s' and '%s' are the same file: "
+				  "its launches would count twice", files[j],
+				  files[i]);
+		}
+	seen[i] = *sb;
+}
+
 /* Rows are judged by --check as they are read, so a file that cannot be
  * opened is refused before the first is read: found after, its line
  * would follow the failed rows' lines. */
 static void files_openable(const char *const *files, int n)
 {
+	struct stat sb, *seen = calloc((size_t)n, sizeof *seen);
 	struct occ_diag d;
-	struct stat sb;
-	int i, fd, e;
+	enum occ_status st = OCC_OK;
+	int i, fd, e = 0;
 
-	for (i = 0; i < n; i++) {
+	if (!seen)
+		die("out of memory");
+	for (i = 0; i < n && st == OCC_OK; i++) {
 		memset(&d, 0, sizeof d);
 		snprintf(d.file, sizeof d.file, "%s", files[i]);
 		fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			read_failed(OCC_ERR_IO, &d);
-		e = fstat(fd, &sb) != 0 ? errno : 0;
-		close(fd);
-		if (e) {
-			errno = e;
-			read_failed(OCC_ERR_IO, &d);
-		}
-		if (!S_ISREG(sb.st_mode))
-			read_failed(OCC_ERR_NOT_REGULAR, &d);
+		e = fd < 0 ? errno : fstat(fd, &sb) != 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		st = e ? OCC_ERR_IO : !S_ISREG(sb.st_mode) ? OCC_ERR_NOT_REGULAR
+		     : OCC_OK;
+		if (st == OCC_OK)
+			same_file_twice(files, i, &sb, seen);
 	}
+	free(seen);
+	errno = e;
+	if (st != OCC_OK)
+		read_failed(st, &d);
 }
 
 /* A device whose recorded properties fail: named, with the property. */
@@ -627,7 +666,8 @@ int mode_launches(struct session *s)
 {
 	const struct options *o = s->o;
 	const char *files[1 + 4096];
-	int i, n = 0;
+	uint64_t launches = 0;
+	int i, n = 0, status;
 
 	if (o->n_more_launches >= (int)(sizeof files / sizeof files[0]))
 		die_usage("--launches: at most %zu files",
@@ -635,5 +675,13 @@ int mode_launches(struct session *s)
 	files[n++] = o->launches;
 	for (i = 0; i < o->n_more_launches; i++)
 		files[n++] = o->more_launches[i];
-	return launches_report(s, files, n, NULL);
+	status = launches_report(s, files, n, &launches);
+	/* Nothing to report is a failure, as for --trace and --kernels: a
+	 * script must not take an empty report for a good one. */
+	if (!launches) {
+		say("--launches: no launch in %d file%s%s", n, n == 1 ? "" : "s",
+		    o->kernel_re ? " that --kernel matches" : "");
+		return 1;
+	}
+	return status;
 }

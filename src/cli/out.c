@@ -252,6 +252,18 @@ static void put_joined(struct out *o, const struct val *v, char sep, int json)
 		put_char(o, ']');
 }
 
+/* Whether s is a finite number as JSON writes one (not inf, nan). */
+static int json_number(const char *s)
+{
+	s += *s == '-';
+	if (*s < '0' || *s > '9')
+		return 0;
+	for (; *s; s++)
+		if (!strchr("0123456789.eE+-", *s))
+			return 0;
+	return 1;
+}
+
 static void put_value(struct out *o, const struct field *f,
 		      const struct val *v, int json)
 {
@@ -263,7 +275,9 @@ static void put_value(struct out *o, const struct field *f,
 		put_u64(o, v->u);
 		break;
 	case VAL_DEC:
-		put_str(o, v->s);
+		/* A decimal written from a value read (a baseline's) is
+		 * printed as it was only where it is a JSON number. */
+		put_str(o, json && !json_number(v->s) ? "null" : v->s);
 		break;
 	case VAL_STR:
 		if (json)

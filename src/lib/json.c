@@ -8,17 +8,15 @@
  * slices whole). yajl reads a slice only up to the first such fault, so
  * the failure reported is always the first in the text.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <yajl/yajl_parse.h>
-#include <zlib.h>
 
 #include "json.h"
+#include "zin.h"
 
 /* yajl is given the text a slice at a time; the fuzz build makes them
  * small, so that tokens and escapes across slices are fuzzed too. */
@@ -52,6 +50,7 @@ struct occ_json_reader {
 	struct occ_json_limits lim;
 	struct occ_json_err *err;
 	int failed;
+	int at_end;                 /* all of the text given: yajl finishes */
 	/* The slice yajl reads, where it starts, the lines before it. */
 	const unsigned char *slice;
 	size_t slice_len;
@@ -172,7 +171,12 @@ static void yajl_failed(struct occ_json_reader *r)
 	while (n && text[n - 1] == '.')
 		n--;
 	snprintf(what, sizeof what, "%.*s", (int)n, text);
-	cut = strcmp(what, say[0][0]) == 0 && !r->failed;
+	/* At the end of the text, yajl refuses the token it holds: a
+	 * number cut after its '.' or 'e' is the text cut short too, as a
+	 * string cut anywhere is (yajl's "premature EOF"). */
+	cut = !r->failed && (strcmp(what, say[0][0]) == 0 ||
+			     (r->at_end && strncmp(e ? (const char *)e : "",
+						   "lexical", 7) == 0));
 	for (i = 0; i < sizeof say / sizeof say[0]; i++)
 		if (strcmp(what, say[i][0]) == 0)
 			snprintf(what, sizeof what, "%s", say[i][1]);
@@ -587,6 +591,7 @@ static int finish(struct occ_json_reader *r)
 
 	r->slice = NULL;
 	r->slice_len = 0;
+	r->at_end = 1;
 	st = yajl_complete_parse(r->h);
 	if (st == yajl_status_error)
 		yajl_failed(r);
@@ -613,39 +618,50 @@ enum occ_status occ_json_read_mem(const char *text, size_t len,
 	return r.failed ? err->st : OCC_OK;
 }
 
-enum occ_status occ_json_read_fd(int fd, const struct occ_json_limits *lim,
-				 occ_json_event_fn fn, void *ctx,
-				 struct occ_json_err *err)
+enum occ_status occ_json_read_zin(struct occ_zin *z,
+				  const struct occ_json_limits *lim,
+				  occ_json_event_fn fn, void *ctx,
+				  struct occ_json_err *err)
 {
 	struct occ_json_reader r;
 	unsigned char *buf = malloc(SLICE);
-	int dupfd = -1, got = 0, e;
-	gzFile g = NULL;
+	long got = 0;
 
 	if (init(&r, lim, fn, ctx, err) == 0) {
-		if (!buf || (dupfd = dup(fd)) < 0 ||
-		    !(g = gzdopen(dupfd, "rb")))
-			occ_json_fail(&r, buf ? OCC_ERR_IO : OCC_ERR_NOMEM, 0,
-				      "%s", buf ? strerror(errno)
-				      : "out of memory");
-		else
-			dupfd = -1;     /* gzclose closes it */
-		while (!r.failed && (got = gzread(g, buf, SLICE)) > 0)
+		if (!buf)
+			occ_json_fail(&r, OCC_ERR_NOMEM, 0, "out of memory");
+		while (!r.failed && (got = occ_zin_read(z, buf, SLICE)) > 0)
 			feed(&r, buf, (size_t)got);
-		if (!r.failed && got < 0)
-			occ_json_fail(&r, OCC_ERR_IO, r.base, "%s",
-				      gzerror(g, &e));
+		if (!r.failed && got < 0) {
+			occ_json_fail(&r, z->st, r.base, "%s", z->what);
+			err->input = 1;
+		}
 		if (!r.failed)
 			finish(&r);
 	}
 	err->bytes = r.base;
-	if (g)
-		gzclose(g);
-	if (dupfd >= 0)
-		close(dupfd);
 	free(buf);
 	release(&r);
 	return r.failed ? err->st : OCC_OK;
+}
+
+enum occ_status occ_json_read_fd(int fd, const struct occ_json_limits *lim,
+				 occ_json_event_fn fn, void *ctx,
+				 struct occ_json_err *err)
+{
+	struct occ_zin z;
+	enum occ_status st;
+
+	if (occ_zin_open(&z, fd) != 0) {
+		memset(err, 0, sizeof *err);
+		err->st = z.st;
+		err->input = 1;
+		occ_copy_string(err->what, sizeof err->what, z.what);
+		st = z.st;
+	} else
+		st = occ_json_read_zin(&z, lim, fn, ctx, err);
+	occ_zin_close(&z);
+	return st;
 }
 
 const char *occ_json_key_at(const struct occ_json_reader *r, int depth)
@@ -703,148 +719,4 @@ int occ_json_int(const char *text, size_t len, int64_t min, int64_t max,
 	if (*out < min || *out > max)
 		return -2;
 	return 0;
-}
-
-/* ---- Records ---- */
-
-/* Room for n more bytes of names and texts, within the record's bound. */
-static int room(struct occ_json_records *rc, struct occ_json_reader *r,
-		size_t n)
-{
-	size_t max = rc->max_bytes ? rc->max_bytes : OCC_JSON_STRING_MAX;
-
-	if (rc->used + n + (rc->n + 1) * sizeof *rc->m > max)
-		return occ_json_fail(r, OCC_ERR_RANGE, rc->rec.offset,
-				     "an object larger than %zu bytes", max);
-	if (rc->used + n > rc->size) {
-		size_t size = (rc->used + n) * 2;
-		char *b = realloc(rc->buf, size);
-
-		if (!b)
-			return occ_json_fail(r, OCC_ERR_NOMEM, rc->rec.offset,
-					     "out of memory");
-		rc->buf = b;
-		rc->size = size;
-	}
-	if (rc->n == rc->cap) {
-		size_t cap = rc->cap ? 2 * rc->cap : 32;
-		struct occ_json_member *m = realloc(rc->m, cap * sizeof *m);
-
-		if (!m)
-			return occ_json_fail(r, OCC_ERR_NOMEM, rc->rec.offset,
-					     "out of memory");
-		rc->m = m;
-		rc->cap = cap;
-	}
-	return 0;
-}
-
-/* Copies s (n bytes and a NUL) to the record's text: its offset there. */
-static size_t keep(struct occ_json_records *rc, const char *s, size_t n)
-{
-	size_t at = rc->used;
-
-	memcpy(rc->buf + at, s, n);
-	rc->buf[at + n] = '\0';
-	rc->used += n + 1;
-	return at;
-}
-
-/* Names and texts are kept as offsets while the buffer may move. */
-#define OFF(p) ((size_t)(uintptr_t)(p))
-
-static int add_member(struct occ_json_records *rc, struct occ_json_reader *r,
-		      const struct occ_json_event *e)
-{
-	int d = e->depth - rc->depth - 1;
-	const char *up = d ? rc->buf + rc->path[d - 1] : "";
-	size_t lu = strlen(up), lk = e->key ? strlen(e->key) : 0,
-	       ln = d && e->key ? lu + 1 + lk : d ? lu : lk;
-	struct occ_json_member *m;
-	size_t name;
-
-	if (room(rc, r, ln + 1 + (e->text ? e->len + 1 : 0)) != 0)
-		return -1;
-	up = d ? rc->buf + rc->path[d - 1] : "";
-	name = rc->used;
-	if (d && e->key) {
-		memcpy(rc->buf + name, up, lu);
-		rc->buf[name + lu] = '.';
-		memcpy(rc->buf + name + lu + 1, e->key, lk + 1);
-		rc->used += ln + 1;
-	} else {
-		keep(rc, d ? up : e->key ? e->key : "", ln);
-	}
-	if (e->type == JSON_OBJECT || e->type == JSON_ARRAY)
-		rc->path[d] = name;
-	m = &rc->m[rc->n++];
-	m->name = (const char *)(uintptr_t)name;
-	m->type = e->type;
-	m->text = e->text ? (const char *)(uintptr_t)keep(rc, e->text, e->len)
-		: NULL;
-	m->len = e->len;
-	m->offset = e->offset;
-	m->depth = d;
-	m->index = e->index;
-	return 0;
-}
-
-static int close_record(struct occ_json_records *rc, struct occ_json_reader *r)
-{
-	size_t i;
-
-	for (i = 0; i < rc->n; i++) {
-		rc->m[i].name = rc->buf + OFF(rc->m[i].name);
-		if (rc->m[i].text)
-			rc->m[i].text = rc->buf + OFF(rc->m[i].text);
-	}
-	rc->rec.m = rc->m;
-	rc->rec.n = rc->n;
-	rc->open = 0;
-	return rc->record(rc->ctx, r, &rc->rec);
-}
-
-int occ_json_records_event(void *ctx, struct occ_json_reader *r,
-			   const struct occ_json_event *e)
-{
-	struct occ_json_records *rc = ctx;
-
-	if (rc->open) {
-		if (e->depth == rc->depth)      /* its end */
-			return close_record(rc, r);
-		return e->type == JSON_END ? 0 : add_member(rc, r, e);
-	}
-	if (e->type == JSON_OBJECT && rc->select(rc->ctx, r, e)) {
-		rc->open = 1;
-		rc->depth = e->depth;
-		rc->n = rc->used = 0;
-		memset(&rc->rec, 0, sizeof rc->rec);
-		rc->rec.offset = e->offset;
-		rc->rec.depth = e->depth;
-		rc->rec.key = e->key;
-		rc->rec.index = e->index;
-		return 0;
-	}
-	return rc->other ? rc->other(rc->ctx, r, e) : 0;
-}
-
-void occ_json_records_free(struct occ_json_records *rc)
-{
-	free(rc->m);
-	free(rc->buf);
-	rc->m = NULL;
-	rc->buf = NULL;
-	rc->n = rc->cap = rc->used = rc->size = 0;
-	rc->open = 0;
-}
-
-const struct occ_json_member *occ_json_get(const struct occ_json_record *rec,
-					   const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < rec->n; i++)
-		if (strcmp(rec->m[i].name, name) == 0)
-			return &rec->m[i];
-	return NULL;
 }

@@ -9,7 +9,7 @@
  * and errors as a byte offset, a line and a column.
  *
  * How to use it. Input is read in slices of 64 KB (memory, or a file
- * descriptor through zlib, plain or gzip alike), so memory is bounded by
+ * descriptor, plain or gzip alike: zin.h), so memory is bounded by
  * the limits whatever the input's size. Two levels:
  *
  * - Events: occ_json_read_mem / occ_json_read_fd call fn for every value
@@ -79,6 +79,9 @@ struct occ_json_err {
 	int cut_short;          /* the text ends inside a value (a file cut
 	                           short): st is OCC_ERR_SYNTAX */
 	uint64_t bytes;         /* of the input read, decompressed */
+	int input;              /* the fault is the input's, not the text's:
+	                           st OCC_ERR_IO (errno), OCC_ERR_CORRUPT (a
+	                           gzip fault at byte offset of the file) */
 };
 
 enum occ_json_type {
@@ -110,6 +113,13 @@ OCC_INTERNAL enum occ_status occ_json_read_mem(const char *text, size_t len,
 		const struct occ_json_limits *lim, occ_json_event_fn fn,
 		void *ctx, struct occ_json_err *err);
 OCC_INTERNAL enum occ_status occ_json_read_fd(int fd,
+		const struct occ_json_limits *lim, occ_json_event_fn fn,
+		void *ctx, struct occ_json_err *err);
+
+/* The same over input already open (zin.h), whose bytes a caller may
+ * have peeked at. */
+struct occ_zin;
+OCC_INTERNAL enum occ_status occ_json_read_zin(struct occ_zin *z,
 		const struct occ_json_limits *lim, occ_json_event_fn fn,
 		void *ctx, struct occ_json_err *err);
 

@@ -11,12 +11,14 @@
  * traceEvents was cut short: what it holds up to there is read, and
  * the file's information says so.
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "json.h"
 #include "launches_int.h"
+#include "zin.h"
 
 enum role { R_TOP, R_DEVPROPS, R_DEVICE, R_EVENTS, R_EVENT, R_ARGS, R_DIM,
 	    R_SKIP };
@@ -37,12 +39,20 @@ static const char *const ekeys[E_COUNT] = {
 	"ph", "cat", "name", "ts", "dur", "args"
 };
 
+/* A_EST_PCT: PyTorch's name for Kineto's estimate since 2026
+ * ("est_occupancy_pct", pytorch#180275), taken where the older is
+ * absent. Kineto's "occupancy" object (kineto#1330: cudaOccResult's
+ * activeBlocksPerMultiprocessor, limitingFactors, blockLimitRegs,
+ * blockLimitSharedMem, blockLimitWarps, blockLimitBlocks,
+ * blockLimitBarriers, allocatedRegistersPerBlock,
+ * allocatedSharedMemPerBlock) is the cause of the estimate, which
+ * occcalc computes itself: accepted, not read. */
 enum akey { A_DEVICE, A_CONTEXT, A_STREAM, A_CORRELATION, A_REGS, A_SMEM,
-	    A_GRID, A_BLOCK, A_BPS, A_WPS, A_EST, A_COUNT };
+	    A_GRID, A_BLOCK, A_BPS, A_WPS, A_EST, A_EST_PCT, A_COUNT };
 static const char *const akeys[A_COUNT] = {
 	"device", "context", "stream", "correlation", "registers per thread",
 	"shared memory", "grid", "block", "blocks per SM", "warps per SM",
-	"est. achieved occupancy %"
+	"est. achieved occupancy %", "est_occupancy_pct"
 };
 
 
@@ -53,6 +63,8 @@ struct event {
 	unsigned have;              /* E_ bits */
 	unsigned args;              /* A_ bits */
 	int is_kernel, is_complete;
+	int kernel_like;            /* a kernel's arguments, or its category
+	                               spelt otherwise */
 	int64_t ts, dur;
 	int64_t num[A_COUNT];
 	double dec[A_COUNT];
@@ -60,6 +72,7 @@ struct event {
 	int n_dim;
 	int dim_key;                /* A_GRID or A_BLOCK, being read */
 	const char *bad;            /* a key of the wrong type */
+	int est_bad;                /* an estimate out of range */
 	uint64_t offset, line;      /* where the event starts */
 };
 
@@ -112,12 +125,16 @@ static int us_to_ns(const char *s, size_t n, int64_t *out)
 	return 0;
 }
 
-static int decimal(const char *s, double *out)
+/* A finite decimal within lo..hi: 0; -1 when no decimal; -2 when out
+ * of range (1e400 reads as HUGE_VAL, which no JSON writer may print). */
+static int decimal(const char *s, double lo, double hi, double *out)
 {
 	char *end;
 
 	*out = strtod(s, &end);
-	return *end ? -1 : 0;
+	if (*end)
+		return -1;
+	return *out >= lo && *out <= hi ? 0 : -2;
 }
 
 /* ---- Values ---- */
@@ -179,19 +196,27 @@ static void arg_value(struct kineto *k, const struct occ_json_event *e)
 	struct event *ev = &k->ev;
 	int key = find(akeys, A_COUNT, e->key);
 	int64_t v;
+	int st;
 
 	if (key == NONE)
 		return;
+	if (key == A_REGS || key == A_GRID || key == A_BLOCK)
+		ev->kernel_like = 1;
 	if (e->type != JSON_NUMBER || key == A_GRID || key == A_BLOCK) {
 		ev->bad = akeys[key];
 		return;
 	}
 	if (key >= A_BPS) {
-		/* Kineto's estimate: floats, -1 where it had none. */
-		if (decimal(e->text, &ev->dec[key]) != 0)
+		/* Kineto's estimate: floats, negative (-1, -100) where it had
+		 * none; a percentage past 0..100 is not taken, and counted. */
+		st = decimal(e->text, 0, key >= A_EST ? 100 : DBL_MAX,
+			     &ev->dec[key]);
+		if (st == -1)
 			ev->bad = akeys[key];
-		else
+		else if (st == 0)
 			ev->args |= BIT(key);
+		else if (key >= A_EST)
+			ev->est_bad = 1;
 		return;
 	}
 	if (occ_json_int(e->text, e->len, INT64_MIN, INT64_MAX, &v) != 0)
@@ -236,6 +261,20 @@ static int name_keep(struct kineto *k, struct occ_json_reader *jr,
 	return 0;
 }
 
+/* "kernel" with spaces around it: an edited trace's, not read but
+ * counted. */
+static int kernel_spelt(const char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n == 6 && strncasecmp(s, "kernel", 6) == 0;
+}
+
 static int event_value(struct kineto *k, struct occ_json_reader *jr,
 		       const struct occ_json_event *e)
 {
@@ -245,6 +284,7 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 	if (key == E_CAT && e->type == JSON_STRING) {
 		/* "kernel"; Kineto before 2021 wrote "Kernel". */
 		ev->is_kernel = strcasecmp(e->text, "kernel") == 0;
+		ev->kernel_like |= kernel_spelt(e->text);
 	} else if (key == E_PH && e->type == JSON_STRING) {
 		ev->is_complete = strcmp(e->text, "X") == 0;
 	} else if (key == E_NAME && e->type == JSON_STRING) {
@@ -304,6 +344,8 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 				     "an occcalc trace nor a Chrome trace "
 				     "object");
 	/* A value of a known argument in the wrong shape. */
+	if (role == R_DIM)
+		k->ev.kernel_like = 1;
 	if (role == R_SKIP && k->role[e->depth - 1] == R_ARGS)
 		arg_value(k, e);
 	if (role == R_SKIP && k->role[e->depth - 1] == R_DIM)
@@ -343,10 +385,12 @@ static int device_end(struct kineto *k, struct occ_json_reader *jr,
 
 static void kineto_figures(const struct event *e, struct occ_launch_record *l)
 {
-	l->has_kineto = ((e->args & BIT(A_EST)) ? OCC_KINETO_EST : 0) |
+	int est = (e->args & BIT(A_EST)) ? A_EST : A_EST_PCT;
+
+	l->has_kineto = ((e->args & BIT(est)) ? OCC_KINETO_EST : 0) |
 			((e->args & BIT(A_BPS)) ? OCC_KINETO_BLOCKS : 0) |
 			((e->args & BIT(A_WPS)) ? OCC_KINETO_WARPS : 0);
-	l->kineto_est_pct = e->dec[A_EST];
+	l->kineto_est_pct = e->dec[est];
 	l->kineto_blocks_per_sm = e->dec[A_BPS];
 	l->kineto_warps_per_sm = e->dec[A_WPS];
 }
@@ -401,6 +445,8 @@ static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 			l.end_ns = e->ts + e->dur;
 	}
 	kineto_figures(e, &l);
+	if (e->est_bad && !(l.has_kineto & OCC_KINETO_EST))
+		k->r->info->estimates_out_of_range++;
 	st = launch_deliver(k->r, &l);
 	return st == OCC_OK ? 0 : occ_json_fail(jr, st, e->offset, "%s",
 						  k->r->diag->key);
@@ -421,7 +467,9 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 		return device_end(k, jr, e);
 	if (role == R_EVENT && k->ev.is_kernel && k->ev.is_complete)
 		return kernel_end(k, jr);
-	if (role == R_EVENT)
+	if (role == R_EVENT && (k->ev.is_kernel || k->ev.kernel_like))
+		k->r->info->kernels_left_out++;
+	else if (role == R_EVENT)
 		k->r->info->skipped++;
 	return 0;
 }
@@ -454,7 +502,7 @@ static int on_event(void *ctx, struct occ_json_reader *jr,
 	}
 }
 
-enum occ_status kineto_read(struct launch_read *r, int fd)
+enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
 {
 	struct occ_json_limits lim = { 0, LAUNCH_TOKEN_MAX, 0, 0 };
 	struct occ_json_err err;
@@ -465,9 +513,11 @@ enum occ_status kineto_read(struct launch_read *r, int fd)
 		return OCC_ERR_NOMEM;
 	k->r = r;
 	memset(&err, 0, sizeof err);
-	st = occ_json_read_fd(fd, &lim, on_event, k, &err);
+	st = occ_json_read_zin(z, &lim, on_event, k, &err);
 	r->info->bytes = err.bytes;
-	if (st != OCC_OK && err.cut_short && k->seen_events) {
+	if (st != OCC_OK && err.input)
+		st = launch_input_fail(r, z);
+	else if (st != OCC_OK && err.cut_short && k->seen_events) {
 		/* A file cut short (a job killed as the profiler wrote it, a
 		 * copy broken off): the launches whose events ended before
 		 * the cut are read, as an occcalc trace's whole lines are. */

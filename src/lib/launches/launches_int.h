@@ -20,6 +20,7 @@ struct launch_read {
 	struct occ_launch_device dev[OCC_LAUNCH_DEVICES_MAX];
 	size_t n_dev;
 	uint64_t offset;            /* uncompressed bytes before the chunk */
+	int err_no;                 /* of an OCC_ERR_IO */
 };
 
 /* A problem at the record that starts at byte offset (line, where the
@@ -41,12 +42,19 @@ struct occ_json_err;
 OCC_INTERNAL enum occ_status launch_json_fail(struct launch_read *r,
 					      const struct occ_json_err *err);
 
+/* The input's own failure (zin.h: I/O, a gzip fault), at its raw byte. */
+struct occ_zin;
+OCC_INTERNAL enum occ_status launch_input_fail(struct launch_read *r,
+					       const struct occ_zin *z);
+
 /* Bytes read at once. */
 #define LAUNCH_CHUNK (1u << 16)
 
-/* ---- The two formats, read from a file descriptor ---- */
+/* ---- The two formats, read from the input (zin.h) ---- */
 
-OCC_INTERNAL enum occ_status trace_read(struct launch_read *r, int fd);
-OCC_INTERNAL enum occ_status kineto_read(struct launch_read *r, int fd);
+OCC_INTERNAL enum occ_status trace_read(struct launch_read *r,
+					struct occ_zin *z);
+OCC_INTERNAL enum occ_status kineto_read(struct launch_read *r,
+					 struct occ_zin *z);
 
 #endif

@@ -1,20 +1,21 @@
 /*
- * read.c - a launch file, plain or gzip (zlib tells, by content, not by
- * name), handed to the reader of its format, told by its first key: an
- * occcalc trace's lines start with "type", a Chrome trace otherwise.
- * Readers stream: no file is ever held whole.
+ * read.c - a launch file, plain or gzip (told by content, not by name;
+ * zin.h), handed to the reader of its format, told by the keys of its
+ * first object: an occcalc trace's records hold "type" (its header
+ * "format"), a Chrome trace "traceEvents" and its like. Readers stream:
+ * no file is ever held whole.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "json.h"
 #include "launches_int.h"
+#include "zin.h"
 
-/* Bytes looked at to tell the formats apart: the first key is there. */
-#define SNIFF 512
+/* Bytes looked at first to tell the formats apart. */
+#define SNIFF 65536
 
 /* ---- Records out ---- */
 
@@ -90,60 +91,88 @@ enum occ_status launch_json_fail(struct launch_read *r,
 
 /* ---- The read ---- */
 
-/* Whether the first key of the first object is "type": an occcalc
- * trace's header line. A Kineto trace starts otherwise
- * ("schemaVersion", "deviceProperties", "traceEvents"). */
-static int starts_like_trace(const unsigned char *p, size_t n)
-{
-	static const char key[] = "\"type\"";
-	size_t i = 0;
+/* Telling the formats apart by the keys of the first object, in any
+ * order (a trace re-serialised with sorted keys, jq -S, puts "argv"
+ * and "format" before "type"; a Kineto trace "baseTimeNanoseconds"
+ * before "deviceProperties"). */
+enum { UNDECIDED, IS_TRACE, IS_KINETO };
 
-	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
-			 p[i] == '\n'))
-		i++;
-	if (i == n || p[i] != '{')
+static int sniff_key(void *ctx, struct occ_json_reader *jr,
+		     const struct occ_json_event *e)
+{
+	static const char *const kineto[] = {
+		"traceEvents", "deviceProperties", "schemaVersion",
+		"traceName", "displayTimeUnit", "distributedInfo"
+	};
+	int *format = ctx;
+	size_t i;
+
+	(void)jr;
+	if (e->depth == 0 && e->type == JSON_END)
+		return -1;              /* the first object read: no word */
+	if (e->depth != 1 || !e->key)
 		return 0;
-	for (i++; i < n && (p[i] == ' ' || p[i] == '\t'); i++)
-		;
-	return n - i >= sizeof key - 1 && memcmp(p + i, key, sizeof key - 1) == 0;
+	if (strcmp(e->key, "type") == 0 || strcmp(e->key, "format") == 0)
+		*format = IS_TRACE;
+	for (i = 0; i < sizeof kineto / sizeof kineto[0]; i++)
+		if (strcmp(e->key, kineto[i]) == 0)
+			*format = IS_KINETO;
+	return *format != UNDECIDED ? -1 : 0;
 }
 
-/* The first bytes of the file, decompressed, into buf: their count, or
- * -1 for a gzip stream that fails, -2 when it cannot be read. The
- * descriptor is left where it was. */
-static int sniff(int fd, unsigned char *buf, size_t n)
+static int format_of(const unsigned char *p, size_t n)
 {
-	off_t at = lseek(fd, 0, SEEK_CUR);
-	int own = at < 0 ? -1 : dup(fd), got = -2;
-	gzFile g = own < 0 ? NULL : gzdopen(own, "rb");
+	static const struct occ_json_limits lim = { 0, 0, 0, 1 };
+	struct occ_json_err err;
+	int format = UNDECIDED;
 
-	if (!g) {
-		if (own >= 0)
-			close(own);
-		return -2;
+	occ_json_read_mem((const char *)p, n, &lim, sniff_key, &format, &err);
+	return format;
+}
+
+/* A failure of the input itself (I/O, gzip), at its raw byte. */
+enum occ_status launch_input_fail(struct launch_read *r,
+				  const struct occ_zin *z)
+{
+	r->err_no = z->err_no;
+	return launch_fail(r, z->st, 0, z->err_at, z->what);
+}
+
+static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
+{
+	/* The first object decides: a header line of occcalc's trace is at
+	 * most a line long; most files tell within the first slice. */
+	static const size_t looks[] = { SNIFF, OCC_LAUNCH_LINE_MAX + 2 };
+	const unsigned char *head = NULL;
+	int format = UNDECIDED;
+	size_t i, n = 0;
+
+	for (i = 0; i < 2 && format == UNDECIDED; i++) {
+		head = occ_zin_peek(z, looks[i], &n);
+		if (!head)
+			return launch_input_fail(r, z);
+		format = format_of(head, n);
+		if (n < looks[i])
+			break;
 	}
-	got = gzread(g, buf, (unsigned)n);
-	gzclose(g);
-	if (lseek(fd, at, SEEK_SET) != at)
-		return -2;
-	return got;
+	for (i = 0; i < n && head[i] && strchr(" \t\r\n", head[i]); i++)
+		;
+	if (i == n)
+		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "empty file");
+	r->info->format = format == IS_TRACE ? OCC_LAUNCH_FORMAT_OCCCALC
+					     : OCC_LAUNCH_FORMAT_KINETO;
+	return format == IS_TRACE ? trace_read(r, z) : kineto_read(r, z);
 }
 
 static enum occ_status read_fd(int fd, struct launch_read *r)
 {
-	unsigned char head[SNIFF];
-	int n = sniff(fd, head, sizeof head);
+	struct occ_zin z;
+	enum occ_status st;
 
-	if (n == -2)
-		return launch_fail(r, OCC_ERR_IO, 0, 0, NULL);
-	if (n < 0)
-		return launch_fail(r, OCC_ERR_CORRUPT, 0, 0, "gzip stream");
-	if (n == 0)
-		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "empty file");
-	r->info->format = starts_like_trace(head, (size_t)n)
-			  ? OCC_LAUNCH_FORMAT_OCCCALC : OCC_LAUNCH_FORMAT_KINETO;
-	return r->info->format == OCC_LAUNCH_FORMAT_OCCCALC ? trace_read(r, fd)
-							   : kineto_read(r, fd);
+	st = occ_zin_open(&z, fd) == 0 ? read_zin(&z, r)
+				       : launch_input_fail(r, &z);
+	occ_zin_close(&z);
+	return st;
 }
 
 enum occ_status occ_launches_read_fd(int fd, const char *name,
@@ -170,6 +199,9 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
 	r->info = info;
 	r->diag = diag;
 	st = read_fd(fd, r);
+	/* What the CLI says of an I/O failure is errno's. */
+	if (st == OCC_ERR_IO && r->err_no)
+		errno = r->err_no;
 	free(r);
 	return st;
 }

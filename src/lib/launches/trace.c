@@ -6,11 +6,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "json.h"
 #include "launches_int.h"
+#include "zin.h"
 
 enum kind { KV_INT, KV_PCT, KV_STR, KV_DIM3, KV_SKIP };
 
@@ -87,6 +86,7 @@ struct trace_reader {
 	int64_t lineno;
 	uint64_t line_offset;       /* of the line being assembled */
 	int seen_header;
+	int whole_line;             /* the line parsed ended in its newline */
 };
 
 static enum key key_find(const char *s)
@@ -464,6 +464,14 @@ static enum occ_status record(struct trace_reader *t)
 	if (st != OCC_OK)
 		return st;
 	type = str_of(&t->rec, K_TYPE);
+	/* Lines appended after the end (a second end record among them):
+	 * read, nothing lost, and counted, for the end record's counts do
+	 * not cover them. */
+	if (t->r->info->complete) {
+		t->r->info->after_end++;
+		if (strcmp(type, "end") == 0)
+			return OCC_OK;
+	}
 	if (!t->seen_header && strcmp(type, "header") != 0)
 		return fail_line(t, OCC_ERR_MISSING_KEY, "header record");
 	if (strcmp(type, "header") == 0)
@@ -507,6 +515,12 @@ static enum occ_status line_parse(struct trace_reader *t)
 	c->strs_len = 0;
 	memset(&err, 0, sizeof err);
 	st = occ_json_read_mem(t->line, t->len, &lim, on_event, t, &err);
+	/* A whole line that ends inside its object: records spread over
+	 * lines, as jq prints them without -c. */
+	if (st != OCC_OK && err.cut_short && t->whole_line)
+		return launch_fail(t->r, st, t->lineno, t->line_offset,
+				   "a record spread over lines (one a line: "
+				   "jq -c)");
 	if (st != OCC_OK)
 		return launch_fail(t->r, st, t->lineno,
 				   t->line_offset + err.offset, err.what);
@@ -521,7 +535,9 @@ static enum occ_status line_room(struct trace_reader *t, size_t n)
 
 	if (t->len + n > OCC_LAUNCH_LINE_MAX) {
 		t->r->diag->limit = OCC_LAUNCH_LINE_MAX;
-		return fail_line(t, OCC_ERR_LINE_TOO_LONG, NULL);
+		/* The line being assembled: lineno counts whole ones. */
+		return launch_fail(t->r, OCC_ERR_LINE_TOO_LONG, t->lineno + 1,
+				   t->line_offset, NULL);
 	}
 	if (t->len + n + 1 <= t->cap)
 		return OCC_OK;
@@ -561,7 +577,9 @@ static enum occ_status trace_feed(struct trace_reader *t,
 		if (!nl)
 			break;
 		t->lineno++;
+		t->whole_line = 1;
 		st = line_parse(t);
+		t->whole_line = 0;
 		t->len = 0;
 		if (st != OCC_OK)
 			return st;
@@ -592,36 +610,26 @@ static enum occ_status trace_finish(struct trace_reader *t)
 	return OCC_OK;
 }
 
-enum occ_status trace_read(struct launch_read *r, int fd)
+enum occ_status trace_read(struct launch_read *r, struct occ_zin *z)
 {
 	struct trace_reader *t = calloc(1, sizeof *t);
 	unsigned char *buf = malloc(LAUNCH_CHUNK);
 	enum occ_status st = OCC_OK;
-	gzFile g = NULL;
-	int own = -1, got;
+	long got = 0;
 
 	if (!t || !buf)
 		st = OCC_ERR_NOMEM;
-	else if ((own = dup(fd)) < 0 || !(g = gzdopen(own, "rb")))
-		st = launch_fail(r, OCC_ERR_IO, 0, 0, NULL);
 	else
-		own = -1;               /* gzclose closes it */
-	if (t)
 		t->r = r;
-	while (st == OCC_OK && (got = gzread(g, buf, LAUNCH_CHUNK)) > 0) {
+	while (st == OCC_OK && (got = occ_zin_read(z, buf, LAUNCH_CHUNK)) > 0) {
 		st = trace_feed(t, buf, (size_t)got);
 		r->offset += (uint64_t)got;
 		r->info->bytes = r->offset;
 	}
 	if (st == OCC_OK && got < 0)
-		st = launch_fail(r, OCC_ERR_CORRUPT, 0, r->offset,
-				 "gzip stream");
+		st = launch_input_fail(r, z);
 	if (st == OCC_OK)
 		st = trace_finish(t);
-	if (g)
-		gzclose(g);
-	if (own >= 0)
-		close(own);
 	if (t) {
 		free(t->line);
 		free(t->rec.strs);

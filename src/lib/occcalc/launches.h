@@ -120,6 +120,18 @@ struct occ_launch_file {
 	uint64_t skipped;        /* records of a type the reader skips */
 	uint64_t devices;        /* device records read */
 	uint64_t bytes;          /* uncompressed bytes read */
+	uint64_t after_end;      /* occcalc trace: records after its end
+	                            record (a second end record among them),
+	                            read as the others; the end record does
+	                            not count them */
+	uint64_t kernels_left_out;   /* Kineto trace: events that look like a
+	                            kernel's (its arguments, or a category
+	                            spelt otherwise) but are no complete
+	                            ("ph": "X") "kernel" event: not read */
+	uint64_t estimates_out_of_range;   /* Kineto trace: launches whose
+	                            estimate of achieved occupancy is not a
+	                            percentage (0 to 100): not taken (Kineto
+	                            writes -100 where it has none) */
 };
 
 /* Called for each device record and each launch, in file order; device
@@ -144,7 +156,9 @@ struct occ_launch_callbacks {
  * what the format says (diag: the line, the byte offset, and in key what
  * is wrong), OCC_ERR_MISSING_KEY,
  * OCC_ERR_BAD_VALUE and OCC_ERR_RANGE (key: the key), OCC_ERR_LINE_TOO_LONG,
- * OCC_ERR_CORRUPT for a gzip stream that fails, OCC_ERR_IO, OCC_ERR_NOMEM,
+ * OCC_ERR_CORRUPT for a gzip stream that fails or data after a gzip
+ * stream that starts no other (diag: the byte of the file, and in key
+ * what is wrong), OCC_ERR_IO (errno), OCC_ERR_NOMEM,
  * or what a callback returned. info (may be NULL) is filled as far as the
  * read went. A file cut short is read up to the cut, without an error:
  * an occcalc trace without its end record (info->complete 0), a Kineto
@@ -155,8 +169,8 @@ enum occ_status occ_launches_read_file(const char *path,
 				       void *ctx, struct occ_launch_file *info,
 				       struct occ_diag *diag);
 
-/* The same on an open descriptor of a regular file (from its current
- * position), named name in diag. It is read, not closed. */
+/* The same on an open descriptor (from its current position; a pipe
+ * too), named name in diag. It is read, not closed. */
 enum occ_status occ_launches_read_fd(int fd, const char *name,
 				     const struct occ_launch_callbacks *cb,
 				     void *ctx, struct occ_launch_file *info,
