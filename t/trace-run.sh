@@ -130,6 +130,14 @@ run --trace --trace-out "$tmp/d/" -- sh -c \
 [ "$status" -eq 1 ] && grep -q "bears this run's id in its name but not in a header record: not read" "$tmp/err" &&
 	grep -q "wrote no trace" "$tmp/err"
 ok $? "a file with the run's id in its name but another in its header is not read"
+f=$(ls "$tmp/d"/occcalc-trace.*.*.jsonl | head -1)
+run --launches "$f" -f csv --fields kernel
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 2 ] && [ ! -s "$tmp/err" ]
+ok $? "--launches reads a file with the header's run id"
+sed '1s/"run":"[^"]*"/"run":7/' "$f" >"$tmp/run-number.jsonl"
+run --launches "$tmp/run-number.jsonl"
+[ "$status" -eq 1 ] && one_error_line "run-number.jsonl:1: run"
+ok $? "--launches: a run id that is not a string is refused, naming the line"
 rm -rf "$tmp/d" && mkdir "$tmp/d"
 "$OCCCALC" --trace --trace-out "$tmp/d/" -- sh -c 'sleep 0.5; "$0"; sleep 1' \
 	"$tmp/writes" >"$tmp/a.out" 2>"$tmp/a.err" &
