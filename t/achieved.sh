@@ -50,11 +50,13 @@ run --launches "$A" -f csv --fields kernel,achieved_occupancy_pct \
 ok $? "--check gates on the achieved figure (9 launches measured below 5 %)"
 
 # A stand-in for the traced program: the environment --achieved sets,
-# and the fixture as its trace.
+# and the fixture as its trace, named and headed with the run's id as the
+# injection library writes it (docs/trace-format.md).
 cat >"$tmp/prog" <<EOS
 #!/bin/sh
 echo "OCCCALC_ACHIEVED=\${OCCCALC_ACHIEVED-unset}" >"$tmp/env"
-cp "$A" "\$OCCCALC_TRACE_OUT/occcalc-trace.\$\$.jsonl"
+sed "1s/\"version\":1,/&\"run\":\"\$OCCCALC_TRACE_RUN\",/" "$A" \
+	>"\$OCCCALC_TRACE_OUT/occcalc-trace.\$OCCCALC_TRACE_RUN.\$\$.jsonl"
 EOS
 chmod +x "$tmp/prog"
 OCCCALC_TRACE_LIB="$tmp/occtrace.so"

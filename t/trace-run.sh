@@ -13,7 +13,10 @@ export OCCCALC_TRACE_LIB
 
 # A stand-in for one process's trace: the real trace's header, device and
 # first launch (a fill kernel on an H100), and an end; 'writes0' writes
-# no launch.
+# no launch. It writes where the injection library would, under the
+# run's id (OCCCALC_TRACE_RUN, docs/trace-format.md): in a directory
+# occcalc-trace.RUN.PID.jsonl, beside FILE the first process FILE.RUN and
+# the others FILE.RUN.PID; the id in the header too.
 real="$T/fixtures/traces/occcalc-trace.jsonl"
 for w in writes writes0; do
 	lines=3
@@ -21,9 +24,16 @@ for w in writes writes0; do
 	cat >"$tmp/$w" <<EOS
 #!/bin/sh
 # $w [FILE]: a trace to FILE, else where the library would write
-out=\${1:-\$OCCCALC_TRACE_OUT}
-[ -d "\$out" ] && out="\$out/occcalc-trace.\$\$.jsonl"
-{ head -n $lines "$real"; echo '{"type":"end","launches":$((lines - 2)),"dropped":0}'; } >"\$out"
+out=\${1:-\$OCCCALC_TRACE_OUT} run=\$OCCCALC_TRACE_RUN
+if [ -d "\$out" ]; then
+	out="\$out/occcalc-trace.\$run.\$\$.jsonl"
+elif [ -z "\$1" ]; then
+	if (set -C; : >"\$out.\$run") 2>/dev/null; then out="\$out.\$run"
+	else out="\$out.\$run.\$\$"; fi
+fi
+{ head -n 1 "$real" | sed "s/\"version\":1,/&\"run\":\"\$run\",/"
+  sed -n "2,${lines}p" "$real"
+  echo '{"type":"end","launches":$((lines - 2)),"dropped":0}'; } >"\$out"
 EOS
 	chmod +x "$tmp/$w"
 done
@@ -66,39 +76,85 @@ outdir=$(sed -n 2p "$tmp/out")
 [ ! -e "$outdir" ]
 ok $? "without --trace-out, the temporary directory is removed after the run"
 
-# --trace-out FILE: the first process writes FILE, the others FILE.PID;
-# an older FILE is replaced, an older FILE.PID is not read.
+# --trace-out FILE: the first process writes FILE, the others FILE.PID
+# (renamed to those names once the command has exited); an older FILE is
+# replaced, an older FILE.PID is not read.
 echo stale >"$tmp/t.jsonl"
 echo stale >"$tmp/t.jsonl.1"
-touch -t 200001010000 "$tmp/t.jsonl.1"
 (cd "$tmp" && "$OCCCALC" --trace --trace-out t.jsonl -- sh -c \
-	'"$0" && "$0" "$OCCCALC_TRACE_OUT.42"' "$tmp/writes" \
+	'"$0" && "$0" "$OCCCALC_TRACE_OUT.$OCCCALC_TRACE_RUN.42"' "$tmp/writes" \
 	>"$tmp/out" 2>"$tmp/err")
 status=$?
 [ "$status" -eq 0 ] && grep -q '"pid"' "$tmp/t.jsonl" &&
-	grep -q '"pid"' "$tmp/t.jsonl.42" && grep -q stale "$tmp/t.jsonl.1"
+	grep -q '"pid"' "$tmp/t.jsonl.42" && grep -q stale "$tmp/t.jsonl.1" &&
+	[ "$(ls "$tmp" | grep -c '^t\.jsonl')" -eq 3 ]
 ok $? "--trace-out FILE: FILE and FILE.PID written, an older FILE.PID left"
 head -1 "$tmp/out" | grep -q '^2 launches of 1 kernel in 2 files'
 ok $? "--trace: the summary of the launches of both files follows the command"
 (cd "$tmp" && "$OCCCALC" --trace --trace-out t.jsonl -f csv --fields file,grid -- \
-	sh -c '"$0" && "$0" "$OCCCALC_TRACE_OUT.42"' "$tmp/writes" \
+	sh -c '"$0" && "$0" "$OCCCALC_TRACE_OUT.$OCCCALC_TRACE_RUN.42"' "$tmp/writes" \
 	>"$tmp/out" 2>"$tmp/err")
 [ "$(sed 's|^[^,]*/||' "$tmp/out" | tr '\n' ' ')" = \
 	'file,grid t.jsonl,1 1 1 t.jsonl.42,1 1 1 ' ]
 ok $? "--trace -f csv: a row per launch, from this run's files, FILE first"
 
+# --trace-out FILE keeps the older FILE until a new trace replaces it.
+cp "$tmp/t.jsonl" "$tmp/keep"
+run --trace --trace-out "$tmp/t.jsonl" -- no-such-command-here
+[ "$status" -eq 127 ] && cmp -s "$tmp/keep" "$tmp/t.jsonl"
+ok $? "--trace-out FILE: a command that cannot run leaves the older FILE"
+run --trace --trace-out "$tmp/t.jsonl" -- true
+[ "$status" -eq 1 ] && cmp -s "$tmp/keep" "$tmp/t.jsonl" &&
+	[ "$(ls "$tmp" | grep -c '^t\.jsonl')" -eq 3 ]
+ok $? "--trace-out FILE: a command that traces nothing leaves the older FILE"
+
 # --trace-out DIR/: made, and only this run's files read.
 mkdir -p "$tmp/d"
 echo old >"$tmp/d/occcalc-trace.7.jsonl"
-touch -t 200001010000 "$tmp/d/occcalc-trace.7.jsonl"
 run --trace --trace-out "$tmp/d/" -f csv --fields file -- \
 	sh -c '"$0"; "$0"' "$tmp/writes"
-[ "$status" -eq 0 ] && [ "$(grep -c 'occcalc-trace\.[0-9]*\.jsonl' "$tmp/out")" -eq 2 ] &&
+[ "$status" -eq 0 ] && [ "$(grep -c 'occcalc-trace\.[0-9a-f]*\.[0-9]*\.jsonl' "$tmp/out")" -eq 2 ] &&
 	! grep -q 'trace\.7\.jsonl' "$tmp/out"
 ok $? "--trace-out DIR: this run's two files, not an older one"
 run --trace --trace-out "$tmp/new/" -- "$tmp/writes"
 [ "$status" -eq 0 ] && [ -d "$tmp/new" ] && [ "$(ls "$tmp/new" | wc -l)" -eq 1 ]
 ok $? "--trace-out DIR/: the directory is made"
+
+# Files are this run's by the id in their names and their headers.
+run --trace --trace-out "$tmp/d/" -- sh -c \
+	'"$0" "$OCCCALC_TRACE_OUT/occcalc-trace.$$.jsonl"' "$tmp/writes"
+[ "$status" -eq 1 ] && one_error_line "wrote no trace"
+ok $? "a file without the run's id in its name is not read"
+run --trace --trace-out "$tmp/d/" -- sh -c \
+	'OCCCALC_TRACE_RUN=other "$0" "$OCCCALC_TRACE_OUT/occcalc-trace.$OCCCALC_TRACE_RUN.1.jsonl"' "$tmp/writes"
+[ "$status" -eq 1 ] && grep -q "bears this run's id in its name but not in a header record: not read" "$tmp/err" &&
+	grep -q "wrote no trace" "$tmp/err"
+ok $? "a file with the run's id in its name but another in its header is not read"
+f=$(ls "$tmp/d"/occcalc-trace.*.*.jsonl | head -1)
+run --launches "$f" -f csv --fields kernel
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 2 ] && [ ! -s "$tmp/err" ]
+ok $? "--launches reads a file with the header's run id"
+sed '1s/"run":"[^"]*"/"run":7/' "$f" >"$tmp/run-number.jsonl"
+run --launches "$tmp/run-number.jsonl"
+[ "$status" -eq 1 ] && one_error_line "run-number.jsonl:1: run"
+ok $? "--launches: a run id that is not a string is refused, naming the line"
+rm -rf "$tmp/d" && mkdir "$tmp/d"
+"$OCCCALC" --trace --trace-out "$tmp/d/" -- sh -c 'sleep 0.5; "$0"; sleep 1' \
+	"$tmp/writes" >"$tmp/a.out" 2>"$tmp/a.err" &
+a=$!
+"$OCCCALC" --trace --trace-out "$tmp/d/" -- sh -c '"$0"; sleep 1' \
+	"$tmp/writes" >"$tmp/b.out" 2>"$tmp/b.err" &
+b=$!
+wait "$a"; sa=$?
+wait "$b"; sb=$?
+[ "$sa" -eq 0 ] && [ "$sb" -eq 0 ] && [ "$(ls "$tmp/d" | wc -l)" -eq 2 ] &&
+	head -1 "$tmp/a.out" | grep -q '^1 launch of 1 kernel in 1 file' &&
+	head -1 "$tmp/b.out" | grep -q '^1 launch of 1 kernel in 1 file'
+ok $? "two concurrent runs into one DIR/: each reports only its own launch"
+run --trace --trace-out "$tmp/d/" -- "$tmp/writes"
+"$OCCCALC" --trace --trace-out "$tmp/d/" -- true >"$tmp/out" 2>"$tmp/err"
+[ "$?" -eq 1 ] && one_error_line "'true' wrote no trace"
+ok $? "a run that traces nothing right after another: wrote no trace, exit 1"
 
 run --trace -- "$tmp/writes0"
 [ "$status" -eq 1 ] &&
@@ -118,8 +174,65 @@ ok $? "--check failing a traced launch fails the run"
 mkfifo "$tmp/fifo"
 expect 1 "--trace-out: '$tmp/fifo' is neither a regular file nor a directory" \
 	--trace --trace-out "$tmp/fifo" -- true
-expect 1 "--trace-out: cannot make directory '$tmp/no/such/': " \
-	--trace --trace-out "$tmp/no/such/" -- true
+expect 2 "--trace-out: cannot make directory '$tmp/no/such/': its parent does not exist" \
+	--trace --trace-out "$tmp/no/such/" -- touch "$tmp/ran"
+expect 2 "--trace-out: '$tmp/no/x': no directory '$tmp/no' to write it in" \
+	--trace --trace-out "$tmp/no/x" -- touch "$tmp/ran"
+[ ! -e "$tmp/ran" ]
+ok $? "a --trace-out that cannot be written is refused before the command runs"
+
+# Options are checked before the command runs (usage, exit 2).
+for bad in "--fields nonexistent -f csv" "--check x_>" "--kernel (" "--check x_>"; do
+	set -- $bad
+	[ "$2" = "x_>" ] && set -- "$1" "x >"
+	rm -f "$tmp/ran"
+	run --trace "$@" -- sh -c ': >"$0"; "$1"' "$tmp/ran" "$tmp/writes"
+	[ "$status" -eq 2 ] && [ ! -e "$tmp/ran" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+	ok $? "--trace $*: refused (exit 2) before the command runs"
+done
+expect 2 "--check" --trace --check 'x >' -- true
+OCCCALC_TRACE_WAIT=soon run --trace -- touch "$tmp/ran"
+[ "$status" -eq 2 ] && one_error_line "OCCCALC_TRACE_WAIT: 'soon'" && [ ! -e "$tmp/ran" ]
+ok $? "a bad OCCCALC_TRACE_WAIT is refused before the command runs"
+
+# No exit leaves the temporary directory behind.
+mkdir "$tmp/tt"
+garbage='"$0" "$OCCCALC_TRACE_OUT/x"; { head -n 1 "$OCCCALC_TRACE_OUT/x"; echo garbage; } >"$OCCCALC_TRACE_OUT/occcalc-trace.$OCCCALC_TRACE_RUN.1.jsonl"; rm "$OCCCALC_TRACE_OUT/x"'
+TMPDIR="$tmp/tt" run --trace -- sh -c "$garbage" "$tmp/writes"
+[ "$status" -eq 1 ] && one_error_line "occcalc-trace." && [ -z "$(ls "$tmp/tt")" ]
+ok $? "a trace that fails to read: exit 1, no temporary directory left"
+TMPDIR="$tmp/tt" run --trace --partition 200 -- "$tmp/writes"
+[ "$status" -eq 2 ] && [ -z "$(ls "$tmp/tt")" ]
+ok $? "--partition refused for the traced device: exit 2, no temporary directory left"
+# The reader is gone before occcalc writes: SIGPIPE on its first row.
+status=$( { TMPDIR="$tmp/tt" "$OCCCALC" --trace -f csv -- sh -c '"$0"; sleep 0.5' \
+	"$tmp/writes" 2>"$tmp/err"; echo $? >"$tmp/st"; } | true; cat "$tmp/st")
+[ "$status" -eq 141 ] && [ -z "$(ls "$tmp/tt")" ]
+ok $? "occcalc --trace | head (SIGPIPE): no temporary directory left"
+TMPDIR="$tmp/tt" run --trace -- no-such-command-here
+[ "$status" -eq 127 ] && [ -z "$(ls "$tmp/tt")" ]
+ok $? "a command that cannot run: no temporary directory left"
+TMPDIR="$tmp/tt" run --trace --check 'x >' -- true
+[ "$status" -eq 2 ] && [ -z "$(ls "$tmp/tt")" ]
+ok $? "a usage error: no temporary directory made"
+
+# The processes the command leaves running are waited for.
+TMPDIR="$tmp/tt" run --trace -- sh -c '(sleep 1; "$0") & exit 0' "$tmp/writes"
+[ "$status" -eq 0 ] && head -1 "$tmp/out" | grep -q '^1 launch of 1 kernel in 1 file' &&
+	grep -q "'sh' has exited; waiting up to 60 s for the processes it left running" "$tmp/err" &&
+	[ -z "$(ls "$tmp/tt")" ]
+ok $? "a process the command left running: waited for, its trace read"
+OCCCALC_TRACE_WAIT=1 TMPDIR="$tmp/tt" run --trace -- sh -c \
+	'"$0"; (sleep 3; : >"$1") & exit 0' "$tmp/writes" "$tmp/late"
+kept=$(ls "$tmp/tt")
+[ "$status" -eq 0 ] && [ -n "$kept" ] && [ ! -e "$tmp/late" ] &&
+	grep -qF "left running still run: their traces are read as far as they go, and $tmp/tt/$kept is kept for them" "$tmp/err"
+ok $? "past OCCCALC_TRACE_WAIT: what was written is read, the directory kept and named"
+i=0
+while [ ! -e "$tmp/late" ] && [ "$i" -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+[ -e "$tmp/late" ] && [ -d "$tmp/tt/$kept" ]
+ok $? "the process left running finds its directory"
+rm -rf "$tmp/tt/$kept"
 
 OCCCALC_TRACE_LIB="$tmp/none.so" run --trace -- touch "$tmp/ran"
 [ "$status" -eq 1 ] && one_error_line "injection library" && [ ! -e "$tmp/ran" ]

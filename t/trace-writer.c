@@ -3,7 +3,9 @@
  * record's JSON (names escaped, a line too long for its buffer never
  * written), kernels' names demangled once and only where they are C++
  * symbols, and the file OCCCALC_TRACE_OUT names (a directory's
- * occcalc-trace.PID.jsonl; a file for the first process, FILE.PID after).
+ * occcalc-trace.PID.jsonl; a file for the first process, FILE.PID after;
+ * with OCCCALC_TRACE_RUN's id, occcalc-trace.RUN.PID.jsonl, FILE.RUN and
+ * FILE.RUN.PID).
  * CUPTI's side is tested on a GPU (t/gpu/trace_check.py).
  */
 #include <stdlib.h>
@@ -70,6 +72,42 @@ static int exists(const char *p)
 	return stat(p, &st) == 0;
 }
 
+/* With the runner's id, the names bear it; an id that is not a plain
+ * word is ignored (it goes into a path). */
+static void test_run_files(const char *dir)
+{
+	char path[4200];
+	struct trace_file f, g;
+
+	setenv(TRACE_ENV_OUT, dir, 1);
+	setenv(TRACE_ENV_RUN, "ab12", 1);
+	snprintf(path, sizeof path, "%s/occcalc-trace.ab12.%ld.jsonl", dir,
+		 (long)getpid());
+	tap_ok(trace_file_open(&f) == 0 && strcmp(f.path, path) == 0 &&
+	       strcmp(f.run, "ab12") == 0,
+	       "with a run id, a directory receives occcalc-trace.RUN.PID.jsonl");
+	trace_file_close(&f);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/t.jsonl", dir);
+	setenv(TRACE_ENV_OUT, path, 1);
+	tap_ok(trace_file_open(&f) == 0 && strstr(f.path, "/t.jsonl.ab12") &&
+	       !exists(path), "with a run id, the first process writes "
+	       "FILE.RUN, FILE untouched");
+	tap_ok(trace_file_open(&g) == 0 && strstr(g.path, "/t.jsonl.ab12.") &&
+	       atol(strrchr(g.path, '.') + 1) == (long)getpid(),
+	       "with a run id, the next process writes FILE.RUN.PID");
+	unlink(f.path);
+	unlink(g.path);
+	trace_file_close(&f);
+	trace_file_close(&g);
+	setenv(TRACE_ENV_RUN, "../x", 1);
+	tap_ok(trace_file_open(&f) == 0 && strcmp(f.path, path) == 0 &&
+	       f.run[0] == '\0', "a run id that is not a word is not used");
+	trace_file_close(&f);
+	unlink(path);
+	unsetenv(TRACE_ENV_RUN);
+}
+
 static void test_files(void)
 {
 	char dir[] = "/tmp/occcalc-trace-writer.XXXXXX", path[4200];
@@ -99,6 +137,7 @@ static void test_files(void)
 	unlink(g.path);
 	trace_file_close(&g);
 	unlink(path);
+	test_run_files(dir);
 	rmdir(dir);
 }
 

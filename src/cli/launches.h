@@ -52,12 +52,17 @@ void launch_summary_free(struct launch_summary *s);
 
 extern const struct row_kind kind_launches;
 
+/* Checks the options a report uses (--fields, --check, --kernel: usage
+ * errors) and holds the report in the session: --trace calls it before
+ * the command runs, so that a typo costs no run. */
+void launches_prepare(struct session *s);
 /* Reads the trace files (occcalc's or Kineto's) and prints their rows or
- * the summary as the options say: --launches FILE..., and what --trace
- * prints of the files the traced command wrote once it has exited. The
- * exit status (--check's, where given); launches (may be NULL): how many
- * were read. */
-int launches_report(struct session *s, const char *const *files, int n,
-		    uint64_t *launches);
+ * the summary as the options say, after launches_prepare(): --launches
+ * FILE..., and what --trace prints of the files the traced command wrote
+ * once it has exited. fds (may be NULL): the files already open, read
+ * from where they are and named files[i]. The exit status (--check's,
+ * where given); launches (may be NULL): how many were read. */
+int launches_report(struct session *s, const char *const *files,
+		    const int *fds, int n, uint64_t *launches);
 
 #endif

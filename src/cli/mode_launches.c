@@ -453,7 +453,8 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 		     "know skipped", path, fi->skipped, plural(fi->skipped));
 }
 
-static void read_one(struct launch_run *run, const char *path)
+/* fd >= 0: the file already open (--trace's, checked as its run's). */
+static void read_one(struct launch_run *run, const char *path, int fd)
 {
 	static const struct occ_launch_callbacks cb = { on_device, on_launch };
 	struct occ_launch_file fi;
@@ -462,7 +463,8 @@ static void read_one(struct launch_run *run, const char *path)
 
 	run->file = path;
 	run->n_ids = 0;
-	st = occ_launches_read_file(path, &cb, run, &fi, &d);
+	st = fd >= 0 ? occ_launches_read_fd(fd, path, &cb, run, &fi, &d) :
+		       occ_launches_read_file(path, &cb, run, &fi, &d);
 	if (run->part_dev)
 		part_failed(run);
 	if (run->too_many_devices)
@@ -600,6 +602,8 @@ void launches_free(struct launch_run *run)
 	free(run);
 }
 
+/* Everything that can refuse the options, done before any file is read
+ * (and, for --trace, before the command runs). */
 static void run_prepare(struct session *s, struct launch_run *run)
 {
 	const struct options *o = s->o;
@@ -633,11 +637,9 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	check_attach(s, &run->out, &kind_launches);
 }
 
-int launches_report(struct session *s, const char *const *files, int n,
-		    uint64_t *launches)
+void launches_prepare(struct session *s)
 {
 	struct launch_run *run = calloc(1, sizeof *run);
-	int i;
 
 	if (!run)
 		die("out of memory");
@@ -646,9 +648,18 @@ int launches_report(struct session *s, const char *const *files, int n,
 	launches_free(s->launches);
 	s->launches = run;
 	run_prepare(s, run);
-	files_openable(files, n);
+}
+
+int launches_report(struct session *s, const char *const *files,
+		    const int *fds, int n, uint64_t *launches)
+{
+	struct launch_run *run = s->launches;
+	int i;
+
+	if (!fds)
+		files_openable(files, n);
 	for (i = 0; i < n; i++)
-		read_one(run, files[i]);
+		read_one(run, files[i], fds ? fds[i] : -1);
 	if (run->text)
 		launch_summary_print(stdout, run->sum, s->o->achieved ?
 				     (size_t)s->o->achieved_top : 0);
@@ -675,7 +686,8 @@ int mode_launches(struct session *s)
 	files[n++] = o->launches;
 	for (i = 0; i < o->n_more_launches; i++)
 		files[n++] = o->more_launches[i];
-	status = launches_report(s, files, n, &launches);
+	launches_prepare(s);
+	status = launches_report(s, files, NULL, n, &launches);
 	/* Nothing to report is a failure, as for --trace and --kernels: a
 	 * script must not take an empty report for a good one. */
 	if (!launches) {

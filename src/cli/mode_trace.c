@@ -1,7 +1,8 @@
 /*
  * mode_trace.c - occcalc --trace [--trace-out PATH] -- COMMAND [ARGS...]:
- * the command run with the injection library (trace_run.c), then the
- * trace files its processes wrote, read as --launches reads them
+ * the options of the report checked, the command run with the injection
+ * library (trace_run.c), then the trace files its processes wrote, read
+ * as --launches reads them
  * (launches_report: the same rows and summary). The
  * command's exit status is occcalc's; where the command succeeded, the
  * run fails (1) when nothing was traced, else --check decides. With
@@ -22,6 +23,8 @@ int mode_trace(struct session *s)
 
 	r->achieved = !s->o->achieved ? 0 : s->o->achieved_launches ?
 		(unsigned long)s->o->achieved_launches : ACHIEVED_LAUNCHES;
+	/* A typo in --fields, --check or --kernel must not cost the run. */
+	launches_prepare(s);
 	status = trace_run(r, s->o->trace_out, s->o->command);
 
 	if (r->not_run)
@@ -31,7 +34,7 @@ int mode_trace(struct session *s)
 		    "GPU or driver here, or it uses none)", s->o->command[0]);
 		return status ? status : 1;
 	}
-	summary = launches_report(s, (const char *const *)r->files,
+	summary = launches_report(s, (const char *const *)r->files, r->fds,
 				  (int)r->n_files, &launches);
 	if (!launches) {
 		say("--trace: '%s' started CUDA but launched no kernel (%zu "

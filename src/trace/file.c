@@ -1,9 +1,11 @@
 /*
  * file.c - the trace file of one process: where it goes
- * (OCCCALC_TRACE_OUT), and whole records written as they come.
+ * (OCCCALC_TRACE_OUT, named with OCCCALC_TRACE_RUN's id where the runner
+ * gives one), and whole records written as they come.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,32 +38,59 @@ static int open_new(const char *path, int excl)
 	return fd;
 }
 
+/* An id of letters, digits, '-' and '_' only: it goes into file names. */
+static void run_id(char *out)
+{
+	const char *id = getenv(TRACE_ENV_RUN);
+	size_t n = id ? strspn(id, "0123456789abcdefghijklmnopqrstuvwxyz"
+			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ-_") : 0;
+
+	out[0] = '\0';
+	if (id && n && !id[n] && n <= TRACE_RUN_MAX)
+		memcpy(out, id, n + 1);
+}
+
+/* f->path from fmt; -1 when it does not fit. */
+static int name(struct trace_file *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(f->path, sizeof f->path, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= sizeof f->path ? -1 : 0;
+}
+
 int trace_file_open(struct trace_file *f)
 {
 	const char *out = getenv(TRACE_ENV_OUT);
 	long pid = (long)getpid();
-	int n;
+	const char *run;
 
 	memset(f, 0, sizeof *f);
 	f->fd = -1;
 	f->owner = getpid();
+	run_id(f->run);
+	run = f->run;
 	if (!out || !*out)
 		out = ".";
 	if (is_dir(out)) {
-		n = snprintf(f->path, sizeof f->path,
-			     "%s/occcalc-trace.%ld.jsonl", out, pid);
-		if (n < 0 || (size_t)n >= sizeof f->path)
+		if (*run ? name(f, "%s/occcalc-trace.%s.%ld.jsonl", out, run,
+				pid) :
+			   name(f, "%s/occcalc-trace.%ld.jsonl", out, pid))
 			return -1;
 		f->fd = open_new(f->path, 0);
 	} else {
-		n = snprintf(f->path, sizeof f->path, "%s", out);
-		if (n < 0 || (size_t)n >= sizeof f->path)
+		/* With a run id, FILE.RUN: the runner renames it over FILE
+		 * once the command has exited, so that an older FILE stays
+		 * until a new trace replaces it. */
+		if (*run ? name(f, "%s.%s", out, run) : name(f, "%s", out))
 			return -1;
 		f->fd = open_new(f->path, 1);
 		if (f->fd < 0 && errno == EEXIST) {
-			n = snprintf(f->path, sizeof f->path, "%s.%ld", out,
-				     pid);
-			if (n < 0 || (size_t)n >= sizeof f->path)
+			if (*run ? name(f, "%s.%s.%ld", out, run, pid) :
+				   name(f, "%s.%ld", out, pid))
 				return -1;
 			f->fd = open_new(f->path, 0);
 		}

@@ -183,6 +183,8 @@ static void write_header(void)
 	line_raw(&l, "{\"type\":\"header\"");
 	line_str(&l, "format", "occcalc-trace");
 	line_int(&l, "version", 1);
+	if (T.file.run[0])
+		line_str(&l, "run", T.file.run);
 	line_int(&l, "pid", getpid());
 	line_int(&l, "ppid", getppid());
 	line_raw(&l, ",\"argv\":[");

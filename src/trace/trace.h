@@ -18,6 +18,12 @@
  * process that starts CUDA, FILE.PID by any other. Unset: the current
  * directory. */
 #define TRACE_ENV_OUT "OCCCALC_TRACE_OUT"
+/* The run's id: with it the names bear it (occcalc-trace.RUN.PID.jsonl;
+ * FILE.RUN, FILE.RUN.PID, which the runner renames once the command has
+ * exited) and so does the header, so that the runner reads only what its
+ * own run wrote (docs/trace-format.md). */
+#define TRACE_ENV_RUN "OCCCALC_TRACE_RUN"
+#define TRACE_RUN_MAX 64
 
 #define TRACE_DEVICES_MAX 64
 
@@ -30,6 +36,7 @@ struct trace_file {
 	char *buf;
 	size_t len, cap;
 	int failed;              /* a write failed: told once, then silent */
+	char run[TRACE_RUN_MAX + 1];   /* OCCCALC_TRACE_RUN, or "" */
 	char path[4096];
 };
 

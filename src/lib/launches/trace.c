@@ -17,6 +17,7 @@ enum kind { KV_INT, KV_PCT, KV_STR, KV_DIM3, KV_SKIP };
 #define KEYS(X) \
 	X(TYPE, "type", KV_STR) X(FORMAT, "format", KV_STR) \
 	X(VERSION, "version", KV_INT) X(PID, "pid", KV_INT) \
+	X(RUN, "run", KV_STR) \
 	X(ARGV, "argv", KV_SKIP) X(DEVICE, "device", KV_INT) \
 	X(NAME, "name", KV_STR) X(UUID, "uuid", KV_STR) \
 	X(MAJOR, "major", KV_INT) X(MINOR, "minor", KV_INT) \
