@@ -120,16 +120,40 @@ run --trace --trace-out "$tmp/new/" -- "$tmp/writes"
 [ "$status" -eq 0 ] && [ -d "$tmp/new" ] && [ "$(ls "$tmp/new" | wc -l)" -eq 1 ]
 ok $? "--trace-out DIR/: the directory is made"
 
-# Files are this run's by the id in their names and their headers.
-run --trace --trace-out "$tmp/d/" -- sh -c \
+# Files are this run's by the directory made for it: a file its command
+# writes under a name without the run's id (a stand-in, an older
+# library) is read, and takes the id in DIR; one whose header names
+# another run is not.
+run --trace --trace-out "$tmp/d/" -f csv --fields file -- sh -c \
 	'"$0" "$OCCCALC_TRACE_OUT/occcalc-trace.$$.jsonl"' "$tmp/writes"
-[ "$status" -eq 1 ] && one_error_line "wrote no trace"
-ok $? "a file without the run's id in its name is not read"
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 2 ] &&
+	grep -q "^$tmp/d/occcalc-trace\.[0-9a-f]\{16\}\.[0-9]*\.jsonl$" "$tmp/out" &&
+	[ -f "$(sed -n 2p "$tmp/out")" ]
+ok $? "a file without the run's id in its name is read, and named with it in DIR"
 run --trace --trace-out "$tmp/d/" -- sh -c \
 	'OCCCALC_TRACE_RUN=other "$0" "$OCCCALC_TRACE_OUT/occcalc-trace.$OCCCALC_TRACE_RUN.1.jsonl"' "$tmp/writes"
-[ "$status" -eq 1 ] && grep -q "bears this run's id in its name but not in a header record: not read" "$tmp/err" &&
+[ "$status" -eq 1 ] && grep -q "its header names another run: not read" "$tmp/err" &&
 	grep -q "wrote no trace" "$tmp/err"
-ok $? "a file with the run's id in its name but another in its header is not read"
+ok $? "a file whose header names another run is not read"
+
+# The stand-ins of ../shared/repro/hostile-5 (04, 05): a file written
+# into OCCCALC_TRACE_OUT under a name of its own. Two runs into one
+# directory each read their own; a run right after another that traces
+# nothing reads none.
+mkdir -p "$tmp/shared"
+for r in A B; do
+	"$OCCCALC" --trace --trace-out "$tmp/shared/" -- sh -c \
+		'sleep 0.3; cp "$0" "$OCCCALC_TRACE_OUT/occcalc-trace.$$.jsonl"; sleep 0.3' \
+		"$real" >"$tmp/run$r" 2>&1 &
+done
+wait
+grep -q "^142 launches of 72 kernels in 1 file" "$tmp/runA" &&
+	grep -q "^142 launches of 72 kernels in 1 file" "$tmp/runB" &&
+	[ "$(ls "$tmp/shared" | wc -l)" -eq 2 ]
+ok $? "two runs at once into one --trace-out DIR/: each reads its own file alone"
+run --trace --trace-out "$tmp/shared/" -- true
+[ "$status" -eq 1 ] && one_error_line "wrote no trace"
+ok $? "a run right after them that traces nothing reads none of their files"
 f=$(ls "$tmp/d"/occcalc-trace.*.*.jsonl | head -1)
 run --launches "$f" -f csv --fields kernel
 [ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 2 ] && [ ! -s "$tmp/err" ]

@@ -12,7 +12,7 @@
 #define TRACE_ENV_INJECTION "CUDA_INJECTION64_PATH"
 #define TRACE_ENV_OUT "OCCCALC_TRACE_OUT"
 /* The run's id, in the names of the files and in their header records:
- * the runner reads only files that bear it in both. */
+ * the runner reads no file whose header names another run. */
 #define TRACE_ENV_RUN "OCCCALC_TRACE_RUN"
 /* How long, in seconds, the runner waits for the processes the command
  * left running once it has exited (TRACE_WAIT_S without it). */
@@ -28,9 +28,12 @@
  * read frees them as a finished run does. */
 struct trace_run {
 	char lib[PATH_MAX];          /* the injection library */
-	char out[PATH_MAX];          /* OCCCALC_TRACE_OUT: a dir or a file */
-	int out_is_dir;
-	int temp_dir;                /* out made for this run: removed after */
+	char dest[PATH_MAX];         /* --trace-out, absolute; "" without */
+	int out_is_dir;              /* it is a directory */
+	char run_dir[PATH_MAX];      /* the run's own directory */
+	int have_run_dir;            /* made, not yet removed */
+	char out[PATH_MAX];          /* OCCCALC_TRACE_OUT: run_dir, or
+	                                FILE's name in it */
 	int not_run;                 /* the command could not be started */
 	int left_running;            /* processes still ran after the wait */
 	long wait_s;                 /* OCCCALC_TRACE_WAIT or TRACE_WAIT_S */
@@ -44,19 +47,30 @@ struct trace_run {
 	size_t n_files;
 };
 
-/* Finds the library, checks --trace-out (a temporary directory without
- * it), runs argv with the library injected and waits for it and for the
- * processes it left running (a bounded wait); returns the command's exit
- * status (128 + N for signal N; 127 or 126 when it cannot be run), with
- * the trace files this run wrote open in r. With --trace-out FILE they
- * are renamed to their names (FILE, FILE.PID) only now; a temporary
- * directory is removed before they are read, so that no exit leaves it
- * behind. Usage errors and a missing library end the run before the
- * command starts. */
+/* Finds the library, checks --trace-out and makes the run's own
+ * directory (trace_files.c), runs argv with the library injected and
+ * waits for it and for the processes it left running (a bounded wait);
+ * returns the command's exit status (128 + N for signal N; 127 or 126
+ * when it cannot be run), with the trace files this run wrote open in r,
+ * under the names they take in --trace-out (FILE, FILE.PID, or
+ * DIR/occcalc-trace.ID.PID.jsonl): an older FILE is replaced only by a
+ * new trace. The run's directory is removed before they are read, so
+ * that no exit leaves it behind. Usage errors and a missing library end
+ * the run before the command starts. */
 int trace_run(struct trace_run *r, const char *trace_out,
 	      char *const *argv);
-/* Closes the files, removes a temporary directory still there (the
+/* Closes the files, removes the run's directory if still there (the
  * command could not run) and frees the list. */
 void trace_run_free(struct trace_run *r);
+
+/* trace_files.c: checks --trace-out (before the command), makes the
+ * run's id and directory, and sets r->out. */
+void trace_out_prepare(struct trace_run *r, const char *trace_out);
+/* Once the command has exited: opens the files of the run's directory,
+ * gives them their names in --trace-out, and removes the directory
+ * (kept, and said, where processes still run). */
+void trace_out_collect(struct trace_run *r);
+/* Removes the run's directory (its files too without --trace-out). */
+void trace_out_remove(struct trace_run *r);
 
 #endif
