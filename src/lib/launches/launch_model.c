@@ -210,9 +210,13 @@ static int executed_possible(const struct occ_arch *a,
 
 /* The architecture as the launch ran on it: the SM's shared memory the
  * carveout the driver chose, where recorded. A recorded carveout the
- * launch cannot have run with (CUPTI's sharedMemoryExecuted of a launch
- * under the range profiler, say) is not taken: the launch is modelled
- * at the largest, as where none is recorded. */
+ * launch cannot have run with is not taken: the launch is modelled at
+ * the largest, as where none is recorded. Nor is one of a launch the
+ * range profiler measured (--achieved): CUPTI records 0, or carveouts
+ * the launch did not run with. Measured on an H200
+ * (docs/pytorch-traces): cunn_SoftMaxBackwardSmem, blocks of 16,448 B,
+ * recorded 32 KB (1 block, 25 %) and achieved 83 %, where the same
+ * launches outside the profiler ran with 132 KB (4 blocks, 100 %). */
 static void arch_as_run(const struct occ_arch *arch,
 			const struct occ_launch_record *l,
 			const struct occ_kernel *k, struct occ_arch *a,
@@ -223,7 +227,8 @@ static void arch_as_run(const struct occ_arch *arch,
 		*unknown |= OCC_LAUNCH_UNKNOWN_CARVEOUT;
 		return;
 	}
-	if (!executed_possible(arch, k, (uint64_t)l->smem_executed)) {
+	if (l->achieved_occupancy_pct >= 0 ||
+	    !executed_possible(arch, k, (uint64_t)l->smem_executed)) {
 		*unknown |= OCC_LAUNCH_UNKNOWN_CARVEOUT |
 			    OCC_LAUNCH_UNKNOWN_SMEM_EXECUTED;
 		return;

@@ -205,8 +205,9 @@ enum occ_launch_unknown {
 	OCC_LAUNCH_UNKNOWN_LAYOUT = 1 << 3,      /* the GPCs, for clusters */
 	OCC_LAUNCH_UNKNOWN_WAVES = 1 << 4,       /* the grid beyond 2^31-1 */
 	/* The recorded carveout (smem_executed) was not taken: not one of
-	 * the device's, or too small for one block of the launch (CUPTI's
-	 * record of a launch under its range profiler); with
+	 * the device's, too small for one block of the launch, or of a
+	 * launch the range profiler measured (--achieved), whose record
+	 * CUPTI does not fill with the carveout it ran; with
 	 * OCC_LAUNCH_UNKNOWN_CARVEOUT, as the largest is assumed. */
 	OCC_LAUNCH_UNKNOWN_SMEM_EXECUTED = 1 << 5
 };
