@@ -59,6 +59,15 @@ def run(cmd, env=None):
     return wall, ru.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
+def lib_env(a, work, name, **extra):
+    """The environment of a run with the injection library alone (no
+    summary), writing to name in work; None without --lib."""
+    if not a.lib:
+        return None
+    return dict(os.environ, CUDA_INJECTION64_PATH=a.lib,
+                OCCCALC_TRACE_OUT=os.path.join(work, name), **extra)
+
+
 def quartiles(v):
     """The least, the quartiles and the greatest of v."""
     if len(v) < 2:
@@ -76,7 +85,7 @@ def step_table(configs, res, rounds):
         "| run | runs | step (median) | x plain | run wall (median) "
         "| x plain | max RSS | beside plain |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for name, _ in configs:
+    for name, _, _ in configs:
         m = med[name]
         lines.append("| %s | %d | %.2f ms | %.2fx | %.2f s | %.2fx "
                      "| %.0f MiB | %+.0f MiB |" % (
@@ -89,7 +98,7 @@ def step_table(configs, res, rounds):
               "| run | paired rounds | least | first quartile | median "
               "| third quartile | greatest | rounds at most 1.10x |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for name, _ in configs[1:]:
+    for name, _, _ in configs[1:]:
         r = [s / res["plain"]["step"][i] for i, s
              in zip(res[name]["round"], res[name]["step"])]
         lo, q1, q2, q3, hi = quartiles(r)
@@ -182,6 +191,8 @@ def main():
                     "/usr/local/cuda/bin/ncu")
     ap.add_argument("--program", default=PROGRAM,
                     help="the training program (t/gpu/trace_program.py)")
+    ap.add_argument("--scale", default="bench",
+                    help="its scale: bench, or host (host-bound steps)")
     a = ap.parse_args()
     if a.ncu_rounds is None:
         a.ncu_rounds = a.rounds
@@ -189,7 +200,7 @@ def main():
     py = sys.executable
     work = tempfile.mkdtemp(prefix="occcalc-bench-trace.")
     timing = os.path.join(work, "timing.json")
-    prog = [py, a.program, "--scale", "bench", "--timing", timing]
+    prog = [py, a.program, "--scale", a.scale, "--timing", timing]
     steady = ["--warmup", str(a.warmup), "--warmup-s", str(a.warmup_s),
               "--steps", str(a.steps)]
     ncu_name = "ncu --section Occupancy"
@@ -197,6 +208,12 @@ def main():
         ("plain", prog + steady),
         ("--trace", [a.occcalc, "--trace", "--trace-out",
                      os.path.join(work, "t.jsonl"), "--"] + prog + steady),
+        ("--trace --trace-calls",
+         [a.occcalc, "--trace", "--trace-calls", "--trace-out",
+          os.path.join(work, "c.jsonl"), "--"] + prog + steady),
+        ("the library alone", prog + steady, lib_env(a, work, "l.jsonl")),
+        ("floor: CUPTI's records dropped", prog + steady,
+         lib_env(a, work, "f.jsonl", OCCCALC_TRACE_FLOOR="1")),
         ("torch.profiler", prog + steady +
          ["--kineto", os.path.join(work, "k.json")]),
         (ncu_name,
@@ -206,10 +223,13 @@ def main():
     ]
     if a.ncu_rounds == 0:
         configs.pop()
+    # Each (name, command, environment): the library's runs need --lib.
+    configs = [c if len(c) == 3 else c + (None,) for c in configs
+               if len(c) == 2 or c[2] is not None]
     # A first run builds the cluster kernel and fills Triton's cache.
     subprocess.run(prog + ["--steps", "1"], check=True)
     res = {name: {"step": [], "wall": [], "rss": [], "round": [],
-                  "host": [], "gc": [], "each": []} for name, _ in configs}
+                  "host": [], "gc": [], "each": []} for name, _, _ in configs}
     rounds, longest = 0, 0.0
     for r in range(a.rounds):
         now = time.perf_counter() - began
@@ -218,12 +238,12 @@ def main():
             break
         t_round = time.perf_counter()
         order = configs[r % len(configs):] + configs[:r % len(configs)]
-        for name, cmd in order:
+        for name, cmd, env in order:
             if name == ncu_name and r >= a.ncu_rounds:
                 continue
             if os.path.exists(timing):
                 os.unlink(timing)
-            wall, rss, st = run(cmd)
+            wall, rss, st = run(cmd, env)
             if st != 0 or not os.path.exists(timing):
                 sys.exit("bench-trace: %s failed (status %d)" % (name, st))
             with open(timing) as f:

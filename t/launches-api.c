@@ -199,6 +199,8 @@ static struct occ_launch_record launch(int block, int regs, int64_t dyn)
 	l.dynamic_smem = dyn;
 	l.smem_total = dyn;
 	l.smem_executed = -1;
+	l.achieved_occupancy_pct = -1;     /* not measured */
+	l.profiled_duration_ns = -1;
 	l.cluster[0] = l.cluster[1] = l.cluster[2] = 0;
 	return l;
 }

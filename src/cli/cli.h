@@ -100,6 +100,7 @@ struct options {
 	int device_all;                 /* --device all */
 	int device_given;               /* --device N: that GPU named */
 	const char *trace_out;          /* --trace-out PATH */
+	int trace_calls;                /* --trace-calls */
 	char *const *command;           /* --trace -- COMMAND ARGS... */
 	int achieved;                   /* --achieved[=N] given */
 	uint64_t achieved_top;          /* its N kernels shown; 0: all */

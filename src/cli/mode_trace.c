@@ -25,6 +25,7 @@ int mode_trace(struct session *s)
 		(unsigned long)s->o->achieved_launches : ACHIEVED_LAUNCHES;
 	/* A typo in --fields, --check or --kernel must not cost the run. */
 	launches_prepare(s);
+	r->calls = s->o->trace_calls;
 	status = trace_run(r, s->o->trace_out, s->o->command);
 
 	if (r->not_run)

@@ -329,6 +329,11 @@ const struct opt opts[] = {
 	  .help = "--trace: keep the trace files: PATH a file\n(FILE.PID for "
 	  "each process after the first)\nor a directory (default: a "
 	  "temporary one,\nremoved)" },
+	{ "trace-calls", 0, FLAG(trace_calls, 1), .modes = TRC,
+	  .topic = T_LAUNCHES, .selects = -1,
+	  .help = "--trace: take the launches from CUPTI's\ncallback API at "
+	  "each launch call, not its\nkernel activity records: cheaper, "
+	  "with no\nGPU times and no carveout (the largest is\nassumed)" },
 	{ "achieved", 0, ARG_FN, "[=N[,L]]", .parse = arg_achieved,
 	  .optional = 1, .modes = TRC, .topic = T_LAUNCHES, .selects = -1,
 	  .help = "--trace: measure achieved occupancy in the\nsame run "
@@ -577,6 +582,9 @@ static void check_pairs(const struct options *o)
 	     option_given(o, "partition-part")) && !o->partition.given)
 		die_usage("--partition-flags and --partition-part go with "
 			  "--partition MIN_SMS");
+	if (o->trace_calls && o->achieved)
+		die_usage("--achieved measures the launches of CUPTI's activity "
+			  "records: it does not go with --trace-calls");
 	if (o->partition.given && o->measure)
 		die_usage("--measure launches on the whole GPU: it does not go "
 			  "with --partition (--api asks the driver inside the "

@@ -17,6 +17,8 @@
 /* How long, in seconds, the runner waits for the processes the command
  * left running once it has exited (TRACE_WAIT_S without it). */
 #define TRACE_ENV_WAIT "OCCCALC_TRACE_WAIT"
+/* --trace-calls: "callbacks" (src/trace/callbacks.c) */
+#define TRACE_ENV_MODE "OCCCALC_TRACE_MODE"
 #define TRACE_WAIT_S 60
 /* --achieved: the launches of each kernel to measure (src/trace/achieved.h) */
 #define TRACE_ENV_ACHIEVED "OCCCALC_ACHIEVED"
@@ -39,6 +41,7 @@ struct trace_run {
 	long wait_s;                 /* OCCCALC_TRACE_WAIT or TRACE_WAIT_S */
 	int status;                  /* the command's exit status */
 	unsigned long achieved;      /* --achieved: launches per kernel; 0 */
+	int calls;                   /* --trace-calls */
 	char id[24];                 /* the run's id (OCCCALC_TRACE_RUN) */
 	const char *cmd;             /* the command, for messages */
 	char **files;                /* the trace files written: FILE first,

@@ -213,6 +213,7 @@ static int spawn(struct trace_run *r, char *const *argv)
 	    setenv(TRACE_ENV_OUT, r->out, 1) != 0 ||
 	    setenv(TRACE_ENV_RUN, r->id, 1) != 0 ||
 	    (r->achieved && setenv(TRACE_ENV_ACHIEVED, budget, 1) != 0) ||
+	    (r->calls && setenv(TRACE_ENV_MODE, "callbacks", 1) != 0) ||
 	    pipe(fds) != 0) {
 		trace_out_remove(r);
 		die("--trace: %s", strerror(errno));
@@ -247,6 +248,7 @@ static int spawn(struct trace_run *r, char *const *argv)
 	unsetenv(TRACE_ENV_OUT);
 	unsetenv(TRACE_ENV_RUN);
 	unsetenv(TRACE_ENV_ACHIEVED);
+	unsetenv(TRACE_ENV_MODE);
 	if (n == (ssize_t)sizeof err) {
 		say("--trace: cannot run '%s': %s", argv[0], strerror(err));
 		r->not_run = 1;

@@ -49,6 +49,7 @@ typedef CUpti_ActivityKernel8 kernel_record;
 static struct tracer {
 	pthread_mutex_t lock;
 	int on;                          /* initialised in this process */
+	int floor;                       /* TRACE_ENV_FLOOR: buffers dropped */
 	struct trace_file file;
 	struct name_cache *names;
 	uint64_t launches, dropped;
@@ -160,6 +161,46 @@ static void write_launch(const kernel_record *k)
 	put_line(&l);
 }
 
+void trace_api_launch(const char *mangled, const struct api_launch *a)
+{
+	struct line l = { T.line, 0, sizeof T.line };
+	const char *names;
+
+	pthread_mutex_lock(&T.lock);
+	if (!T.on || T.file.owner != getpid()) {
+		pthread_mutex_unlock(&T.lock);
+		return;
+	}
+	names = name_cache_get(T.names, mangled);
+	describe(a->device);
+	line_raw(&l, "{\"type\":\"launch\"");
+	line_int(&l, "device", a->device);
+	line_int(&l, "context", a->context);
+	line_int(&l, "stream", (int64_t)a->stream);
+	line_int(&l, "correlation", (int64_t)a->correlation);
+	if (names) {
+		line_raw(&l, ",");
+		line_raw(&l, names);
+	} else {
+		line_str(&l, "kernel", mangled);
+		line_str(&l, "mangled", mangled);
+	}
+	line_triple(&l, "grid", a->grid[0], a->grid[1], a->grid[2]);
+	line_triple(&l, "block", a->block[0], a->block[1], a->block[2]);
+	line_triple(&l, "cluster", a->cluster[0], a->cluster[1],
+		    a->cluster[2]);
+	line_int(&l, "regs", a->regs);
+	line_int(&l, "static_smem", a->static_smem);
+	line_int(&l, "smem", a->smem);
+	line_int(&l, "local_mem_per_thread", a->local);
+	line_str(&l, "smem_limit_config", a->optin ? "optin" : "default");
+	line_str(&l, "launch_type", a->launch_type);
+	line_raw(&l, "}\n");
+	T.launches++;
+	put_line(&l);
+	pthread_mutex_unlock(&T.lock);
+}
+
 void trace_put_finished(const char *s, size_t n)
 {
 	pthread_mutex_lock(&T.lock);
@@ -233,7 +274,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
 	size_t dropped = 0;
 
 	pthread_mutex_lock(&T.lock);
-	if (T.on && T.file.owner == getpid()) {
+	if (T.on && !T.floor && T.file.owner == getpid()) {
 		while (cuptiActivityGetNextRecord(buf, valid, &r) ==
 		       CUPTI_SUCCESS)
 			if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
@@ -279,11 +320,13 @@ __attribute__((visibility("default"))) int InitializeInjection(void);
 
 int InitializeInjection(void)
 {
-	CUptiResult r;
+	const char *floor_env = getenv(TRACE_ENV_FLOOR), *mode;
 	uint32_t version = 0;
+	CUptiResult r;
 
 	if (T.on)
 		return 1;
+	T.floor = floor_env && *floor_env && strcmp(floor_env, "0") != 0;
 	if (cuptiGetVersion(&version) != CUPTI_SUCCESS ||
 	    version < CUPTI_API_VERSION) {
 		fprintf(stderr, "occcalc trace: CUPTI %u is older than the %u "
@@ -302,6 +345,18 @@ int InitializeInjection(void)
 	}
 	write_header();
 	trace_file_flush(&T.file);
+	mode = getenv(TRACE_ENV_MODE);
+	if (mode && strcmp(mode, "callbacks") == 0) {
+		if (callbacks_start() != 0) {
+			trace_file_close(&T.file);
+			unlink(T.file.path);
+			return 0;
+		}
+		T.on = 1;
+		pthread_atfork(NULL, NULL, after_fork_child);
+		atexit(at_exit);
+		return 1;
+	}
 	r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
 	if (r == CUPTI_SUCCESS)
 		r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);

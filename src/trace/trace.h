@@ -23,6 +23,14 @@
  * exited) and so does the header, so that the runner reads only what its
  * own run wrote (docs/trace-format.md). */
 #define TRACE_ENV_RUN "OCCCALC_TRACE_RUN"
+/* Set (to anything but 0) by make bench-trace alone: CUPTI's kernel
+ * activity enabled and its buffers dropped unread, the floor under
+ * what tracing can cost (docs/trace-overhead.md). */
+#define TRACE_ENV_FLOOR "OCCCALC_TRACE_FLOOR"
+/* "callbacks": the launches are taken from CUPTI's callback API on the
+ * launching thread (callbacks.c), without GPU timestamps or the carveout
+ * run; otherwise from its kernel activity records. */
+#define TRACE_ENV_MODE "OCCCALC_TRACE_MODE"
 #define TRACE_RUN_MAX 64
 
 #define TRACE_DEVICES_MAX 64
@@ -73,4 +81,21 @@ struct name_cache *name_cache_new(void);
 const char *name_cache_get(struct name_cache *c, const char *mangled);
 void name_cache_free(struct name_cache *c);
 
+/* A launch as the callback API sees it, at the launch call. */
+struct api_launch {
+	uint32_t device, context;
+	uint64_t stream, correlation;
+	unsigned grid[3], block[3], cluster[3];
+	int regs, static_smem, smem, local;
+	int optin;                       /* dynamic smem above 48 KB */
+	const char *launch_type;
+};
+
+/* inject.c: writes the launch of the function named mangled (its device
+ * described first), under the tracer's lock; nothing where this process
+ * is not traced. */
+void trace_api_launch(const char *mangled, const struct api_launch *a);
+/* callbacks.c: subscribes to the driver's launch calls; 0, or -1 with
+ * a line on stderr. */
+int callbacks_start(void);
 #endif

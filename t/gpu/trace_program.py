@@ -5,7 +5,7 @@ attention), a small CNN (cuDNN convolutions), a Triton kernel
 (triton.jit) and a CUDA C++ kernel with __cluster_dims__ (trace_cluster.cu,
 built with nvcc and loaded with ctypes).
 
-  trace_program.py [--scale fixture|bench] [--warmup N] [--warmup-s S]
+  trace_program.py [--scale fixture|bench|host] [--warmup N] [--warmup-s S]
                    [--steps N] [--kineto FILE] [--timing FILE] [--build DIR]
 
 --kineto runs the timed steps under torch.profiler and writes its Chrome
@@ -43,6 +43,10 @@ SCALES = {
                     side=32, cluster_n=1 << 16),
     "bench": dict(batch=8, seq=1024, width=1024, heads=16, cnn_batch=64,
                   side=64, cluster_n=1 << 22),
+    # Small enough that the host's launching is the step's time, as in a
+    # host-bound training step: what tracing adds per launch shows whole.
+    "host": dict(batch=1, seq=64, width=256, heads=4, cnn_batch=2,
+                 side=16, cluster_n=1 << 12),
 }
 
 
