@@ -384,15 +384,24 @@ static int agrees_exactly(const struct row_cluster *cl)
 		 cl->m.residency.max_blocks_per_sm == cl->c.blocks_per_sm));
 }
 
+/* The layout the runtime counts in the part computed in, where measured
+ * (partition_api_layout); NULL elsewhere. */
+static const struct occ_gpc_layout *runtime_layout(const struct session *s)
+{
+	if (!s->partition.on || !s->partition.measured || s->layout.bound)
+		return NULL;
+	return &s->partition.part.api;
+}
+
 /* In a part with a measured layout: the runtime's answers there. */
 static enum occ_status part_api(const struct session *s,
 				const struct occ_row *row,
 				struct row_cluster *cl)
 {
-	const struct occ_gpc_layout *l = &s->partition.part.api;
+	const struct occ_gpc_layout *l = runtime_layout(s);
 	enum occ_status st;
 
-	if (!s->partition.on || !s->partition.measured || s->layout.bound)
+	if (!l)
 		return OCC_OK;
 	if ((st = occ_cluster_compute(row->a, &row->r, l, cl->shape.size,
 				      &cl->part_api)) != OCC_OK ||
@@ -403,6 +412,31 @@ static enum occ_status part_api(const struct session *s,
 		return st;
 	cl->have_part_api = 1;
 	return OCC_OK;
+}
+
+/* The model's figures: in a measured part, a size the runtime refuses
+ * there has none (occ_cluster_part_compute). */
+static enum occ_status model_best(const struct session *s,
+				  const struct occ_row *row,
+				  const struct occ_gpc_layout *l, int nonportable,
+				  struct occ_cluster_best *b)
+{
+	const struct occ_gpc_layout *api = runtime_layout(s);
+
+	return api ? occ_cluster_part_best(row->a, &row->r, l, api,
+					   nonportable, b)
+		   : occ_cluster_best(row->a, &row->r, l, nonportable, b);
+}
+
+static enum occ_status model_compute(const struct session *s,
+				     const struct occ_row *row,
+				     const struct occ_gpc_layout *l, int size,
+				     struct occ_cluster_result *c)
+{
+	const struct occ_gpc_layout *api = runtime_layout(s);
+
+	return api ? occ_cluster_part_compute(row->a, &row->r, l, api, size, c)
+		   : occ_cluster_compute(row->a, &row->r, l, size, c);
 }
 
 /* An upper bound agrees with answers that stay within it. */
@@ -504,9 +538,9 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 		l = &cl->own;
 	}
 	if (st == OCC_OK)
-		st = occ_cluster_best(row->a, &row->r, l, 0, &cl->portable);
+		st = model_best(s, row, l, 0, &cl->portable);
 	if (st == OCC_OK)
-		st = occ_cluster_best(row->a, &row->r, l, 1, &cl->nonportable);
+		st = model_best(s, row, l, 1, &cl->nonportable);
 	if (st == OCC_OK && item->best) {
 		int size = cl->portable.most_blocks ? cl->portable.most_blocks : 1;
 		struct occ_cluster_shape one = { { size, 1, 1 }, size };
@@ -514,8 +548,7 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 		cl->shape = one;
 	}
 	if (st == OCC_OK)
-		st = occ_cluster_compute(row->a, &row->r, l, cl->shape.size,
-					 &cl->c);
+		st = model_compute(s, row, l, cl->shape.size, &cl->c);
 	if (st == OCC_OK)
 		st = part_api(s, row, cl);
 	if (st != OCC_OK)

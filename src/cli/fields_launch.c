@@ -230,6 +230,13 @@ GETTER(get_cluster_occupancy)
 	val_pct(v, (uint64_t)r->m.cluster.active_warps,
 		(uint64_t)r->m.cluster.warp_slots);
 }
+GETTER(get_cluster_reason)
+{
+	ROW;
+	v->type = VAL_NULL;
+	if (HAS_CLUSTER && r->m.cluster.reason != OCC_CLUSTER_FITS)
+		set_str(v, occ_cluster_reason_name(r->m.cluster.reason));
+}
 REC_GETTER(get_cupti_clusters, r->l->max_active_clusters > 0
 	   ? r->l->max_active_clusters : -1)
 REC_GETTER(get_start, r->l->start_ns)
@@ -364,6 +371,11 @@ static const struct field fields[] = {
 	  "max_active_clusters x cluster_size", get_cluster_active_blocks),
 	F("cluster_occupancy_pct", FT_DEC, "active warps over all the GPU's "
 	  "warp slots in the cluster launch, percent", get_cluster_occupancy),
+	F("cluster_reason", FT_STR, "why no cluster is resident: "
+	  "kernel_does_not_launch, cluster_larger_than_gpcs, "
+	  "runtime_refuses_in_part (--partition: cudaOccupancyMaxActiveClusters "
+	  "answers 0 there, and the launch is refused; absent: one is)",
+	  get_cluster_reason),
 	F("cupti_max_active_clusters", FT_INT, "the clusters CUPTI reported "
 	  "for the launch", get_cupti_clusters),
 	F("start_ns", FT_INT, "when it started, ns (the trace's clock)",

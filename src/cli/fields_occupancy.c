@@ -444,15 +444,18 @@ static const struct field fields[] = {
 	  "empty)", get_cluster_limiter, NULL,
 	  { "cluster limiter", -28, 2, 0, text_cluster_limiter, 0 }, 0, 0 },
 	PLAIN("cluster_reason", FT_STR, "why no cluster is resident (absent: "
-	      "one is): kernel_does_not_launch, cluster_larger_than_gpcs",
+	      "one is): kernel_does_not_launch, cluster_larger_than_gpcs, "
+	      "runtime_refuses_in_part (--partition: the runtime refuses the "
+	      "size in this part, cudaOccupancyMaxActiveClusters answers 0)",
 	      get_cluster_reason),
 	PLAIN("cluster_gpcs_used", FT_INT, "GPCs holding a cluster",
 	      get_cluster_gpcs_used),
 	PLAIN("cluster_idle_slots", FT_INT, "block slots of the cluster launch "
 	      "left empty", get_cluster_idle_slots),
 	PLAIN("cluster_potential_size", FT_INT, "the largest portable size "
-	      "with a cluster resident, as cudaOccupancyMaxPotentialClusterSize "
-	      "answers (0: none)", get_potential),
+	      "with a cluster resident (--partition: that launches in the "
+	      "part), as cudaOccupancyMaxPotentialClusterSize answers (0: none)",
+	      get_potential),
 	PLAIN("cluster_potential_size_nonportable", FT_INT, "the same, "
 	      "non-portable sizes allowed", get_potential_np),
 	PLAIN("cluster_best_size", FT_INT, "the portable size with the most "

@@ -284,18 +284,17 @@ static struct launch_dev *dev_of(const struct launch_run *run, int id)
 	return NULL;
 }
 
-/* The SMs and GPCs a device's launches are computed on: the whole
- * GPU's, or --partition's part's. */
-static int dev_sms(const struct launch_dev *ld)
-{
-	return ld->in_part ? ld->part.sms : ld->d.multiProcessorCount;
-}
-
-static const struct occ_gpc_layout *dev_layout(const struct launch_dev *ld)
+/* A launch computed on its device's SMs and GPCs: the whole GPU's, or
+ * --partition's part's, where a cluster size the runtime refuses has
+ * none (occ_launch_part_compute). */
+static enum occ_status dev_compute(const struct launch_dev *ld,
+				   const struct occ_launch_record *l,
+				   struct occ_launch_model *m)
 {
 	if (ld->in_part)
-		return ld->part.measured ? &ld->part.layout : NULL;
-	return ld->have_layout ? &ld->layout : NULL;
+		return occ_launch_part_compute(&ld->arch, &ld->part, l, m);
+	return occ_launch_compute(&ld->arch, ld->d.multiProcessorCount, l,
+				  ld->have_layout ? &ld->layout : NULL, m);
 }
 
 static enum skip fault_skip(enum occ_launch_fault f)
@@ -318,8 +317,7 @@ static void model(struct launch_run *run, struct launch_row *r,
 		why = SKIP_NO_TABLE;
 	else if (dev->arch_status != OCC_OK)
 		why = SKIP_BAD_DEVICE;
-	else if (occ_launch_compute(&dev->arch, dev_sms(dev), r->l,
-				    dev_layout(dev), &r->m) != OCC_OK)
+	else if (dev_compute(dev, r->l, &r->m) != OCC_OK)
 		why = fault_skip(r->m.fault);
 	if (why == SKIP_COUNT) {
 		if (dev->in_part && !dev->part.measured &&

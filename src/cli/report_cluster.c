@@ -146,6 +146,12 @@ static void none_fits(FILE *f, const struct row_cluster *cl)
 {
 	if (cl->c.reason == OCC_CLUSTER_NO_BLOCKS)
 		fprintf(f, "No cluster fits: the kernel cannot launch.\n");
+	else if (cl->c.reason == OCC_CLUSTER_REFUSED_IN_PART)
+		fprintf(f, "No cluster runs: the part's largest GPC has %d SMs, "
+			"but cudaOccupancyMaxActiveClusters\ncounts 0 clusters "
+			"of %d there, and the runtime refuses the launch\n"
+			"(cudaErrorInvalidClusterSize; docs/partition.md).\n",
+			cl->c.largest_gpc, cl->c.size);
 	else
 		fprintf(f, "No cluster fits: a cluster of %d CTA%s runs on %d "
 			"SM%s of one GPC, and the largest GPC has %d.\n",

@@ -181,10 +181,37 @@ double occ_cluster_percent(const struct occ_cluster_result *c)
 	return 100.0 * (double)c->active_warps / (double)c->warp_slots;
 }
 
-enum occ_status occ_cluster_best(const struct occ_arch *arch,
-				 const struct occ_result *r,
-				 const struct occ_gpc_layout *layout,
-				 int nonportable, struct occ_cluster_best *b)
+/* The runtime's count in a part decides whether the size launches at
+ * all (occ_cluster_part_compute); NULL api: the whole GPU, where every
+ * size hw holds launches. */
+static enum occ_status compute_in(const struct occ_arch *arch,
+				  const struct occ_result *r,
+				  const struct occ_gpc_layout *hw,
+				  const struct occ_gpc_layout *api, int size,
+				  struct occ_cluster_result *c)
+{
+	struct occ_cluster_result counted;
+	enum occ_status st = occ_cluster_compute(arch, r, hw, size, c);
+
+	if (st != OCC_OK || !api)
+		return st;
+	if ((st = occ_cluster_compute(arch, r, api, size, &counted)) != OCC_OK)
+		return st;
+	if (counted.max_active_clusters > 0 || c->max_active_clusters == 0)
+		return OCC_OK;
+	c->idle_slots += c->active_blocks;
+	c->max_active_clusters = c->gpcs_used = 0;
+	c->active_blocks = c->active_warps = 0;
+	c->limiters = limiters(c, r->blocks_per_sm, arch->cluster_blocks_per_sm);
+	c->reason = OCC_CLUSTER_REFUSED_IN_PART;
+	return OCC_OK;
+}
+
+static enum occ_status best_in(const struct occ_arch *arch,
+			       const struct occ_result *r,
+			       const struct occ_gpc_layout *layout,
+			       const struct occ_gpc_layout *api,
+			       int nonportable, struct occ_cluster_best *b)
 {
 	struct occ_cluster_result c;
 	enum occ_status st = check(arch, layout, 1);
@@ -193,11 +220,13 @@ enum occ_status occ_cluster_best(const struct occ_arch *arch,
 
 	if (st != OCC_OK)
 		return st;
+	if ((st = compute_in(arch, r, layout, api, 1, &b->potential_result))
+	    != OCC_OK)
+		return st;
 	b->potential = b->most_blocks = 0;
-	occ_cluster_compute(arch, r, layout, 1, &b->potential_result);
 	b->most_blocks_result = b->potential_result;
 	for (size = 1; size <= limit; size++) {
-		occ_cluster_compute(arch, r, layout, size, &c);
+		compute_in(arch, r, layout, api, size, &c);
 		if (c.max_active_clusters == 0)
 			continue;
 		/* Sizes ascend: the last that fits is the largest. */
@@ -209,6 +238,38 @@ enum occ_status occ_cluster_best(const struct occ_arch *arch,
 		}
 	}
 	return OCC_OK;
+}
+
+enum occ_status occ_cluster_best(const struct occ_arch *arch,
+				 const struct occ_result *r,
+				 const struct occ_gpc_layout *layout,
+				 int nonportable, struct occ_cluster_best *b)
+{
+	return best_in(arch, r, layout, NULL, nonportable, b);
+}
+
+enum occ_status occ_cluster_part_compute(const struct occ_arch *arch,
+					 const struct occ_result *r,
+					 const struct occ_gpc_layout *hw,
+					 const struct occ_gpc_layout *api,
+					 int size,
+					 struct occ_cluster_result *out)
+{
+	if (!api || api->sms != hw->sms)
+		return OCC_ERR_INVALID_INPUT;
+	return compute_in(arch, r, hw, api, size, out);
+}
+
+enum occ_status occ_cluster_part_best(const struct occ_arch *arch,
+				      const struct occ_result *r,
+				      const struct occ_gpc_layout *hw,
+				      const struct occ_gpc_layout *api,
+				      int nonportable,
+				      struct occ_cluster_best *b)
+{
+	if (!api || api->sms != hw->sms)
+		return OCC_ERR_INVALID_INPUT;
+	return best_in(arch, r, hw, api, nonportable, b);
 }
 
 /* ---- Measured: clusters resident at once ---- */
@@ -289,6 +350,7 @@ const char *occ_cluster_reason_name(enum occ_cluster_reason reason)
 	case OCC_CLUSTER_FITS: return "";
 	case OCC_CLUSTER_NO_BLOCKS: return "kernel_does_not_launch";
 	case OCC_CLUSTER_LARGER_THAN_GPCS: return "cluster_larger_than_gpcs";
+	case OCC_CLUSTER_REFUSED_IN_PART: return "runtime_refuses_in_part";
 	}
 	return "?";
 }

@@ -12,7 +12,13 @@
 #  4. occcalc --api --partition makes the split and the green context for
 #     each group size and part, and its rows must agree: the driver's
 #     split with the model's, cudaOccupancyMaxActiveClusters inside with
-#     partition_api_max_active_clusters.
+#     partition_api_max_active_clusters;
+#  5. issue 38: in each part, one cluster of each size 2-16 at one CTA per
+#     SM was launched whatever the runtime answered (refused.csv); occcalc
+#     must predict which ran (max_active_clusters > 0) and which the
+#     runtime refused (0: runtime_refuses_in_part or
+#     cluster_larger_than_gpcs). A table of every part and size is
+#     written to OUTDIR/refused-table.txt and its disagreements printed.
 # Environment as make check-gpu sets it: OCCCALC, NVCC, PYTHON3,
 # OCCCALC_TABLES; T is this script's t/.
 set -u
@@ -40,7 +46,7 @@ echo "partition: $dev, listed as $gpu"
 
 zcat() { gzip -dc "$@"; }
 mkdir "$tmp/d"
-for f in splits.csv sms.csv peaks.csv; do cp "$out/$f" "$tmp/d/"; done
+for f in splits.csv sms.csv peaks.csv refused.csv; do cp "$out/$f" "$tmp/d/"; done
 for f in occ potential layout; do
 	cp "$out/$f.csv.gz" "$tmp/d/"
 	zcat "$out/$f.csv.gz" >"$tmp/d/$f.csv"
@@ -67,6 +73,56 @@ export OCCCALC_TABLES="$tmp/tables"
 PARTITION_DATA="$tmp/d" PARTITION_GPU="$gpu" T="$T" sh "$T/partition.sh" \
 	>"$out/partition-tests.tap" 2>&1 || fail=1
 grep -v '^ok' "$out/partition-tests.tap"
+
+# 5. Which cluster sizes the runtime refuses in each part, beside occcalc.
+flag_name() {
+	case $1 in 0) echo default ;; 1) echo ignore-coscheduling ;;
+	2) echo max-cluster-size ;; esac
+}
+smem1=$(sed -n 's/^setting blocks=1 smem=\([0-9]*\) .*/\1/p' "$out/device.txt")
+tail -n +2 "$out/refused.csv" | grep -v '^-1,' | cut -d, -f1-3 | uniq |
+while IFS=, read -r f m p; do
+	[ "$p" = remaining ] && part=remaining || part="group:$p"
+	"$OCCCALC" -b 128 -r 32 --smem "$smem1" --gpu "$gpu" --cluster 2:16 \
+		--partition "$m" --partition-flags "$(flag_name "$f")" \
+		--partition-part "$part" -f csv,noheader \
+		--fields cluster_size,max_active_clusters,cluster_reason |
+		sed "s/^/$f,$m,$p,/"
+done >"$tmp/predicted"
+# Full rows to refused-table.txt; printed, one line a part: each size
+# 2-16 as R (ran), . (refused), ! (occcalc says otherwise).
+awk -F, -v compact="$tmp/refused-compact" '
+	NR == FNR { key = $1 "," $2 "," $3 "," $4
+	  pred[key] = $5; why[key] = $6; next }
+	FNR == 1 || $1 == -1 { next }
+	{ key = $1 "," $2 "," $3 "," $4
+	  part = $1 "," $2 "," $3
+	  ran = $6 == "ok"
+	  if (!(key in pred)) { verdict = "NO PREDICTION"; bad++ }
+	  else if ((pred[key] > 0) == ran) verdict = "agrees"
+	  else { verdict = "DISAGREES"; bad++ }
+	  n++; if (ran) nran++
+	  if (!(part in mark)) order[++parts] = part
+	  mark[part] = mark[part] " " (verdict != "agrees" ? "!" : ran ? "R" : ".")
+	  printf "%-6s %-5s %-10s %4s %5s %9s %-24s %-28s %s\n", $1, $2, $3, $4,
+		$5, pred[key], why[key], $6, verdict }
+	END { printf "%-26s %s\n", "flags,minCount,part", \
+		"2 3 4 5 6 7 8 9 10-16 (R ran, . refused, ! occcalc disagrees)" > compact
+	      for (i = 1; i <= parts; i++)
+		printf "%-26s%s\n", order[i], mark[order[i]] > compact
+	      printf "partition: refused or ran: %d launches, %d ran, %d refused; %d where occcalc disagrees\n",
+		n, nran, n - nran, bad > "/dev/stderr"
+	      exit bad > 0 }' "$tmp/predicted" "$out/refused.csv" \
+	>"$tmp/refused-rows" 2>"$tmp/refused-sum" || fail=1
+{
+	printf "%-6s %-5s %-10s %4s %5s %9s %-24s %-28s %s\n" flags min part size api occcalc \
+		reason launch verdict
+	cat "$tmp/refused-rows"
+} >"$out/refused-table.txt"
+cat "$tmp/refused-compact"
+grep -E 'DISAGREES|NO PREDICTION' "$out/refused-table.txt"
+cat "$tmp/refused-sum"
+[ -s "$tmp/refused-rows" ] || fail=1
 
 # 4. The live path: each default group size's first group and remainder,
 #    and some of the other flags', clusters of 1-16 at 8 blocks per SM.

@@ -135,6 +135,7 @@ static int cluster_impossible(const struct occ_arch *a,
 static enum occ_status cluster_of(const struct occ_arch *a,
 				  const struct occ_launch_record *l,
 				  const struct occ_gpc_layout *layout,
+				  const struct occ_gpc_layout *api,
 				  struct occ_launch_model *m)
 {
 	int64_t size = dims_product(l->cluster);
@@ -154,9 +155,10 @@ static enum occ_status cluster_of(const struct occ_arch *a,
 		m->unknown |= OCC_LAUNCH_UNKNOWN_LAYOUT;
 		return OCC_OK;
 	}
-	m->has_cluster = occ_cluster_compute(a, &m->result, layout,
-					     m->cluster_size,
-					     &m->cluster) == OCC_OK;
+	m->has_cluster = (api ? occ_cluster_part_compute(a, &m->result,
+					layout, api, m->cluster_size, &m->cluster)
+			      : occ_cluster_compute(a, &m->result, layout,
+					m->cluster_size, &m->cluster)) == OCC_OK;
 	return OCC_OK;
 }
 
@@ -268,10 +270,13 @@ enum occ_status occ_launch_headroom(const struct occ_arch *arch,
 	return occ_headroom(arch, &m.kernel, h);
 }
 
-enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
-				   const struct occ_launch_record *l,
-				   const struct occ_gpc_layout *layout,
-				   struct occ_launch_model *m)
+/* api: in a measured part, the layout the runtime counts there (NULL
+ * elsewhere). */
+static enum occ_status compute(const struct occ_arch *arch, int sms,
+			       const struct occ_launch_record *l,
+			       const struct occ_gpc_layout *layout,
+			       const struct occ_gpc_layout *api,
+			       struct occ_launch_model *m)
 {
 	struct occ_arch a;
 	enum occ_status st;
@@ -297,10 +302,30 @@ enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
 		m->fault = OCC_LAUNCH_FAULT_NO_FIT;
 		return OCC_ERR_INCONSISTENT;
 	}
-	st = cluster_of(&a, l, layout, m);
+	st = cluster_of(&a, l, layout, api, m);
 	if (st != OCC_OK)
 		return st;
 	waves_of(m);
 	cluster_waves_of(m);
+	/* Refused at launch in the part: no wave of it runs there. */
+	if (m->has_cluster && m->cluster.reason == OCC_CLUSTER_REFUSED_IN_PART)
+		m->has_waves = 0;
 	return OCC_OK;
+}
+
+enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
+				   const struct occ_launch_record *l,
+				   const struct occ_gpc_layout *layout,
+				   struct occ_launch_model *m)
+{
+	return compute(arch, sms, l, layout, NULL, m);
+}
+
+enum occ_status occ_launch_part_compute(const struct occ_arch *arch,
+					const struct occ_launch_part *p,
+					const struct occ_launch_record *l,
+					struct occ_launch_model *m)
+{
+	return compute(arch, p->sms, l, p->measured ? &p->layout : NULL,
+		       p->measured ? &p->api : NULL, m);
 }

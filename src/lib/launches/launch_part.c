@@ -41,6 +41,7 @@ enum occ_status occ_launch_part(const struct occ_arch *arch,
 		return OCC_OK;
 	p->measured = 1;
 	p->layout = part.hw;
+	p->api = part.api;
 	occ_copy_string(p->source, sizeof p->source, part.source);
 	return OCC_OK;
 }

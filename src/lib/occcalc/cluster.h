@@ -96,7 +96,9 @@ enum occ_cluster_limit {
 enum occ_cluster_reason {
 	OCC_CLUSTER_FITS = 0,
 	OCC_CLUSTER_NO_BLOCKS,          /* the kernel does not launch at all */
-	OCC_CLUSTER_LARGER_THAN_GPCS    /* more CTAs than any GPC has SMs */
+	OCC_CLUSTER_LARGER_THAN_GPCS,   /* more CTAs than any GPC has SMs */
+	OCC_CLUSTER_REFUSED_IN_PART     /* in a part (green context) the
+					   runtime counts 0 of and refuses */
 };
 
 struct occ_cluster_result {
@@ -172,6 +174,34 @@ enum occ_status occ_cluster_best(const struct occ_arch *arch,
 				 const struct occ_result *r,
 				 const struct occ_gpc_layout *layout,
 				 int nonportable, struct occ_cluster_best *b);
+
+/* ---- Inside a part of the GPU (a green context) ---- */
+
+/* Clusters of `size` CTAs in a part whose two layouts are measured
+ * (occ_partition_part): hw, the GPCs its clusters run in, and api, the
+ * one cudaOccupancyMaxActiveClusters counts there. The runtime refuses
+ * to launch (cudaErrorInvalidClusterSize) every size it counts 0 of, even
+ * where hw's GPCs have the SMs: measured on an H200 (docs/partition.md),
+ * 75 of 75 such launches refused. So a size no GPC of api holds has no
+ * cluster (reason OCC_CLUSTER_REFUSED_IN_PART); any other is
+ * occ_cluster_compute's on hw, which launches reach. Errors as
+ * occ_cluster_compute's, and OCC_ERR_INVALID_INPUT where the two layouts
+ * have different SM counts. */
+enum occ_status occ_cluster_part_compute(const struct occ_arch *arch,
+					 const struct occ_result *r,
+					 const struct occ_gpc_layout *hw,
+					 const struct occ_gpc_layout *api,
+					 int size,
+					 struct occ_cluster_result *out);
+/* occ_cluster_best in such a part: its sizes are occ_cluster_part_compute's,
+ * so that the potential size is the largest that launches there (what
+ * cudaOccupancyMaxPotentialClusterSize answers in the part). */
+enum occ_status occ_cluster_part_best(const struct occ_arch *arch,
+				      const struct occ_result *r,
+				      const struct occ_gpc_layout *hw,
+				      const struct occ_gpc_layout *api,
+				      int nonportable,
+				      struct occ_cluster_best *b);
 
 /* A CTA of a measured cluster launch: SM, cluster, and when it started and
  * ended by a clock common to all SMs (%globaltimer, ns). */

@@ -275,6 +275,8 @@ struct occ_launch_part {
 	int sms;                         /* the part's */
 	int measured;                    /* layout holds its GPCs (hw) */
 	struct occ_gpc_layout layout;
+	struct occ_gpc_layout api;       /* cudaOccupancyMaxActiveClusters'
+					    (measured too) */
 	char source[256];                /* where the layout was measured */
 };
 
@@ -296,6 +298,16 @@ enum occ_status occ_launch_part(const struct occ_arch *arch,
 				unsigned flags, int min_sms, int group,
 				struct occ_launch_part *p,
 				struct occ_diag *diag);
+
+/* Launch l as if it ran in part p (occ_launch_part's): occ_launch_compute
+ * with the part's SMs and, where measured, its GPCs; and there a cluster
+ * size the runtime refuses in the part (occ_cluster_part_compute) has no
+ * cluster resident, m->cluster.reason OCC_CLUSTER_REFUSED_IN_PART, and no
+ * waves. Errors as occ_launch_compute's. */
+enum occ_status occ_launch_part_compute(const struct occ_arch *arch,
+					const struct occ_launch_part *p,
+					const struct occ_launch_record *l,
+					struct occ_launch_model *m);
 
 /* The headroom of launch l's kernel (occ_headroom) on arch, its
  * carveout free (the driver chooses another for other resources);
