@@ -321,7 +321,7 @@ static const struct field fields[] = {
 	  "External id (Kineto), or the trace's op (absent: not known)",
 	  get_op),
 	F("op_shapes", FT_STR, "the operator's input shapes, its Input Dims "
-	  "as JSON (Kineto with record_shapes)", get_op_shapes),
+	  "as JSON (Kineto with record_shapes; absent past 4 KB)", get_op_shapes),
 	F("module", FT_STR, "the innermost nn.Module the operator ran in "
 	  "(Kineto with with_modules or with_stack; absent in backward and "
 	  "outside modules)", get_module),

@@ -41,7 +41,7 @@ static const char *const ekeys[E_COUNT] = {
 };
 
 /* A cpu_op's "Input Dims" kept as JSON text up to this (longer: none). */
-#define SHAPES_MAX 1024
+#define SHAPES_MAX 4096
 #define MODULE_PREFIX "nn.Module: "
 
 /* A_EST_PCT: PyTorch's name for Kineto's estimate since 2026
@@ -81,8 +81,8 @@ struct event {
 	int is_cpu_op, is_module;
 	int have_ext;
 	int64_t ext, pid, tid;
-	char shapes[SHAPES_MAX];
-	size_t shapes_len;          /* SHAPES_MAX: too long, not kept */
+	size_t shapes_len;          /* in kineto's shapes; SHAPES_MAX: too
+	                               long, not kept */
 	int have_shapes;
 	int est_bad;                /* an estimate out of range */
 	uint64_t offset, line;      /* where the event starts */
@@ -98,6 +98,8 @@ struct kineto {
 	unsigned dev_have;
 	struct event ev;
 	char *name;                 /* the event's name */
+	char shapes[SHAPES_MAX];    /* its Input Dims (not in struct event,
+	                               which is cleared at every event) */
 	size_t name_cap;
 };
 
@@ -328,9 +330,10 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 
 /* Input Dims as compact JSON text, ", " between elements as Python's
  * json.dumps writes them. */
-static void shapes_put(struct event *ev, const struct occ_json_event *e,
+static void shapes_put(struct kineto *k, const struct occ_json_event *e,
 		       const char *text)
 {
+	struct event *ev = &k->ev;
 	size_t n = strlen(text);
 
 	if (ev->shapes_len == SHAPES_MAX)
@@ -340,14 +343,14 @@ static void shapes_put(struct event *ev, const struct occ_json_event *e,
 			ev->shapes_len = SHAPES_MAX;
 			return;
 		}
-		memcpy(ev->shapes + ev->shapes_len, ", ", 2);
+		memcpy(k->shapes + ev->shapes_len, ", ", 2);
 		ev->shapes_len += 2;
 	}
 	if (ev->shapes_len + n >= SHAPES_MAX) {
 		ev->shapes_len = SHAPES_MAX;
 		return;
 	}
-	memcpy(ev->shapes + ev->shapes_len, text, n + 1);
+	memcpy(k->shapes + ev->shapes_len, text, n + 1);
 	ev->shapes_len += n;
 }
 
@@ -408,7 +411,7 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 		k->ev.bad = akeys[k->ev.dim_key];
 	k->role[e->depth] = role;
 	if (role == R_SHAPES || k->role[e->depth - 1] == R_SHAPES)
-		shapes_put(&k->ev, e, role == R_SHAPES ? "[" : "null");
+		shapes_put(k, e, role == R_SHAPES ? "[" : "null");
 	if (role == R_DEVICE) {
 		memset(&k->dev, 0, sizeof k->dev);
 		k->dev_have = 0;
@@ -532,7 +535,7 @@ static void operator_end(struct kineto *k)
 	if (e->is_cpu_op && e->have_ext)
 		ops_add_op(k->r->ops, e->ext, k->name,
 			   e->have_shapes && e->shapes_len < SHAPES_MAX
-			   ? e->shapes : NULL,
+			   ? k->shapes : NULL,
 			   (e->have & BIT(E_PID)) ? e->pid : INT64_MIN,
 			   (e->have & BIT(E_TID)) ? e->tid : INT64_MIN,
 			   (e->have & BIT(E_TS)) ? e->ts : INT64_MIN);
@@ -554,7 +557,7 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 			k->ev.args |= BIT(k->ev.dim_key);
 	}
 	if (role == R_SHAPES) {
-		shapes_put(&k->ev, e, "]");
+		shapes_put(k, e, "]");
 		k->ev.have_shapes = e->depth > 0 &&
 				    k->role[e->depth - 1] == R_ARGS;
 	}
@@ -595,7 +598,7 @@ static int on_event(void *ctx, struct occ_json_reader *jr,
 		dim_value(k, e);
 		return 0;
 	case R_SHAPES:
-		shapes_put(&k->ev, e, e->type == JSON_NUMBER ? e->text : "null");
+		shapes_put(k, e, e->type == JSON_NUMBER ? e->text : "null");
 		return 0;
 	default:
 		return 0;

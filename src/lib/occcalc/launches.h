@@ -99,7 +99,7 @@ struct occ_launch_record {
 	unsigned has_kineto;
 	double kineto_est_pct, kineto_blocks_per_sm, kineto_warps_per_sm;
 	/* The operator that launched it: a Kineto trace's cpu_op of the same
-	 * External id (its name; its "Input Dims" as JSON text where
+	 * External id (its name; its "Input Dims" as JSON text, up to 4 KB, where
 	 * record_shapes kept them; the innermost nn.Module it ran in where
 	 * with_modules or with_stack recorded them, as "nn.Module: NAME"),
 	 * or an occcalc trace's "op". NULL where not known. */
