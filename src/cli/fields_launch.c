@@ -278,10 +278,13 @@ GETTER(get_unknown)
 			v->strs[v->n++] = names[i].name;
 }
 
+/* Two spaces between cells: a kernel's name holds single ones. */
 #define F(name, type, desc, get) { name, type, desc, get, NULL, \
-	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, 0 }
+	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, 0 }
+#define DIMS(name, desc, get) { name, FT_LIST, desc, get, NULL, \
+	{ NULL, 0, 2, TXT_DASH | TXT_DIMS, NULL, 0 }, 0, 0 }
 #define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
-	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, \
+	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, \
 	offsetof(struct occ_result, member) }
 
 static const struct field fields[] = {
@@ -327,9 +330,9 @@ static const struct field fields[] = {
 	  "outside modules)", get_module),
 	F("external_id", FT_INT, "Kineto's External id, shared with its "
 	  "operator", get_external_id),
-	F("grid", FT_LIST, "the grid, [x, y, z] blocks", get_grid),
-	F("block", FT_LIST, "the block, [x, y, z] threads", get_block),
-	F("cluster_dims", FT_LIST, "the cluster, [x, y, z] blocks ([0, 0, 0]: "
+	DIMS("grid", "the grid, [x, y, z] blocks", get_grid),
+	DIMS("block", "the block, [x, y, z] threads", get_block),
+	DIMS("cluster_dims", "the cluster, [x, y, z] blocks ([0, 0, 0]: "
 	  "none; absent: not recorded, as in Kineto's)", get_cluster_dims),
 	F("grid_blocks", FT_INT, "blocks of the grid", get_grid_blocks),
 	F("block_threads", FT_INT, "threads per block", get_block_threads),

@@ -40,7 +40,7 @@ static const struct topic_help {
 	[T_PERSIST] = { "persist", "L2 persistence:", "L2 persistence plans",
 		NULL },
 	[T_LAUNCHES] = { "launches", "A program's kernel launches, as it "
-		"ran them:", "a program's launches", NULL },
+		"ran them:", "traces", NULL },
 	[T_INFO] = { "info", "Tables, lists and this program:", "tables, "
 		"lists, help", NULL },
 };

@@ -434,7 +434,7 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 		     fi->kernels_without_op, fi->kernels_without_op == 1
 		     ? " has" : "es have", fi->ops_dropped,
 		     OCC_LAUNCH_OPS_MAX);
-	else if (fi->kernels_without_op)
+	else if (fi->kernels_without_op && fi->ops)
 		warn("%s: %" PRIu64 " launch%s no op: no cpu_op event of "
 		     "their External id", path, fi->kernels_without_op,
 		     fi->kernels_without_op == 1 ? " has" : "es have");

@@ -343,7 +343,7 @@ static void text_value(char *buf, size_t n, const struct field *f,
 		val_format(buf, n, v);
 	/* A list is one cell: 2048x1x1, as a grid is written, not numbers
 	 * that read as columns of their own. */
-	if (v->type == VAL_LIST)
+	if (v->type == VAL_LIST && (f->text.flags & TXT_DIMS))
 		for (char *p = buf; *p; p++)
 			if (*p == ' ')
 				*p = 'x';
@@ -361,12 +361,10 @@ static struct text_col text_col(const struct field *f)
 	struct text_col c = f->text;
 	int n = (int)strlen(f->text.label ? f->text.label : f->name);
 
-	if (c.width || c.at)
+	if (c.width || c.gap || c.at)
 		return c;
-	/* Two spaces at least between cells of unknown width, so that a
-	 * name with spaces in it (a kernel's) is still one cell. */
 	c.width = f->type == FT_STR || f->type == FT_SET ? -n : n;
-	c.gap = c.gap > 2 ? c.gap : 2;
+	c.gap = 2;
 	return c;
 }
 

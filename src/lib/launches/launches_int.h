@@ -79,6 +79,7 @@ OCC_INTERNAL int ops_find(const struct launch_ops *o, int64_t ext,
 			  const char **module);
 /* Operators not kept (past the bounds, or memory). */
 OCC_INTERNAL uint64_t ops_dropped(const struct launch_ops *o);
+OCC_INTERNAL uint64_t ops_kept(const struct launch_ops *o);
 
 /* Bytes read at once. */
 #define LAUNCH_CHUNK (1u << 16)

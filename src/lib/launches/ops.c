@@ -322,3 +322,8 @@ uint64_t ops_dropped(const struct launch_ops *o)
 {
 	return o ? o->dropped : 0;
 }
+
+uint64_t ops_kept(const struct launch_ops *o)
+{
+	return o ? o->n : 0;
+}

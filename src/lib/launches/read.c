@@ -181,8 +181,12 @@ static enum occ_status kineto_ops(struct occ_zin *z, struct launch_read *r)
 	r->ops = ops_new();
 	if (!r->ops)
 		return OCC_ERR_NOMEM;
-	if (r->start < 0)
-		return kineto_read(r, z);
+	if (r->start < 0) {
+		st = kineto_read(r, z);
+		r->info->ops_dropped = ops_dropped(r->ops);
+		r->info->ops = ops_kept(r->ops);
+		return st;
+	}
 	r->collect = 1;
 	(void)kineto_read(r, z);
 	r->collect = 0;
@@ -197,6 +201,7 @@ static enum occ_status kineto_ops(struct occ_zin *z, struct launch_read *r)
 	}
 	st = kineto_read(r, z);
 	r->info->ops_dropped = ops_dropped(r->ops);
+	r->info->ops = ops_kept(r->ops);
 	return st;
 }
 

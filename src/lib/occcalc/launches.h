@@ -139,6 +139,7 @@ struct occ_launch_file {
 	                            estimate of achieved occupancy is not a
 	                            percentage (0 to 100): not taken (Kineto
 	                            writes -100 where it has none) */
+	uint64_t ops;            /* Kineto trace: cpu_op events kept */
 	uint64_t ops_dropped;    /* Kineto trace: cpu_op events not kept, past
 	                            OCC_LAUNCH_OPS_MAX (or its strings' bound) */
 	uint64_t kernels_without_op;   /* Kineto trace: launches whose
