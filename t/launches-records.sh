@@ -52,7 +52,7 @@ done
 
 trace optin.jsonl sharedMemPerBlockOptin:281474976710655 "$L,\"smem\":120000"
 run --launches "$tmp/optin.jsonl"
-[ "$status" -eq 0 ] && grep -q "^k  *1 " "$tmp/out" &&
+[ "$status" -eq 0 ] && grep -q "^k  *0  *1 " "$tmp/out" &&
 	grep -q "sharedMemPerBlockOptin 281474976710655" "$tmp/err"
 ok $? "the text summary of a device whose opt-in is 2^48 - 1: no figures, no crash"
 

@@ -67,6 +67,8 @@ struct options {
 	const char *launches;           /* --launches FILE */
 	const char *const *more_launches; int n_more_launches;  /* the rest */
 	const char *kernel_re;          /* --kernel REGEX */
+	const char *by;                 /* --by kernel|op */
+	int wide;                       /* --wide */
 	uint64_t jobs;                  /* --jobs N; 0: one per processor */
 	const char *completion;         /* --completion SHELL */
 	const char *check[32];          /* --check EXPR, each given */

@@ -71,6 +71,10 @@ GETTER(get_mangled)
 	ROW;
 	set_str(v, r->l->mangled[0] ? r->l->mangled : NULL);
 }
+GETTER(get_op) { ROW; set_str(v, r->l->op); }
+GETTER(get_op_shapes) { ROW; set_str(v, r->l->op_shapes); }
+GETTER(get_module) { ROW; set_str(v, r->l->module); }
+REC_GETTER(get_external_id, r->l->external_id)
 GETTER(get_grid) { ROW; set_dims(v, r->l->grid); }
 GETTER(get_block) { ROW; set_dims(v, r->l->block); }
 GETTER(get_cluster_dims) { ROW; set_dims(v, r->l->cluster); }
@@ -281,10 +285,13 @@ GETTER(get_unknown)
 			v->strs[v->n++] = names[i].name;
 }
 
+/* Two spaces between cells: a kernel's name holds single ones. */
 #define F(name, type, desc, get) { name, type, desc, get, NULL, \
-	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, 0 }
+	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, 0 }
+#define DIMS(name, desc, get) { name, FT_LIST, desc, get, NULL, \
+	{ NULL, 0, 2, TXT_DASH | TXT_DIMS, NULL, 0 }, 0, 0 }
 #define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
-	{ NULL, 0, 1, TXT_DASH, NULL, 0 }, 0, \
+	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, \
 	offsetof(struct occ_result, member) }
 
 static const struct field fields[] = {
@@ -320,9 +327,19 @@ static const struct field fields[] = {
 	  "cooperative_multi or cbl_commandlist", get_launch_type),
 	F("kernel", FT_STR, "the kernel's name, demangled", get_kernel),
 	F("mangled", FT_STR, "its symbol (occcalc's trace)", get_mangled),
-	F("grid", FT_LIST, "the grid, [x, y, z] blocks", get_grid),
-	F("block", FT_LIST, "the block, [x, y, z] threads", get_block),
-	F("cluster_dims", FT_LIST, "the cluster, [x, y, z] blocks ([0, 0, 0]: "
+	F("op", FT_STR, "the operator that launched it: the cpu_op of its "
+	  "External id (Kineto), or the trace's op (absent: not known)",
+	  get_op),
+	F("op_shapes", FT_STR, "the operator's input shapes, its Input Dims "
+	  "as JSON (Kineto with record_shapes; absent past 4 KB)", get_op_shapes),
+	F("module", FT_STR, "the innermost nn.Module the operator ran in "
+	  "(Kineto with with_modules or with_stack; absent in backward and "
+	  "outside modules)", get_module),
+	F("external_id", FT_INT, "Kineto's External id, shared with its "
+	  "operator", get_external_id),
+	DIMS("grid", "the grid, [x, y, z] blocks", get_grid),
+	DIMS("block", "the block, [x, y, z] threads", get_block),
+	DIMS("cluster_dims", "the cluster, [x, y, z] blocks ([0, 0, 0]: "
 	  "none; absent: not recorded, as in Kineto's)", get_cluster_dims),
 	F("grid_blocks", FT_INT, "blocks of the grid", get_grid_blocks),
 	F("block_threads", FT_INT, "threads per block", get_block_threads),

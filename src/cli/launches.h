@@ -38,7 +38,8 @@ struct launch_row {
 
 struct launch_summary;
 
-struct launch_summary *launch_summary_new(void);
+/* by_op: rows by operator (--by op), not kernel; wide: full names. */
+struct launch_summary *launch_summary_new(int by_op, int wide);
 /* Counts a file read. */
 void launch_summary_file(struct launch_summary *s);
 /* Counts a row (modelled or not) under its kernel. */

@@ -18,10 +18,12 @@
 
 #include "launches.h"
 
-#define DEFAULT_TAIL "stream,kernel,grid,block,cluster_dims," \
-	"regs,static_smem,smem,smem_executed,blocks_per_sm,occupancy_pct," \
-	"limiter,waves_per_multiprocessor,tail_blocks,max_active_clusters," \
-	"duration_ns,kineto_est_pct"
+/* Kineto records no static/dynamic split: smem_total is what it has;
+ * --achieved adds its measure (fields_default()). */
+#define DEFAULT_TAIL "stream,kernel,op,grid,block,cluster_dims," \
+	"regs,static_smem,smem,smem_total,smem_executed,blocks_per_sm," \
+	"occupancy_pct,limiter,waves_per_multiprocessor,tail_blocks," \
+	"max_active_clusters,duration_ns,kineto_est_pct"
 #define DEFAULT_FIELDS "file,device," DEFAULT_TAIL
 #define DEFAULT_FIELDS_PART "file,device,partition_part,partition_part_sms," \
 	DEFAULT_TAIL
@@ -424,6 +426,16 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 		     "not 0 to 100 %%: not taken", path,
 		     fi->estimates_out_of_range,
 		     fi->estimates_out_of_range == 1 ? "'s" : "es'");
+	if (fi->kernels_without_op && fi->ops_dropped)
+		warn("%s: %" PRIu64 " launch%s no op: %" PRIu64 " cpu_op "
+		     "events past the %u a read keeps were not kept", path,
+		     fi->kernels_without_op, fi->kernels_without_op == 1
+		     ? " has" : "es have", fi->ops_dropped,
+		     OCC_LAUNCH_OPS_MAX);
+	else if (fi->kernels_without_op && fi->ops)
+		warn("%s: %" PRIu64 " launch%s no op: no cpu_op event of "
+		     "their External id", path, fi->kernels_without_op,
+		     fi->kernels_without_op == 1 ? " has" : "es have");
 	if (fi->format == OCC_LAUNCH_FORMAT_KINETO && fi->cut_short)
 		warn("%s: cut short at byte %" PRIu64 " of its JSON (inside "
 		     "traceEvents): %" PRIu64 " launch%s read up to there",
@@ -622,10 +634,17 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	session_tables(s);
 	session_gpus(s);
 	fieldsel_make(&run->sel, &kind_launches, o->fields,
-		      o->partition.given ? DEFAULT_FIELDS_PART : DEFAULT_FIELDS);
+		      o->achieved ? (o->partition.given ? DEFAULT_FIELDS_PART
+				     ",achieved_occupancy_pct" : DEFAULT_FIELDS
+				     ",achieved_occupancy_pct")
+		      : o->partition.given ? DEFAULT_FIELDS_PART
+		      : DEFAULT_FIELDS);
+	if (o->by && strcmp(o->by, "kernel") != 0 && strcmp(o->by, "op") != 0)
+		die_usage("--by %s: kernel or op", o->by);
 	if (run->text) {
 		check_prepare(s, &kind_launches);
-		run->sum = launch_summary_new();
+		run->sum = launch_summary_new(o->by && strcmp(o->by, "op") == 0,
+					      o->wide);
 		if (!run->sum)
 			die("out of memory");
 		return;

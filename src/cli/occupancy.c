@@ -116,6 +116,9 @@ static void insert_after(char *list, size_t n, const char *after,
 	memcpy(p + at + 1, name, add - 1);
 }
 
+#define PARTITION_FIELDS ",partition_part,partition_groups,partition_sms," \
+	"partition_part_sms"
+
 /* The default fields: the text table's, or everything else's. */
 static void default_fields(const struct options *o, int kernels, char *buf,
 			   size_t n)
@@ -148,6 +151,10 @@ static void default_fields(const struct options *o, int kernels, char *buf,
 			 cl && o->api ? CLUSTER_GPU_FIELDS : "");
 	if (block_shapes(&o->block))
 		insert_after(buf, n, "block", SHAPE_FIELD);
+	/* --partition's figures are of a part: which, rows must say. */
+	if (o->partition.given && !text &&
+	    strlen(buf) + sizeof PARTITION_FIELDS < n)
+		strcat(buf, PARTITION_FIELDS);
 	if (o->gpu_list) {
 		size_t len = strlen(buf);
 

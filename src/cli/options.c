@@ -164,6 +164,15 @@ const struct opt opts[] = {
 	  "profiler (Kineto) Chrome traces, plain\nor gzip, more files "
 	  "after it (one per rank):\neach launch on the GPU it ran on; text: "
 	  "per\nkernel, by GPU time; csv, json, jsonl: per launch" },
+	{ "by", 0, ARG_STR, "WHAT", .dest = O(by), .modes = LAU,
+	  .topic = T_LAUNCHES, .complete = "kernel op", .selects = -1,
+	  .help = "--launches, --trace: the text summary's rows\nby kernel "
+	  "(default) or by op, the PyTorch\noperator that launched them; a "
+	  "row per GPU" },
+	{ "wide", 0, FLAG(wide, 1), .modes = LAU, .selects = -1,
+	  .topic = T_LAUNCHES,
+	  .help = "--launches, --trace: full kernel names in the\nsummary "
+	  "(default: shortened, unless the\nterminal is wide enough)" },
 	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
 	  .topic = T_CI,
 	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "

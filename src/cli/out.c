@@ -341,6 +341,12 @@ static void text_value(char *buf, size_t n, const struct field *f,
 		escape_text(buf, n, v->s);
 	else
 		val_format(buf, n, v);
+	/* A list is one cell: 2048x1x1, as a grid is written, not numbers
+	 * that read as columns of their own. */
+	if (v->type == VAL_LIST && (f->text.flags & TXT_DIMS))
+		for (char *p = buf; *p; p++)
+			if (*p == ' ')
+				*p = 'x';
 	if ((f->text.flags & TXT_PCT) && !nounits)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
 }

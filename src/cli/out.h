@@ -48,6 +48,7 @@ typedef void (*field_get)(const void *row, const struct field *f,
  * (negative: left-aligned), the spaces before it, and: */
 #define TXT_PCT 1u     /* a percentage: '%' after the value */
 #define TXT_DASH 2u    /* absent: '-' */
+#define TXT_DIMS 4u    /* a list of dimensions: 2048x1x1, one cell */
 
 struct text_col {
 	const char *label;     /* NULL: the field's name */

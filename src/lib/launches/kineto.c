@@ -21,7 +21,7 @@
 #include "zin.h"
 
 enum role { R_TOP, R_DEVPROPS, R_DEVICE, R_EVENTS, R_EVENT, R_ARGS, R_DIM,
-	    R_SKIP };
+	    R_SHAPES, R_SKIP };
 
 /* Keys of a device's properties and of a kernel event. */
 enum dkey { D_ID, D_NAME, D_MAJOR, D_MINOR, D_SMS, D_WARP, D_THREADS_SM,
@@ -34,10 +34,15 @@ static const char *const dkeys[D_COUNT] = {
 	"sharedMemPerBlock", "sharedMemPerBlockOptin"
 };
 
-enum ekey { E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_ARGS, E_COUNT };
+enum ekey { E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_ARGS, E_PID, E_TID,
+	    E_COUNT };
 static const char *const ekeys[E_COUNT] = {
-	"ph", "cat", "name", "ts", "dur", "args"
+	"ph", "cat", "name", "ts", "dur", "args", "pid", "tid"
 };
+
+/* A cpu_op's "Input Dims" kept as JSON text up to this (longer: none). */
+#define SHAPES_MAX 4096
+#define MODULE_PREFIX "nn.Module: "
 
 /* A_EST_PCT: PyTorch's name for Kineto's estimate since 2026
  * ("est_occupancy_pct", pytorch#180275), taken where the older is
@@ -72,6 +77,13 @@ struct event {
 	int n_dim;
 	int dim_key;                /* A_GRID or A_BLOCK, being read */
 	const char *bad;            /* a key of the wrong type */
+	/* What links a kernel to its operator (ops.c). */
+	int is_cpu_op, is_module;
+	int have_ext;
+	int64_t ext, pid, tid;
+	size_t shapes_len;          /* in kineto's shapes; SHAPES_MAX: too
+	                               long, not kept */
+	int have_shapes;
 	int est_bad;                /* an estimate out of range */
 	uint64_t offset, line;      /* where the event starts */
 };
@@ -86,6 +98,8 @@ struct kineto {
 	unsigned dev_have;
 	struct event ev;
 	char *name;                 /* the event's name */
+	char shapes[SHAPES_MAX];    /* its Input Dims (not in struct event,
+	                               which is cleared at every event) */
 	size_t name_cap;
 };
 
@@ -198,6 +212,12 @@ static void arg_value(struct kineto *k, const struct occ_json_event *e)
 	int64_t v;
 	int st;
 
+	if (e->key && strcmp(e->key, "External id") == 0 &&
+	    e->type == JSON_NUMBER &&
+	    occ_json_int(e->text, e->len, INT64_MIN, INT64_MAX, &v) == 0) {
+		ev->ext = v;
+		ev->have_ext = 1;
+	}
 	if (key == NONE)
 		return;
 	if (key == A_REGS || key == A_GRID || key == A_BLOCK)
@@ -281,9 +301,17 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 	struct event *ev = &k->ev;
 	int key = find(ekeys, E_COUNT, e->key);
 
-	if (key == E_CAT && e->type == JSON_STRING) {
+	int64_t v;
+
+	if ((key == E_PID || key == E_TID) && e->type == JSON_NUMBER &&
+	    occ_json_int(e->text, e->len, INT64_MIN, INT64_MAX, &v) == 0) {
+		*(key == E_PID ? &ev->pid : &ev->tid) = v;
+		ev->have |= BIT(key);
+	} else if (key == E_CAT && e->type == JSON_STRING) {
 		/* "kernel"; Kineto before 2021 wrote "Kernel". */
 		ev->is_kernel = strcasecmp(e->text, "kernel") == 0;
+		ev->is_cpu_op = strcmp(e->text, "cpu_op") == 0;
+		ev->is_module = strcmp(e->text, "python_function") == 0;
 		ev->kernel_like |= kernel_spelt(e->text);
 	} else if (key == E_PH && e->type == JSON_STRING) {
 		ev->is_complete = strcmp(e->text, "X") == 0;
@@ -298,6 +326,32 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 			ev->have |= BIT(key);
 	}
 	return 0;
+}
+
+/* Input Dims as compact JSON text, ", " between elements as Python's
+ * json.dumps writes them. */
+static void shapes_put(struct kineto *k, const struct occ_json_event *e,
+		       const char *text)
+{
+	struct event *ev = &k->ev;
+	size_t n = strlen(text);
+
+	if (ev->shapes_len == SHAPES_MAX)
+		return;
+	if (e->depth > 0 && e->index > 0 && e->type != JSON_END) {
+		if (ev->shapes_len + 2 >= SHAPES_MAX) {
+			ev->shapes_len = SHAPES_MAX;
+			return;
+		}
+		memcpy(k->shapes + ev->shapes_len, ", ", 2);
+		ev->shapes_len += 2;
+	}
+	if (ev->shapes_len + n >= SHAPES_MAX) {
+		ev->shapes_len = SHAPES_MAX;
+		return;
+	}
+	memcpy(k->shapes + ev->shapes_len, text, n + 1);
+	ev->shapes_len += n;
 }
 
 /* ---- Containers ---- */
@@ -326,9 +380,14 @@ static enum role role_of(const struct kineto *k,
 		       find(ekeys, E_COUNT, e->key) == E_ARGS ? R_ARGS : R_SKIP;
 	case R_ARGS:
 		key = find(akeys, A_COUNT, e->key);
+		if (e->type == JSON_ARRAY && e->key &&
+		    strcmp(e->key, "Input Dims") == 0)
+			return R_SHAPES;
 		return e->type == JSON_ARRAY && (key == A_GRID ||
 						 key == A_BLOCK)
 		       ? R_DIM : R_SKIP;
+	case R_SHAPES:
+		return e->type == JSON_ARRAY ? R_SHAPES : R_SKIP;
 	default:
 		return R_SKIP;
 	}
@@ -351,6 +410,8 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 	if (role == R_SKIP && k->role[e->depth - 1] == R_DIM)
 		k->ev.bad = akeys[k->ev.dim_key];
 	k->role[e->depth] = role;
+	if (role == R_SHAPES || k->role[e->depth - 1] == R_SHAPES)
+		shapes_put(k, e, role == R_SHAPES ? "[" : "null");
 	if (role == R_DEVICE) {
 		memset(&k->dev, 0, sizeof k->dev);
 		k->dev_have = 0;
@@ -378,6 +439,8 @@ static int device_end(struct kineto *k, struct occ_json_reader *jr,
 		if ((need & BIT(d)) && !(k->dev_have & BIT(d)))
 			return occ_json_fail(jr, OCC_ERR_MISSING_KEY, e->offset,
 					     "%s", dkeys[d]);
+	if (k->r->collect)
+		return 0;
 	st = launch_device(k->r, &k->dev);
 	return st == OCC_OK ? 0 : occ_json_fail(jr, st, e->offset, "%s",
 						  k->r->diag->key);
@@ -422,8 +485,11 @@ static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 	const struct event *e = &k->ev;
 	struct occ_launch_record l;
 	const char *what;
-	enum occ_status st = kernel_check(e, &what);
+	enum occ_status st;
 
+	if (k->r->collect)
+		return 0;
+	st = kernel_check(e, &what);
 	if (st != OCC_OK)
 		return occ_json_fail(jr, st, e->offset, "%s", what);
 	launch_defaults(&l, OCC_LAUNCH_FORMAT_KINETO);
@@ -445,11 +511,38 @@ static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 			l.end_ns = e->ts + e->dur;
 	}
 	kineto_figures(e, &l);
+	if (e->have_ext) {
+		l.external_id = e->ext;
+		if (!ops_find(k->r->ops, e->ext, &l.op, &l.op_shapes,
+			      &l.module))
+			k->r->info->kernels_without_op++;
+	}
 	if (e->est_bad && !(l.has_kineto & OCC_KINETO_EST))
 		k->r->info->estimates_out_of_range++;
 	st = launch_deliver(k->r, &l);
 	return st == OCC_OK ? 0 : occ_json_fail(jr, st, e->offset, "%s",
 						  k->r->diag->key);
+}
+
+/* A cpu_op, or an nn.Module's python_function, kept for the kernels. */
+static void operator_end(struct kineto *k)
+{
+	const struct event *e = &k->ev;
+	unsigned where = BIT(E_PID) | BIT(E_TID) | BIT(E_TS);
+
+	if (!(e->have & BIT(E_NAME)))
+		return;
+	if (e->is_cpu_op && e->have_ext)
+		ops_add_op(k->r->ops, e->ext, k->name,
+			   e->have_shapes && e->shapes_len < SHAPES_MAX
+			   ? k->shapes : NULL,
+			   (e->have & BIT(E_PID)) ? e->pid : INT64_MIN,
+			   (e->have & BIT(E_TID)) ? e->tid : INT64_MIN,
+			   (e->have & BIT(E_TS)) ? e->ts : INT64_MIN);
+	else if (e->is_module && (e->have & where) == where &&
+		 strncmp(k->name, MODULE_PREFIX, strlen(MODULE_PREFIX)) == 0)
+		ops_add_module(k->r->ops, k->name, e->pid, e->tid, e->ts,
+			       (e->have & BIT(E_DUR)) ? e->dur : 0);
 }
 
 static int close_container(struct kineto *k, struct occ_json_reader *jr,
@@ -463,8 +556,15 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 		else
 			k->ev.args |= BIT(k->ev.dim_key);
 	}
+	if (role == R_SHAPES) {
+		shapes_put(k, e, "]");
+		k->ev.have_shapes = e->depth > 0 &&
+				    k->role[e->depth - 1] == R_ARGS;
+	}
 	if (role == R_DEVICE)
 		return device_end(k, jr, e);
+	if (role == R_EVENT && k->r->ops)
+		operator_end(k);
 	if (role == R_EVENT && k->ev.is_kernel && k->ev.is_complete)
 		return kernel_end(k, jr);
 	if (role == R_EVENT && (k->ev.is_kernel || k->ev.kernel_like))
@@ -496,6 +596,9 @@ static int on_event(void *ctx, struct occ_json_reader *jr,
 		return 0;
 	case R_DIM:
 		dim_value(k, e);
+		return 0;
+	case R_SHAPES:
+		shapes_put(k, e, e->type == JSON_NUMBER ? e->text : "null");
 		return 0;
 	default:
 		return 0;

@@ -2,6 +2,8 @@
 #ifndef OCC_LAUNCHES_INT_H
 #define OCC_LAUNCHES_INT_H
 
+#include <sys/types.h>
+
 #include "util.h"
 
 /* The longest JSON string a Kineto trace may hold: the reader keeps a
@@ -20,6 +22,12 @@ struct launch_read {
 	struct occ_launch_device dev[OCC_LAUNCH_DEVICES_MAX];
 	size_t n_dev;
 	uint64_t offset;            /* uncompressed bytes before the chunk */
+	/* A Kineto trace's operators by External id (ops.c); collect: the
+	 * first pass, which fills it and delivers nothing. */
+	struct launch_ops *ops;
+	int collect;
+	off_t start;                /* where the file's text starts; -1: it
+	                               cannot be read again (a pipe) */
 	int err_no;                 /* of an OCC_ERR_IO */
 };
 
@@ -46,6 +54,32 @@ OCC_INTERNAL enum occ_status launch_json_fail(struct launch_read *r,
 struct occ_zin;
 OCC_INTERNAL enum occ_status launch_input_fail(struct launch_read *r,
 					       const struct occ_zin *z);
+
+/* ---- A Kineto trace's operators (ops.c) ---- */
+
+struct launch_ops;
+OCC_INTERNAL struct launch_ops *ops_new(void);
+OCC_INTERNAL void ops_free(struct launch_ops *o);
+/* A cpu_op: its External id, name, "Input Dims" as JSON text (or NULL),
+ * and where and when it started. An id kept before is kept as it was. */
+OCC_INTERNAL void ops_add_op(struct launch_ops *o, int64_t ext,
+			     const char *name, const char *shapes,
+			     int64_t pid, int64_t tid, int64_t ts);
+/* A python_function event "nn.Module: NAME". */
+OCC_INTERNAL void ops_add_module(struct launch_ops *o, const char *name,
+				 int64_t pid, int64_t tid, int64_t ts,
+				 int64_t dur);
+/* Gives each operator the innermost module open on its thread when it
+ * started: once, after the operators and modules are added. */
+OCC_INTERNAL void ops_resolve(struct launch_ops *o);
+/* The operator of External id ext: 1, its strings (shapes and module
+ * NULL where none); 0 where not kept. */
+OCC_INTERNAL int ops_find(const struct launch_ops *o, int64_t ext,
+			  const char **name, const char **shapes,
+			  const char **module);
+/* Operators not kept (past the bounds, or memory). */
+OCC_INTERNAL uint64_t ops_dropped(const struct launch_ops *o);
+OCC_INTERNAL uint64_t ops_kept(const struct launch_ops *o);
 
 /* Bytes read at once. */
 #define LAUNCH_CHUNK (1u << 16)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -80,6 +81,7 @@ void launch_defaults(struct occ_launch_record *l, enum occ_launch_format f)
 	l->start_ns = l->end_ns = -1;
 	l->achieved_occupancy_pct = -1;
 	l->profiled_duration_ns = -1;
+	l->external_id = -1;
 }
 
 enum occ_status launch_json_fail(struct launch_read *r,
@@ -138,6 +140,8 @@ enum occ_status launch_input_fail(struct launch_read *r,
 	return launch_fail(r, z->st, 0, z->err_at, z->what);
 }
 
+static enum occ_status kineto_ops(struct occ_zin *z, struct launch_read *r);
+
 static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
 {
 	/* The first object decides: a header line of occcalc's trace is at
@@ -161,14 +165,54 @@ static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
 		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "empty file");
 	r->info->format = format == IS_TRACE ? OCC_LAUNCH_FORMAT_OCCCALC
 					     : OCC_LAUNCH_FORMAT_KINETO;
-	return format == IS_TRACE ? trace_read(r, z) : kineto_read(r, z);
+	return format == IS_TRACE ? trace_read(r, z) : kineto_ops(z, r);
+}
+
+/* A Kineto trace: its operators first, where the file can be read again
+ * from start (a regular file), as an operator's event may come after its
+ * kernels'; then its launches, each given its operator. A pipe is read
+ * once, its launches getting the operators read before them. What the
+ * first pass finds wrong, the second finds and says. */
+static enum occ_status kineto_ops(struct occ_zin *z, struct launch_read *r)
+{
+	struct occ_launch_file before = *r->info;
+	enum occ_status st;
+
+	r->ops = ops_new();
+	if (!r->ops)
+		return OCC_ERR_NOMEM;
+	if (r->start < 0) {
+		st = kineto_read(r, z);
+		r->info->ops_dropped = ops_dropped(r->ops);
+		r->info->ops = ops_kept(r->ops);
+		return st;
+	}
+	r->collect = 1;
+	(void)kineto_read(r, z);
+	r->collect = 0;
+	ops_resolve(r->ops);
+	*r->info = before;
+	r->info->ops_dropped = ops_dropped(r->ops);
+	occ_zin_close(z);
+	if (lseek(z->fd, r->start, SEEK_SET) != r->start ||
+	    occ_zin_open(z, z->fd) != 0) {
+		r->err_no = errno;
+		return launch_fail(r, OCC_ERR_IO, 0, 0, "");
+	}
+	st = kineto_read(r, z);
+	r->info->ops_dropped = ops_dropped(r->ops);
+	r->info->ops = ops_kept(r->ops);
+	return st;
 }
 
 static enum occ_status read_fd(int fd, struct launch_read *r)
 {
 	struct occ_zin z;
+	struct stat sb;
 	enum occ_status st;
 
+	r->start = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)
+		   ? lseek(fd, 0, SEEK_CUR) : -1;
 	st = occ_zin_open(&z, fd) == 0 ? read_zin(&z, r)
 				       : launch_input_fail(r, &z);
 	occ_zin_close(&z);
@@ -199,6 +243,7 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
 	r->info = info;
 	r->diag = diag;
 	st = read_fd(fd, r);
+	ops_free(r->ops);
 	/* What the CLI says of an I/O failure is errno's. */
 	if (st == OCC_ERR_IO && r->err_no)
 		errno = r->err_no;

@@ -34,6 +34,7 @@ enum kind { KV_INT, KV_PCT, KV_STR, KV_DIM3, KV_SKIP };
 	X(L2, "l2CacheSize", KV_INT) X(CONTEXT, "context", KV_INT) \
 	X(STREAM, "stream", KV_INT) X(CORRELATION, "correlation", KV_INT) \
 	X(KERNEL, "kernel", KV_STR) X(MANGLED, "mangled", KV_STR) \
+	X(OP, "op", KV_STR) \
 	X(GRID, "grid", KV_DIM3) X(BLOCK, "block", KV_DIM3) \
 	X(CLUSTER, "cluster", KV_DIM3) X(REGS, "regs", KV_INT) \
 	X(STATIC_SMEM, "static_smem", KV_INT) X(SMEM, "smem", KV_INT) \
@@ -435,6 +436,7 @@ static enum occ_status launch_record(struct trace_reader *t)
 	l.offset = t->line_offset;
 	l.kernel = str_of(c, K_KERNEL);
 	l.mangled = (c->have & BIT(K_MANGLED)) ? str_of(c, K_MANGLED) : "";
+	l.op = (c->have & BIT(K_OP)) ? str_of(c, K_OP) : NULL;
 	launch_numbers(c, &l);
 	st = launch_words(t, &l);
 	return st == OCC_OK ? launch_deliver(t->r, &l) : st;

@@ -98,6 +98,13 @@ struct occ_launch_record {
 	 * say which the trace held. */
 	unsigned has_kineto;
 	double kineto_est_pct, kineto_blocks_per_sm, kineto_warps_per_sm;
+	/* The operator that launched it: a Kineto trace's cpu_op of the same
+	 * External id (its name; its "Input Dims" as JSON text, up to 4 KB, where
+	 * record_shapes kept them; the innermost nn.Module it ran in where
+	 * with_modules or with_stack recorded them, as "nn.Module: NAME"),
+	 * or an occcalc trace's "op". NULL where not known. */
+	const char *op, *op_shapes, *module;
+	int64_t external_id;         /* Kineto's "External id"; -1: none */
 };
 
 #define OCC_KINETO_EST 1u
@@ -132,6 +139,11 @@ struct occ_launch_file {
 	                            estimate of achieved occupancy is not a
 	                            percentage (0 to 100): not taken (Kineto
 	                            writes -100 where it has none) */
+	uint64_t ops;            /* Kineto trace: cpu_op events kept */
+	uint64_t ops_dropped;    /* Kineto trace: cpu_op events not kept, past
+	                            OCC_LAUNCH_OPS_MAX (or its strings' bound) */
+	uint64_t kernels_without_op;   /* Kineto trace: launches whose
+	                            External id names no cpu_op kept */
 };
 
 /* Called for each device record and each launch, in file order; device
@@ -146,6 +158,13 @@ struct occ_launch_callbacks {
 /* The longest line of an occcalc trace the reader takes: memory stays
  * bounded whatever the file's size. */
 #define OCC_LAUNCH_LINE_MAX (1u << 20)
+/* The most operators (cpu_op events) a Kineto trace's read keeps, to give
+ * each launch its op: memory stays bounded (about 40 bytes each, with 32
+ * MB of distinct names and shapes). A file that can be read twice (a
+ * regular file) is: operators first, then launches, as an operator's
+ * event may come after its kernels'; a pipe once, its launches getting
+ * the operators read before them. */
+#define OCC_LAUNCH_OPS_MAX (1u << 20)
 /* The most devices one trace may describe. */
 #define OCC_LAUNCH_DEVICES_MAX 64
 
