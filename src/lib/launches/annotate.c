@@ -212,8 +212,7 @@ enum occ_status occ_launches_annotate_file(const char *path,
 	if (a)
 		a->buf = malloc(LAUNCH_CHUNK);
 	if (!a || !a->buf) {
-		if (a)
-			free(a);
+		free(a);
 		close(fd);
 		fclose(f);
 		return OCC_ERR_NOMEM;

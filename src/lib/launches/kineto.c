@@ -358,7 +358,7 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 		k->ev.kernel_like = 1;
 	if (role == R_SKIP && k->role[e->depth - 1] == R_ARGS)
 		arg_value(k, e);
-	if (k->role[e->depth - 1] == R_ARGS)
+	if (e->depth > 0 && k->role[e->depth - 1] == R_ARGS)
 		k->ev.annotated |= is_annotation(e);
 	if (role == R_SKIP && k->role[e->depth - 1] == R_DIM)
 		k->ev.bad = akeys[k->ev.dim_key];
