@@ -254,7 +254,7 @@ run --launches "$tmp/d/bad.json" --annotate "$tmp/d/new.json.gz"
 ok $? "... and none made where OUT was not"
 
 run --help launches
-grep -q -- "--annotate OUT" "$tmp/out" && grep -q -- "--chrome-trace OUT" "$tmp/out"
+grep -q -- "--annotate FILE" "$tmp/out" && grep -q -- "--chrome-trace FILE" "$tmp/out"
 ok $? "--help launches lists --annotate and --chrome-trace"
 
 echo "1..$n"

@@ -164,17 +164,17 @@ const struct opt opts[] = {
 	  "profiler (Kineto) Chrome traces, plain\nor gzip, more files "
 	  "after it (one per rank):\neach launch on the GPU it ran on; text: "
 	  "per\nkernel, by GPU time; csv, json, jsonl: per launch" },
-	{ "annotate", 0, ARG_STR, "OUT", .dest = O(annotate),
+	{ "annotate", 0, ARG_STR, "FILE", .dest = O(annotate),
 	  .modes = M(MODE_LAUNCHES), .topic = T_LAUNCHES, .selects = -1,
-	  .help = "--launches: write the Kineto trace to OUT as\nit is, "
+	  .help = "--launches: write the Kineto trace to FILE as\nit is, "
 	  "with an \"occcalc\" object of the\nlaunch's figures in each "
 	  "kernel's args\n(an occcalc trace: as --chrome-trace); gzip\nif "
-	  "OUT ends in .gz, - for standard output" },
-	{ "chrome-trace", 0, ARG_STR, "OUT", .dest = O(chrome_trace),
+	  "FILE ends in .gz, - for standard output" },
+	{ "chrome-trace", 0, ARG_STR, "FILE", .dest = O(chrome_trace),
 	  .modes = LAU, .topic = T_LAUNCHES, .selects = -1,
-	  .help = "write the launches to OUT as a Chrome trace\n(Perfetto, "
+	  .help = "write the launches to FILE as a Chrome trace\n(Perfetto, "
 	  "chrome://tracing), each with an\n\"occcalc\" object of its "
-	  "figures; gzip if\nOUT ends in .gz, - for standard output" },
+	  "figures; gzip if\nFILE ends in .gz, - for standard output" },
 	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
 	  .topic = T_CI,
 	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "
