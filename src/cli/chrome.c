@@ -44,6 +44,7 @@ struct chrome {
 	int spliced;                    /* a Kineto trace's text went out */
 	int write_errno;                /* a write failed */
 	uint64_t events;                /* events of occcalc's launches */
+	int64_t last_end_ns;            /* of the last launch timed */
 	struct fieldsel base, row;
 	const struct field *extra[5];   /* cluster_size, max_active_clusters,
 					   cluster_occupancy_pct,
@@ -325,6 +326,7 @@ static void event(struct chrome *c, const struct launch_row *r)
 	const struct occ_launch_record *l = r->l;
 	const char *s;
 	size_t n;
+	int timed;
 
 	if (c->events)
 		put_or_die(c, ",\n", 2);
@@ -335,7 +337,13 @@ static void event(struct chrome *c, const struct launch_row *r)
 	out_put_json_string(&c->o, l->kernel);
 	out_num(c, "pid", l->device);
 	out_num(c, "tid", l->stream);
-	out_us(c, "ts", l->start_ns > 0 ? l->start_ns : 0);
+	/* A launch --achieved measured has no timestamps (CUPTI's record
+	 * holds 0): placed after the last one timed, not at 0, which
+	 * would stretch the timeline over the epoch. */
+	timed = l->start_ns > 0 && l->end_ns >= l->start_ns;
+	if (timed)
+		c->last_end_ns = l->end_ns;
+	out_us(c, "ts", timed ? l->start_ns : c->last_end_ns);
 	out_us(c, "dur", occ_launch_duration_ns(l));
 	LIT(c, ",\"args\":{");
 	out_int(c, "device", l->device);
@@ -351,6 +359,9 @@ static void event(struct chrome *c, const struct launch_row *r)
 		out_num(c, "static shared memory", l->static_smem);
 	if (l->dynamic_smem >= 0)
 		out_num(c, "dynamic shared memory", l->dynamic_smem);
+	if (!timed)
+		LIT(c, ",\"timestamps\":\"not recorded: placed after the "
+		    "launch before\"");
 	LIT(c, ",");
 	out_occcalc(c, r);
 	LIT(c, "}}");
