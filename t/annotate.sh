@@ -101,6 +101,15 @@ sys.exit(not (len(k) == 644 and all(e['args']['occcalc']['occupancy_pct'] > 0 fo
 " "$tmp/pt-step.json"
 ok $? "pt-step: 644 kernel events, each with an occupancy (Kineto says 0 for the GEMMs)"
 
+run --launches "$T/fixtures/launches/kineto.json" --kernel nvjet --annotate "$tmp/nvjet.json"
+[ "$status" -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = [e for e in d['traceEvents'] if e.get('cat') == 'kernel']
+sys.exit(not (len(k) == 3 and [('occcalc' in e['args']) == e['name'].startswith('nvjet') for e in k] == [True] * 3))
+" "$tmp/nvjet.json"
+ok $? "--kernel REGEX: only the kernels it matches get the object, the trace whole"
+
 # ---- An occcalc trace: a Chrome trace of its launches ----
 
 # chrome.py TRACE ROWS: a Chrome trace of ROWS' launches, in order.
