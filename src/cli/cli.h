@@ -103,6 +103,8 @@ struct options {
 	int device_given;               /* --device N: that GPU named */
 	const char *trace_out;          /* --trace-out PATH */
 	int trace_calls;                /* --trace-calls */
+	const char *annotate;           /* --annotate OUT */
+	const char *chrome_trace;       /* --chrome-trace OUT */
 	char *const *command;           /* --trace -- COMMAND ARGS... */
 	int achieved;                   /* --achieved[=N] given */
 	uint64_t achieved_top;          /* its N kernels shown; 0: all */

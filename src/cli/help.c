@@ -36,7 +36,7 @@ static const struct topic_help {
 		"(instead of occupancy):", "sectors of one warp's access",
 		NULL },
 	[T_TRAFFIC] = { "traffic", "Global memory, a whole launch:", "a "
-		"launch's traffic level by level", NULL },
+		"launch's traffic by level", NULL },
 	[T_PERSIST] = { "persist", "L2 persistence:", "L2 persistence plans",
 		NULL },
 	[T_LAUNCHES] = { "launches", "A program's kernel launches, as it "

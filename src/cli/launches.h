@@ -53,6 +53,29 @@ void launch_summary_free(struct launch_summary *s);
 
 extern const struct row_kind kind_launches;
 
+/* ---- --annotate, --chrome-trace (chrome.c) ---- */
+
+struct chrome;
+
+/* OUT ("-": standard output; gzip when it ends in .gz) checked and
+ * opened as a temporary file beside it: not input (the file read, or
+ * NULL), not a FIFO. opt names the option in messages. */
+struct chrome *chrome_open(const char *path, const char *input,
+			   const char *opt);
+/* A launch read: a Kineto trace's members kept for its args, or an
+ * occcalc trace's launch written as an event. */
+void chrome_row(struct chrome *c, const struct launch_row *r);
+/* Reads path as occ_launches_read_file does, a Kineto trace written
+ * annotated through c as it is read. */
+enum occ_status chrome_read(struct chrome *c, const char *path,
+			    const struct occ_launch_callbacks *cb, void *ctx,
+			    struct occ_launch_file *fi, struct occ_diag *d);
+/* Ends the trace and renames it to OUT; exits where that fails. */
+void chrome_close(struct chrome *c);
+int chrome_stdout(const struct chrome *c);
+/* Frees c, the temporary file removed unless renamed. */
+void chrome_free(struct chrome *c);
+
 /* Checks the options a report uses (--fields, --check, --kernel: usage
  * errors) and holds the report in the session: --trace calls it before
  * the command runs, so that a typo costs no run. */

@@ -64,6 +64,8 @@ struct launch_run {
 	struct out out;
 	struct fieldsel sel;
 	int text;                          /* the summary, not rows */
+	struct chrome *chrome;             /* --annotate, --chrome-trace */
+	int quiet;                         /* that trace is standard output */
 	struct launch_summary *sum;
 	regex_t re;
 	int have_re;
@@ -358,6 +360,8 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 	r.dev = dev;
 	model(run, &r, dev);
 	run->launches++;
+	if (run->chrome)
+		chrome_row(run->chrome, &r);
 	if (run->text) {
 		launch_summary_add(run->sum, &r);
 		if (run->s->checks)
@@ -474,7 +478,8 @@ static void read_one(struct launch_run *run, const char *path, int fd)
 	run->file = path;
 	run->n_ids = 0;
 	st = fd >= 0 ? occ_launches_read_fd(fd, path, &cb, run, &fi, &d) :
-		       occ_launches_read_file(path, &cb, run, &fi, &d);
+	     run->chrome ? chrome_read(run->chrome, path, &cb, run, &fi, &d) :
+			   occ_launches_read_file(path, &cb, run, &fi, &d);
 	if (run->part_dev)
 		part_failed(run);
 	if (run->too_many_devices)
@@ -609,6 +614,7 @@ void launches_free(struct launch_run *run)
 	if (run->have_re)
 		regfree(&run->re);
 	launch_summary_free(run->sum);
+	chrome_free(run->chrome);
 	free(run);
 }
 
@@ -621,7 +627,16 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	int e;
 
 	run->s = s;
-	run->text = o->format == OUT_TEXT && !o->fields;
+	if (o->annotate && o->chrome_trace)
+		die_usage("--annotate and --chrome-trace: one trace is written");
+	if (o->annotate || o->chrome_trace)
+		run->chrome = chrome_open(o->annotate ? o->annotate
+					  : o->chrome_trace, o->launches,
+					  o->annotate ? "--annotate"
+					  : "--chrome-trace");
+	/* That trace on standard output: no rows nor summary beside it. */
+	run->quiet = run->chrome && chrome_stdout(run->chrome);
+	run->text = (o->format == OUT_TEXT && !o->fields) || run->quiet;
 	if (o->kernel_re) {
 		e = regcomp(&run->re, o->kernel_re, REG_EXTENDED | REG_NOSUB);
 		if (e) {
@@ -677,7 +692,11 @@ int launches_report(struct session *s, const char *const *files,
 		files_openable(files, n);
 	for (i = 0; i < n; i++)
 		read_one(run, files[i], fds ? fds[i] : -1);
-	if (run->text)
+	if (run->chrome)
+		chrome_close(run->chrome);
+	if (run->quiet)
+		;
+	else if (run->text)
 		launch_summary_print(stdout, run->sum, s->o->achieved ?
 				     (size_t)s->o->achieved_top : 0);
 	else
@@ -701,6 +720,10 @@ int mode_launches(struct session *s)
 		die_usage("--launches: at most %zu files",
 			  sizeof files / sizeof files[0]);
 	files[n++] = o->launches;
+	if (o->n_more_launches && (o->annotate || o->chrome_trace))
+		die_usage("%s writes the trace of one file: %d given",
+			  o->annotate ? "--annotate" : "--chrome-trace",
+			  1 + o->n_more_launches);
 	for (i = 0; i < o->n_more_launches; i++)
 		files[n++] = o->more_launches[i];
 	launches_prepare(s);

@@ -173,6 +173,17 @@ const struct opt opts[] = {
 	  .topic = T_LAUNCHES,
 	  .help = "--launches, --trace: full kernel names in the\nsummary "
 	  "(default: shortened, unless the\nterminal is wide enough)" },
+	{ "annotate", 0, ARG_STR, "FILE", .dest = O(annotate),
+	  .modes = M(MODE_LAUNCHES), .topic = T_LAUNCHES, .selects = -1,
+	  .help = "--launches: write the Kineto trace to FILE as\nit is, "
+	  "with an \"occcalc\" object of the\nlaunch's figures in each "
+	  "kernel's args\n(an occcalc trace: as --chrome-trace); gzip\nif "
+	  "FILE ends in .gz, - for standard output" },
+	{ "chrome-trace", 0, ARG_STR, "FILE", .dest = O(chrome_trace),
+	  .modes = LAU, .topic = T_LAUNCHES, .selects = -1,
+	  .help = "write the launches to FILE as a Chrome trace\n(Perfetto, "
+	  "chrome://tracing), each with an\n\"occcalc\" object of its "
+	  "figures; gzip if\nFILE ends in .gz, - for standard output" },
 	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
 	  .topic = T_CI,
 	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "

@@ -602,6 +602,31 @@ void out_close(struct out *o)
 		die("write error: %s", strerror(errno));
 }
 
+/* ---- JSON written by others (chrome.c: --annotate's Chrome trace) ---- */
+
+void out_put(struct out *o, const char *s, size_t n)
+{
+	put(o, s, n);
+}
+
+void out_put_json_string(struct out *o, const char *s)
+{
+	put_json_string(o, s);
+}
+
+void out_object(struct out *o, const void *row)
+{
+	json_object(o, row);
+}
+
+const char *out_piece_take(struct out *o, size_t *len)
+{
+	flush(o);
+	*len = o->mem_failed ? 0 : o->mem_len;
+	o->mem_len = 0;
+	return *len ? o->mem : NULL;
+}
+
 /* ---- Pieces of an output, made on other threads ---- */
 
 int out_piece_open(struct out *o, const struct out *whole)

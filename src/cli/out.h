@@ -179,6 +179,16 @@ int out_piece_open(struct out *o, const struct out *whole);
 int out_piece_close(struct out *o);
 void out_join(struct out *whole, struct out *piece);
 
+/* JSON that is not a row's (chrome.c), in a piece (out_piece_open):
+ * bytes as they are, a string escaped as rows' are, and a row's object
+ * of the selected fields as JSON and JSON Lines rows write it. */
+void out_put(struct out *o, const char *s, size_t n);
+void out_put_json_string(struct out *o, const char *s);
+void out_object(struct out *o, const void *row);
+/* A piece's text so far (len bytes; NULL: none, or memory failed),
+ * taken: the next put starts it again; valid until then. */
+const char *out_piece_take(struct out *o, size_t *len);
+
 /* The decimals a decimal field prints, by its unit, in every mode and
  * format alike: percentages (_pct), ratios and rates 2; times (_ms, _us)
  * 3; hit_ratio 4. */

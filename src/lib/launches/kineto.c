@@ -86,6 +86,9 @@ struct event {
 	int have_shapes;
 	int est_bad;                /* an estimate out of range */
 	uint64_t offset, line;      /* where the event starts */
+	uint64_t args_close;        /* its args' '}' (--annotate splices
+	                               before it) */
+	int annotated;              /* its args hold "occcalc" already */
 };
 
 struct kineto {
@@ -354,6 +357,13 @@ static void shapes_put(struct kineto *k, const struct occ_json_event *e,
 	ev->shapes_len += n;
 }
 
+/* The member occcalc --annotate adds to a kernel's args: a trace
+ * annotated once is not annotated again. */
+static int is_annotation(const struct occ_json_event *e)
+{
+	return e->key && strcmp(e->key, "occcalc") == 0;
+}
+
 /* ---- Containers ---- */
 
 /* What a container opened at depth d is, from where it opens. */
@@ -407,6 +417,8 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 		k->ev.kernel_like = 1;
 	if (role == R_SKIP && k->role[e->depth - 1] == R_ARGS)
 		arg_value(k, e);
+	if (e->depth > 0 && k->role[e->depth - 1] == R_ARGS)
+		k->ev.annotated |= is_annotation(e);
 	if (role == R_SKIP && k->role[e->depth - 1] == R_DIM)
 		k->ev.bad = akeys[k->ev.dim_key];
 	k->role[e->depth] = role;
@@ -517,6 +529,8 @@ static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 			      &l.module))
 			k->r->info->kernels_without_op++;
 	}
+	k->r->args_close = e->args_close;
+	k->r->args_annotated = e->annotated;
 	if (e->est_bad && !(l.has_kineto & OCC_KINETO_EST))
 		k->r->info->estimates_out_of_range++;
 	st = launch_deliver(k->r, &l);
@@ -561,6 +575,8 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 		k->ev.have_shapes = e->depth > 0 &&
 				    k->role[e->depth - 1] == R_ARGS;
 	}
+	if (role == R_ARGS)
+		k->ev.args_close = e->offset;
 	if (role == R_DEVICE)
 		return device_end(k, jr, e);
 	if (role == R_EVENT && k->r->ops)
@@ -592,6 +608,7 @@ static int on_event(void *ctx, struct occ_json_reader *jr,
 	case R_EVENT:
 		return event_value(k, jr, e);
 	case R_ARGS:
+		k->ev.annotated |= is_annotation(e);
 		arg_value(k, e);
 		return 0;
 	case R_DIM:

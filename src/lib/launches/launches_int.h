@@ -29,7 +29,19 @@ struct launch_read {
 	off_t start;                /* where the file's text starts; -1: it
 	                               cannot be read again (a pipe) */
 	int err_no;                 /* of an OCC_ERR_IO */
+	/* Kineto: the kernel event being delivered, for annotate.c: the
+	 * byte of its args' closing '}', and whether they hold an
+	 * "occcalc" member already. */
+	uint64_t args_close;
+	int args_annotated;
 };
+
+/* occ_launches_read_fd with the read's state given (zero, or what a
+ * caller set beside the rest: annotate.c reads args_close). */
+OCC_INTERNAL enum occ_status launch_read_with(struct launch_read *r, int fd,
+		const char *name, const struct occ_launch_callbacks *cb,
+		void *ctx, struct occ_launch_file *info,
+		struct occ_diag *diag);
 
 /* A problem at the record that starts at byte offset (line, where the
  * format has lines; 0 else): sets diag, returns st. */

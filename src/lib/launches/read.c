@@ -219,6 +219,31 @@ static enum occ_status read_fd(int fd, struct launch_read *r)
 	return st;
 }
 
+enum occ_status launch_read_with(struct launch_read *r, int fd,
+				 const char *name,
+				 const struct occ_launch_callbacks *cb,
+				 void *ctx, struct occ_launch_file *info,
+				 struct occ_diag *diag)
+{
+	enum occ_status st;
+
+	memset(info, 0, sizeof *info);
+	info->pid = info->declared = info->dropped = -1;
+	memset(diag, 0, sizeof *diag);
+	occ_copy_string(diag->file, sizeof diag->file, name);
+	r->cb = cb;
+	r->ctx = ctx;
+	r->info = info;
+	r->diag = diag;
+	st = read_fd(fd, r);
+	ops_free(r->ops);
+	r->ops = NULL;
+	/* What the CLI says of an I/O failure is errno's. */
+	if (st == OCC_ERR_IO && r->err_no)
+		errno = r->err_no;
+	return st;
+}
+
 enum occ_status occ_launches_read_fd(int fd, const char *name,
 				     const struct occ_launch_callbacks *cb,
 				     void *ctx, struct occ_launch_file *info,
@@ -231,22 +256,14 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
 
 	info = info ? info : &own;
 	diag = diag ? diag : &own_diag;
-	memset(info, 0, sizeof *info);
-	info->pid = info->declared = info->dropped = -1;
-	memset(diag, 0, sizeof *diag);
-	occ_copy_string(diag->file, sizeof diag->file, name);
 	r = calloc(1, sizeof *r);
-	if (!r)
+	if (!r) {
+		memset(info, 0, sizeof *info);
+		memset(diag, 0, sizeof *diag);
+		occ_copy_string(diag->file, sizeof diag->file, name);
 		return OCC_ERR_NOMEM;
-	r->cb = cb;
-	r->ctx = ctx;
-	r->info = info;
-	r->diag = diag;
-	st = read_fd(fd, r);
-	ops_free(r->ops);
-	/* What the CLI says of an I/O failure is errno's. */
-	if (st == OCC_ERR_IO && r->err_no)
-		errno = r->err_no;
+	}
+	st = launch_read_with(r, fd, name, cb, ctx, info, diag);
 	free(r);
 	return st;
 }

@@ -195,6 +195,35 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
 				     void *ctx, struct occ_launch_file *info,
 				     struct occ_diag *diag);
 
+/* ---- A Kineto trace annotated ---- */
+
+/* Where occ_launches_annotate_file's output goes. */
+struct occ_annotate_sink {
+	/* After each launch of a Kineto trace is delivered: the members to
+	 * add to its event's args, as JSON text without the braces
+	 * ("\"occcalc\":{...}"), len 0 for none; text lasts until the
+	 * next call. */
+	enum occ_status (*members)(void *ctx, const char **text, size_t *len);
+	/* The output, n bytes at a time, in order. */
+	enum occ_status (*write)(void *ctx, const void *p, size_t n);
+	void *ctx;
+};
+
+/* Reads the trace at path as occ_launches_read_file does, delivering
+ * its devices and launches to cb, and, for a Kineto trace, writes its
+ * text to sink byte for byte (decompressed) with sink->members added
+ * as the last members of each kernel event's args. The file is read in
+ * slices (it is opened twice: the reader's and the copy's), never held
+ * whole. An occcalc trace (info->format) is read and nothing written.
+ * Errors those of occ_launches_read_file; OCC_ERR_DUPLICATE_KEY for a
+ * kernel event whose args hold "occcalc" already (a trace annotated
+ * once); OCC_ERR_INCONSISTENT when the file changed as it was read;
+ * what sink returned. */
+enum occ_status occ_launches_annotate_file(const char *path,
+		const struct occ_launch_callbacks *cb, void *ctx,
+		const struct occ_annotate_sink *sink,
+		struct occ_launch_file *info, struct occ_diag *diag);
+
 /* ---- Each launch on the GPU it ran on ---- */
 
 /* The architecture of a traced device: the table of its compute
