@@ -40,7 +40,9 @@ static const struct topic_help {
 	[T_PERSIST] = { "persist", "L2 persistence:", "L2 persistence plans",
 		NULL },
 	[T_LAUNCHES] = { "launches", "A program's kernel launches, as it "
-		"ran them:", "runs", NULL },
+		"ran them, from its traces:", "traces", NULL },
+	[T_TRACE] = { "trace", "A program run and traced:", "a run",
+		NULL },
 	[T_INFO] = { "info", "Tables, lists and this program:", "tables, "
 		"lists, help", NULL },
 };

@@ -339,23 +339,23 @@ const struct opt opts[] = {
 	  "(l2CacheSize,\npersistingL2CacheMaxSize, accessPolicyMaxWindowSize)"
 	  "\ninstead of the device's" },
 	{ "trace", 0, FLAG(mode, MODE_TRACE), MODE(MODE_TRACE),
-	  .topic = T_LAUNCHES, .metavar = "-- COMMAND",
+	  .topic = T_TRACE, .metavar = "-- COMMAND",
 	  .help = "run COMMAND [ARGS...] (after --) with occcalc's\nCUPTI "
 	  "injection library: every kernel launch of\nit and of the "
 	  "processes it starts, then their\noccupancy; its exit status is "
 	  "occcalc's" },
 	{ "trace-out", 0, ARG_STR, "PATH", .dest = O(trace_out), .modes = TRC,
-	  .topic = T_LAUNCHES, .selects = -1,
+	  .topic = T_TRACE, .selects = -1,
 	  .help = "--trace: keep the trace files: PATH a file\n(FILE.PID for "
 	  "each process after the first)\nor a directory (default: a "
 	  "temporary one,\nremoved)" },
 	{ "trace-calls", 0, FLAG(trace_calls, 1), .modes = TRC,
-	  .topic = T_LAUNCHES, .selects = -1,
+	  .topic = T_TRACE, .selects = -1,
 	  .help = "--trace: take the launches from CUPTI's\ncallback API at "
 	  "each launch call, not its\nkernel activity records: cheaper, "
 	  "with no\nGPU times and no carveout (the largest is\nassumed)" },
 	{ "achieved", 0, ARG_FN, "[=N[,L]]", .parse = arg_achieved,
-	  .optional = 1, .modes = TRC, .topic = T_LAUNCHES, .selects = -1,
+	  .optional = 1, .modes = TRC, .topic = T_TRACE, .selects = -1,
 	  .help = "--trace: measure achieved occupancy in the\nsame run "
 	  "(CUPTI's range profiler, a range a\nlaunch) of the first L "
 	  "launches of each\nkernel (default 3), shown for the N kernels\n"

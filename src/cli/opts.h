@@ -23,7 +23,7 @@ enum arg_kind {
  * (help.c's topics[] says what each holds). */
 enum topic { T_UNSET,          /* an option that names none: "other" */
 	     T_KERNEL, T_LAUNCH, T_KERNELS, T_OUTPUT, T_CI, T_GPU, T_ACCESS,
-	     T_TRAFFIC, T_PERSIST, T_LAUNCHES, T_INFO, T_COUNT };
+	     T_TRAFFIC, T_PERSIST, T_LAUNCHES, T_TRACE, T_INFO, T_COUNT };
 
 struct opt {
 	const char *name;
