@@ -184,6 +184,10 @@ static void CUPTIAPI on_call(void *user, CUpti_CallbackDomain domain,
 	CUdevice dev = 0;
 
 	(void)user;
+	if (domain == CUPTI_CB_DOMAIN_NVTX) {
+		nvtx_callback(id, data);
+		return;
+	}
 	if (domain != CUPTI_CB_DOMAIN_DRIVER_API ||
 	    cb->callbackSite != CUPTI_API_ENTER)
 		return;
@@ -204,10 +208,11 @@ static void CUPTIAPI on_call(void *user, CUpti_CallbackDomain domain,
 	a.static_smem = fn.static_smem;
 	a.local = fn.local;
 	a.optin = a.smem + a.static_smem > 48 * 1024;
+	a.op = nvtx_current();
 	trace_api_launch(fn.name, &a);
 }
 
-int callbacks_start(void)
+void callbacks_enable_launches(void *subscriber)
 {
 	static const CUpti_CallbackId ids[] = {
 		CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
@@ -217,9 +222,17 @@ int callbacks_start(void)
 		CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
 		CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 	};
+	size_t i;
+
+	for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		cuptiEnableCallback(1, (CUpti_SubscriberHandle)subscriber,
+				    CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
+}
+
+int callbacks_start(void)
+{
 	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
 	CUpti_SubscriberHandle sub;
-	size_t i;
 
 	if (cuda) {
 		D.attr = (func_attr_fn)dlsym(cuda, "cuFuncGetAttribute");
@@ -241,7 +254,7 @@ int callbacks_start(void)
 			"(another tool?): this process is not traced\n");
 		return -1;
 	}
-	for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
-		cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
+	callbacks_enable_launches(sub);
+	cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_NVTX);
 	return 0;
 }

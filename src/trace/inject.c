@@ -50,6 +50,7 @@ static struct tracer {
 	pthread_mutex_t lock;
 	int on;                          /* initialised in this process */
 	int floor;                       /* TRACE_ENV_FLOOR: buffers dropped */
+	int nvtx;                        /* launches named by NVTX ranges */
 	struct trace_file file;
 	struct name_cache *names;
 	uint64_t launches, dropped;
@@ -114,6 +115,7 @@ static void describe(uint32_t device)
 static void write_launch(const kernel_record *k)
 {
 	struct line l = { T.line, 0, sizeof T.line };
+	const char *op;
 	const char *names = name_cache_get(T.names, k->name);
 
 	describe(k->deviceId);
@@ -154,6 +156,8 @@ static void write_launch(const kernel_record *k)
 #endif
 	line_int(&l, "start_ns", (int64_t)k->start);
 	line_int(&l, "end_ns", (int64_t)k->end);
+	if (T.nvtx && (op = nvtx_take(k->correlationId)) != NULL)
+		line_str(&l, "op", op);
 	T.launches++;
 	if (achieved_launch(k->correlationId, &l) == ACHIEVED_HELD)
 		return;                  /* written when measured */
@@ -195,6 +199,8 @@ void trace_api_launch(const char *mangled, const struct api_launch *a)
 	line_int(&l, "local_mem_per_thread", a->local);
 	line_str(&l, "smem_limit_config", a->optin ? "optin" : "default");
 	line_str(&l, "launch_type", a->launch_type);
+	if (a->op)
+		line_str(&l, "op", a->op);
 	line_raw(&l, "}\n");
 	T.launches++;
 	put_line(&l);
@@ -345,6 +351,7 @@ int InitializeInjection(void)
 	}
 	write_header();
 	trace_file_flush(&T.file);
+	nvtx_inject();
 	mode = getenv(TRACE_ENV_MODE);
 	if (mode && strcmp(mode, "callbacks") == 0) {
 		if (callbacks_start() != 0) {
@@ -368,6 +375,9 @@ int InitializeInjection(void)
 	}
 	cuptiActivityFlushPeriod(FLUSH_PERIOD_MS);
 	T.on = 1;
+	/* --achieved's subscriber is CUPTI's one: no ranges with it. */
+	if (!getenv(TRACE_ENV_ACHIEVED))
+		T.nvtx = nvtx_start() == 0;
 	achieved_init();                 /* said there where it cannot */
 	pthread_atfork(NULL, NULL, after_fork_child);
 	atexit(at_exit);

@@ -89,6 +89,7 @@ struct api_launch {
 	int regs, static_smem, smem, local;
 	int optin;                       /* dynamic smem above 48 KB */
 	const char *launch_type;
+	const char *op;                  /* nvtx.c's range, or NULL */
 };
 
 /* inject.c: writes the launch of the function named mangled (its device
@@ -98,4 +99,20 @@ void trace_api_launch(const char *mangled, const struct api_launch *a);
 /* callbacks.c: subscribes to the driver's launch calls; 0, or -1 with
  * a line on stderr. */
 int callbacks_start(void);
+/* Enables the driver's launch calls on a CUPTI subscriber (its handle). */
+void callbacks_enable_launches(void *subscriber);
+
+/* nvtx.c: the NVTX range each launch call is made in, as "op". */
+/* Points NVTX_INJECTION64_PATH at CUPTI, unless set already. */
+void nvtx_inject(void);
+/* An NVTX callback of CUPTI's (its id and CUpti_NvtxData). */
+void nvtx_callback(uint32_t id, const void *data);
+/* The innermost range open on this thread, or NULL. */
+const char *nvtx_current(void);
+/* A launch call's range, kept by its correlation id until its record. */
+void nvtx_note(uint32_t correlation, const char *name);
+const char *nvtx_take(uint32_t correlation);
+/* Activity mode: a subscriber of its own to NVTX and the launch calls;
+ * 0, or -1 where CUPTI's callbacks are taken. */
+int nvtx_start(void);
 #endif

@@ -60,6 +60,28 @@ for t in probe python; do
 		"$w/$t-ncu-nocache.csv" "$w/$t.csv" "$w/md" || st=1
 	tail -1 "$w/$t.jsonl"
 done
+# The theoretical figures of the measured launches: those of the same
+# launches traced without --achieved (the range profiler's record of a
+# launch holds no carveout it ran with: docs/achieved.md), every one.
+F=kernel,grid,block,cluster_dims,regs,static_smem,smem,blocks_per_sm,occupancy_pct,waves
+# shellcheck disable=SC2086
+"$occcalc" --trace --trace-out "$w/plain.jsonl" -- $prog >/dev/null
+"$occcalc" --launches "$w/plain.jsonl"* -f csv --fields $F >"$w/plain-th.csv" 2>/dev/null
+"$occcalc" --launches "$w/python.jsonl"* -f csv --fields $F >"$w/python-th.csv" 2>/dev/null
+if "$py" - "$w/plain-th.csv" "$w/python-th.csv" >>"$w/md" <<'PY'
+import collections, csv, sys
+a = collections.Counter(tuple(r) for r in csv.reader(open(sys.argv[1])))
+b = collections.Counter(tuple(r) for r in csv.reader(open(sys.argv[2])))
+n = sum(b.values()) - 1
+diff = sum(((a - b) + (b - a)).values())
+print("\nTheoretical figures of the %d launches trace_program.py makes under "
+      "--achieved=all against the same launches traced without it (blocks "
+      "per SM, occupancy, waves, by configuration): %d differ." % (n, diff))
+sys.exit(1 if diff else 0)
+PY
+then echo "achieved: theoretical figures equal to the run without --achieved"
+else echo "achieved: theoretical figures DIFFER from the run without --achieved"; st=1
+fi
 cp "$w/md" "$docs/achieved-ncu.md"
 { head -1 "$w/probe.csv" | sed 's/^/program,/'
   tail -n +2 "$w/probe.csv" | sed 's/^/probe,/'

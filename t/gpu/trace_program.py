@@ -7,6 +7,7 @@ built with nvcc and loaded with ctypes).
 
   trace_program.py [--scale fixture|bench|host] [--warmup N] [--warmup-s S]
                    [--steps N] [--kineto FILE] [--timing FILE] [--build DIR]
+                   [--nvtx]
 
 --kineto runs the timed steps under torch.profiler and writes its Chrome
 trace to FILE (.gz: compressed); --timing writes the timed steps' wall
@@ -129,6 +130,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=0)
     ap.add_argument("--warmup-s", type=float, default=0.0)
     ap.add_argument("--steps", type=int, default=1)
+    ap.add_argument("--nvtx", action="store_true",
+                    help="the timed steps under torch.autograd.profiler."
+                    "emit_nvtx: an NVTX range per operator")
     ap.add_argument("--kineto")
     ap.add_argument("--timing")
     ap.add_argument("--build", default=os.path.join(
@@ -179,6 +183,9 @@ def main():
             torch.profiler.ProfilerActivity.CPU,
             torch.profiler.ProfilerActivity.CUDA])
         prof.__enter__()
+    nvtx = torch.autograd.profiler.emit_nvtx() if a.nvtx else None
+    if nvtx:
+        nvtx.__enter__()
     for _ in range(a.steps):
         c0 = gc_collections()
         t0 = time.perf_counter()
@@ -188,6 +195,8 @@ def main():
         times.append(time.perf_counter() - t0)
         host.append(t1 - t0)
         collections.append(gc_collections() - c0)
+    if nvtx:
+        nvtx.__exit__(None, None, None)
     if prof:
         prof.__exit__(None, None, None)
         path = a.kineto[:-3] if a.kineto.endswith(".gz") else a.kineto
