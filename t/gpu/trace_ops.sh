@@ -21,7 +21,7 @@ $prog >/dev/null                 # builds trace_cluster.cu, fills Triton's cache
 # shellcheck disable=SC2086
 "$occcalc" --trace --trace-calls -f csv --fields kernel,op -- $prog --nvtx >"$w/calls.csv"
 # shellcheck disable=SC2086
-$prog --nvtx --kineto "$w/k.json"
+$prog --kineto "$w/k.json"   # the profiler and emit_nvtx do not go together
 "$occcalc" --launches "$w/k.json" -f csv --fields kernel,op >"$w/kineto.csv"
 "$py" - "$w" "$docs/trace-ops.md" <<'PY'
 import collections, csv, subprocess, sys
