@@ -11,6 +11,7 @@
  * traceEvents was cut short: what it holds up to there is read, and
  * the file's information says so.
  */
+#include <errno.h>
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #include "json.h"
 #include "launches_int.h"
 #include "zin.h"
+
+#include <unistd.h>
 
 enum role { R_TOP, R_DEVPROPS, R_DEVICE, R_EVENTS, R_EVENT, R_ARGS, R_DIM,
 	    R_SKIP };
@@ -87,7 +90,36 @@ struct kineto {
 	struct event ev;
 	char *name;                 /* the event's name */
 	size_t name_cap;
+	int devices_only;           /* the pass that reads devices alone */
+	int restart;                /* stopped: devices come after events */
+	int late_props;             /* deviceProperties after traceEvents */
+	uint64_t no_device;         /* launches delivered without one */
+	int pytorch;                /* PyTorch's keys or CPU events seen */
 };
+
+/* What only PyTorch's profiler writes: its top-level keys and the
+ * categories of its CPU and runtime events. A Chrome trace with none
+ * of them and no kernel event is another tool's. */
+static int pytorch_mark(const char *s, int top)
+{
+	static const char *const keys[] = {
+		"schemaVersion", "deviceProperties", "distributedInfo",
+		"baseTimeNanoseconds", "traceName"
+	};
+	static const char *const cats[] = {
+		"cpu_op", "python_function", "user_annotation", "cuda_runtime",
+		"cuda_driver", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"
+	};
+	size_t i;
+
+	for (i = 0; top && i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(s, keys[i]) == 0)
+			return 1;
+	for (i = 0; !top && i < sizeof cats / sizeof cats[0]; i++)
+		if (strcmp(s, cats[i]) == 0)
+			return 1;
+	return 0;
+}
 
 static int find(const char *const *names, int n, const char *key)
 {
@@ -282,6 +314,7 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 	int key = find(ekeys, E_COUNT, e->key);
 
 	if (key == E_CAT && e->type == JSON_STRING) {
+		k->pytorch |= pytorch_mark(e->text, 0);
 		/* "kernel"; Kineto before 2021 wrote "Kernel". */
 		ev->is_kernel = strcasecmp(e->text, "kernel") == 0;
 		ev->kernel_like |= kernel_spelt(e->text);
@@ -351,6 +384,10 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 	if (role == R_SKIP && k->role[e->depth - 1] == R_DIM)
 		k->ev.bad = akeys[k->ev.dim_key];
 	k->role[e->depth] = role;
+	if (e->depth == 1 && e->key)
+		k->pytorch |= pytorch_mark(e->key, 1);
+	if (role == R_DEVPROPS && k->seen_events)
+		k->late_props = 1;
 	if (role == R_DEVICE) {
 		memset(&k->dev, 0, sizeof k->dev);
 		k->dev_have = 0;
@@ -417,6 +454,16 @@ static enum occ_status kernel_check(const struct event *e, const char **what)
 	return *what ? OCC_ERR_RANGE : OCC_OK;
 }
 
+static int described(const struct launch_read *r, int id)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_dev; i++)
+		if (r->dev[i].device == id)
+			return 1;
+	return 0;
+}
+
 static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 {
 	const struct event *e = &k->ev;
@@ -426,6 +473,16 @@ static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 
 	if (st != OCC_OK)
 		return occ_json_fail(jr, st, e->offset, "%s", what);
+	/* A launch on a device not yet described: its properties may come
+	 * after the events (kineto_read reads them first, where it can). */
+	if (!described(k->r, (int)e->num[A_DEVICE])) {
+		if (k->r->start >= 0 && !k->r->devices_first) {
+			k->restart = 1;
+			return occ_json_fail(jr, OCC_ERR_UNSUPPORTED, e->offset,
+					     "devices after events");
+		}
+		k->no_device++;
+	}
 	launch_defaults(&l, OCC_LAUNCH_FORMAT_KINETO);
 	l.offset = e->offset;
 	l.kernel = (e->have & BIT(E_NAME)) ? k->name : "";
@@ -465,6 +522,8 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 	}
 	if (role == R_DEVICE)
 		return device_end(k, jr, e);
+	if (k->devices_only)
+		return 0;
 	if (role == R_EVENT && k->ev.is_kernel && k->ev.is_complete)
 		return kernel_end(k, jr);
 	if (role == R_EVENT && (k->ev.is_kernel || k->ev.kernel_like))
@@ -472,6 +531,24 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 	else if (role == R_EVENT)
 		k->r->info->skipped++;
 	return 0;
+}
+
+/* What a whole read says beyond its launches: devices that came too
+ * late for a pipe, a PyTorch trace without kernel events, and a Chrome
+ * trace that is no PyTorch trace at all. */
+static enum occ_status pass_end(struct launch_read *r, const struct kineto *k)
+{
+	if (k->late_props && k->no_device)
+		r->info->devices_late = 1;
+	if (r->info->launches || r->info->kernels_left_out || r->info->cut_short)
+		return OCC_OK;
+	if (k->pytorch) {
+		r->info->no_kernel_events = 1;
+		return OCC_OK;
+	}
+	r->info->not_trace = 1;
+	return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "another tool's "
+			   "Chrome trace: no kernel or PyTorch event");
 }
 
 static int on_event(void *ctx, struct occ_json_reader *jr,
@@ -502,7 +579,11 @@ static int on_event(void *ctx, struct occ_json_reader *jr,
 	}
 }
 
-enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
+/* One pass over the input: devices and launches, or (devices_only) the
+ * devices alone. *restart: stopped at a launch whose device may be
+ * described after the events. */
+static enum occ_status one_pass(struct launch_read *r, struct occ_zin *z,
+				int devices_only, int *restart)
 {
 	struct occ_json_limits lim = { 0, LAUNCH_TOKEN_MAX, 0, 0 };
 	struct occ_json_err err;
@@ -512,10 +593,14 @@ enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
 	if (!k)
 		return OCC_ERR_NOMEM;
 	k->r = r;
+	k->devices_only = devices_only;
 	memset(&err, 0, sizeof err);
 	st = occ_json_read_zin(z, &lim, on_event, k, &err);
 	r->info->bytes = err.bytes;
-	if (st != OCC_OK && err.input)
+	*restart = k->restart;
+	if (k->restart)
+		st = OCC_OK;
+	else if (st != OCC_OK && err.input)
 		st = launch_input_fail(r, z);
 	else if (st != OCC_OK && err.cut_short && k->seen_events) {
 		/* A file cut short (a job killed as the profiler wrote it, a
@@ -525,9 +610,52 @@ enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
 		st = OCC_OK;
 	} else if (st != OCC_OK)
 		st = launch_json_fail(r, &err);
-	else if (!k->seen_events)
-		st = launch_fail(r, OCC_ERR_MISSING_KEY, 0, 0, "traceEvents");
+	else if (!k->seen_events) {
+		r->info->not_trace = 1;
+		st = launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "a JSON object "
+				 "without traceEvents");
+	}
+	if (st == OCC_OK && !k->restart && !devices_only)
+		st = pass_end(r, k);
 	free(k->name);
 	free(k);
 	return st;
+}
+
+/* Back to where the input started, to read it again. */
+static enum occ_status rewind_input(struct launch_read *r, struct occ_zin *z)
+{
+	occ_zin_close(z);
+	if (lseek(r->fd, (off_t)r->start, SEEK_SET) < 0) {
+		r->err_no = errno;
+		return launch_fail(r, OCC_ERR_IO, 0, 0, "");
+	}
+	return occ_zin_open(z, r->fd) == 0 ? OCC_OK : launch_input_fail(r, z);
+}
+
+/* A trace whose deviceProperties follow its traceEvents (a trace
+ * re-serialised with sorted keys, a writer of another order) would give
+ * its launches no device: a regular file is read again from its start
+ * for its devices alone, then once more for its launches, those already
+ * delivered skipped. Memory stays one event's. */
+enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
+{
+	enum occ_status st;
+	uint64_t delivered;
+	int restart;
+
+	st = one_pass(r, z, 0, &restart);
+	if (st != OCC_OK || !restart)
+		return st;
+	delivered = r->info->launches;
+	r->devices_first = 1;
+	if ((st = rewind_input(r, z)) != OCC_OK ||
+	    (st = one_pass(r, z, 1, &restart)) != OCC_OK ||
+	    (st = rewind_input(r, z)) != OCC_OK)
+		return st;
+	r->info->launches = r->info->skipped = r->info->devices = 0;
+	r->info->kernels_left_out = r->info->estimates_out_of_range = 0;
+	r->info->devices_reread = 1;
+	r->skip = delivered;
+	return one_pass(r, z, 0, &restart);
 }

@@ -21,7 +21,20 @@ struct launch_read {
 	size_t n_dev;
 	uint64_t offset;            /* uncompressed bytes before the chunk */
 	int err_no;                 /* of an OCC_ERR_IO */
+	/* A Kineto trace whose devices come after its events is read
+	 * again from start (rereadable: a regular file), devices first:
+	 * then the launches delivered before the stop (skip) are not
+	 * delivered twice. */
+	int fd;
+	int64_t start;              /* where the input starts; -1: a pipe */
+	int devices_first;          /* the devices pass was made */
+	uint64_t skip;
 };
+
+/* Why the start of an input p (n bytes) is no trace at all, in words
+ * (an Nsight Compute CSV, a JSON array, text), or NULL where it starts
+ * a JSON object. */
+OCC_INTERNAL const char *launch_not_trace(const unsigned char *p, size_t n);
 
 /* A problem at the record that starts at byte offset (line, where the
  * format has lines; 0 else): sets diag, returns st. */

@@ -58,6 +58,10 @@ enum occ_status launch_deliver(struct launch_read *r,
 			       const struct occ_launch_record *l)
 {
 	r->info->launches++;
+	if (r->skip) {              /* delivered before the devices pass */
+		r->skip--;
+		return OCC_OK;
+	}
 	return r->cb->launch ? r->cb->launch(r->ctx, l, device_of(r, l->device))
 			     : OCC_OK;
 }
@@ -95,7 +99,7 @@ enum occ_status launch_json_fail(struct launch_read *r,
  * order (a trace re-serialised with sorted keys, jq -S, puts "argv"
  * and "format" before "type"; a Kineto trace "baseTimeNanoseconds"
  * before "deviceProperties"). */
-enum { UNDECIDED, IS_TRACE, IS_KINETO };
+enum { UNDECIDED, IS_TRACE, IS_KINETO, IS_OTHER };
 
 static int sniff_key(void *ctx, struct occ_json_reader *jr,
 		     const struct occ_json_event *e)
@@ -108,8 +112,10 @@ static int sniff_key(void *ctx, struct occ_json_reader *jr,
 	size_t i;
 
 	(void)jr;
-	if (e->depth == 0 && e->type == JSON_END)
-		return -1;              /* the first object read: no word */
+	if (e->depth == 0 && e->type == JSON_END) {
+		*format = IS_OTHER;     /* the first object read: no word */
+		return -1;
+	}
 	if (e->depth != 1 || !e->key)
 		return 0;
 	if (strcmp(e->key, "type") == 0 || strcmp(e->key, "format") == 0)
@@ -159,6 +165,13 @@ static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
 		;
 	if (i == n)
 		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "empty file");
+	if (launch_not_trace(head, n) || format == IS_OTHER) {
+		r->info->not_trace = 1;
+		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, format == IS_OTHER ?
+				   "a JSON object without traceEvents or a "
+				   "record's type" :
+				   launch_not_trace(head, n));
+	}
 	r->info->format = format == IS_TRACE ? OCC_LAUNCH_FORMAT_OCCCALC
 					     : OCC_LAUNCH_FORMAT_KINETO;
 	return format == IS_TRACE ? trace_read(r, z) : kineto_read(r, z);
@@ -198,6 +211,9 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
 	r->ctx = ctx;
 	r->info = info;
 	r->diag = diag;
+	r->fd = fd;
+	/* A pipe cannot be read twice: -1. */
+	r->start = (int64_t)lseek(fd, 0, SEEK_CUR);
 	st = read_fd(fd, r);
 	/* What the CLI says of an I/O failure is errno's. */
 	if (st == OCC_ERR_IO && r->err_no)

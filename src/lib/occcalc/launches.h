@@ -132,6 +132,18 @@ struct occ_launch_file {
 	                            estimate of achieved occupancy is not a
 	                            percentage (0 to 100): not taken (Kineto
 	                            writes -100 where it has none) */
+	/* The input is no trace at all (an Nsight Compute CSV, a Chrome
+	 * trace of another tool, text): the read fails OCC_ERR_SYNTAX, and
+	 * diag's key says what it is. */
+	int not_trace;
+	/* Kineto trace: PyTorch's (its keys, its CPU events), and no
+	 * kernel event in it: recorded without ProfilerActivity.CUDA. */
+	int no_kernel_events;
+	/* Kineto trace: its deviceProperties come after its traceEvents on
+	 * input that cannot be read twice (a pipe): the launches before
+	 * them were delivered with no device. A regular file is read again,
+	 * its devices first, and gets them all (devices_reread). */
+	int devices_late, devices_reread;
 };
 
 /* Called for each device record and each launch, in file order; device
