@@ -31,7 +31,7 @@
 /* Why launches are left without figures, counted for one line each (a
  * device whose properties fail is named in a line of its own). */
 enum skip { SKIP_NO_DEVICE, SKIP_NO_TABLE, SKIP_BAD_DEVICE, SKIP_SHAPE,
-	    SKIP_CLUSTER, SKIP_NO_FIT, SKIP_COUNT };
+	    SKIP_CLUSTER, SKIP_NO_FIT, SKIP_WHAT_IF_CLUSTER, SKIP_COUNT };
 static const char *const skip_why[SKIP_COUNT] = {
 	"on a device the trace does not describe",
 	"on a GPU whose compute capability has no table",
@@ -43,6 +43,8 @@ static const char *const skip_why[SKIP_COUNT] = {
 	"cluster): the record contradicts itself",
 	"no block of which fits the SM as recorded, though it ran: the record "
 	"contradicts itself or its device",
+	"with clusters the GPU --gpu names does not run (none before compute "
+	"capability 9.0, or larger than its largest): they cannot launch there",
 };
 
 /* The distinct devices the traces describe, kept to the end (the
@@ -70,6 +72,9 @@ struct launch_run {
 	size_t n_ids;
 	struct launch_dev **all;
 	size_t n_all, cap_all;
+	struct launch_dev *named;          /* --gpu NAME's, or NULL */
+	struct launch_inputs in;           /* the files, directories made
+					      into theirs */
 	int too_many_devices;              /* the read stopped there */
 	uint64_t launches, filtered, skipped[SKIP_COUNT];
 	uint64_t part_unmeasured;          /* cluster launches, part's GPCs
@@ -298,8 +303,10 @@ static const struct occ_gpc_layout *dev_layout(const struct launch_dev *ld)
 	return ld->have_layout ? &ld->layout : NULL;
 }
 
-static enum skip fault_skip(enum occ_launch_fault f)
+static enum skip fault_skip(enum occ_launch_fault f, enum occ_launch_basis b)
 {
+	if (b == OCC_LAUNCH_BASIS_WHAT_IF && f == OCC_LAUNCH_FAULT_CLUSTER)
+		return SKIP_WHAT_IF_CLUSTER;
 	switch (f) {
 	case OCC_LAUNCH_FAULT_CLUSTER: return SKIP_CLUSTER;
 	case OCC_LAUNCH_FAULT_NO_FIT: return SKIP_NO_FIT;
@@ -318,9 +325,9 @@ static void model(struct launch_run *run, struct launch_row *r,
 		why = SKIP_NO_TABLE;
 	else if (dev->arch_status != OCC_OK)
 		why = SKIP_BAD_DEVICE;
-	else if (occ_launch_compute(&dev->arch, dev_sms(dev), r->l,
-				    dev_layout(dev), &r->m) != OCC_OK)
-		why = fault_skip(r->m.fault);
+	else if (occ_launch_compute_on(r->basis, &dev->arch, dev_sms(dev),
+				       r->l, dev_layout(dev), &r->m) != OCC_OK)
+		why = fault_skip(r->m.fault, r->basis);
 	if (why == SKIP_COUNT) {
 		if (dev->in_part && !dev->part.measured &&
 		    r->m.cluster_size > 1)
@@ -355,6 +362,14 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 	r.file = run->file;
 	r.l = l;
 	dev = dev_of(run, l->device);
+	/* The library's rule says which GPU: --gpu's, else the trace's. */
+	r.basis = occ_launch_basis_of(dev ? &dev->d : NULL, run->named ?
+				      &run->named->d : NULL, NULL);
+	if (run->named) {
+		dev = run->named;
+		*(r.basis == OCC_LAUNCH_BASIS_WHAT_IF ? &dev->what_if
+						      : &dev->named_ran) += 1;
+	}
 	r.dev = dev;
 	model(run, &r, dev);
 	run->launches++;
@@ -461,10 +476,14 @@ static void read_one(struct launch_run *run, const char *path, int fd)
 	struct occ_diag d;
 	enum occ_status st;
 
+	if (fd < 0 && strcmp(path, "-") == 0)
+		fd = STDIN_FILENO;
+	path = launches_input_name(path);
 	run->file = path;
 	run->n_ids = 0;
 	st = fd >= 0 ? occ_launches_read_fd(fd, path, &cb, run, &fi, &d) :
 		       occ_launches_read_file(path, &cb, run, &fi, &d);
+	launches_read_said(run->s->o, path, st, &fi, &d);
 	if (run->part_dev)
 		part_failed(run);
 	if (run->too_many_devices)
@@ -509,6 +528,8 @@ static void files_openable(const char *const *files, int n)
 	if (!seen)
 		die("out of memory");
 	for (i = 0; i < n && st == OCC_OK; i++) {
+		if (strcmp(files[i], "-") == 0)
+			continue;               /* read once, as it comes */
 		memset(&d, 0, sizeof d);
 		snprintf(d.file, sizeof d.file, "%s", files[i]);
 		fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -598,8 +619,26 @@ void launches_free(struct launch_run *run)
 	free(run->all);
 	if (run->have_re)
 		regfree(&run->re);
+	launches_inputs_free(&run->in);
 	launch_summary_free(run->sum);
 	free(run);
+}
+
+/* --gpu NAME: the GPU every launch is modelled on (launch_target.h). */
+static void named_prepare(struct launch_run *run)
+{
+	struct occ_launch_device d;
+
+	if (!run->s->o->gpu)
+		return;
+	launches_gpu_device(run->s, &d);
+	run->file = "--gpu";
+	if (new_device(run, &d, &run->named) != OCC_OK) {
+		if (run->part_dev)
+			part_failed(run);
+		die("out of memory");
+	}
+	run->named->named = 1;
 }
 
 /* Everything that can refuse the options, done before any file is read
@@ -623,6 +662,7 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	/* What the callbacks use, found before any file is read. */
 	session_tables(s);
 	session_gpus(s);
+	named_prepare(run);
 	fieldsel_make(&run->sel, &kind_launches, o->fields,
 		      o->partition.given ? DEFAULT_FIELDS_PART : DEFAULT_FIELDS);
 	if (run->text) {
@@ -676,18 +716,14 @@ int launches_report(struct session *s, const char *const *files,
 int mode_launches(struct session *s)
 {
 	const struct options *o = s->o;
-	const char *files[1 + 4096];
 	uint64_t launches = 0;
-	int i, n = 0, status;
+	int n, status;
 
-	if (o->n_more_launches >= (int)(sizeof files / sizeof files[0]))
-		die_usage("--launches: at most %zu files",
-			  sizeof files / sizeof files[0]);
-	files[n++] = o->launches;
-	for (i = 0; i < o->n_more_launches; i++)
-		files[n++] = o->more_launches[i];
 	launches_prepare(s);
-	status = launches_report(s, files, NULL, n, &launches);
+	launches_inputs(o, &s->launches->in);
+	n = (int)s->launches->in.n;
+	status = launches_report(s, (const char *const *)s->launches->in.names,
+				 NULL, n, &launches);
 	/* Nothing to report is a failure, as for --trace and --kernels: a
 	 * script must not take an empty report for a good one. */
 	if (!launches) {
