@@ -150,6 +150,7 @@ static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
 	 * most a line long; most files tell within the first slice. */
 	static const size_t looks[] = { SNIFF, OCC_LAUNCH_LINE_MAX + 2 };
 	const unsigned char *head = NULL;
+	const char *why;
 	int format = UNDECIDED;
 	size_t i, n = 0;
 
@@ -165,12 +166,12 @@ static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
 		;
 	if (i == n)
 		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "empty file");
-	if (launch_not_trace(head, n) || format == IS_OTHER) {
+	why = launch_not_trace(head, n);
+	if (why || format == IS_OTHER) {
 		r->info->not_trace = 1;
-		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, format == IS_OTHER ?
+		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, why ? why :
 				   "a JSON object without traceEvents or a "
-				   "record's type" :
-				   launch_not_trace(head, n));
+				   "record's type");
 	}
 	r->info->format = format == IS_TRACE ? OCC_LAUNCH_FORMAT_OCCCALC
 					     : OCC_LAUNCH_FORMAT_KINETO;
