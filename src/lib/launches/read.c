@@ -243,6 +243,42 @@ enum occ_status occ_launches_read_file(const char *path,
 	return st;
 }
 
+enum occ_status occ_launches_probe(const char *path,
+				   enum occ_launch_format *format,
+				   struct occ_diag *diag)
+{
+	const unsigned char *head;
+	const char *why;
+	struct occ_zin z;
+	enum occ_status st = OCC_OK;
+	size_t n = 0;
+	int f = UNDECIDED;
+	FILE *fp;
+
+	*format = 0;
+	memset(diag, 0, sizeof *diag);
+	occ_copy_string(diag->file, sizeof diag->file, path);
+	if ((st = occ_open_regular(path, &fp)) != OCC_OK)
+		return st;
+	if (occ_zin_open(&z, fileno(fp)) != 0 ||
+	    !(head = occ_zin_peek(&z, SNIFF, &n))) {
+		st = z.st;
+	} else if ((why = launch_not_trace(head, n)) != NULL) {
+		/* Not JSON at all: said; a JSON array may be rows. */
+		size_t i = strspn((const char *)head, " \t\r\n");
+
+		if (i >= n || head[i] != '[')
+			occ_copy_string(diag->key, sizeof diag->key, why);
+	} else {
+		f = format_of(head, n);
+		*format = f == IS_TRACE ? OCC_LAUNCH_FORMAT_OCCCALC
+			  : f == IS_KINETO ? OCC_LAUNCH_FORMAT_KINETO : 0;
+	}
+	occ_zin_close(&z);
+	fclose(fp);
+	return st;
+}
+
 int64_t occ_launch_duration_ns(const struct occ_launch_record *l)
 {
 	if (l->start_ns == 0 && l->end_ns == 0 && l->profiled_duration_ns >= 0)

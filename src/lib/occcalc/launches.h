@@ -188,6 +188,14 @@ enum occ_status occ_launches_read_fd(int fd, const char *name,
 				     void *ctx, struct occ_launch_file *info,
 				     struct occ_diag *diag);
 
+/* What the file at path is, from its first bytes (plain or gzip):
+ * *format the trace format, or 0 where it is no trace (occcalc's rows,
+ * other JSON, text; diag's key says what, where it is no JSON at all).
+ * Errors: those of opening and reading it. */
+enum occ_status occ_launches_probe(const char *path,
+				   enum occ_launch_format *format,
+				   struct occ_diag *diag);
+
 /* ---- Each launch on the GPU it ran on ---- */
 
 /* The architecture of a traced device: the table of its compute
