@@ -117,5 +117,27 @@ expect 1 "obj.json: not a PyTorch profiler or occcalc trace: a JSON object witho
 printf '[{"ph": "X"}]\n' >"$tmp/arr.json"
 expect 1 "arr.json: not a PyTorch profiler or occcalc trace: a JSON array, not the object a trace is" --launches "$tmp/arr.json"
 
+# Item 6: --compare between two traces, or a trace and its rows.
+run --launches "$K" --compare "$K"
+[ "$status" -eq 0 ] && [ "$(tail -1 "$tmp/out")" = "0 changed, 0 added, 0 removed, 44 unchanged (--all lists them)" ]
+ok $? "--compare: the Kineto trace against itself reports no change"
+run --launches "$P/pt-step-trace-1.jsonl.gz" --compare "$P/pt-step-trace-1.jsonl.gz" -f csv,noheader
+[ "$status" -eq 0 ] && [ ! -s "$tmp/out" ]
+ok $? "--compare: occcalc's trace against itself, csv: no row"
+"$OCCCALC" --launches "$K" -f jsonl >"$tmp/base.jsonl" 2>/dev/null
+run --launches "$K" --compare "$tmp/base.jsonl" --all -f csv,noheader --fields change
+[ "$status" -eq 0 ] && [ "$(sort -u "$tmp/out")" = "unchanged" ] && [ "$(wc -l <"$tmp/out")" -eq 44 ]
+ok $? "--compare: a trace against the rows --launches -f jsonl wrote of it: 44 kernels, all unchanged"
+run --launches "$K" --gpu L40S --compare "$K" --check 'occupancy_pct >= old_occupancy_pct' -f csv --fields key
+[ "$status" -eq 1 ] && grep -qxF "occcalc: --check: 17 of 44 rows fail" "$tmp/err"
+ok $? "--compare --gpu L40S --check 'occupancy_pct >= old_occupancy_pct': 17 of 44 kernels fail, exit 1"
+run --launches "$K" --gpu L40S --compare "$K" -f csv,noheader --fields changed,old_occupancy_pct,occupancy_pct,d_occupancy_pct,old_limiter,limiter --kernel '^nvjet_sm90_tst_128x64_64x8_1x2_h_bz_NNT$'
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = "occupancy_pct+limiter,18.75,0.00,-18.75,registers+shared_memory,shared_memory" ]
+ok $? "--compare --gpu L40S: a GEMM's occupancy 18.75 -> 0 and its limiter, per kernel"
+run --launches "$TR/kineto.json.gz" --compare "$K" -f csv,noheader --fields change
+[ "$status" -eq 0 ] && [ "$(grep -c added "$tmp/out")" -gt 0 ] && [ "$(grep -c removed "$tmp/out")" -gt 0 ]
+ok $? "--compare of two programs' traces: kernels added and removed"
+expect 1 "ncu.csv: not a PyTorch profiler or occcalc trace, nor occcalc's rows: an Nsight Compute CSV (ncu --csv), not JSON" --launches "$K" --compare "$TR/ncu.csv"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

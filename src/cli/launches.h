@@ -74,6 +74,16 @@ const char *launches_input_name(const char *path);
 /* --gpu NAME's GPU as a device record (a usage error where the list
  * gives no SM count). */
 void launches_gpu_device(struct session *s, struct occ_launch_device *d);
+/* --compare: the rows of the run launches_prepare() made go to fn, not
+ * to the output; what_if 0: --gpu models only the launches whose trace
+ * describes no device (the old side is the GPU it ran on). */
+void launches_sink(struct session *s,
+		   void (*fn)(void *ctx, const struct launch_row *r), void *ctx,
+		   int what_if);
+/* --launches NEW --compare OLD (launches_compare.c). */
+int launches_compare(struct session *s);
+extern const struct row_kind kind_launch_compare;
+
 /* What a file's read said that ends the run (no trace at all, no
  * kernel events) or that its rows cannot show. */
 void launches_read_said(const struct options *o, const char *path,

@@ -75,6 +75,11 @@ struct launch_run {
 	struct launch_dev *named;          /* --gpu NAME's, or NULL */
 	struct launch_inputs in;           /* the files, directories made
 					      into theirs */
+	/* --compare: each row handed here, nothing printed. */
+	void (*sink)(void *ctx, const struct launch_row *r);
+	void *sink_ctx;
+	int named_what_if;                 /* --gpu models every launch, not
+					      only those without a device */
 	int too_many_devices;              /* the read stopped there */
 	uint64_t launches, filtered, skipped[SKIP_COUNT];
 	uint64_t part_unmeasured;          /* cluster launches, part's GPCs
@@ -350,7 +355,7 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 				 const struct occ_launch_device *d)
 {
 	struct launch_run *run = ctx;
-	struct launch_dev *dev;
+	struct launch_dev *dev, *named;
 	struct launch_row r;
 
 	(void)d;
@@ -362,18 +367,21 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 	r.file = run->file;
 	r.l = l;
 	dev = dev_of(run, l->device);
+	named = run->named && (run->named_what_if || !dev) ? run->named : NULL;
 	/* The library's rule says which GPU: --gpu's, else the trace's. */
-	r.basis = occ_launch_basis_of(dev ? &dev->d : NULL, run->named ?
-				      &run->named->d : NULL, NULL);
-	if (run->named) {
-		dev = run->named;
+	r.basis = occ_launch_basis_of(dev ? &dev->d : NULL, named ?
+				      &named->d : NULL, NULL);
+	if (named) {
+		dev = named;
 		*(r.basis == OCC_LAUNCH_BASIS_WHAT_IF ? &dev->what_if
 						      : &dev->named_ran) += 1;
 	}
 	r.dev = dev;
 	model(run, &r, dev);
 	run->launches++;
-	if (run->text) {
+	if (run->sink)
+		run->sink(run->sink_ctx, &r);
+	else if (run->text) {
 		launch_summary_add(run->sum, &r);
 		if (run->s->checks)
 			check_judge(run->s->checks, &r);
@@ -650,6 +658,7 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	int e;
 
 	run->s = s;
+	run->named_what_if = 1;
 	run->text = o->format == OUT_TEXT && !o->fields;
 	if (o->kernel_re) {
 		e = regcomp(&run->re, o->kernel_re, REG_EXTENDED | REG_NOSUB);
@@ -663,6 +672,8 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	session_tables(s);
 	session_gpus(s);
 	named_prepare(run);
+	if (o->compare)
+		return;               /* its rows are launches_compare.c's */
 	fieldsel_make(&run->sel, &kind_launches, o->fields,
 		      o->partition.given ? DEFAULT_FIELDS_PART : DEFAULT_FIELDS);
 	if (run->text) {
@@ -675,6 +686,15 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	out_open(&run->out, stdout, o->format, &run->sel);
 	out_style(&run->out, o->format_style);
 	check_attach(s, &run->out, &kind_launches);
+}
+
+void launches_sink(struct session *s,
+		   void (*fn)(void *ctx, const struct launch_row *r), void *ctx,
+		   int what_if)
+{
+	s->launches->sink = fn;
+	s->launches->sink_ctx = ctx;
+	s->launches->named_what_if = what_if;
 }
 
 void launches_prepare(struct session *s)
@@ -700,7 +720,9 @@ int launches_report(struct session *s, const char *const *files,
 		files_openable(files, n);
 	for (i = 0; i < n; i++)
 		read_one(run, files[i], fds ? fds[i] : -1);
-	if (run->text)
+	if (run->sink)
+		;
+	else if (run->text)
 		launch_summary_print(stdout, run->sum, s->o->achieved ?
 				     (size_t)s->o->achieved_top : 0);
 	else
@@ -719,6 +741,8 @@ int mode_launches(struct session *s)
 	uint64_t launches = 0;
 	int n, status;
 
+	if (o->compare)
+		return launches_compare(s);
 	launches_prepare(s);
 	launches_inputs(o, &s->launches->in);
 	n = (int)s->launches->in.n;

@@ -164,12 +164,13 @@ const struct opt opts[] = {
 	  "profiler (Kineto) Chrome traces, plain\nor gzip, more files "
 	  "after it (one per rank):\neach launch on the GPU it ran on; text: "
 	  "per\nkernel, by GPU time; csv, json, jsonl: per launch" },
-	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
-	  .topic = T_CI,
+	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare),
+	  .modes = KER | M(MODE_LAUNCHES), .topic = T_CI,
 	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "
 	  "binary,\na directory, or occcalc's JSON or JSON Lines):\nthe "
-	  "fields that changed, kernels added and removed" },
-	{ "all", 0, FLAG(all, 1), .modes = KER, .selects = -1,
+	  "fields that changed, kernels added and removed;\n--launches: "
+	  "per kernel and operator against a\ntrace or --launches' JSON rows" },
+	{ "all", 0, FLAG(all, 1), .modes = KER | M(MODE_LAUNCHES), .selects = -1,
 	  .topic = T_CI,
 	  .help = "--compare: list unchanged kernels too" },
 	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,
