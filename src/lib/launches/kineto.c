@@ -11,7 +11,6 @@
  * traceEvents was cut short: what it holds up to there is read, and
  * the file's information says so.
  */
-#include <errno.h>
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,6 @@
 #include "launches_int.h"
 #include "zin.h"
 
-#include <unistd.h>
 
 enum role { R_TOP, R_DEVPROPS, R_DEVICE, R_EVENTS, R_EVENT, R_ARGS, R_DIM,
 	    R_SKIP };
@@ -97,29 +95,6 @@ struct kineto {
 	int pytorch;                /* PyTorch's keys or CPU events seen */
 };
 
-/* What only PyTorch's profiler writes: its top-level keys and the
- * categories of its CPU and runtime events. A Chrome trace with none
- * of them and no kernel event is another tool's. */
-static int pytorch_mark(const char *s, int top)
-{
-	static const char *const keys[] = {
-		"schemaVersion", "deviceProperties", "distributedInfo",
-		"baseTimeNanoseconds", "traceName"
-	};
-	static const char *const cats[] = {
-		"cpu_op", "python_function", "user_annotation", "cuda_runtime",
-		"cuda_driver", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"
-	};
-	size_t i;
-
-	for (i = 0; top && i < sizeof keys / sizeof keys[0]; i++)
-		if (strcmp(s, keys[i]) == 0)
-			return 1;
-	for (i = 0; !top && i < sizeof cats / sizeof cats[0]; i++)
-		if (strcmp(s, cats[i]) == 0)
-			return 1;
-	return 0;
-}
 
 static int find(const char *const *names, int n, const char *key)
 {
@@ -314,7 +289,7 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 	int key = find(ekeys, E_COUNT, e->key);
 
 	if (key == E_CAT && e->type == JSON_STRING) {
-		k->pytorch |= pytorch_mark(e->text, 0);
+		k->pytorch |= launch_pytorch_mark(e->text, 0);
 		/* "kernel"; Kineto before 2021 wrote "Kernel". */
 		ev->is_kernel = strcasecmp(e->text, "kernel") == 0;
 		ev->kernel_like |= kernel_spelt(e->text);
@@ -385,7 +360,7 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 		k->ev.bad = akeys[k->ev.dim_key];
 	k->role[e->depth] = role;
 	if (e->depth == 1 && e->key)
-		k->pytorch |= pytorch_mark(e->key, 1);
+		k->pytorch |= launch_pytorch_mark(e->key, 1);
 	if (role == R_DEVPROPS && k->seen_events)
 		k->late_props = 1;
 	if (role == R_DEVICE) {
@@ -582,8 +557,8 @@ static int on_event(void *ctx, struct occ_json_reader *jr,
 /* One pass over the input: devices and launches, or (devices_only) the
  * devices alone. *restart: stopped at a launch whose device may be
  * described after the events. */
-static enum occ_status one_pass(struct launch_read *r, struct occ_zin *z,
-				int devices_only, int *restart)
+enum occ_status kineto_pass(struct launch_read *r, struct occ_zin *z,
+			    int devices_only, int *restart)
 {
 	struct occ_json_limits lim = { 0, LAUNCH_TOKEN_MAX, 0, 0 };
 	struct occ_json_err err;
@@ -622,40 +597,3 @@ static enum occ_status one_pass(struct launch_read *r, struct occ_zin *z,
 	return st;
 }
 
-/* Back to where the input started, to read it again. */
-static enum occ_status rewind_input(struct launch_read *r, struct occ_zin *z)
-{
-	occ_zin_close(z);
-	if (lseek(r->fd, (off_t)r->start, SEEK_SET) < 0) {
-		r->err_no = errno;
-		return launch_fail(r, OCC_ERR_IO, 0, 0, "");
-	}
-	return occ_zin_open(z, r->fd) == 0 ? OCC_OK : launch_input_fail(r, z);
-}
-
-/* A trace whose deviceProperties follow its traceEvents (a trace
- * re-serialised with sorted keys, a writer of another order) would give
- * its launches no device: a regular file is read again from its start
- * for its devices alone, then once more for its launches, those already
- * delivered skipped. Memory stays one event's. */
-enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
-{
-	enum occ_status st;
-	uint64_t delivered;
-	int restart;
-
-	st = one_pass(r, z, 0, &restart);
-	if (st != OCC_OK || !restart)
-		return st;
-	delivered = r->info->launches;
-	r->devices_first = 1;
-	if ((st = rewind_input(r, z)) != OCC_OK ||
-	    (st = one_pass(r, z, 1, &restart)) != OCC_OK ||
-	    (st = rewind_input(r, z)) != OCC_OK)
-		return st;
-	r->info->launches = r->info->skipped = r->info->devices = 0;
-	r->info->kernels_left_out = r->info->estimates_out_of_range = 0;
-	r->info->devices_reread = 1;
-	r->skip = delivered;
-	return one_pass(r, z, 0, &restart);
-}

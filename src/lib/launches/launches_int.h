@@ -35,6 +35,16 @@ struct launch_read {
  * (an Nsight Compute CSV, a JSON array, text), or NULL where it starts
  * a JSON object. */
 OCC_INTERNAL const char *launch_not_trace(const unsigned char *p, size_t n);
+/* Whether s is a top-level key (top) or an event category only
+ * PyTorch's profiler writes. */
+OCC_INTERNAL int launch_pytorch_mark(const char *s, int top);
+struct occ_zin;
+/* One pass over a Kineto trace: devices and launches, or (devices_only)
+ * the devices alone; *restart: stopped at a launch whose device may be
+ * described after the events (kineto_passes.c reads it again). */
+OCC_INTERNAL enum occ_status kineto_pass(struct launch_read *r,
+					 struct occ_zin *z, int devices_only,
+					 int *restart);
 
 /* A problem at the record that starts at byte offset (line, where the
  * format has lines; 0 else): sets diag, returns st. */

@@ -51,3 +51,27 @@ const char *launch_not_trace(const unsigned char *p, size_t n)
 		return "CSV or other text, not JSON";
 	return "text, not JSON";
 }
+
+/* What only PyTorch's profiler writes: its top-level keys and the
+ * categories of its CPU and runtime events. A Chrome trace with none
+ * of them and no kernel event is another tool's. */
+int launch_pytorch_mark(const char *s, int top)
+{
+	static const char *const keys[] = {
+		"schemaVersion", "deviceProperties", "distributedInfo",
+		"baseTimeNanoseconds", "traceName"
+	};
+	static const char *const cats[] = {
+		"cpu_op", "python_function", "user_annotation", "cuda_runtime",
+		"cuda_driver", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"
+	};
+	size_t i;
+
+	for (i = 0; top && i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(s, keys[i]) == 0)
+			return 1;
+	for (i = 0; !top && i < sizeof cats / sizeof cats[0]; i++)
+		if (strcmp(s, cats[i]) == 0)
+			return 1;
+	return 0;
+}
