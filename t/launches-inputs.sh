@@ -40,6 +40,11 @@ ok $? "--gpu L40S: 24 random launches of the Kineto trace equal occcalc --gpu L4
 whatif_agree "$P/pt-step-trace-1.jsonl.gz" A100-SXM
 ok $? "--gpu A100-SXM: 24 random launches of occcalc's trace equal occcalc --gpu -b -r -S --smem"
 
+run --launches "$P/pt-step-trace-1.jsonl.gz" --gpu A100-SXM -f csv --fields occupancy_pct
+[ "$status" -eq 0 ] && grep -qxF "occcalc: warning: 174 launches with clusters the GPU --gpu names does not run (none before compute capability 9.0, or larger than its largest): they cannot launch there: no occupancy figures" "$tmp/err"
+ok $? "--gpu A100-SXM: cluster launches cannot launch there, counted in one line"
+expect 2 "--gpu takes a list with an occupancy calculation or --kernels; give one here" --launches "$K" --gpu H100-SXM,L40S
+
 # A what-if launch that does not fit cannot launch there: a row, not a
 # contradiction.
 run --launches "$K" --gpu L40S -f csv,noheader --fields blocks_per_sm,reason --kernel '^nvjet_sm90_tst_128x64_64x8_1x2_h_bz_NNT$'
@@ -137,6 +142,16 @@ ok $? "--compare --gpu L40S: a GEMM's occupancy 18.75 -> 0 and its limiter, per 
 run --launches "$TR/kineto.json.gz" --compare "$K" -f csv,noheader --fields change
 [ "$status" -eq 0 ] && [ "$(grep -c added "$tmp/out")" -gt 0 ] && [ "$(grep -c removed "$tmp/out")" -gt 0 ]
 ok $? "--compare of two programs' traces: kernels added and removed"
+# Grouping takes any string field the rows have: an 'op' of the rows.
+python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    r["op"] = "aten::mm" if r["kernel"].startswith("nvjet") else "aten::other"
+    print(json.dumps(r))' "$tmp/base.jsonl" >"$tmp/base-op.jsonl"
+run --launches "$K" --compare "$tmp/base-op.jsonl" -f csv,noheader --fields change,by,key,old_launches
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = "removed,op,aten::mm,108
+removed,op,aten::other,536" ]
+ok $? "--compare groups by op too where the rows have it: the baseline's two ops, absent from the trace"
 expect 1 "ncu.csv: not a PyTorch profiler or occcalc trace, nor occcalc's rows: an Nsight Compute CSV (ncu --csv), not JSON" --launches "$K" --compare "$TR/ncu.csv"
 
 echo "1..$n"
