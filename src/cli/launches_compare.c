@@ -33,6 +33,7 @@ struct lcompare {
 	struct check_set *chk;
 	int text;
 	uint64_t changed, added, removed, unchanged;
+	struct launch_inputs in;      /* NEW's files */
 };
 
 struct lrow {
@@ -449,17 +450,28 @@ static void fields_find(struct lcompare *lc)
 	lc->dur = field_find(&kind_launches, "duration_ns", 11);
 }
 
+void launches_compare_free(struct lcompare *lc)
+{
+	if (!lc)
+		return;
+	side_free(&lc->cur);
+	side_free(&lc->old);
+	launches_inputs_free(&lc->in);
+	free(lc);
+}
+
 int launches_compare(struct session *s)
 {
 	const struct options *o = s->o;
 	struct lcompare *lc = calloc(1, sizeof *lc);
-	struct launch_inputs in = { 0 };
 	struct fieldsel sel;
 	struct emit_ctx e;
 	size_t i;
 
 	if (!lc)
 		die("out of memory");
+	/* Held by the session, so that a failure midway frees it. */
+	s->launch_compare = lc;
 	lc->s = s;
 	lc->text = o->format == OUT_TEXT && !o->fields;
 	fieldsel_make(&sel, &kind_launch_compare, o->fields, DEFAULT_FIELDS);
@@ -475,15 +487,15 @@ int launches_compare(struct session *s)
 	 * before the new launches are read. */
 	lc->at = &lc->old;
 	read_old(lc, o->compare);
-	launches_inputs(o, &in);
+	launches_inputs(o, &lc->in);
 	lc->at = &lc->cur;
-	lc->reading = in.names[0];
-	read_trace(lc, (const char *const *)in.names, (int)in.n, 1);
+	lc->reading = lc->in.names[0];
+	read_trace(lc, (const char *const *)lc->in.names, (int)lc->in.n, 1);
 	if (lc->text)
-		printf("%s%s against %s\n\n", launches_input_name(in.names[0]),
-		       in.n > 1 ? " and more" : "",
+		printf("%s%s against %s\n\n",
+		       launches_input_name(lc->in.names[0]),
+		       lc->in.n > 1 ? " and more" : "",
 		       launches_input_name(o->compare));
-	launches_inputs_free(&in);
 	e.lc = lc;
 	for (i = 0; i < N_BY; i++) {
 		if (!lc->cur.have[i] && !lc->old.have[i])
@@ -499,8 +511,7 @@ int launches_compare(struct session *s)
 		       o->all || !lc->unchanged ? "" : " (--all lists them)");
 	else
 		out_close(&lc->out);
-	side_free(&lc->cur);
-	side_free(&lc->old);
-	free(lc);
+	launches_compare_free(lc);
+	s->launch_compare = NULL;
 	return 0;
 }
