@@ -106,10 +106,12 @@ expect 1 "bad.json:2: the text ends inside a JSON value" --launches "$tmp/bad.js
 printf '{"traceEvents": [\n{"ph": "X", "cat": "kernel", "args": {"grid": "x"}}]}' >"$tmp/bad.json"
 expect 1 "bad.json:2: grid: not a value of its type" --launches "$tmp/bad.json"
 printf '[1, 2]' >"$tmp/bad.json"
-expect 1 "bad.json:1: neither an occcalc trace nor a Chrome trace object" --launches "$tmp/bad.json"
+expect 1 "bad.json: not a PyTorch profiler or occcalc trace: a JSON array, not the object a trace is" --launches "$tmp/bad.json"
 : >"$tmp/empty"
 expect 1 "empty: empty file" --launches "$tmp/empty"
-expect 1 "not a regular file" --launches "$T"
+# A directory is read as its trace files (t/launches-inputs.sh); a
+# device is no file to read.
+expect 1 "/dev/null: not a regular file" --launches /dev/null
 printf '\037\213garbage' >"$tmp/bad.gz"
 expect 1 "bad.gz: byte 4 of the file: gzip stream corrupt" --launches "$tmp/bad.gz"
 
@@ -149,7 +151,7 @@ ok $? "a compute capability without a table: counted in one line"
 expect 1 "missing.jsonl: cannot read" --launches "$T/fixtures/traces/occcalc-trace.jsonl" \
 	"$tmp/missing.jsonl" --check 'occupancy_pct >= 40' -f csv
 expect 1 "not a regular file" --launches "$T/fixtures/traces/occcalc-trace.jsonl" \
-	"$tmp" --check 'occupancy_pct >= 40' -f csv
+	/dev/null --check 'occupancy_pct >= 40' -f csv
 
 # --partition (issue 32): each launch as if it ran in a part of its GPU.
 # The figures themselves are golden outputs (t/golden/launches-partition-*).

@@ -165,6 +165,7 @@ struct target {
 
 struct matrix;
 struct launch_run;
+struct lcompare;
 
 struct session {
 	struct options *o;
@@ -205,6 +206,7 @@ struct session {
 	struct kernel_list target_kernels[MAX_TARGETS];   /* read for each */
 	struct matrix *matrix;            /* --kernels --gpu LIST, text */
 	struct launch_run *launches;      /* --launches, while it reads */
+	struct lcompare *launch_compare;  /* --launches --compare's sides */
 	struct trace_run trace;           /* --trace: the files written */
 };
 
@@ -280,6 +282,7 @@ int mode_traffic(struct session *s);
 /* --launches FILE... (mode_launches.c; launches.h has the rest). */
 int mode_launches(struct session *s);
 void launches_free(struct launch_run *run);
+void launches_compare_free(struct lcompare *lc);
 int mode_trace(struct session *s);
 /* --traffic's text into k (traffic_text.c): with --define's names and,
  * for a launch of blocks (grid[0] not 0), blockDim from block or its shape

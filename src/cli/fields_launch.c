@@ -129,7 +129,9 @@ GETTER(get_limiter)
 
 	ROW;
 	v->type = VAL_NULL;
-	if (r->not_modelled || r->m.result.blocks_per_sm == 0)
+	/* A what-if launch that cannot run: what stops it, as occupancy
+	 * rows say. */
+	if (r->not_modelled)
 		return;
 	v->type = VAL_SET;
 	v->n = 0;

@@ -23,6 +23,10 @@ struct launch_dev {
 	int in_part;
 	struct occ_launch_part part;
 	char part_name[24];                /* "group 0", "remaining" */
+	/* --gpu NAME's GPU: its launches modelled as they would run on it
+	 * (what_if) or, their trace describing no device, as run there. */
+	int named;
+	uint64_t what_if, named_ran;
 };
 
 /* One launch, as printed. */
@@ -30,6 +34,7 @@ struct launch_row {
 	const char *file;
 	const struct occ_launch_record *l;
 	const struct launch_dev *dev;      /* NULL: the trace has none */
+	enum occ_launch_basis basis;       /* what dev is to the launch */
 	struct occ_launch_model m;
 	const char *not_modelled;          /* why m is not there, or NULL */
 };
@@ -75,6 +80,40 @@ void chrome_close(struct chrome *c);
 int chrome_stdout(const struct chrome *c);
 /* Frees c, the temporary file removed unless renamed. */
 void chrome_free(struct chrome *c);
+/* ---- Inputs and --gpu (launches_inputs.c) ---- */
+
+/* The files --launches reads, its arguments made into files. */
+struct launch_inputs {
+	char **names;
+	size_t n, cap;
+};
+
+/* --launches' arguments into in: a directory into its trace files in
+ * name order (one line says how many), '-' standard input (once). */
+void launches_inputs(const struct options *o, struct launch_inputs *in);
+void launches_inputs_free(struct launch_inputs *in);
+/* "<stdin>" for '-', as every message names it. */
+const char *launches_input_name(const char *path);
+/* --gpu NAME's GPU as a device record (a usage error where the list
+ * gives no SM count). */
+void launches_gpu_device(struct session *s, struct occ_launch_device *d);
+/* --compare: the rows of the run launches_prepare() made go to fn, not
+ * to the output; what_if 0: --gpu models only the launches whose trace
+ * describes no device (the old side is the GPU it ran on). */
+void launches_sink(struct session *s,
+		   void (*fn)(void *ctx, const struct launch_row *r), void *ctx,
+		   int what_if);
+/* --launches NEW --compare OLD (launches_compare.c). */
+int launches_compare(struct session *s);
+extern const struct row_kind kind_launch_compare;
+
+/* What a file's read said that ends the run (no trace at all, no
+ * kernel events) or that its rows cannot show. */
+void launches_read_said(const struct options *o, const char *path,
+			enum occ_status st, const struct occ_launch_file *fi,
+			const struct occ_diag *d);
+/* What the summary says beside --gpu's GPU; "" for a traced device. */
+const char *launches_named_note(const struct launch_dev *ld);
 
 /* Checks the options a report uses (--fields, --check, --kernel: usage
  * errors) and holds the report in the session: --trace calls it before

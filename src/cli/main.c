@@ -80,6 +80,7 @@ void cli_free(struct cli *c)
 	compare_free(c->s.compare);
 	matrix_free(c->s.matrix);
 	launches_free(c->s.launches);
+	launches_compare_free(c->s.launch_compare);
 	for (int i = 0; i < MAX_TARGETS; i++)
 		kernels_free(&c->s.target_kernels[i]);
 	if (c->s.tables)

@@ -33,7 +33,7 @@
 /* Why launches are left without figures, counted for one line each (a
  * device whose properties fail is named in a line of its own). */
 enum skip { SKIP_NO_DEVICE, SKIP_NO_TABLE, SKIP_BAD_DEVICE, SKIP_SHAPE,
-	    SKIP_CLUSTER, SKIP_NO_FIT, SKIP_COUNT };
+	    SKIP_CLUSTER, SKIP_NO_FIT, SKIP_WHAT_IF_CLUSTER, SKIP_COUNT };
 static const char *const skip_why[SKIP_COUNT] = {
 	"on a device the trace does not describe",
 	"on a GPU whose compute capability has no table",
@@ -45,6 +45,8 @@ static const char *const skip_why[SKIP_COUNT] = {
 	"cluster): the record contradicts itself",
 	"no block of which fits the SM as recorded, though it ran: the record "
 	"contradicts itself or its device",
+	"with clusters the GPU --gpu names does not run (none before compute "
+	"capability 9.0, or larger than its largest): they cannot launch there",
 };
 
 /* The distinct devices the traces describe, kept to the end (the
@@ -74,6 +76,14 @@ struct launch_run {
 	size_t n_ids;
 	struct launch_dev **all;
 	size_t n_all, cap_all;
+	struct launch_dev *named;          /* --gpu NAME's, or NULL */
+	struct launch_inputs in;           /* the files, directories made
+					      into theirs */
+	/* --compare: each row handed here, nothing printed. */
+	void (*sink)(void *ctx, const struct launch_row *r);
+	void *sink_ctx;
+	int named_what_if;                 /* --gpu models every launch, not
+					      only those without a device */
 	int too_many_devices;              /* the read stopped there */
 	uint64_t launches, filtered, skipped[SKIP_COUNT];
 	uint64_t part_unmeasured;          /* cluster launches, part's GPCs
@@ -291,18 +301,24 @@ static struct launch_dev *dev_of(const struct launch_run *run, int id)
 /* A launch computed on its device's SMs and GPCs: the whole GPU's, or
  * --partition's part's, where a cluster size the runtime refuses has
  * none (occ_launch_part_compute). */
+/* A launch on the device it ran on (in --partition's part of it), or
+ * on --gpu's (basis, occ_launch_basis_of). */
 static enum occ_status dev_compute(const struct launch_dev *ld,
+				   enum occ_launch_basis basis,
 				   const struct occ_launch_record *l,
 				   struct occ_launch_model *m)
 {
 	if (ld->in_part)
 		return occ_launch_part_compute(&ld->arch, &ld->part, l, m);
-	return occ_launch_compute(&ld->arch, ld->d.multiProcessorCount, l,
-				  ld->have_layout ? &ld->layout : NULL, m);
+	return occ_launch_compute_on(basis, &ld->arch,
+				     ld->d.multiProcessorCount, l,
+				     ld->have_layout ? &ld->layout : NULL, m);
 }
 
-static enum skip fault_skip(enum occ_launch_fault f)
+static enum skip fault_skip(enum occ_launch_fault f, enum occ_launch_basis b)
 {
+	if (b == OCC_LAUNCH_BASIS_WHAT_IF && f == OCC_LAUNCH_FAULT_CLUSTER)
+		return SKIP_WHAT_IF_CLUSTER;
 	switch (f) {
 	case OCC_LAUNCH_FAULT_CLUSTER: return SKIP_CLUSTER;
 	case OCC_LAUNCH_FAULT_NO_FIT: return SKIP_NO_FIT;
@@ -321,8 +337,8 @@ static void model(struct launch_run *run, struct launch_row *r,
 		why = SKIP_NO_TABLE;
 	else if (dev->arch_status != OCC_OK)
 		why = SKIP_BAD_DEVICE;
-	else if (dev_compute(dev, r->l, &r->m) != OCC_OK)
-		why = fault_skip(r->m.fault);
+	else if (dev_compute(dev, r->basis, r->l, &r->m) != OCC_OK)
+		why = fault_skip(r->m.fault, r->basis);
 	if (why == SKIP_COUNT) {
 		if (dev->in_part && !dev->part.measured &&
 		    r->m.cluster_size > 1)
@@ -345,7 +361,7 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 				 const struct occ_launch_device *d)
 {
 	struct launch_run *run = ctx;
-	struct launch_dev *dev;
+	struct launch_dev *dev, *named;
 	struct launch_row r;
 
 	(void)d;
@@ -357,12 +373,23 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 	r.file = run->file;
 	r.l = l;
 	dev = dev_of(run, l->device);
+	named = run->named && (run->named_what_if || !dev) ? run->named : NULL;
+	/* The library's rule says which GPU: --gpu's, else the trace's. */
+	r.basis = occ_launch_basis_of(dev ? &dev->d : NULL, named ?
+				      &named->d : NULL, NULL);
+	if (named) {
+		dev = named;
+		*(r.basis == OCC_LAUNCH_BASIS_WHAT_IF ? &dev->what_if
+						      : &dev->named_ran) += 1;
+	}
 	r.dev = dev;
 	model(run, &r, dev);
 	run->launches++;
 	if (run->chrome)
 		chrome_row(run->chrome, &r);
-	if (run->text) {
+	if (run->sink)
+		run->sink(run->sink_ctx, &r);
+	else if (run->text) {
 		launch_summary_add(run->sum, &r);
 		if (run->s->checks)
 			check_judge(run->s->checks, &r);
@@ -475,11 +502,15 @@ static void read_one(struct launch_run *run, const char *path, int fd)
 	struct occ_diag d;
 	enum occ_status st;
 
+	if (fd < 0 && strcmp(path, "-") == 0)
+		fd = STDIN_FILENO;
+	path = launches_input_name(path);
 	run->file = path;
 	run->n_ids = 0;
 	st = fd >= 0 ? occ_launches_read_fd(fd, path, &cb, run, &fi, &d) :
 	     run->chrome ? chrome_read(run->chrome, path, &cb, run, &fi, &d) :
 			   occ_launches_read_file(path, &cb, run, &fi, &d);
+	launches_read_said(run->s->o, path, st, &fi, &d);
 	if (run->part_dev)
 		part_failed(run);
 	if (run->too_many_devices)
@@ -524,6 +555,8 @@ static void files_openable(const char *const *files, int n)
 	if (!seen)
 		die("out of memory");
 	for (i = 0; i < n && st == OCC_OK; i++) {
+		if (strcmp(files[i], "-") == 0)
+			continue;               /* read once, as it comes */
 		memset(&d, 0, sizeof d);
 		snprintf(d.file, sizeof d.file, "%s", files[i]);
 		fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -613,9 +646,27 @@ void launches_free(struct launch_run *run)
 	free(run->all);
 	if (run->have_re)
 		regfree(&run->re);
+	launches_inputs_free(&run->in);
 	launch_summary_free(run->sum);
 	chrome_free(run->chrome);
 	free(run);
+}
+
+/* --gpu NAME: the GPU every launch is modelled on (launch_target.h). */
+static void named_prepare(struct launch_run *run)
+{
+	struct occ_launch_device d;
+
+	if (!run->s->o->gpu)
+		return;
+	launches_gpu_device(run->s, &d);
+	run->file = "--gpu";
+	if (new_device(run, &d, &run->named) != OCC_OK) {
+		if (run->part_dev)
+			part_failed(run);
+		die("out of memory");
+	}
+	run->named->named = 1;
 }
 
 /* Everything that can refuse the options, done before any file is read
@@ -636,6 +687,7 @@ static void run_prepare(struct session *s, struct launch_run *run)
 					  : "--chrome-trace");
 	/* That trace on standard output: no rows nor summary beside it. */
 	run->quiet = run->chrome && chrome_stdout(run->chrome);
+	run->named_what_if = 1;
 	run->text = (o->format == OUT_TEXT && !o->fields) || run->quiet;
 	if (o->kernel_re) {
 		e = regcomp(&run->re, o->kernel_re, REG_EXTENDED | REG_NOSUB);
@@ -648,6 +700,9 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	/* What the callbacks use, found before any file is read. */
 	session_tables(s);
 	session_gpus(s);
+	named_prepare(run);
+	if (o->compare)
+		return;               /* its rows are launches_compare.c's */
 	fieldsel_make(&run->sel, &kind_launches, o->fields,
 		      o->achieved ? (o->partition.given ? DEFAULT_FIELDS_PART
 				     ",achieved_occupancy_pct" : DEFAULT_FIELDS
@@ -667,6 +722,15 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	out_open(&run->out, stdout, o->format, &run->sel);
 	out_style(&run->out, o->format_style);
 	check_attach(s, &run->out, &kind_launches);
+}
+
+void launches_sink(struct session *s,
+		   void (*fn)(void *ctx, const struct launch_row *r), void *ctx,
+		   int what_if)
+{
+	s->launches->sink = fn;
+	s->launches->sink_ctx = ctx;
+	s->launches->named_what_if = what_if;
 }
 
 void launches_prepare(struct session *s)
@@ -694,7 +758,7 @@ int launches_report(struct session *s, const char *const *files,
 		read_one(run, files[i], fds ? fds[i] : -1);
 	if (run->chrome)
 		chrome_close(run->chrome);
-	if (run->quiet)
+	if (run->quiet || run->sink)
 		;
 	else if (run->text)
 		launch_summary_print(stdout, run->sum, s->o->achieved ?
@@ -712,22 +776,20 @@ int launches_report(struct session *s, const char *const *files,
 int mode_launches(struct session *s)
 {
 	const struct options *o = s->o;
-	const char *files[1 + 4096];
 	uint64_t launches = 0;
-	int i, n = 0, status;
+	int n, status;
 
-	if (o->n_more_launches >= (int)(sizeof files / sizeof files[0]))
-		die_usage("--launches: at most %zu files",
-			  sizeof files / sizeof files[0]);
-	files[n++] = o->launches;
+	if (o->compare)
+		return launches_compare(s);
 	if (o->n_more_launches && (o->annotate || o->chrome_trace))
 		die_usage("%s writes the trace of one file: %d given",
 			  o->annotate ? "--annotate" : "--chrome-trace",
 			  1 + o->n_more_launches);
-	for (i = 0; i < o->n_more_launches; i++)
-		files[n++] = o->more_launches[i];
 	launches_prepare(s);
-	status = launches_report(s, files, NULL, n, &launches);
+	launches_inputs(o, &s->launches->in);
+	n = (int)s->launches->in.n;
+	status = launches_report(s, (const char *const *)s->launches->in.names,
+				 NULL, n, &launches);
 	/* Nothing to report is a failure, as for --trace and --kernels: a
 	 * script must not take an empty report for a good one. */
 	if (!launches) {

@@ -287,7 +287,7 @@ int mode_list_fields(struct session *s)
 {
 	static const struct row_kind *const kinds[] = {
 		&kind_occupancy, &kind_compare, &kind_access, &kind_traffic,
-		&kind_persist, &kind_launches,
+		&kind_persist, &kind_launches, &kind_launch_compare,
 		&kind_info,
 		&kind_archs, &kind_gpus, &kind_devices, &kind_fields,
 	};

@@ -89,13 +89,13 @@ const struct opt opts[] = {
 	  .modes = CFG, .selects = -1, .help = "SMs of the GPU: the minimum "
 	  "grid that fills it,\nand the waves of --grid" },
 	{ "gpu", 0, ARG_STR, "NAME", .dest = O(gpu),
-	  .modes = CFG | INF | ACC | TRF | PER,
+	  .modes = CFG | INF | ACC | TRF | PER | M(MODE_LAUNCHES),
 	  .topic = T_LAUNCH, .complete = "@gpus",
 	  .selects = -1, .groups = G_OCC, .help = "a GPU from the list "
 	  "(--list-gpus): its SMs, and its\narchitecture unless --arch is given;"
 	  "\nits L2 for --persist; also its device name\n('NVIDIA H100 80GB "
 	  "HBM3') or a part of its name ('4090');\na list (H100-SXM,A100,RTX-5090): a row per "
-	  "GPU" },
+	  "GPU;\n--launches: each launch as it would run on it" },
 	{ "grid", 0, ARG_FN, "N", .parse = arg_grid, .topic = T_LAUNCH,
 	  .modes = CFG | TRF, .selects = -1, .groups = G_OCC, .help = "blocks "
 	  "launched (N, NxM or NxMxK): full waves, the\nlast wave, and the "
@@ -184,12 +184,13 @@ const struct opt opts[] = {
 	  .help = "write the launches to FILE as a Chrome trace\n(Perfetto, "
 	  "chrome://tracing), each with an\n\"occcalc\" object of its "
 	  "figures; gzip if\nFILE ends in .gz, - for standard output" },
-	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare), .modes = KER,
-	  .topic = T_CI,
+	{ "compare", 0, ARG_STR, "BASELINE", .dest = O(compare),
+	  .modes = KER | M(MODE_LAUNCHES), .topic = T_CI,
 	  .selects = -1, .help = "--kernels: the rows against BASELINE's (a "
 	  "binary,\na directory, or occcalc's JSON or JSON Lines):\nthe "
-	  "fields that changed, kernels added and removed" },
-	{ "all", 0, FLAG(all, 1), .modes = KER, .selects = -1,
+	  "fields that changed, kernels added and removed;\n--launches: "
+	  "per kernel and operator against a\ntrace or --launches' JSON rows" },
+	{ "all", 0, FLAG(all, 1), .modes = KER | M(MODE_LAUNCHES), .selects = -1,
 	  .topic = T_CI,
 	  .help = "--compare: list unchanged kernels too" },
 	{ "all-images", 0, FLAG(all_images, 1), .modes = KER, .selects = -1,

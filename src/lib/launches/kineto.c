@@ -20,6 +20,7 @@
 #include "launches_int.h"
 #include "zin.h"
 
+
 enum role { R_TOP, R_DEVPROPS, R_DEVICE, R_EVENTS, R_EVENT, R_ARGS, R_DIM,
 	    R_SHAPES, R_SKIP };
 
@@ -104,7 +105,13 @@ struct kineto {
 	char shapes[SHAPES_MAX];    /* its Input Dims (not in struct event,
 	                               which is cleared at every event) */
 	size_t name_cap;
+	int devices_only;           /* the pass that reads devices alone */
+	int restart;                /* stopped: devices come after events */
+	int late_props;             /* deviceProperties after traceEvents */
+	uint64_t no_device;         /* launches delivered without one */
+	int pytorch;                /* PyTorch's keys or CPU events seen */
 };
+
 
 static int find(const char *const *names, int n, const char *key)
 {
@@ -303,7 +310,6 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 {
 	struct event *ev = &k->ev;
 	int key = find(ekeys, E_COUNT, e->key);
-
 	int64_t v;
 
 	if ((key == E_PID || key == E_TID) && e->type == JSON_NUMBER &&
@@ -311,6 +317,7 @@ static int event_value(struct kineto *k, struct occ_json_reader *jr,
 		*(key == E_PID ? &ev->pid : &ev->tid) = v;
 		ev->have |= BIT(key);
 	} else if (key == E_CAT && e->type == JSON_STRING) {
+		k->pytorch |= launch_pytorch_mark(e->text, 0);
 		/* "kernel"; Kineto before 2021 wrote "Kernel". */
 		ev->is_kernel = strcasecmp(e->text, "kernel") == 0;
 		ev->is_cpu_op = strcmp(e->text, "cpu_op") == 0;
@@ -424,6 +431,10 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 	k->role[e->depth] = role;
 	if (role == R_SHAPES || k->role[e->depth - 1] == R_SHAPES)
 		shapes_put(k, e, role == R_SHAPES ? "[" : "null");
+	if (e->depth == 1 && e->key)
+		k->pytorch |= launch_pytorch_mark(e->key, 1);
+	if (role == R_DEVPROPS && k->seen_events)
+		k->late_props = 1;
 	if (role == R_DEVICE) {
 		memset(&k->dev, 0, sizeof k->dev);
 		k->dev_have = 0;
@@ -492,6 +503,16 @@ static enum occ_status kernel_check(const struct event *e, const char **what)
 	return *what ? OCC_ERR_RANGE : OCC_OK;
 }
 
+static int described(const struct launch_read *r, int id)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_dev; i++)
+		if (r->dev[i].device == id)
+			return 1;
+	return 0;
+}
+
 static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 {
 	const struct event *e = &k->ev;
@@ -504,6 +525,16 @@ static int kernel_end(struct kineto *k, struct occ_json_reader *jr)
 	st = kernel_check(e, &what);
 	if (st != OCC_OK)
 		return occ_json_fail(jr, st, e->offset, "%s", what);
+	/* A launch on a device not yet described: its properties may come
+	 * after the events (kineto_read reads them first, where it can). */
+	if (!described(k->r, (int)e->num[A_DEVICE])) {
+		if (k->r->start >= 0 && !k->r->devices_first) {
+			k->restart = 1;
+			return occ_json_fail(jr, OCC_ERR_UNSUPPORTED, e->offset,
+					     "devices after events");
+		}
+		k->no_device++;
+	}
 	launch_defaults(&l, OCC_LAUNCH_FORMAT_KINETO);
 	l.offset = e->offset;
 	l.kernel = (e->have & BIT(E_NAME)) ? k->name : "";
@@ -579,6 +610,8 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 		k->ev.args_close = e->offset;
 	if (role == R_DEVICE)
 		return device_end(k, jr, e);
+	if (k->devices_only)
+		return 0;
 	if (role == R_EVENT && k->r->ops)
 		operator_end(k);
 	if (role == R_EVENT && k->ev.is_kernel && k->ev.is_complete)
@@ -588,6 +621,24 @@ static int close_container(struct kineto *k, struct occ_json_reader *jr,
 	else if (role == R_EVENT)
 		k->r->info->skipped++;
 	return 0;
+}
+
+/* What a whole read says beyond its launches: devices that came too
+ * late for a pipe, a PyTorch trace without kernel events, and a Chrome
+ * trace that is no PyTorch trace at all. */
+static enum occ_status pass_end(struct launch_read *r, const struct kineto *k)
+{
+	if (k->late_props && k->no_device)
+		r->info->devices_late = 1;
+	if (r->info->launches || r->info->kernels_left_out || r->info->cut_short)
+		return OCC_OK;
+	if (k->pytorch) {
+		r->info->no_kernel_events = 1;
+		return OCC_OK;
+	}
+	r->info->not_trace = 1;
+	return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "another tool's "
+			   "Chrome trace: no kernel or PyTorch event");
 }
 
 static int on_event(void *ctx, struct occ_json_reader *jr,
@@ -622,7 +673,11 @@ static int on_event(void *ctx, struct occ_json_reader *jr,
 	}
 }
 
-enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
+/* One pass over the input: devices and launches, or (devices_only) the
+ * devices alone. *restart: stopped at a launch whose device may be
+ * described after the events. */
+enum occ_status kineto_pass(struct launch_read *r, struct occ_zin *z,
+			    int devices_only, int *restart)
 {
 	struct occ_json_limits lim = { 0, LAUNCH_TOKEN_MAX, 0, 0 };
 	struct occ_json_err err;
@@ -632,10 +687,14 @@ enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
 	if (!k)
 		return OCC_ERR_NOMEM;
 	k->r = r;
+	k->devices_only = devices_only;
 	memset(&err, 0, sizeof err);
 	st = occ_json_read_zin(z, &lim, on_event, k, &err);
 	r->info->bytes = err.bytes;
-	if (st != OCC_OK && err.input)
+	*restart = k->restart;
+	if (k->restart)
+		st = OCC_OK;
+	else if (st != OCC_OK && err.input)
 		st = launch_input_fail(r, z);
 	else if (st != OCC_OK && err.cut_short && k->seen_events) {
 		/* A file cut short (a job killed as the profiler wrote it, a
@@ -645,9 +704,15 @@ enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
 		st = OCC_OK;
 	} else if (st != OCC_OK)
 		st = launch_json_fail(r, &err);
-	else if (!k->seen_events)
-		st = launch_fail(r, OCC_ERR_MISSING_KEY, 0, 0, "traceEvents");
+	else if (!k->seen_events) {
+		r->info->not_trace = 1;
+		st = launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "a JSON object "
+				 "without traceEvents");
+	}
+	if (st == OCC_OK && !k->restart && !devices_only)
+		st = pass_end(r, k);
 	free(k->name);
 	free(k);
 	return st;
 }
+

@@ -34,6 +34,13 @@ struct launch_read {
 	 * "occcalc" member already. */
 	uint64_t args_close;
 	int args_annotated;
+	/* A Kineto trace whose devices come after its events is read
+	 * again from start (rereadable: a regular file), devices first:
+	 * then the launches delivered before the stop (skip) are not
+	 * delivered twice. */
+	int fd;                     /* the input, from start */
+	int devices_first;          /* the devices pass was made */
+	uint64_t skip;
 };
 
 /* occ_launches_read_fd with the read's state given (zero, or what a
@@ -42,6 +49,21 @@ OCC_INTERNAL enum occ_status launch_read_with(struct launch_read *r, int fd,
 		const char *name, const struct occ_launch_callbacks *cb,
 		void *ctx, struct occ_launch_file *info,
 		struct occ_diag *diag);
+
+/* Why the start of an input p (n bytes) is no trace at all, in words
+ * (an Nsight Compute CSV, a JSON array, text), or NULL where it starts
+ * a JSON object. */
+OCC_INTERNAL const char *launch_not_trace(const unsigned char *p, size_t n);
+/* Whether s is a top-level key (top) or an event category only
+ * PyTorch's profiler writes. */
+OCC_INTERNAL int launch_pytorch_mark(const char *s, int top);
+struct occ_zin;
+/* One pass over a Kineto trace: devices and launches, or (devices_only)
+ * the devices alone; *restart: stopped at a launch whose device may be
+ * described after the events (kineto_passes.c reads it again). */
+OCC_INTERNAL enum occ_status kineto_pass(struct launch_read *r,
+					 struct occ_zin *z, int devices_only,
+					 int *restart);
 
 /* A problem at the record that starts at byte offset (line, where the
  * format has lines; 0 else): sets diag, returns st. */

@@ -59,6 +59,10 @@ enum occ_status launch_deliver(struct launch_read *r,
 			       const struct occ_launch_record *l)
 {
 	r->info->launches++;
+	if (r->skip) {              /* delivered before the devices pass */
+		r->skip--;
+		return OCC_OK;
+	}
 	return r->cb->launch ? r->cb->launch(r->ctx, l, device_of(r, l->device))
 			     : OCC_OK;
 }
@@ -97,7 +101,7 @@ enum occ_status launch_json_fail(struct launch_read *r,
  * order (a trace re-serialised with sorted keys, jq -S, puts "argv"
  * and "format" before "type"; a Kineto trace "baseTimeNanoseconds"
  * before "deviceProperties"). */
-enum { UNDECIDED, IS_TRACE, IS_KINETO };
+enum { UNDECIDED, IS_TRACE, IS_KINETO, IS_OTHER };
 
 static int sniff_key(void *ctx, struct occ_json_reader *jr,
 		     const struct occ_json_event *e)
@@ -110,8 +114,10 @@ static int sniff_key(void *ctx, struct occ_json_reader *jr,
 	size_t i;
 
 	(void)jr;
-	if (e->depth == 0 && e->type == JSON_END)
-		return -1;              /* the first object read: no word */
+	if (e->depth == 0 && e->type == JSON_END) {
+		*format = IS_OTHER;     /* the first object read: no word */
+		return -1;
+	}
 	if (e->depth != 1 || !e->key)
 		return 0;
 	if (strcmp(e->key, "type") == 0 || strcmp(e->key, "format") == 0)
@@ -148,6 +154,7 @@ static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
 	 * most a line long; most files tell within the first slice. */
 	static const size_t looks[] = { SNIFF, OCC_LAUNCH_LINE_MAX + 2 };
 	const unsigned char *head = NULL;
+	const char *why;
 	int format = UNDECIDED;
 	size_t i, n = 0;
 
@@ -163,6 +170,13 @@ static enum occ_status read_zin(struct occ_zin *z, struct launch_read *r)
 		;
 	if (i == n)
 		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, "empty file");
+	why = launch_not_trace(head, n);
+	if (why || format == IS_OTHER) {
+		r->info->not_trace = 1;
+		return launch_fail(r, OCC_ERR_SYNTAX, 0, 0, why ? why :
+				   "a JSON object without traceEvents or a "
+				   "record's type");
+	}
 	r->info->format = format == IS_TRACE ? OCC_LAUNCH_FORMAT_OCCCALC
 					     : OCC_LAUNCH_FORMAT_KINETO;
 	return format == IS_TRACE ? trace_read(r, z) : kineto_ops(z, r);
@@ -235,6 +249,7 @@ enum occ_status launch_read_with(struct launch_read *r, int fd,
 	r->ctx = ctx;
 	r->info = info;
 	r->diag = diag;
+	r->fd = fd;
 	st = read_fd(fd, r);
 	ops_free(r->ops);
 	r->ops = NULL;
@@ -285,6 +300,42 @@ enum occ_status occ_launches_read_file(const char *path,
 		return st;
 	st = occ_launches_read_fd(fileno(f), path, cb, ctx, info, diag);
 	fclose(f);
+	return st;
+}
+
+enum occ_status occ_launches_probe(const char *path,
+				   enum occ_launch_format *format,
+				   struct occ_diag *diag)
+{
+	const unsigned char *head;
+	const char *why;
+	struct occ_zin z;
+	enum occ_status st = OCC_OK;
+	size_t n = 0;
+	int f = UNDECIDED;
+	FILE *fp;
+
+	*format = 0;
+	memset(diag, 0, sizeof *diag);
+	occ_copy_string(diag->file, sizeof diag->file, path);
+	if ((st = occ_open_regular(path, &fp)) != OCC_OK)
+		return st;
+	if (occ_zin_open(&z, fileno(fp)) != 0 ||
+	    !(head = occ_zin_peek(&z, SNIFF, &n))) {
+		st = z.st;
+	} else if ((why = launch_not_trace(head, n)) != NULL) {
+		/* Not JSON at all: said; a JSON array may be rows. */
+		size_t i = strspn((const char *)head, " \t\r\n");
+
+		if (i >= n || head[i] != '[')
+			occ_copy_string(diag->key, sizeof diag->key, why);
+	} else {
+		f = format_of(head, n);
+		*format = f == IS_TRACE ? OCC_LAUNCH_FORMAT_OCCCALC
+			  : f == IS_KINETO ? OCC_LAUNCH_FORMAT_KINETO : 0;
+	}
+	occ_zin_close(&z);
+	fclose(fp);
 	return st;
 }
 

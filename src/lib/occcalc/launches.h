@@ -144,6 +144,18 @@ struct occ_launch_file {
 	                            OCC_LAUNCH_OPS_MAX (or its strings' bound) */
 	uint64_t kernels_without_op;   /* Kineto trace: launches whose
 	                            External id names no cpu_op kept */
+	/* The input is no trace at all (an Nsight Compute CSV, a Chrome
+	 * trace of another tool, text): the read fails OCC_ERR_SYNTAX, and
+	 * diag's key says what it is. */
+	int not_trace;
+	/* Kineto trace: PyTorch's (its keys, its CPU events), and no
+	 * kernel event in it: recorded without ProfilerActivity.CUDA. */
+	int no_kernel_events;
+	/* Kineto trace: its deviceProperties come after its traceEvents on
+	 * input that cannot be read twice (a pipe): the launches before
+	 * them were delivered with no device. A regular file is read again,
+	 * its devices first, and gets them all (devices_reread). */
+	int devices_late, devices_reread;
 };
 
 /* Called for each device record and each launch, in file order; device
@@ -223,6 +235,13 @@ enum occ_status occ_launches_annotate_file(const char *path,
 		const struct occ_launch_callbacks *cb, void *ctx,
 		const struct occ_annotate_sink *sink,
 		struct occ_launch_file *info, struct occ_diag *diag);
+/* What the file at path is, from its first bytes (plain or gzip):
+ * *format the trace format, or 0 where it is no trace (occcalc's rows,
+ * other JSON, text; diag's key says what, where it is no JSON at all).
+ * Errors: those of opening and reading it. */
+enum occ_status occ_launches_probe(const char *path,
+				   enum occ_launch_format *format,
+				   struct occ_diag *diag);
 
 /* ---- Each launch on the GPU it ran on ---- */
 
