@@ -191,8 +191,9 @@ static void header(FILE *f, const struct launch_summary *s, size_t width)
 		s->n_files, plural((long long)s->n_files), s->t.all / 1e6);
 	for (i = 0; i < s->n_devs; i++) {
 		escape_text(dev, sizeof dev, s->devs[i]->d.name);
-		fprintf(f, "  %s: %s, %d SMs\n", dev, s->devs[i]->tag,
-			s->devs[i]->d.multiProcessorCount);
+		fprintf(f, "  %s: %s, %d SMs%s\n", dev, s->devs[i]->tag,
+			s->devs[i]->d.multiProcessorCount,
+			launches_named_note(s->devs[i]));
 		if (s->devs[i]->in_part)
 			part_note(f, s->devs[i]);
 	}
