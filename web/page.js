@@ -37,7 +37,7 @@ function occcalc(args) {
   return { status, out: M.UTF8ToString(M._occweb_out()),
     err: M.UTF8ToString(M._occweb_err()) };
 }
-window.occcalc = (args) => occcalc(args);
+window.occcalcRun = occcalc;   // for scripts: occcalcRun(["--help"])
 
 function json(args) {
   const r = occcalc(args);
@@ -265,8 +265,8 @@ function recommend(args, res) {
 // The CLI's own SVG (--plot): the three charts, this configuration marked.
 function charts(args) {
   const path = "/tmp/charts.svg";
-  const r = occcalc([...args, "--plot", path, "-f", "json"]);
-  if (r.status !== 0) return;
+  // A configuration that cannot launch is drawn too (exit status 1).
+  occcalc([...args, "--plot", path, "-f", "json"]);
   try {
     $("charts").innerHTML = M.FS.readFile(path, { encoding: "utf8" });
     M.FS.unlink(path);
@@ -278,20 +278,26 @@ function charts(args) {
 function readFile(file) {
   file.arrayBuffer().then((buf) => {
     const name = file.name.replace(/[^A-Za-z0-9._-]/g, "_") || "input";
+    // Read from the directory it is in, as a user runs the command shown
+    // (the rows name the file as it was given).
     try { M.FS.mkdir("/in"); } catch (e) { /* there already */ }
-    const path = "/in/" + name;
+    M.FS.chdir("/in");
+    const path = name;
     M.FS.writeFile(path, new Uint8Array(buf));
     const trace = /\.(jsonl?|gz)$/i.test(name);
-    const base = formArgs().filter((a, i, all) =>
+    // A trace names its GPUs; a report or binary is read for the form's.
+    const base = trace ? [] : formArgs().filter((a, i, all) =>
       ["--gpu", "--arch", "--sms"].includes(a) || ["--gpu", "--arch", "--sms"].includes(all[i - 1]));
     const args = [...base, trace ? "--launches" : "--kernels", path];
-    $("cmdline").value = ["occcalc", ...args.map((a) => a === path ? name : a)].map(shellQuote).join(" ");
+    $("cmdline").value = ["occcalc", ...args].map(shellQuote).join(" ");
     const r = json([...args, "-f", "json"]);
     M.FS.unlink(path);
     showError(r);
     const k = $("kernels");
     k.replaceChildren(el("h3", {}, (trace ? "Launches in " : "Kernels in ") + name));
     if (r.rows && r.rows.length) k.append(el("div", { "data-row": "file" }, rowsTable(r.rows)));
+    // The CLI's text: a trace's per-kernel summary, a list's notes.
+    k.append(el("pre", { id: "file-report" }, occcalc(args).out));
     runs++;
     document.body.dataset.runs = String(runs);
   });
