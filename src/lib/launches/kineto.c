@@ -413,7 +413,7 @@ static enum role role_of(const struct kineto *k,
 static int open_container(struct kineto *k, struct occ_json_reader *jr,
 			  const struct occ_json_event *e)
 {
-	enum role role = role_of(k, e);
+	enum role role = role_of(k, e), parent;
 
 	if (e->depth == 0 && e->type == JSON_ARRAY)
 		return occ_json_fail(jr, OCC_ERR_SYNTAX, e->offset, "neither "
@@ -422,14 +422,15 @@ static int open_container(struct kineto *k, struct occ_json_reader *jr,
 	/* A value of a known argument in the wrong shape. */
 	if (role == R_DIM)
 		k->ev.kernel_like = 1;
-	if (role == R_SKIP && k->role[e->depth - 1] == R_ARGS)
+	parent = e->depth > 0 ? k->role[e->depth - 1] : R_SKIP;
+	if (role == R_SKIP && parent == R_ARGS)
 		arg_value(k, e);
-	if (e->depth > 0 && k->role[e->depth - 1] == R_ARGS)
+	if (e->depth > 0 && parent == R_ARGS)
 		k->ev.annotated |= is_annotation(e);
-	if (role == R_SKIP && k->role[e->depth - 1] == R_DIM)
+	if (role == R_SKIP && e->depth > 0 && parent == R_DIM)
 		k->ev.bad = akeys[k->ev.dim_key];
 	k->role[e->depth] = role;
-	if (role == R_SHAPES || k->role[e->depth - 1] == R_SHAPES)
+	if (role == R_SHAPES || (e->depth > 0 && parent == R_SHAPES))
 		shapes_put(k, e, role == R_SHAPES ? "[" : "null");
 	if (e->depth == 1 && e->key)
 		k->pytorch |= launch_pytorch_mark(e->key, 1);
