@@ -330,7 +330,8 @@ static const struct field fields[] = {
 	F("kernel", FT_STR, "the kernel's name, demangled", get_kernel),
 	F("mangled", FT_STR, "its symbol (occcalc's trace)", get_mangled),
 	F("op", FT_STR, "the operator that launched it: the cpu_op of its "
-	  "External id (Kineto), or the trace's op (absent: not known)",
+	  "External id (Kineto), or the NVTX range its launch call was made in "
+	  "(--trace: PyTorch's emit_nvtx; absent: not known)",
 	  get_op),
 	F("op_shapes", FT_STR, "the operator's input shapes, its Input Dims "
 	  "as JSON (Kineto with record_shapes; absent past 4 KB)", get_op_shapes),
