@@ -17,7 +17,7 @@ corpora() {
 	baseline) echo "fuzz/seeds/baseline t/fuzz-repro/baseline" ;;
 	traffic) echo "fuzz/seeds/traffic t/fuzz-repro/traffic" ;;
 	launches) echo "t/fixtures/launches fuzz/seeds/launches t/fuzz-repro/launches" ;;
-	annotate) echo "t/fixtures/launches fuzz/seeds/launches t/fuzz-repro/annotate" ;;
+	annotate) echo "t/fixtures/launches fuzz/seeds/launches t/fuzz-repro/launches" ;;
 	json) echo "fuzz/seeds/json fuzz/seeds/baseline fuzz/seeds/triton" ;;
 	*) return 1 ;;
 	esac

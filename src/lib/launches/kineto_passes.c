@@ -44,7 +44,10 @@ enum occ_status kineto_read(struct launch_read *r, struct occ_zin *z)
 	    (st = kineto_pass(r, z, 1, &restart)) != OCC_OK ||
 	    (st = rewind_input(r, z)) != OCC_OK)
 		return st;
-	r->info->launches = r->info->skipped = r->info->devices = 0;
+	/* The devices are delivered again, and counted so (what the caller
+	 * was given); the launches, skipped up to where the first pass
+	 * stopped, are not. */
+	r->info->launches = r->info->skipped = 0;
 	r->info->kernels_left_out = r->info->estimates_out_of_range = 0;
 	r->info->devices_reread = 1;
 	r->skip = delivered;

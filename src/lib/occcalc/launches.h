@@ -125,7 +125,9 @@ struct occ_launch_file {
 	int64_t dropped;         /* records CUPTI could not deliver; -1 */
 	uint64_t launches;       /* launches delivered */
 	uint64_t skipped;        /* records of a type the reader skips */
-	uint64_t devices;        /* device records read */
+	uint64_t devices;        /* device records delivered (a Kineto
+	                            trace read again for its devices:
+	                            each time) */
 	uint64_t bytes;          /* uncompressed bytes read */
 	uint64_t after_end;      /* occcalc trace: records after its end
 	                            record (a second end record among them),
