@@ -213,6 +213,7 @@ async function typeInto(page, c) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "occcalc-web."));
   for (const [file, gpu, mode] of [["fixtures/ptxas-sm90.txt", "H100-SXM", "--kernels"],
     ["fixtures/bin/default.fatbin", "H100-SXM", "--kernels"],
+    ["fixtures/bin/sm_86.cubin", "RTX-3090", "--kernels"],
     ["fixtures/launches/small.jsonl", null, "--launches"],
     ["fixtures/launches/kineto.json", null, "--launches"]]) {
     const name = path.basename(file);

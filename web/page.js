@@ -163,17 +163,27 @@ function resources(row) {
   return t;
 }
 
+// "; a block more at X (N blocks)" and "; fewer from A to B (M blocks)"
+// where the row has them: a limit nothing gains or loses a block at says
+// so rather than show a dash.
+function steps(row, what, unit) {
+  const f = (n) => field(row, what + n);
+  const gain = row[what + "gain_at"] == null ? ["; no " + (what === "regs_" ?
+    "fewer registers" : "less shared memory") + " gains a block"] :
+    ["; a block more at ", f("gain_at"), unit + " (", f("gain_blocks"), " blocks)"];
+  const drop = row[what + "drop_from"] == null ? [] :
+    ["; fewer from ", f("drop_from"), " to ", f("drop_to"), unit + " (",
+     f("drop_blocks"), " blocks)"];
+  return [...gain, ...drop, "."];
+}
+
 function headroom(row) {
   const d = el("div", { class: "headroom" }, el("h3", {}, "Headroom (the other inputs unchanged)"));
   const p = (...kids) => d.append(el("p", {}, ...kids));
-  p("Registers: the same blocks up to ", field(row, "regs_keep_max"),
-    "/thread; a block more at ", field(row, "regs_gain_at"), " (", field(row, "regs_gain_blocks"),
-    " blocks); fewer from ", field(row, "regs_drop_from"), " to ", field(row, "regs_drop_to"),
-    " (", field(row, "regs_drop_blocks"), " blocks).");
-  p("Dynamic shared memory: the same blocks up to ", field(row, "smem_keep_max"),
-    " B; a block more at ", field(row, "smem_gain_at"), " B (", field(row, "smem_gain_blocks"),
-    " blocks); fewer from ", field(row, "smem_drop_from"), " to ", field(row, "smem_drop_to"),
-    " B (", field(row, "smem_drop_blocks"), " blocks).");
+  p("Registers: the same blocks up to ", field(row, "regs_keep_max"), "/thread",
+    ...steps(row, "regs_", ""));
+  p("Dynamic shared memory: the same blocks up to ", field(row, "smem_keep_max"), " B",
+    ...steps(row, "smem_", " B"));
   p("Largest dynamic shared memory per block: ", field(row, "max_dynamic_smem_per_block"), " B.");
   return d;
 }
