@@ -1,7 +1,8 @@
 /*
  * out.c - the writers: a row's selected fields as a text table (or, for
- * one record, 'key value' lines), CSV (RFC 4180), JSON (an array of
- * objects) or JSON Lines (an object a line, streamed). One escaper each.
+ * one record, 'key value' lines: out_table.c), CSV (RFC 4180), JSON (an
+ * array of objects) or JSON Lines (an object a line, streamed). One
+ * escaper each.
  *
  * Rows are written by hand into a buffer: a sweep prints millions of them,
  * and printf's parsing would cost more than the model.
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out_int.h"
 
 /* ---- Buffer ---- */
 
@@ -51,7 +53,7 @@ static void mem_drop(struct out *o)
 	o->mem_len = o->mem_cap = 0;
 }
 
-static void write_out(struct out *o, const char *s, size_t n)
+void out_write(struct out *o, const char *s, size_t n)
 {
 	if (o->piece) {
 		mem_append(o, s, n);
@@ -62,37 +64,12 @@ static void write_out(struct out *o, const char *s, size_t n)
 	fwrite(s, 1, n, o->f);
 }
 
-static void __attribute__((noinline)) flush(struct out *o)
+void __attribute__((noinline)) out_flush(struct out *o)
 {
 	if (o->len) {
-		write_out(o, o->buf, o->len);
+		out_write(o, o->buf, o->len);
 		o->len = 0;
 	}
-}
-
-static inline void put(struct out *o, const char *s, size_t n)
-{
-	if (__builtin_expect(o->len + n > sizeof o->buf, 0)) {
-		flush(o);
-		if (n > sizeof o->buf) {
-			write_out(o, s, n);
-			return;
-		}
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-static inline void put_char(struct out *o, char c)
-{
-	if (__builtin_expect(o->len + 1 > sizeof o->buf, 0))
-		flush(o);
-	o->buf[o->len++] = c;
-}
-
-static inline void put_str(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
 }
 
 static const char digit_pairs[] =
@@ -264,8 +241,8 @@ static int json_number(const char *s)
 	return 1;
 }
 
-static void put_value(struct out *o, const struct field *f,
-		      const struct val *v, int json)
+void out_put_value(struct out *o, const struct field *f,
+		   const struct val *v, int json)
 {
 	switch (v->type) {
 	case VAL_NULL:
@@ -328,148 +305,6 @@ void val_format(char *buf, size_t n, const struct val *v)
 	}
 }
 
-/* A value as a text table shows it, into buf. */
-static void text_value(char *buf, size_t n, const struct field *f,
-		       const struct val *v, int nounits)
-{
-	if (v->type == VAL_NULL) {
-		snprintf(buf, n, "%s", f->text.flags & TXT_DASH ? "-"
-			 : f->none ? f->none : "");
-		return;
-	}
-	if (v->type == VAL_STR)
-		escape_text(buf, n, v->s);
-	else
-		val_format(buf, n, v);
-	/* A list is one cell: 2048x1x1, as a grid is written, not numbers
-	 * that read as columns of their own. */
-	if (v->type == VAL_LIST && (f->text.flags & TXT_DIMS))
-		for (char *p = buf; *p; p++)
-			if (*p == ' ')
-				*p = 'x';
-	if ((f->text.flags & TXT_PCT) && !nounits)
-		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
-}
-
-/* ---- Text ---- */
-
-/* A field without a column of its own (one --fields picks that the
- * default table lacks): as wide as its heading, two spaces before it,
- * numbers to the right, words to the left. */
-static struct text_col text_col(const struct field *f)
-{
-	struct text_col c = f->text;
-	int n = (int)strlen(f->text.label ? f->text.label : f->name);
-
-	if (c.width || c.gap || c.at)
-		return c;
-	c.width = f->type == FT_STR || f->type == FT_SET ? -n : n;
-	c.gap = 2;
-	return c;
-}
-
-/* One cell of a text table: the gap, then the text padded to the width;
- * at least one space from the cell before, however long either is. */
-static void text_cell(struct out *o, const struct field *f, const char *s,
-		      size_t start)
-{
-	struct text_col c = text_col(f);
-	int w = c.width, len = (int)strlen(s), pad;
-	int col = (int)(o->len - start), gap = col ? c.gap : 0;
-
-	if (col && c.at > col + gap)
-		gap = c.at - col;
-	pad = (w < 0 ? -w : w) - len;
-	if (col && gap == 0 && (w <= 0 || pad <= 0) &&
-	    o->buf[o->len - 1] != ' ')
-		gap = 1;
-	for (; gap > 0; gap--)
-		put_char(o, ' ');
-	if (w > 0)
-		for (; pad > 0; pad--)
-			put_char(o, ' ');
-	put_str(o, s);
-	if (w < 0)
-		for (; pad > 0; pad--)
-			put_char(o, ' ');
-}
-
-/* Ends a text line without the spaces its last cell padded. */
-static void text_end_line(struct out *o, size_t start)
-{
-	while (o->len > start && o->buf[o->len - 1] == ' ')
-		o->len--;
-	put_char(o, '\n');
-}
-
-static void text_begin_line(struct out *o)
-{
-	/* A line is trimmed in the buffer: keep it whole there. */
-	if (o->len + 4096 > sizeof o->buf)
-		flush(o);
-}
-
-static void text_header(struct out *o)
-{
-	size_t i, start;
-
-	text_begin_line(o);
-	start = o->len;
-	for (i = 0; i < o->sel->n; i++) {
-		const struct field *f = o->sel->f[i];
-
-		text_cell(o, f, f->text.label ? f->text.label : f->name, start);
-	}
-	text_end_line(o, start);
-}
-
-static void text_row(struct out *o, const void *row)
-{
-	char buf[2048];
-	struct val v;
-	size_t i, start;
-
-	text_begin_line(o);
-	start = o->len;
-	for (i = 0; i < o->sel->n; i++) {
-		const struct field *f = o->sel->f[i];
-
-		(f->text.get ? f->text.get : f->get)(row, f, &v);
-		text_value(buf, sizeof buf, f, &v,
-			   (o->style & OUT_NOUNITS) != 0);
-		text_cell(o, f, buf, start);
-	}
-	text_end_line(o, start);
-}
-
-/* One record as 'key value' lines (text) or 'key,value' rows (CSV). */
-static void record_row(struct out *o, const void *row)
-{
-	char buf[2048];
-	struct val v;
-	size_t i;
-
-	for (i = 0; i < o->sel->n; i++) {
-		const struct field *f = o->sel->f[i];
-
-		f->get(row, f, &v);
-		if (o->format == OUT_CSV) {
-			put_str(o, f->name);
-			put_char(o, ',');
-			put_value(o, f, &v, 0);
-		} else {
-			text_value(buf, sizeof buf, f, &v,
-				   (o->style & OUT_NOUNITS) != 0);
-			text_begin_line(o);
-			put_str(o, f->name);
-			for (size_t pad = strlen(f->name); pad < 34; pad++)
-				put_char(o, ' ');
-			put_str(o, buf);
-		}
-		put_char(o, '\n');
-	}
-}
-
 /* ---- CSV and JSON ---- */
 
 static void csv_header(struct out *o)
@@ -499,7 +334,7 @@ static void csv_row(struct out *o, const void *row)
 		if (i)
 			put_char(o, ',');
 		f->get(row, f, &v);
-		put_value(o, f, &v, 0);
+		out_put_value(o, f, &v, 0);
 	}
 	put_char(o, '\n');
 }
@@ -519,7 +354,7 @@ static void json_object(struct out *o, const void *row)
 		put_str(o, f->name);
 		put(o, "\":", 2);
 		f->get(row, f, &v);
-		put_value(o, f, &v, 1);
+		out_put_value(o, f, &v, 1);
 	}
 	put_char(o, '}');
 }
@@ -547,7 +382,7 @@ static void out_header(struct out *o)
 	if (o->format == OUT_CSV)
 		csv_header(o);
 	else if (o->format == OUT_TEXT && !o->record)
-		text_header(o);
+		out_text_header(o);
 	else if (o->format == OUT_JSON)
 		put_char(o, '[');
 }
@@ -561,13 +396,13 @@ void out_row(struct out *o, const void *row)
 	switch (o->format) {
 	case OUT_TEXT:
 		if (o->record)
-			record_row(o, row);
+			out_record_row(o, row);
 		else
-			text_row(o, row);
+			out_text_row(o, row);
 		break;
 	case OUT_CSV:
 		if (o->record)
-			record_row(o, row);
+			out_record_row(o, row);
 		else
 			csv_row(o, row);
 		break;
@@ -580,7 +415,7 @@ void out_row(struct out *o, const void *row)
 		put_char(o, '\n');
 		/* Rows that take long (measured ones) go out as they come. */
 		if (o->stream)
-			flush(o);
+			out_flush(o);
 		break;
 	}
 	o->rows++;
@@ -597,7 +432,7 @@ void out_close(struct out *o)
 		out_header(o);
 	if (o->format == OUT_JSON)
 		put_str(o, "\n]\n");
-	flush(o);
+	out_flush(o);
 	if (fflush(o->f) != 0 || ferror(o->f))
 		die("write error: %s", strerror(errno));
 }
@@ -621,7 +456,7 @@ void out_object(struct out *o, const void *row)
 
 const char *out_piece_take(struct out *o, size_t *len)
 {
-	flush(o);
+	out_flush(o);
 	*len = o->mem_failed ? 0 : o->mem_len;
 	o->mem_len = 0;
 	return *len ? o->mem : NULL;
@@ -640,7 +475,7 @@ int out_piece_open(struct out *o, const struct out *whole)
 
 int out_piece_close(struct out *o)
 {
-	flush(o);
+	out_flush(o);
 	if (o->mem_failed) {     /* nothing of it is joined */
 		mem_drop(o);
 		o->rows = 0;
