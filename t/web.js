@@ -168,7 +168,7 @@ async function typeInto(page, c) {
   await page.goto(url);
   await settle(page, 0);
   const typed = Number(process.env.WEB_TYPED || 12), linked = Number(process.env.WEB_LINKED || 12);
-  console.log(`1..${typed + linked + 6}`);
+  console.log(`1..${typed + linked + 7}`);
 
   // Typed into the form, keys and selects as a user would.
   for (let i = 0; i < typed; i++) {
