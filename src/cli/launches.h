@@ -86,12 +86,17 @@ void chrome_free(struct chrome *c);
 struct launch_inputs {
 	char **names;
 	size_t n, cap;
+	char **notes;                      /* what a directory held */
+	size_t n_notes;
 };
 
 /* --launches' arguments into in: a directory into its trace files in
  * name order (one line says how many), '-' standard input (once). */
 void launches_inputs(const struct options *o, struct launch_inputs *in);
 void launches_inputs_free(struct launch_inputs *in);
+/* The lines launches_inputs kept (a directory's files), once every
+ * file is known to open. */
+void launches_inputs_say(struct launch_inputs *in);
 /* "<stdin>" for '-', as every message names it. */
 const char *launches_input_name(const char *path);
 /* --gpu NAME's GPU as a device record (a usage error where the list

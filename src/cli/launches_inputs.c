@@ -7,6 +7,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -96,6 +98,40 @@ static char *join(const char *dir, const char *name)
 	return p;
 }
 
+/* A line said once every file is known to open (launches_inputs_say):
+ * a run refused for a file that cannot be read says that alone. */
+static void note(struct launch_inputs *in, const char *fmt, ...)
+{
+	char **notes = realloc(in->notes, (in->n_notes + 1) * sizeof *notes);
+	va_list ap;
+	int n;
+
+	if (!notes)
+		die("out of memory");
+	in->notes = notes;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(notes[in->n_notes] = malloc((size_t)n + 1)))
+		die("out of memory");
+	va_start(ap, fmt);
+	vsnprintf(notes[in->n_notes++], (size_t)n + 1, fmt, ap);
+	va_end(ap);
+}
+
+void launches_inputs_say(struct launch_inputs *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n_notes; i++) {
+		warn("%s", in->notes[i]);
+		free(in->notes[i]);
+	}
+	free(in->notes);
+	in->notes = NULL;
+	in->n_notes = 0;
+}
+
 /* A directory's trace files, in name order: ranks in their order. */
 static void add_dir(struct launch_inputs *in, const char *dir)
 {
@@ -122,7 +158,7 @@ static void add_dir(struct launch_inputs *in, const char *dir)
 		die("%s: no trace file in it (occcalc-trace.*.jsonl as "
 		    "--trace-out writes, *.json, *.json.gz)", dir);
 	qsort(in->names + first, in->n - first, sizeof *in->names, by_name);
-	warn("%s: %zu trace file%s, read in name order: %s%s", dir,
+	note(in, "%s: %zu trace file%s, read in name order: %s%s", dir,
 	     in->n - first, in->n - first == 1 ? "" : "s",
 	     in->names[first] + strlen(dir) + (dir[strlen(dir) - 1] != '/'),
 	     in->n - first > 1 ? " first" : "");
@@ -158,6 +194,9 @@ void launches_inputs_free(struct launch_inputs *in)
 	for (i = 0; i < in->n; i++)
 		free(in->names[i]);
 	free(in->names);
+	for (i = 0; i < in->n_notes; i++)
+		free(in->notes[i]);
+	free(in->notes);
 	memset(in, 0, sizeof *in);
 }
 

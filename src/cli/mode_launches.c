@@ -754,6 +754,7 @@ int launches_report(struct session *s, const char *const *files,
 
 	if (!fds)
 		files_openable(files, n);
+	launches_inputs_say(&run->in);
 	for (i = 0; i < n; i++)
 		read_one(run, files[i], fds ? fds[i] : -1);
 	if (run->chrome)
