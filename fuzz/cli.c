@@ -402,7 +402,6 @@ static int typed(char *const *argv, const char *s)
 
 static void check_messages(char *const *argv, const struct outcome *r)
 {
-	const char *nl = memchr(r->err, '\n', r->err_len);
 	const char *p;
 
 	FUZZ_CHECK(r->status >= 0 && r->status <= 2, "exit status %d",
@@ -417,11 +416,27 @@ static void check_messages(char *const *argv, const struct outcome *r)
 				   strchr(p, '\n'), "--check says '%s'", p);
 		return;
 	}
+	/* A failure is one error line, after the warnings that went before
+	 * it (what a trace read up to there said: cut short, launches left
+	 * out). */
 	if (r->status != 0) {
-		FUZZ_CHECK(r->err_len > 9 && strncmp(r->err, "occcalc: ", 9) == 0
-			   && nl == r->err + r->err_len - 1,
-			   "exit %d, and not one 'occcalc: ' line on stderr: "
-			   "'%s'", r->status, r->err);
+		const char *last = r->err;
+
+		FUZZ_CHECK(r->err_len > 9 && r->err[r->err_len - 1] == '\n',
+			   "exit %d, and no line on stderr", r->status);
+		for (p = r->err; p < r->err + r->err_len - 1;
+		     p = strchr(p, '\n') + 1) {
+			FUZZ_CHECK(strncmp(p, "occcalc: ", 9) == 0, "exit %d, "
+				   "and stderr says '%s'", r->status, p);
+			last = p;
+		}
+		for (p = r->err; p < last; p = strchr(p, '\n') + 1)
+			FUZZ_CHECK(strncmp(p, "occcalc: warning: ", 18) == 0,
+				   "exit %d, and more than one error: '%s'",
+				   r->status, r->err);
+		FUZZ_CHECK(strncmp(last, "occcalc: warning: ", 18) != 0,
+			   "exit %d, and no error line: '%s'", r->status,
+			   r->err);
 		return;
 	}
 	for (p = r->err; p < r->err + r->err_len; p = strchr(p, '\n') + 1)
