@@ -4,7 +4,8 @@
  * may hold newlines; else one argument a line), run through the CLI's
  * cli_run() as occcalc's main() runs it, and judged as a user would:
  *   - the exit status is 0, 1 or 2;
- *   - on failure, stderr is exactly one line starting "occcalc: "
+ *   - on failure, stderr is exactly one error line starting "occcalc: ",
+ *     after "occcalc: warning: " lines where the run said some first
  *     (with --check, a line per failing row, then the count);
  *   - on success, stderr holds only "occcalc: " lines (warnings);
  *   - CSV output says nothing that cannot be: a percentage outside
