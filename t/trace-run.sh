@@ -274,4 +274,17 @@ status=$?
 [ "$status" -eq 7 ]
 ok $? "SIGTERM to occcalc is passed to the command (its exit 7 is occcalc's)"
 
+# --trace-calls: the injection library takes the launch calls
+# (OCCCALC_TRACE_MODE=callbacks); it measures nothing, so no --achieved.
+run --trace --trace-calls -- sh -c \
+	'echo "$OCCCALC_TRACE_MODE" >"$0"; "$1"' "$tmp/mode" "$tmp/writes"
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/mode")" = callbacks ]
+ok $? "--trace --trace-calls: OCCCALC_TRACE_MODE=callbacks for the command"
+run --trace -- sh -c 'echo "${OCCCALC_TRACE_MODE-unset}" >"$0"; "$1"' \
+	"$tmp/mode" "$tmp/writes"
+[ "$status" -eq 0 ] && [ "$(cat "$tmp/mode")" = unset ]
+ok $? "--trace without --trace-calls: OCCCALC_TRACE_MODE unset"
+expect 2 "--achieved measures the launches of CUPTI's activity records: it does not go with --trace-calls" \
+	--trace --trace-calls --achieved -- true
+
 done_testing
