@@ -24,6 +24,22 @@ void val_pct(struct val *v, uint64_t num, uint64_t den)
 	v->s = v->buf;
 }
 
+void val_limiters(struct val *v, unsigned limiters)
+{
+	static const enum occ_resource order[] = {
+		OCC_RESOURCE_WARPS, OCC_RESOURCE_REGISTERS,
+		OCC_RESOURCE_SHARED_MEMORY, OCC_RESOURCE_BLOCKS,
+		OCC_RESOURCE_BARRIERS
+	};
+	size_t i;
+
+	v->type = VAL_SET;
+	v->n = 0;
+	for (i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (limiters & order[i])
+			v->strs[v->n++] = occ_resource_name(order[i]);
+}
+
 void val_uint(struct val *v, uint64_t u)
 {
 	v->type = VAL_UINT;

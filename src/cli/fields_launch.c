@@ -120,24 +120,12 @@ GETTER(get_occupancy)
 
 GETTER(get_limiter)
 {
-	static const enum occ_resource order[] = {
-		OCC_RESOURCE_WARPS, OCC_RESOURCE_REGISTERS,
-		OCC_RESOURCE_SHARED_MEMORY, OCC_RESOURCE_BLOCKS,
-		OCC_RESOURCE_BARRIERS
-	};
-	size_t i;
-
 	ROW;
 	v->type = VAL_NULL;
 	/* A what-if launch that cannot run: what stops it, as occupancy
 	 * rows say. */
-	if (r->not_modelled)
-		return;
-	v->type = VAL_SET;
-	v->n = 0;
-	for (i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (r->m.result.limiters & order[i])
-			v->strs[v->n++] = occ_resource_name(order[i]);
+	if (!r->not_modelled)
+		val_limiters(v, r->m.result.limiters);
 }
 
 GETTER(get_reason)

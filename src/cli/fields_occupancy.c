@@ -35,19 +35,8 @@ GETTER(get_occupancy)
 
 GETTER(get_limiter)
 {
-	static const enum occ_resource order[] = {
-		OCC_RESOURCE_WARPS, OCC_RESOURCE_REGISTERS,
-		OCC_RESOURCE_SHARED_MEMORY, OCC_RESOURCE_BLOCKS,
-		OCC_RESOURCE_BARRIERS
-	};
-	size_t i;
 	MODEL_ROW;
-
-	v->type = VAL_SET;
-	v->n = 0;
-	for (i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (r->r.limiters & order[i])
-			v->strs[v->n++] = occ_resource_name(order[i]);
+	val_limiters(v, r->r.limiters);
 }
 
 /* In a text table, a configuration that cannot launch shows why. */

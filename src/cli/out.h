@@ -118,6 +118,9 @@ extern const struct row_kind kind_occupancy, kind_access, kind_persist,
 const char *field_type_name(enum field_type t);
 /* A decimal value: a percentage (two decimals, ties to even), or x. */
 void val_pct(struct val *v, uint64_t num, uint64_t den);
+/* A set of the limiting resources (enum occ_resource bits), in the
+ * order every row kind names them. */
+void val_limiters(struct val *v, unsigned limiters);
 /* x with the decimals out_decimals() gives field f. */
 void val_dec(struct val *v, const struct field *f, double x);
 void val_uint(struct val *v, uint64_t u);
