@@ -156,7 +156,7 @@ enum occ_traffic_fault {
 	OCC_TRAFFIC_TILE_GROUP,        /* the thread's index over G (i / G)
 	                                  in blocks not a multiple of G */
 	OCC_TRAFFIC_TILE_LISTED,       /* sectors in more runs than are
-	                                  listed (2^20; tiled.c) */
+	                                  listed (2^20; tiled_units.c) */
 	/* With OCC_ERR_UNSUPPORTED, any launch: */
 	OCC_TRAFFIC_SPAN_LISTED        /* a repeating span's distinct
 	                                  sectors and lines more than are
