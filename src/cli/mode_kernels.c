@@ -606,7 +606,7 @@ static int kernels_streamed(struct session *s, struct report *rep)
 	return session_status(s);
 }
 
-int mode_kernels(struct session *s)
+static int run_kernels(struct session *s)
 {
 	const struct options *o = s->o;
 	struct report rep;
@@ -664,3 +664,10 @@ int mode_kernels(struct session *s)
 	kernels_free(rep.l);
 	return session_status(s);
 }
+
+const struct mode mode_kernels = {
+	.name = "--kernels",
+	.run = run_kernels,
+	.tables = TABLES_READ,
+	.kinds = { &kind_occupancy, &kind_compare },
+};
