@@ -72,7 +72,7 @@ extern const size_t modes_n;
 #define MODE_LAUNCHES (&mode_launches)
 #define MODE_TRACE (&mode_trace)
 
-/* ---- Options (options.c): one table defines them all ---- */
+/* ---- Options (opts_table.c, options.c): one table defines them all ---- */
 
 /* --access: the accesses to compute, every combination of these. */
 struct access_request {
