@@ -26,19 +26,53 @@ extern "C" {
 #define OCC_TABLES_DIR "/usr/local/share/occcalc/arch-tables"
 #endif
 
-/* ---- Modes: one file and one entry point each (main.c's table) ---- */
+/* ---- Modes: one file each, listed once in main.c's modes[] ---- */
 
-enum mode_id {
-	MODE_OCCUPANCY, MODE_KERNELS, MODE_ACCESS, MODE_PERSIST, MODE_INFO,
-	MODE_LIST_ARCHS, MODE_LIST_GPUS, MODE_LIST_DEVICES, MODE_LIST_FIELDS,
-	MODE_TRAFFIC, MODE_LAUNCHES, MODE_TRACE,
-	MODE_COUNT
+struct session;
+struct row_kind;
+
+/* What a mode reads of the architecture tables' directory: --tables
+ * applies to the modes that read something there. */
+enum mode_tables {
+	TABLES_NONE,
+	TABLES_DIR,            /* gpus.txt beside them, not the tables */
+	TABLES_READ            /* the tables, read before the mode runs */
 };
 
-#define M(id) (1u << (id))
-#define M_ALL ((1u << MODE_COUNT) - 1)
+#define MODE_KINDS 3
 
-/* ---- Options (options.c): one table defines them all ---- */
+/* A mode, defined in its file as mode_xxx: everything the command line
+ * needs to know of it besides its options (opts[] names the modes each
+ * option applies to). */
+struct mode {
+	const char *name;      /* in messages: "--kernels" */
+	int (*run)(struct session *s);
+	enum mode_tables tables;
+	/* A calculator of memory transactions (--access, --persist,
+	 * --traffic): the occupancy options are refused as such. */
+	int memory;
+	/* The kinds of row it prints, for --list-fields (each listed once,
+	 * in modes[]' order). */
+	const struct row_kind *kinds[MODE_KINDS];
+};
+
+/* The modes, each defined in its file, and the table of them (main.c). */
+extern const struct mode mode_occupancy, mode_kernels, mode_access,
+	mode_persist, mode_info, mode_list_archs, mode_list_gpus,
+	mode_list_devices, mode_list_fields, mode_traffic, mode_launches,
+	mode_trace;
+extern const struct mode *const modes[];
+extern const size_t modes_n;
+
+/* The modes other code asks about (o->mode == MODE_KERNELS). */
+#define MODE_OCCUPANCY (&mode_occupancy)
+#define MODE_KERNELS (&mode_kernels)
+#define MODE_PERSIST (&mode_persist)
+#define MODE_TRAFFIC (&mode_traffic)
+#define MODE_LAUNCHES (&mode_launches)
+#define MODE_TRACE (&mode_trace)
+
+/* ---- Options (opts_table.c, options.c): one table defines them all ---- */
 
 /* --access: the accesses to compute, every combination of these. */
 struct access_request {
@@ -61,7 +95,7 @@ struct traffic_request {
 /* Where every option's value lands. Numbers are kept wide, as parsed
  * within the option's range, and narrowed where they are used. */
 struct options {
-	enum mode_id mode;
+	const struct mode *mode;
 	const char *arch, *tables, *gpu, *ptxas, *plot, *fields;
 	const char *const *more_kernels; int n_more_kernels;  /* --kernels a b */
 	const char *launches;           /* --launches FILE */
@@ -274,16 +308,9 @@ int cli_run(struct cli *c, int argc, char **argv);
 /* Frees what the run holds, whether it returned or ended in cli_exit(). */
 void cli_free(struct cli *c);
 
-int mode_occupancy(struct session *s);
-int mode_kernels(struct session *s);
-int mode_access(struct session *s);
-int mode_persist(struct session *s);
-int mode_traffic(struct session *s);
 /* --launches FILE... (mode_launches.c; launches.h has the rest). */
-int mode_launches(struct session *s);
 void launches_free(struct launch_run *run);
 void launches_compare_free(struct lcompare *lc);
-int mode_trace(struct session *s);
 /* --traffic's text into k (traffic_text.c): with --define's names and,
  * for a launch of blocks (grid[0] not 0), blockDim from block or its shape
  * dim (or NULL) and gridDim from grid's x, y, z (0: no such dimension); --elem's NAME=BYTES sizes (elems, or NULL)
@@ -294,11 +321,6 @@ void traffic_parse(struct occ_kernel_text *k,
 		   const uint16_t *dim);
 /* --define NAME=N,...: integers of either sign, into env. */
 void traffic_defines(struct occ_kernel_env *env, const char *arg);
-int mode_info(struct session *s);
-int mode_list_archs(struct session *s);
-int mode_list_gpus(struct session *s);
-int mode_list_devices(struct session *s);
-int mode_list_fields(struct session *s);
 
 #include "ci.h"
 

@@ -41,7 +41,7 @@ static enum source arg_source(const struct opt *op, const char **words,
 
 static int takes_arg(const struct opt *op)
 {
-	return op->kind != ARG_FLAG || op->optional;
+	return (op->kind != ARG_FLAG && op->kind != ARG_NONE) || op->optional;
 }
 
 /* ---- bash ---- */

@@ -2,7 +2,8 @@
  * kernels.h - what --kernels adds to a kernel beyond its binary (internal
  * to the command line): Triton's launch (kernels_triton.c), the cluster
  * launches kernels declare (kernels_cluster.c), PTX files' lines
- * (kernels_ptx.c); how binaries are read (kernels_opts.c); the summary
+ * (kernels_ptx.c); how binaries are read (kernels_opts.c) and the input
+ * read (kernels_read.c, kernels_input.c); the summary
  * and notes under the text table (kernels_summary.c); the driver beside
  * the model (--api, kernels_api.c); the list's upkeep (kernels_list.c)
  * and a failed compile's report (kernels_errors.c).
@@ -35,6 +36,40 @@ void kernels_bin_opts(const struct options *o, struct occ_bin_opts *opts,
 		      struct arch_filter *f);
 /* Whether kernel names are demangled: printed, matched or compared. */
 int kernels_names_needed(const struct options *o);
+
+/* ---- Reading --kernels' input: kernels_read.c makes the kernels of
+ * what kernels_input.c reads (a file, standard input) ---- */
+
+/* Compiler reports are text: more than this is no report. */
+#define KERNELS_TEXT_MAX (UINT64_C(256) << 20)
+
+struct reader {
+	struct session *s;
+	struct kernel_list *l;
+	const char *input;       /* as the user named it */
+	int walk;                /* a directory: a Triton cache, perhaps */
+	struct occ_bin_opts opts;
+	struct arch_filter arch; /* --arch's, for opts.select */
+	struct {                 /* the cubin whose kernels are coming */
+		const char *file;
+		size_t first;    /* its first kept kernel in the list */
+		int kernels;     /* all it holds, kept or not */
+	} cubin;
+};
+
+/* kernels_read.c: the options a binary is read with (the image of the
+ * GPU named), the callback its kernels come through, a failed read's
+ * message, and a compiler report's (or PTX file's) kernels from its
+ * text. */
+const struct occ_bin_opts *reader_bin_opts(struct reader *r);
+int reader_from_binary(const struct occ_bin_kernel *b, void *ctx);
+_Noreturn void reader_bin_failed(enum occ_status st,
+				 const struct occ_bin_diag *d);
+void reader_report(struct reader *r, unsigned char *text, size_t len);
+/* kernels_input.c: the kernels of a regular file, or of standard input,
+ * by content. */
+void reader_read_file(struct reader *r, const char *path);
+void reader_read_stdin(struct reader *r);
 
 /* How messages name an input: standard input ('-') as "<stdin>". */
 const char *kernels_input_name(const char *path);

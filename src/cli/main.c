@@ -1,7 +1,8 @@
 /*
  * main.c - occcalc, the command line: parse the options, pick the mode,
- * run it, flush. Each mode is one file with one entry point (modes[]);
- * options are defined in options.c, output fields beside each mode.
+ * run it, flush. Each mode is one file that defines its struct mode,
+ * listed in modes[]; options are defined in opts_table.c, output fields
+ * beside each mode.
  * Messages for the user go through msg.c; the program's main() and its
  * exit are in occcalc.c, so that fuzz/cli.c can run all of this in
  * process.
@@ -11,24 +12,23 @@
 
 #include "cli.h"
 
-static const struct mode {
-	enum mode_id id;
-	int (*exec)(struct session *s);
-	int tables;            /* reads the architecture tables first */
-} modes[] = {
-	{ MODE_OCCUPANCY, mode_occupancy, 1 },
-	{ MODE_KERNELS, mode_kernels, 1 },
-	{ MODE_ACCESS, mode_access, 1 },
-	{ MODE_PERSIST, mode_persist, 1 },
-	{ MODE_INFO, mode_info, 1 },
-	{ MODE_LIST_ARCHS, mode_list_archs, 1 },
-	{ MODE_LIST_GPUS, mode_list_gpus, 0 },
-	{ MODE_LIST_DEVICES, mode_list_devices, 0 },
-	{ MODE_LIST_FIELDS, mode_list_fields, 0 },
-	{ MODE_TRAFFIC, mode_traffic, 1 },
-	{ MODE_LAUNCHES, mode_launches, 1 },
-	{ MODE_TRACE, mode_trace, 1 },
+/* Every mode, each defined in its file. The order is --list-fields': the
+ * kinds of row are listed as the modes come. */
+const struct mode *const modes[] = {
+	&mode_occupancy,
+	&mode_kernels,
+	&mode_access,
+	&mode_traffic,
+	&mode_persist,
+	&mode_launches,
+	&mode_trace,
+	&mode_info,
+	&mode_list_archs,
+	&mode_list_gpus,
+	&mode_list_devices,
+	&mode_list_fields,
 };
+const size_t modes_n = sizeof modes / sizeof modes[0];
 
 /* Without --arch the device gives the SM count; with it, something must. */
 static void check_grid(const struct options *o)
@@ -48,20 +48,17 @@ void cli_init(struct cli *c)
 int cli_run(struct cli *c, int argc, char **argv)
 {
 	struct session *s = &c->s;
-	const struct mode *m = NULL;
-	size_t i;
+	const struct mode *m;
 	int status;
 
 	options_parse(argc, argv, &c->o);
-	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (modes[i].id == c->o.mode)
-			m = &modes[i];
+	m = c->o.mode;
 	targets_prepare(s);
 	session_apply_gpu(s);
 	check_grid(&c->o);
-	if (m->tables)
+	if (m->tables == TABLES_READ)
 		session_tables(s);
-	status = m->exec(s);
+	status = m->run(s);
 	flush_stdout();
 	status = check_status(s, status);
 	/* --trace: a command that failed fails occcalc as it did, whatever

@@ -347,7 +347,7 @@ static void open_run(struct access_run *run, struct session *s)
 	run->out.stream = o->measure;
 }
 
-int mode_access(struct session *s)
+static int run_access(struct session *s)
 {
 	const struct options *o = s->o;
 	struct access_run run;
@@ -380,3 +380,11 @@ int mode_access(struct session *s)
 	below_zero_notice(&run);
 	return 0;
 }
+
+const struct mode mode_access = {
+	.name = "--access",
+	.run = run_access,
+	.tables = TABLES_READ,
+	.memory = 1,
+	.kinds = { &kind_access },
+};

@@ -175,7 +175,7 @@ static void default_list(const struct info_fields *x, char *buf, size_t n)
 					i ? "," : "", x->f[i].name);
 }
 
-int mode_info(struct session *s)
+static int run_info(struct session *s)
 {
 	const struct options *o = s->o;
 	struct info_fields x;
@@ -208,3 +208,10 @@ int mode_info(struct session *s)
 	out_close(&out);
 	return 0;
 }
+
+const struct mode mode_info = {
+	.name = "--info",
+	.run = run_info,
+	.tables = TABLES_READ,
+	.kinds = { &kind_info },
+};

@@ -774,7 +774,7 @@ int launches_report(struct session *s, const char *const *files,
 	return 0;
 }
 
-int mode_launches(struct session *s)
+static int run_launches(struct session *s)
 {
 	const struct options *o = s->o;
 	uint64_t launches = 0;
@@ -800,3 +800,10 @@ int mode_launches(struct session *s)
 	}
 	return status;
 }
+
+const struct mode mode_launches = {
+	.name = "--launches",
+	.run = run_launches,
+	.tables = TABLES_READ,
+	.kinds = { &kind_launches, &kind_launch_compare },
+};

@@ -63,7 +63,7 @@ const struct row_kind kind_archs = {
 	"list-archs", arch_fields, sizeof arch_fields / sizeof arch_fields[0]
 };
 
-int mode_list_archs(struct session *s)
+static int run_list_archs(struct session *s)
 {
 	const struct occ_tables *t = session_tables(s);
 	struct list_row rows[256];
@@ -81,6 +81,13 @@ int mode_list_archs(struct session *s)
 		 rows, i);
 	return 0;
 }
+
+const struct mode mode_list_archs = {
+	.name = "--list-archs",
+	.run = run_list_archs,
+	.tables = TABLES_READ,
+	.kinds = { &kind_archs },
+};
 
 /* ---- --list-devices ---- */
 
@@ -146,7 +153,7 @@ const struct row_kind kind_devices = {
 	sizeof device_fields / sizeof device_fields[0]
 };
 
-int mode_list_devices(struct session *s)
+static int run_list_devices(struct session *s)
 {
 	struct occ_device devs[64];
 	struct list_row rows[64];
@@ -169,6 +176,13 @@ int mode_list_devices(struct session *s)
 		 "multiProcessorCount,totalGlobalMem,name", rows, (size_t)i);
 	return 0;
 }
+
+const struct mode mode_list_devices = {
+	.name = "--list-devices",
+	.run = run_list_devices,
+	.tables = TABLES_NONE,
+	.kinds = { &kind_devices },
+};
 
 /* ---- --list-gpus: the GPU models beside the tables ---- */
 
@@ -238,7 +252,7 @@ const struct row_kind kind_gpus = {
 	"list-gpus", gpu_fields, sizeof gpu_fields / sizeof gpu_fields[0]
 };
 
-int mode_list_gpus(struct session *s)
+static int run_list_gpus(struct session *s)
 {
 	const struct occ_gpus *l = session_gpus(s);
 	struct list_row rows[256];
@@ -255,6 +269,13 @@ int mode_list_gpus(struct session *s)
 		 "source", rows, i);
 	return 0;
 }
+
+const struct mode mode_list_gpus = {
+	.name = "--list-gpus",
+	.run = run_list_gpus,
+	.tables = TABLES_DIR,
+	.kinds = { &kind_gpus },
+};
 
 /* ---- --list-fields ---- */
 
@@ -283,30 +304,54 @@ const struct row_kind kind_fields = {
 	"list-fields", meta_fields, sizeof meta_fields / sizeof meta_fields[0]
 };
 
-int mode_list_fields(struct session *s)
+/* Whether a mode before modes[m] prints kind already. */
+static int kind_listed(size_t m, const struct row_kind *kind)
 {
-	static const struct row_kind *const kinds[] = {
-		&kind_occupancy, &kind_compare, &kind_access, &kind_traffic,
-		&kind_persist, &kind_launches, &kind_launch_compare,
-		&kind_info,
-		&kind_archs, &kind_gpus, &kind_devices, &kind_fields,
-	};
+	size_t i, j;
+
+	for (i = 0; i < m; i++)
+		for (j = 0; j < MODE_KINDS; j++)
+			if (modes[i]->kinds[j] == kind)
+				return 1;
+	return 0;
+}
+
+static void list_kind(struct out *out, const struct row_kind *kind)
+{
+	struct field_row row;
+	size_t i;
+
+	for (i = 0; i < kind->n; i++) {
+		row.kind = kind;
+		row.field = &kind->fields[i];
+		out_row(out, &row);
+	}
+}
+
+/* Each mode's kinds of row, in modes[]' order, each once. */
+static int run_list_fields(struct session *s)
+{
 	struct fieldsel sel;
 	struct out out;
-	struct field_row row;
-	size_t i, j;
+	size_t m, k;
 
 	fieldsel_make(&sel, &kind_fields, s->o->fields,
 		      "kind,field,type,description");
 	out_open(&out, stdout, s->o->format, &sel);
 	out_style(&out, s->o->format_style);
 	check_attach(s, &out, &kind_fields);
-	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-		for (j = 0; j < kinds[i]->n; j++) {
-			row.kind = kinds[i];
-			row.field = &kinds[i]->fields[j];
-			out_row(&out, &row);
-		}
+	for (m = 0; m < modes_n; m++)
+		for (k = 0; k < MODE_KINDS; k++)
+			if (modes[m]->kinds[k] &&
+			    !kind_listed(m, modes[m]->kinds[k]))
+				list_kind(&out, modes[m]->kinds[k]);
 	out_close(&out);
 	return 0;
 }
+
+const struct mode mode_list_fields = {
+	.name = "--list-fields",
+	.run = run_list_fields,
+	.tables = TABLES_NONE,
+	.kinds = { &kind_fields },
+};

@@ -99,7 +99,7 @@ static void every_target(struct session *s, struct occ_run *run)
 	}
 }
 
-int mode_occupancy(struct session *s)
+static int run_occupancy(struct session *s)
 {
 	const struct options *o = s->o;
 	const struct occ_arch *a = NULL;
@@ -130,3 +130,10 @@ int mode_occupancy(struct session *s)
 		     plural(s->disagreements));
 	return session_status(s);
 }
+
+const struct mode mode_occupancy = {
+	.name = "an occupancy calculation",
+	.run = run_occupancy,
+	.tables = TABLES_READ,
+	.kinds = { &kind_occupancy },
+};

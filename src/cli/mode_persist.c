@@ -297,7 +297,7 @@ static void one_plan(struct session *s, struct out *out, int text,
 		plan_measured_text(stdout, row->data, row->g);
 }
 
-int mode_persist(struct session *s)
+static int run_persist(struct session *s)
 {
 	const struct options *o = s->o;
 	struct fieldsel sel;
@@ -326,3 +326,11 @@ int mode_persist(struct session *s)
 		out_close(&out);
 	return 0;
 }
+
+const struct mode mode_persist = {
+	.name = "--persist",
+	.run = run_persist,
+	.tables = TABLES_READ,
+	.memory = 1,
+	.kinds = { &kind_persist },
+};

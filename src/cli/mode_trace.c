@@ -15,7 +15,7 @@
 /* --achieved's launches of each kernel where it names none. */
 #define ACHIEVED_LAUNCHES 3
 
-int mode_trace(struct session *s)
+static int run_trace(struct session *s)
 {
 	struct trace_run *r = &s->trace;
 	uint64_t launches = 0;
@@ -45,3 +45,10 @@ int mode_trace(struct session *s)
 	}
 	return status ? status : summary;
 }
+
+const struct mode mode_trace = {
+	.name = "--trace",
+	.run = run_trace,
+	.tables = TABLES_READ,
+	.kinds = { &kind_launches },
+};

@@ -559,7 +559,7 @@ static const struct seq *launch_sizes(const struct options *o)
 	return count ? &o->traffic.count : &o->block;
 }
 
-int mode_traffic(struct session *s)
+static int run_traffic(struct session *s)
 {
 	const struct options *o = s->o;
 	const struct seq *sizes = launch_sizes(o);
@@ -591,3 +591,11 @@ int mode_traffic(struct session *s)
 		out_close(&run.out);
 	return 0;
 }
+
+const struct mode mode_traffic = {
+	.name = "--traffic",
+	.run = run_traffic,
+	.tables = TABLES_READ,
+	.memory = 1,
+	.kinds = { &kind_traffic },
+};

@@ -1,6 +1,6 @@
-/* opts.h - the option table, shared by options.c (which defines it and
- * parses with it) and help.c (which prints --help from it). Internal to
- * the command line. */
+/* opts.h - the option table, defined in opts_table.c and shared by
+ * options.c (which parses and checks with it), help.c and completion.c
+ * (which print from it). Internal to the command line. */
 #ifndef OCC_OPTS_H
 #define OCC_OPTS_H
 
@@ -12,6 +12,8 @@
 
 enum arg_kind {
 	ARG_FLAG,      /* no argument: stores .set in an int */
+	ARG_NONE,      /* no argument, nothing stored: selects its mode, or
+			* acts at once (--help, --version) */
 	ARG_SEQ,       /* numbers: a list or range within [min, max] */
 	ARG_SHAPES,    /* the same, or block shapes: 16x16, 8x8x4 */
 	ARG_NUM,       /* one number within [min, max] */
@@ -25,6 +27,19 @@ enum topic { T_UNSET,          /* an option that names none: "other" */
 	     T_KERNEL, T_LAUNCH, T_KERNELS, T_OUTPUT, T_CI, T_GPU, T_ACCESS,
 	     T_TRAFFIC, T_PERSIST, T_LAUNCHES, T_TRACE, T_INFO, T_COUNT };
 
+/* Groups of options, for the messages that refuse them. */
+#define G_OCC 1u       /* describe a kernel's occupancy */
+#define G_GPU 2u       /* --api, --measure */
+#define G_CHART 4u
+#define G_ACCESS 8u    /* describe an access pattern */
+#define G_PERSIST 16u  /* describe a persistence plan */
+#define G_TRAFFIC 32u  /* describe a launch's traffic */
+
+/* The modes an option applies to: those it lists, or every one, or
+ * those that read something in the tables' directory (--tables). */
+enum opt_reach { REACH_LISTED, REACH_ALL, REACH_TABLES };
+#define OPT_MODES 8
+
 struct opt {
 	const char *name;
 	int key;               /* the short option, or 0 */
@@ -34,8 +49,9 @@ struct opt {
 	size_t dest;           /* offsetof(struct options, ...) */
 	int set;               /* ARG_FLAG */
 	const char *def;       /* the default, parsed as the user's would be */
-	unsigned modes;        /* the modes that use it */
-	int selects;           /* the mode it selects, or -1 */
+	enum opt_reach reach;
+	const struct mode *modes[OPT_MODES];  /* REACH_LISTED's */
+	const struct mode *selects;           /* the mode it selects, or NULL */
 	unsigned groups;
 	arg_parse parse;       /* ARG_FN */
 	enum topic topic;      /* where --help lists it */
@@ -49,6 +65,10 @@ struct opt {
 
 extern const struct opt opts[];
 extern const size_t opts_n;
+#define OPTS_MAX 128           /* opts_n's bound, for getopt's tables */
+
+/* Whether op applies to mode m. */
+int opt_applies(const struct opt *op, const struct mode *m);
 
 /* --help [TOPIC] on f: the summary without a topic, a topic's options,
  * or 'all' of them; a usage error for a topic that does not exist. */
