@@ -94,37 +94,47 @@ struct launch_run {
 	enum occ_status part_st;
 	struct occ_diag part_d;
 	int part_errno;
+	/* The GPU list's layouts could not be read: the read stops too. */
+	enum occ_status list_st;
+	struct occ_diag list_d;
+	int list_errno;
 };
 
-static void layout_of(struct launch_run *run, struct launch_dev *ld)
+/* The device's GPC layout by the library's rule (occ_target_layout):
+ * --layout's where it has the device's SMs (else noted), else the GPU
+ * list's of the device's name. A list that cannot be read stops the
+ * read (run->list_st), as it would stop any other mode. */
+static enum occ_status layout_of(struct launch_run *run, struct launch_dev *ld,
+				 struct occ_target *t)
 {
 	const struct options *o = run->s->o;
-	struct occ_gpu_match m;
-	struct occ_gpu_layout g;
-	struct occ_diag d;
+	struct occ_layout_request r = { .name = ld->d.name };
 	char path[1024];
+	enum occ_status st;
 
-	/* Given, it stands for the list's, on a device of its SMs. */
-	if (o->layout_text) {
-		ld->layout_mismatch = o->layout.sms != ld->d.multiProcessorCount;
-		ld->layout = o->layout;
-		ld->have_layout = !ld->layout_mismatch;
-		if (ld->have_layout)
-			return;
+	if (o->layout_text)
+		r.given = &o->layout;
+	session_gpus_path(run->s, path, sizeof path);
+	r.gpus = session_gpus(run->s);
+	r.gpus_path = path;
+	errno = 0;
+	st = occ_target_layout(t, &r, &run->list_d);
+	if (st != OCC_OK) {
+		run->list_st = st;
+		run->list_errno = errno;
+		return st;
 	}
-	if (occ_gpus_match(session_gpus(run->s), ld->d.name, &m) != OCC_OK)
-		return;
+	ld->layout_mismatch = t->mismatch == OCC_LAYOUT_GIVEN;
+	ld->have_layout = t->basis == OCC_LAYOUT_GIVEN ||
+			  t->basis == OCC_LAYOUT_LISTED;
+	if (ld->have_layout)
+		ld->layout = t->layout;
 	/* Its measured parts are of that chip: not of a device that
 	 * records another compute capability under its name. */
-	if (m.gpu[0]->cc_major == ld->d.major &&
-	    m.gpu[0]->cc_minor == ld->d.minor)
-		ld->listed = m.gpu[0]->name;
-	session_gpus_path(run->s, path, sizeof path);
-	if (occ_gpu_layout_find(path, m.gpu[0]->name, &g, &d) != OCC_OK ||
-	    g.layout.sms != ld->d.multiProcessorCount)
-		return;
-	ld->layout = g.layout;
-	ld->have_layout = 1;
+	if (t->gpu && t->gpu->cc_major == ld->d.major &&
+	    t->gpu->cc_minor == ld->d.minor)
+		ld->listed = t->gpu->name;
+	return OCC_OK;
 }
 
 /* --partition on a traced device: what cannot be made of its SMs is
@@ -240,6 +250,8 @@ static enum occ_status new_device(struct launch_run *run,
 				  struct launch_dev **out)
 {
 	struct launch_dev *ld, **all;
+	struct occ_target t;
+	enum occ_status st;
 
 	if (run->n_all == DEVICES_KEPT_MAX) {
 		run->too_many_devices = 1;
@@ -257,13 +269,16 @@ static enum occ_status new_device(struct launch_run *run,
 		return OCC_ERR_NOMEM;
 	run->all[run->n_all++] = ld;
 	ld->d = *d;
-	ld->arch_status = occ_launch_arch(session_tables(run->s), d, &ld->arch);
-	if (ld->arch_status == OCC_ERR_INCONSISTENT)
-		ld->fault = occ_launch_device_fault(session_tables(run->s), d);
+	/* A traced device borrows no table: its launches are left without
+	 * figures, said once (SKIP_NO_TABLE). */
+	ld->arch_status = occ_target_device(session_tables(run->s), d, 0, &t);
+	if (ld->arch_status != OCC_ERR_UNKNOWN_ARCH)
+		ld->arch = t.arch;
+	ld->fault = t.fault;
 	snprintf(ld->tag, sizeof ld->tag, "sm_%d%d", d->major, d->minor);
-	layout_of(run, ld);
 	*out = ld;
-	return part_of(run, ld);
+	st = layout_of(run, ld, &t);
+	return st != OCC_OK ? st : part_of(run, ld);
 }
 
 static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
@@ -511,6 +526,8 @@ static void read_one(struct launch_run *run, const char *path, int fd)
 	     run->chrome ? chrome_read(run->chrome, path, &cb, run, &fi, &d) :
 			   occ_launches_read_file(path, &cb, run, &fi, &d);
 	launches_read_said(run->s->o, path, st, &fi, &d);
+	if (run->list_st != OCC_OK)
+		session_gpus_failed(run->list_st, &run->list_d, run->list_errno);
 	if (run->part_dev)
 		part_failed(run);
 	if (run->too_many_devices)
@@ -662,6 +679,9 @@ static void named_prepare(struct launch_run *run)
 	launches_gpu_device(run->s, &d);
 	run->file = "--gpu";
 	if (new_device(run, &d, &run->named) != OCC_OK) {
+		if (run->list_st != OCC_OK)
+			session_gpus_failed(run->list_st, &run->list_d,
+					    run->list_errno);
 		if (run->part_dev)
 			part_failed(run);
 		die("out of memory");

@@ -88,32 +88,32 @@ static const char *listed_name(struct session *s)
 	return NULL;
 }
 
-/* The GPU's measured layout, or 0 (none known). */
-static int gpu_layout(struct session *s, const char *name,
-		      struct occ_gpc_layout *l)
+/* The GPU's layout by the library's rule (occ_target_layout): --layout,
+ * or the GPU list's of name. t->sms: the GPU's SMs where known, else
+ * the layout's or the list's; a layout of other SMs is refused. */
+static void gpu_layout(struct session *s, const char *name,
+		       const struct occ_arch *a, struct occ_target *t)
 {
-	struct occ_gpu_layout g;
+	const struct options *o = s->o;
+	struct occ_layout_request r = { .given = NULL };
 	struct occ_diag d;
 	char path[1024];
 	enum occ_status st;
 
-	if (s->o->layout_text) {
-		*l = s->o->layout;
-		return 1;
-	}
-	if (!name)
-		return 0;
+	occ_target_table(a, t);
+	t->sms = s->have_dev ? s->dev.sms : (int)o->sms;
+	t->gpu = name ? &s->listed : NULL;
+	if (o->layout_text)
+		r.given = &o->layout;
 	session_gpus_path(s, path, sizeof path);
+	r.gpus_path = path;
 	errno = 0;
-	st = occ_gpu_layout_find(path, name, &g, &d);
-	if (st == OCC_ERR_UNKNOWN_ARCH)
-		return 0;
-	if (st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file, d.line);
+	st = occ_target_layout(t, &r, &d);
+	if (t->mismatch == OCC_LAYOUT_GIVEN || t->mismatch == OCC_LAYOUT_LISTED)
+		die_usage("--partition: the GPC layout has %d SMs, the GPU %d",
+			  t->mismatch_sms, t->sms);
 	if (st != OCC_OK)
-		die_data(st, &d, errno, "");
-	*l = g.layout;
-	return 1;
+		session_gpus_failed(st, &d, errno);
 }
 
 static void find_part(struct session *s, const char *name)
@@ -192,7 +192,8 @@ void partition_prepare(struct session *s)
 	struct session_partition *P = &s->partition;
 	struct options *o = s->o;
 	const struct occ_arch *a;
-	struct occ_gpc_layout l;
+	const struct occ_gpc_layout *l;
+	struct occ_target t;
 	const char *name;
 	int have_layout;
 	enum occ_status st;
@@ -203,20 +204,18 @@ void partition_prepare(struct session *s)
 	memset(P, 0, sizeof *P);
 	a = partition_arch(s);
 	name = listed_name(s);
-	have_layout = gpu_layout(s, name, &l);
-	P->gpu_sms = s->have_dev ? s->dev.sms : o->sms ? (int)o->sms
-		     : have_layout ? l.sms : s->listed.sms;
+	gpu_layout(s, name, a, &t);
+	have_layout = occ_layout_basis_exact(t.basis);
+	l = &t.layout;
+	P->gpu_sms = t.sms;
 	if (P->gpu_sms <= 0)
 		die_usage("--partition needs the GPU's SMs: --gpu NAME, the "
 			  "device, or --sms N");
-	if (have_layout && l.sms != P->gpu_sms)
-		die_usage("--partition: the GPC layout has %d SMs, the GPU %d",
-			  l.sms, P->gpu_sms);
 	if (o->partition.min_sms > (uint64_t)P->gpu_sms)
 		die_usage("--partition %llu: more than the GPU's %d SMs "
 			  "(minCount is 0 to the SM count)",
 			  (unsigned long long)o->partition.min_sms, P->gpu_sms);
-	st = occ_partition_split(a, P->gpu_sms, have_layout ? &l : NULL,
+	st = occ_partition_split(a, P->gpu_sms, have_layout ? l : NULL,
 				 o->partition.flags, (int)o->partition.min_sms,
 				 &P->split);
 	arch_tag(tag, sizeof tag, a);
@@ -238,7 +237,7 @@ void partition_prepare(struct session *s)
 	else
 		snprintf(P->name, sizeof P->name, "remaining");
 	find_part(s, name);
-	P->largest_gpc = have_layout ? largest(&l) : s->listed.sms_per_gpc_max;
+	P->largest_gpc = have_layout ? largest(l) : s->listed.sms_per_gpc_max;
 	P->split_flags = o->partition.flags;
 	P->bound_remaining = P->split.groups_min != P->split.groups_max;
 	P->bound = !P->measured || P->bound_remaining;
