@@ -255,14 +255,15 @@ static int bound(struct occ_target *t)
 }
 
 /* No GPCs known at all: every cluster still runs on SMs of the GPU, so
- * the SMs as one group bound the clusters. */
+ * the SMs as one group bound the clusters: the entry's, or the target's
+ * where the entry has none or others (a MIG instance's). */
 static void whole(struct occ_target *t)
 {
 	const struct occ_gpu *g = t->gpu && t->gpu->sms ? t->gpu : NULL;
 	struct occ_gpc_layout l = { .n_gpcs = 0 };
 
 	if (g && !sms_fit(t, OCC_LAYOUT_WHOLE, g->sms))
-		return;
+		g = NULL;
 	l.sms = g ? g->sms : t->sms;
 	if (l.sms < 1 || l.sms > OCC_MAX_SMS_PER_GPC) {
 		t->layout = l;         /* NONE: the SMs, if any, too many */
@@ -307,5 +308,8 @@ enum occ_status occ_target_layout(struct occ_target *t,
 		return found < 0 ? st : OCC_OK;
 	if (!stopped(t, strict) && !bound(t) && !stopped(t, strict))
 		whole(t);
-	return stopped(t, strict) ? OCC_ERR_INCONSISTENT : OCC_OK;
+	if (!stopped(t, strict))
+		return OCC_OK;
+	t->basis = OCC_LAYOUT_NONE;
+	return OCC_ERR_INCONSISTENT;
 }

@@ -125,9 +125,10 @@ enum occ_layout_flag {
  * layout of its entry, the list's GPC counts of it (BOUND), all its SMs
  * as one group of at most OCC_MAX_SMS_PER_GPC (WHOLE: the entry's SMs,
  * else t->sms), else NONE. A candidate of other SMs than a known
- * t->sms is passed over (t->mismatch). Where t->sms is 0 it becomes the
- * layout's. OCC_OK (t->basis says which, NONE included); errors of the
- * list as occ_gpu_layout_find (diag); OCC_ERR_INCONSISTENT as above. */
+ * t->sms is passed over (t->mismatch), the whole taken of t->sms. Where
+ * t->sms is 0 it becomes the layout's. OCC_OK (t->basis says which,
+ * NONE included); errors of the list as occ_gpu_layout_find (diag),
+ * never passed over; OCC_ERR_INCONSISTENT as above. */
 enum occ_status occ_target_layout(struct occ_target *t,
 				  const struct occ_layout_request *r,
 				  struct occ_diag *diag);
