@@ -14,22 +14,6 @@
 #include "arch.h"
 #include "tap.h"
 
-static struct occ_launch_device h100(void)
-{
-	struct occ_launch_device d;
-
-	memset(&d, 0, sizeof d);
-	snprintf(d.name, sizeof d.name, "NVIDIA H100 80GB HBM3");
-	d.major = 9;
-	d.multiProcessorCount = 132;
-	d.warpSize = 32;
-	d.maxThreadsPerMultiProcessor = 2048;
-	d.sharedMemPerMultiprocessor = 233472;
-	d.sharedMemPerBlockOptin = 232448;
-	d.reservedSharedMemPerBlock = 1024;
-	return d;
-}
-
 static const struct occ_key *key(const char *name)
 {
 	const struct occ_key *k;
@@ -44,7 +28,7 @@ static const struct occ_key *key(const char *name)
 
 static void test_device(void)
 {
-	struct occ_launch_device d = h100();
+	struct occ_launch_device d = h100_device();
 	struct occ_target t;
 
 	tap_ok(occ_target_device(tables, &d, 0, &t) == OCC_OK &&
@@ -59,18 +43,18 @@ static void test_device(void)
 	       t.arch.smem_carveouts[t.arch.n_smem_carveouts - 2] < 102400,
 	       "less shared memory than the table's chip: the carveouts "
 	       "clipped to it");
-	d = h100();
+	d = h100_device();
 	d.maxThreadsPerMultiProcessor = 2047;
 	tap_ok(occ_target_device(tables, &d, 0, &t) == OCC_ERR_INCONSISTENT &&
 	       t.fault && strcmp(t.fault, "maxThreadsPerMultiProcessor") == 0,
 	       "properties no GPU has: checked (occ_arch_check), the "
 	       "property named");
-	d = h100();
+	d = h100_device();
 	d.warpSize = 64;
 	tap_ok(occ_target_device(tables, &d, OCC_TARGET_BORROW, &t) ==
 	       OCC_ERR_INCONSISTENT && strcmp(t.fault, "warpSize") == 0,
 	       "a warp other than the table's is no NVIDIA GPU's");
-	d = h100();
+	d = h100_device();
 	d.minor = 1;
 	tap_ok(occ_target_device(tables, &d, 0, &t) == OCC_ERR_UNKNOWN_ARCH,
 	       "9.1 has no table: none without OCC_TARGET_BORROW");
@@ -176,7 +160,7 @@ static void test_layout(const char *path, struct occ_gpus *gpus)
 
 static void test_device_layout(const char *path, struct occ_gpus *gpus)
 {
-	struct occ_launch_device dev = h100();
+	struct occ_launch_device dev = h100_device();
 	struct occ_layout_request r = { .gpus = gpus, .gpus_path = path,
 					.name = dev.name };
 	struct occ_target t;

@@ -41,11 +41,6 @@ static enum occ_status layout_of(struct launch_run *run, struct launch_dev *ld,
 			  t->basis == OCC_LAYOUT_LISTED;
 	if (ld->have_layout)
 		ld->layout = t->layout;
-	/* Its measured parts are of that chip: not of a device that
-	 * records another compute capability under its name. */
-	if (t->gpu && t->gpu->cc_major == ld->d.major &&
-	    t->gpu->cc_minor == ld->d.minor)
-		ld->listed = t->gpu->name;
 	return OCC_OK;
 }
 
@@ -83,12 +78,7 @@ static _Noreturn void part_failed(const struct launch_run *run)
 {
 	const struct occ_diag *d = &run->part_d;
 
-	if (run->part_st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
-		    "SOURCE'", d->file, d->line);
-	if (run->part_st == OCC_ERR_IO || run->part_st == OCC_ERR_NOT_REGULAR ||
-	    run->part_st == OCC_ERR_LINE_TOO_LONG)
-		die_data(run->part_st, d, run->part_errno, "");
+	partition_parts_failed(run->part_st, d, run->part_errno);
 	part_refused(run, run->part_dev, run->part_st);
 }
 
@@ -100,7 +90,10 @@ void launch_devices_stopped(const struct launch_run *run)
 		part_failed(run);
 }
 
-static enum occ_status part_of(struct launch_run *run, struct launch_dev *ld)
+/* --partition's part of the device, by the library's rule
+ * (occ_target_part). */
+static enum occ_status part_of(struct launch_run *run, struct launch_dev *ld,
+			       const struct occ_target *t)
 {
 	const struct options *o = run->s->o;
 	char path[1024];
@@ -110,13 +103,9 @@ static enum occ_status part_of(struct launch_run *run, struct launch_dev *ld)
 		return OCC_OK;
 	partition_parts_path(run->s, path, sizeof path);
 	errno = 0;
-	/* A layout given (--layout) is not the chip partitions.txt
-	 * measured: the part's GPCs are not known. */
-	st = occ_launch_part(&ld->arch, &ld->d,
-			     ld->have_layout ? &ld->layout : NULL, path,
-			     o->layout_text ? NULL : ld->listed,
-			     o->partition.flags, (int)o->partition.min_sms,
-			     o->partition.group, &ld->part, &run->part_d);
+	st = occ_target_part(t, path, o->partition.flags,
+			     (int)o->partition.min_sms, o->partition.group,
+			     &ld->part, &run->part_d);
 	if (st != OCC_OK) {
 		run->part_dev = ld;
 		run->part_st = st;
@@ -198,7 +187,7 @@ static enum occ_status new_device(struct launch_run *run,
 	snprintf(ld->tag, sizeof ld->tag, "sm_%d%d", d->major, d->minor);
 	*out = ld;
 	st = layout_of(run, ld, &t);
-	return st != OCC_OK ? st : part_of(run, ld);
+	return st != OCC_OK ? st : part_of(run, ld, &t);
 }
 
 enum occ_status launch_on_device(void *ctx, const struct occ_launch_device *d)

@@ -116,28 +116,15 @@ static void gpu_layout(struct session *s, const char *name,
 		session_gpus_failed(st, &d, errno);
 }
 
-static void find_part(struct session *s, const char *name)
+void partition_parts_failed(enum occ_status st, const struct occ_diag *d,
+			   int err)
 {
-	struct session_partition *P = &s->partition;
-	struct occ_diag d;
-	char path[1024];
-	enum occ_status st;
-
-	if (!name || s->o->layout_text)
-		return;
-	partition_parts_path(s, path, sizeof path);
-	errno = 0;
-	st = occ_partition_part_find(path, name, s->o->partition.flags,
-				     P->split.group_sms, s->o->partition.group,
-				     &P->part, &d);
-	if (st == OCC_ERR_UNKNOWN_ARCH || st == OCC_ERR_IO)
-		return;         /* not measured: the figures are bounds */
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
-		    "SOURCE'", d.file, d.line);
-	if (st != OCC_OK)
-		die_data(st, &d, errno, "");
-	P->measured = 1;
+		    "SOURCE'", d->file, d->line);
+	if (st == OCC_ERR_IO || st == OCC_ERR_NOT_REGULAR ||
+	    st == OCC_ERR_LINE_TOO_LONG)
+		die_data(st, d, err, "");
 }
 
 static int largest(const struct occ_gpc_layout *l)
@@ -187,17 +174,43 @@ static const struct occ_arch *partition_arch(struct session *s)
 	return session_find_arch(s, o->arch);
 }
 
+/* The split, the part or partitions.txt refused (occ_target_part). */
+static _Noreturn void split_refused(const struct session *s,
+				    const struct occ_arch *a,
+				    const struct occ_launch_part *p,
+				    enum occ_status st, const struct occ_diag *d,
+				    int err)
+{
+	const struct options *o = s->o;
+	char tag[16];
+
+	arch_tag(tag, sizeof tag, a);
+	if (st == OCC_ERR_UNSUPPORTED && !p->split.group_sms)
+		die_usage("--partition: %s %s", tag,
+			  a->cc_major < 6 ? "has no green contexts (compute "
+			  "capability 6.0 on)" : "has no clusters: "
+			  "max-cluster-size is for compute capability 9.0 on");
+	if (!p->split.group_sms)
+		die_usage("--partition %llu: %s", (unsigned long long)
+			  o->partition.min_sms, occ_strerror(st));
+	partition_parts_failed(st, d, err);
+	partition_part_refused(&p->split, o->partition.group, st,
+			       s->partition.gpu_sms, "");
+}
+
 void partition_prepare(struct session *s)
 {
 	struct session_partition *P = &s->partition;
 	struct options *o = s->o;
 	const struct occ_arch *a;
 	const struct occ_gpc_layout *l;
+	struct occ_launch_part part;
 	struct occ_target t;
+	struct occ_diag d;
 	const char *name;
 	int have_layout;
 	enum occ_status st;
-	char tag[16];
+	char path[1024];
 
 	if (!o->partition.given || P->on)
 		return;
@@ -215,28 +228,24 @@ void partition_prepare(struct session *s)
 		die_usage("--partition %llu: more than the GPU's %d SMs "
 			  "(minCount is 0 to the SM count)",
 			  (unsigned long long)o->partition.min_sms, P->gpu_sms);
-	st = occ_partition_split(a, P->gpu_sms, have_layout ? l : NULL,
-				 o->partition.flags, (int)o->partition.min_sms,
-				 &P->split);
-	arch_tag(tag, sizeof tag, a);
-	if (st == OCC_ERR_UNSUPPORTED)
-		die_usage("--partition: %s %s", tag,
-			  a->cc_major < 6 ? "has no green contexts (compute "
-			  "capability 6.0 on)" : "has no clusters: "
-			  "max-cluster-size is for compute capability 9.0 on");
+	partition_parts_path(s, path, sizeof path);
+	errno = 0;
+	st = occ_target_part(&t, path, o->partition.flags,
+			     (int)o->partition.min_sms, o->partition.group,
+			     &part, &d);
 	if (st != OCC_OK)
-		die_usage("--partition %llu: %s", (unsigned long long)
-			  o->partition.min_sms, occ_strerror(st));
-	st = occ_partition_part_sms(&P->split, o->partition.group, &P->part_sms);
-	if (st != OCC_OK)
-		partition_part_refused(&P->split, o->partition.group, st,
-				       P->gpu_sms, "");
+		split_refused(s, a, &part, st, &d, errno);
+	P->split = part.split;
+	P->part_sms = part.sms;
+	P->measured = part.measured;
+	P->part.hw = part.layout;
+	P->part.api = part.api;
+	snprintf(P->part.source, sizeof P->part.source, "%s", part.source);
 	P->on = 1;
 	if (o->partition.group >= 0)
 		snprintf(P->name, sizeof P->name, "group %d", o->partition.group);
 	else
 		snprintf(P->name, sizeof P->name, "remaining");
-	find_part(s, name);
 	P->largest_gpc = have_layout ? largest(l) : s->listed.sms_per_gpc_max;
 	P->split_flags = o->partition.flags;
 	P->bound_remaining = P->split.groups_min != P->split.groups_max;

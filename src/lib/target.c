@@ -313,3 +313,51 @@ enum occ_status occ_target_layout(struct occ_target *t,
 	t->basis = OCC_LAYOUT_NONE;
 	return OCC_ERR_INCONSISTENT;
 }
+
+/* ---- A part of its SMs (green contexts) ---- */
+
+/* Whether partitions.txt's parts of the target's entry are its own: of
+ * its chip (the entry's compute capability), its GPCs not the caller's
+ * (a layout given is not the chip measured). */
+static int parts_measured_here(const struct occ_target *t)
+{
+	return t->gpu && t->gpu->cc_major == t->arch.cc_major &&
+	       t->gpu->cc_minor == t->arch.cc_minor &&
+	       t->basis != OCC_LAYOUT_GIVEN && t->mismatch != OCC_LAYOUT_GIVEN;
+}
+
+enum occ_status occ_target_part(const struct occ_target *t,
+				const char *parts_path, unsigned flags,
+				int min_sms, int group,
+				struct occ_launch_part *p, struct occ_diag *diag)
+{
+	const struct occ_gpc_layout *l = occ_layout_basis_exact(t->basis) &&
+		t->layout.sms == t->sms ? &t->layout : NULL;
+	struct occ_partition_part part;
+	enum occ_status st;
+
+	memset(p, 0, sizeof *p);
+	p->flags = flags;
+	p->group = group;
+	st = occ_partition_split(&t->arch, t->sms, l, flags, min_sms,
+				 &p->split);
+	if (st != OCC_OK)
+		return st;
+	st = occ_partition_part_sms(&p->split, group, &p->sms);
+	if (st != OCC_OK || !parts_path || !parts_measured_here(t))
+		return st;
+	st = occ_partition_part_find(parts_path, t->gpu->name, flags,
+				     p->split.group_sms, group, &part, diag);
+	if (st == OCC_ERR_UNKNOWN_ARCH)
+		return OCC_OK;          /* not measured */
+	if (st != OCC_OK)
+		return st;
+	/* A part line of another chip of that name (fewer SMs): not this. */
+	if (part.hw.sms != p->sms)
+		return OCC_OK;
+	p->measured = 1;
+	p->layout = part.hw;
+	p->api = part.api;
+	occ_copy_string(p->source, sizeof p->source, part.source);
+	return OCC_OK;
+}

@@ -2,7 +2,8 @@
  * occcalc/target.h - the GPU being modelled: its architecture (a table,
  * or a device's properties over its table), its SMs and its GPC layout,
  * each found by one rule whichever way the GPU was named (a compute
- * capability's table, a device, a name of the GPU list). Part of the
+ * capability's table, a device, a name of the GPU list), and a part of
+ * its SMs (a green context's). Part of the
  * occcalc API: include <occcalc.h>, which includes this.
  */
 #ifndef OCCCALC_TARGET_H
@@ -132,6 +133,23 @@ enum occ_layout_flag {
 enum occ_status occ_target_layout(struct occ_target *t,
 				  const struct occ_layout_request *r,
 				  struct occ_diag *diag);
+
+/* Part `group` (or OCC_PARTITION_REMAINING) of the target's t->sms SMs
+ * split with flags (enum occ_partition_flag) into groups of at least
+ * min_sms, as cuDevSmResourceSplitByCount makes it (occ_partition_split,
+ * its alignment's groups decided by t's layout where exact and of its
+ * SMs, else their count a bound), and the part's GPCs where
+ * partitions.txt (parts_path, NULL: none) measured that part of t's
+ * entry, of its compute capability, with no layout given (p->measured;
+ * a part line of other SMs is another chip's). Then
+ * occ_launch_part_compute computes a launch in the part. Errors: those
+ * of occ_partition_split (p->split.group_sms 0; min_sms above the SMs:
+ * OCC_ERR_INVALID_INPUT), of occ_partition_part_sms, and of
+ * occ_partition_part_find other than no such part (diag). */
+enum occ_status occ_target_part(const struct occ_target *t,
+				const char *parts_path, unsigned flags,
+				int min_sms, int group,
+				struct occ_launch_part *p, struct occ_diag *diag);
 
 #ifdef __cplusplus
 }
