@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "occcalc.h"
 
@@ -30,6 +31,24 @@ static inline const struct occ_arch *arch(int major, int minor)
 		exit(1);
 	}
 	return a;
+}
+
+/* An H100 SXM as a trace or the runtime describes it (occcalc/target.h's
+ * device properties). */
+static inline struct occ_launch_device h100_device(void)
+{
+	struct occ_launch_device d;
+
+	memset(&d, 0, sizeof d);
+	snprintf(d.name, sizeof d.name, "NVIDIA H100 80GB HBM3");
+	d.major = 9;
+	d.multiProcessorCount = 132;
+	d.warpSize = 32;
+	d.maxThreadsPerMultiProcessor = 2048;
+	d.sharedMemPerMultiprocessor = 233472;
+	d.sharedMemPerBlockOptin = 232448;
+	d.reservedSharedMemPerBlock = 1024;
+	return d;
 }
 
 #endif

@@ -169,21 +169,6 @@ static void test_cut_short(void)
 }
 
 /* An H100 as the trace's device record gives it. */
-static struct occ_launch_device h100(void)
-{
-	struct occ_launch_device d;
-
-	memset(&d, 0, sizeof d);
-	d.major = 9;
-	d.multiProcessorCount = 132;
-	d.warpSize = 32;
-	d.maxThreadsPerMultiProcessor = 2048;
-	d.sharedMemPerMultiprocessor = 233472;
-	d.sharedMemPerBlockOptin = 232448;
-	d.reservedSharedMemPerBlock = 1024;
-	return d;
-}
-
 static struct occ_launch_record launch(int block, int regs, int64_t dyn)
 {
 	struct occ_launch_record l;
@@ -207,7 +192,7 @@ static struct occ_launch_record launch(int block, int regs, int64_t dyn)
 
 static void test_arch(void)
 {
-	struct occ_launch_device d = h100();
+	struct occ_launch_device d = h100_device();
 	struct occ_arch a;
 
 	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_OK &&
@@ -220,16 +205,16 @@ static void test_arch(void)
 	       a.smem_carveouts[a.n_smem_carveouts - 1] == 102400,
 	       "a device with less shared memory than the chip's table: its "
 	       "own, the carveouts up to it");
-	d = h100();
+	d = h100_device();
 	d.warpSize = 64;
 	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_ERR_INCONSISTENT,
 	       "a warp of 64 (an AMD GPU of a ROCm trace, major 9 minor 0 "
 	       "for gfx90a) is no sm_90");
-	d = h100();
+	d = h100_device();
 	d.maxThreadsPerMultiProcessor = 2047;
 	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_ERR_INCONSISTENT,
 	       "recorded properties no GPU has are refused");
-	d = h100();
+	d = h100_device();
 	d.major = 4;
 	tap_ok(occ_launch_arch(tables, &d, &a) == OCC_ERR_UNKNOWN_ARCH,
 	       "a compute capability without a table");
@@ -237,7 +222,7 @@ static void test_arch(void)
 
 static void test_model(void)
 {
-	struct occ_launch_device d = h100();
+	struct occ_launch_device d = h100_device();
 	struct occ_launch_record l = launch(256, 32, 0);
 	struct occ_launch_model m;
 	struct occ_kernel k;
@@ -304,56 +289,88 @@ static void test_model(void)
 	       OCC_ERR_INVALID_INPUT, "a block of no thread is refused");
 }
 
+/* Device d as a target (occcalc/target.h): its layout the list's
+ * (layout NULL: none), its entry in the list `name` (NULL: none). */
+static struct occ_target target(const struct occ_launch_device *d,
+				const struct occ_gpc_layout *layout,
+				struct occ_gpu *entry, const char *name)
+{
+	struct occ_target t;
+
+	occ_target_device(tables, d, 0, &t);
+	if (layout) {
+		t.basis = OCC_LAYOUT_LISTED;
+		t.layout = *layout;
+	}
+	memset(entry, 0, sizeof *entry);
+	snprintf(entry->name, sizeof entry->name, "%s", name ? name : "");
+	entry->cc_major = d->major;
+	entry->cc_minor = d->minor;
+	t.gpu = name ? entry : NULL;
+	return t;
+}
+
 /* A launch in a part of its GPU: the split of the recorded SMs, the
  * part's measured GPCs, and the launch computed there. */
 static void test_part(void)
 {
 	struct occ_gpc_layout sxm;
-	struct occ_launch_device d = h100();
+	struct occ_launch_device d = h100_device();
 	struct occ_launch_record l = launch(256, 16, 1024);
 	struct occ_launch_part p;
 	struct occ_launch_model m;
-	struct occ_arch a;
+	struct occ_target t;
+	struct occ_gpu entry;
 	struct occ_diag diag;
 	char path[1024];
 
 	snprintf(path, sizeof path, "%s/partitions.txt",
 		 getenv("OCCCALC_TABLES"));
 	occ_layout_parse("8,16x5,18x2,2x4", &sxm, NULL);
-	occ_launch_arch(tables, &d, &a);
 	l.cluster[0] = 2;
 	l.cluster[1] = l.cluster[2] = 1;
 	l.grid[0] = 256;
 	l.smem_executed = 32768;
-	tap_ok(occ_launch_part(&a, &d, &sxm, path, "H100-SXM", 0, 32, 0, &p,
-			       &diag) == OCC_OK && p.split.groups == 4 &&
+	t = target(&d, &sxm, &entry, "H100-SXM");
+	tap_ok(occ_target_part(&t, path, 0, 32, 0, &p, &diag) == OCC_OK &&
+	       p.split.groups == 4 &&
 	       p.split.remaining_sms == 4 && p.sms == 32 && p.measured &&
-	       occ_launch_compute(&a, p.sms, &l, &p.layout, &m) == OCC_OK &&
+	       occ_launch_compute(&t.arch, p.sms, &l, &p.layout, &m) == OCC_OK &&
 	       m.cluster.max_active_clusters == 128 && m.waves.waves == 1,
 	       "a cluster launch in a 32-SM group of an H100: 128 clusters of "
 	       "2 on its measured GPCs (8x3,4,2x2), one wave");
-	tap_ok(occ_launch_part(&a, &d, &sxm, path, "H100-SXM", 0, 8,
-			       OCC_PARTITION_REMAINING, &p, &diag) == OCC_OK &&
-	       p.sms == 12 && p.measured && occ_launch_compute(&a, p.sms, &l,
-	       &p.layout, &m) == OCC_OK &&
+	tap_ok(occ_target_part(&t, path, 0, 8, OCC_PARTITION_REMAINING, &p,
+			       &diag) == OCC_OK &&
+	       p.sms == 12 && p.measured && occ_launch_compute(&t.arch, p.sms,
+	       &l, &p.layout, &m) == OCC_OK &&
 	       m.cluster.max_active_clusters == 48,
 	       "in the 12 SMs groups of 8 leave over: 48 clusters of 2");
-	tap_ok(occ_launch_part(&a, &d, NULL, NULL, NULL, 0, 8,
-			       OCC_PARTITION_REMAINING, &p, &diag) ==
-	       OCC_ERR_UNSUPPORTED && p.split.groups_max == 16,
+	tap_ok(occ_target_part(&t, path, 0, 32, 4, &p, &diag) == OCC_ERR_RANGE,
+	       "a group the split does not make");
+	tap_ok(occ_target_part(&t, path, 0, 133, 0, &p, &diag) ==
+	       OCC_ERR_INVALID_INPUT, "a minCount above the device's SMs");
+	t.basis = OCC_LAYOUT_GIVEN;
+	tap_ok(occ_target_part(&t, path, 0, 32, 0, &p, &diag) == OCC_OK &&
+	       p.sms == 32 && !p.measured,
+	       "a layout given is not the chip partitions.txt measured: the "
+	       "part's GPCs not known");
+	t = target(&d, NULL, &entry, NULL);
+	tap_ok(occ_target_part(&t, NULL, 0, 8, OCC_PARTITION_REMAINING, &p,
+			       &diag) == OCC_ERR_UNSUPPORTED &&
+	       p.split.groups_max == 16,
 	       "without the GPC layout, what groups of 8 leave over is not "
 	       "known");
-	tap_ok(occ_launch_part(&a, &d, &sxm, NULL, NULL, 0, 32, 4, &p,
-			       &diag) == OCC_ERR_RANGE,
-	       "a group the split does not make");
-	tap_ok(occ_launch_part(&a, &d, &sxm, path, "H100-SXM", 0, 133, 0, &p,
-			       &diag) == OCC_ERR_INVALID_INPUT,
-	       "a minCount above the device's SMs");
-	tap_ok(occ_launch_part(&a, &d, &sxm, path, "no such GPU", 0, 32, 0,
-			       &p, &diag) == OCC_OK && p.sms == 32 &&
-	       !p.measured,
+	t = target(&d, &sxm, &entry, "no such GPU");
+	tap_ok(occ_target_part(&t, path, 0, 32, 0, &p, &diag) == OCC_OK &&
+	       p.sms == 32 && !p.measured,
 	       "a GPU partitions.txt does not hold: the part's SMs, its GPCs "
 	       "not measured");
+	t = target(&d, &sxm, &entry, "H100-SXM");
+	entry.cc_minor = 9;
+	tap_ok(occ_target_part(&t, path, 0, 32, 0, &p, &diag) == OCC_OK &&
+	       !p.measured,
+	       "an entry of another compute capability than the device's: "
+	       "not its chip's parts");
 }
 
 int main(void)

@@ -184,4 +184,19 @@ expect 2 "the split of device 0 of $TR (NVIDIA H100 80GB HBM3, sm_90, 132 SMs) m
 	--launches "$TR" --partition 32 --partition-part group:4
 expect 2 "into groups of 132 SMs leaves none of the 132 over" --launches "$TR" --partition 132 --partition-part remaining
 
+# ---- The GPU list's layouts: one rule (occ_target_layout) for every mode ----
+
+# A malformed layout line stops --launches as it stops --cluster: the
+# device's layout is never taken as not known from a list that cannot be
+# read.
+tables=$OCCCALC_TABLES
+cp -r "$OCCCALC_TABLES" "$tmp/tables"
+OCCCALC_TABLES="$tmp/tables"
+echo "layout H100-SXM 8,,16 broken" >>"$tmp/tables/gpus.txt"
+line=$(wc -l <"$tmp/tables/gpus.txt")
+expect 1 "gpus.txt:$line: expected 'layout NAME LAYOUT SOURCE'" --launches "$TR"
+expect 1 "gpus.txt:$line: expected 'layout NAME LAYOUT SOURCE'" \
+	--gpu H100-SXM --cluster 2 -b 128
+OCCCALC_TABLES=$tables
+
 done_testing

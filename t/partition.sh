@@ -215,6 +215,12 @@ awk 'BEGIN { printf "part X default 8 0 8 8 "; for (i = 0; i < 1100; i++) printf
 expect 1 "line too long (at most 1023 characters)" \
 	--gpu "$G" -b 128 --partition 8
 rm "$tmp/tables/partitions.txt"
+# One rule for the part (occ_target_part): a partitions.txt that cannot
+# be read stops --partition as it stops --launches --partition, never
+# taken for a part not measured.
+expect 1 "partitions.txt: cannot read" --gpu "$G" -b 128 --partition 8
+expect 1 "partitions.txt: cannot read" \
+	--launches "$T/fixtures/traces/occcalc-trace.jsonl" --partition 8
 mkfifo "$tmp/tables/partitions.txt"
 expect 1 "partitions.txt: not a regular file" \
 	--gpu "$G" -b 128 --partition 8

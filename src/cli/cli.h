@@ -261,6 +261,10 @@ void session_apply_gpu(struct session *s);
  * once. */
 void session_gpus_path(struct session *s, char *buf, size_t n);
 const struct occ_gpus *session_gpus(struct session *s);
+/* Exits with what a GPU list's status and diag say (errno's err for
+ * OCC_ERR_IO): its loading, or its layout lines' (occ_target_layout). */
+void session_gpus_failed(enum occ_status st, const struct occ_diag *d,
+			 int err) __attribute__((noreturn));
 /* --device all: uses device index next, found afresh. */
 void session_use_device(struct session *s, int index);
 /* A GPU query failed: the message, exit 1. */

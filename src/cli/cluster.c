@@ -107,73 +107,68 @@ void arg_layout(const char *opt, const char *arg, struct options *o)
 
 /* ---- The layout ---- */
 
-static void layout_given(struct session *s)
+/* The device's layout, measured: a failure is the run's. */
+static void layout_measure(struct session *s, struct occ_gpc_layout *l)
 {
-	struct session_layout *L = &s->layout;
-	struct options *o = s->o;
-
-	L->l = o->layout;
-	snprintf(L->source, sizeof L->source, "--layout");
-	if (o->sms && o->sms != (uint64_t)L->l.sms)
-		die_usage("--layout %s has %d SMs, the GPU %llu (--sms, --gpu or "
-			  "the device)", o->layout_text, L->l.sms,
-			  (unsigned long long)o->sms);
-}
-
-static void layout_measured(struct session *s)
-{
-	struct session_layout *L = &s->layout;
 	const struct occ_device *d = &s->dev;
 	char err[256];
 
-	if (gpu_cluster_layout(&s->gpu, &L->l, NULL, 0, err, sizeof err) != 0)
+	if (gpu_cluster_layout(&s->gpu, l, NULL, 0, err, sizeof err) != 0)
 		die("device %d: its GPC layout could not be measured (%s); give "
 		    "it with --layout", d->index, err);
-	snprintf(L->source, sizeof L->source, "measured on device %d (%s)",
-		 d->index, d->name);
-	/* Under MPS this layout is not the GPU's (one GPC of all the
-	 * client's SMs), cudaOccupancyMaxActiveClusters answered fewer
-	 * clusters than it gives in 14 and 16 of 75 cases, never more, and
-	 * launches held up to its figure, some more than the runtime's
-	 * (docs/mps.md): the figures are upper bounds. */
-	L->mps = d->mps;
-	if (L->l.sms != d->sms)
+	if (l->sms != d->sms)
 		warn("device %d: %d of its %d SMs ran clusters of 2 or more; the "
-		     "layout holds those", d->index, L->l.sms, d->sms);
+		     "layout holds those", d->index, l->sms, d->sms);
 }
 
-/* --sms must agree with the SMs the GPU list gives (what: "" or "layout
- * of "); 0, not known, agrees with any. */
-static void sms_agree(const struct session *s, int sms, const char *what)
+/* A layout whose SMs are not the GPU's (occ_target_layout's mismatch). */
+static _Noreturn void layout_disagrees(const struct session *s,
+				       const struct occ_target *t)
 {
-	if (s->o->sms && sms && s->o->sms != (uint64_t)sms)
-		die_usage("--sms %llu: the GPU list's %s%s has %d SMs",
-			  (unsigned long long)s->o->sms, what, s->gpu_name, sms);
+	const struct options *o = s->o;
+
+	if (t->mismatch == OCC_LAYOUT_GIVEN)
+		die_usage("--layout %s has %d SMs, the GPU %llu (--sms, --gpu or "
+			  "the device)", o->layout_text, t->mismatch_sms,
+			  (unsigned long long)o->sms);
+	die_usage("--sms %llu: the GPU list's %s%s has %d SMs",
+		  (unsigned long long)o->sms, t->mismatch == OCC_LAYOUT_LISTED
+		  ? "layout of " : "", s->gpu_name, t->mismatch_sms);
+}
+
+/* No layout at all: what would give one. */
+static _Noreturn void layout_none(const struct session *s,
+				  const struct occ_target *t)
+{
+	if (t->layout.sms)
+		die_usage("--cluster: %d SMs and no GPC layout: give it with "
+			  "--layout", t->layout.sms);
+	if (s->o->gpu || s->o->gpu_list)
+		die_usage("--cluster needs the GPU's GPC layout or SM count, and "
+			  "the GPU list has neither for %s: give --sms or "
+			  "--layout", s->gpu_name);
+	die_usage("--cluster needs the GPU's GPC layout: --layout LAYOUT "
+		  "(e.g. 8,16x5,18x2,2x4), --gpu NAME, or the GPU itself "
+		  "(no --arch)");
 }
 
 /* No layout measured, but NVIDIA's counts: each row's figures are the
  * most any layout with them allows (occ_layout_most_clusters). */
-static void layout_bound(struct session *s)
+static void layout_bound(struct session *s, const struct occ_target *t)
 {
 	struct session_layout *L = &s->layout;
-	const struct occ_gpu *g = &s->listed;
+	const struct occ_gpc_counts *c = &t->counts;
 	int i;
 
 	L->bound = 1;
-	L->counts.sms = g->sms;
-	L->counts.gpcs = g->gpcs ? g->gpcs : 1;
-	L->counts.sms_per_gpc_max = g->sms_per_gpc_max;
-	L->l.sms = g->sms;
-	if (g->gpcs)
+	L->counts = *c;
+	if (t->gpu->gpcs)
 		snprintf(L->text, sizeof L->text, "not measured: %d SMs in at "
-			 "least %d GPCs of at most %d", g->sms, g->gpcs,
-			 g->sms_per_gpc_max);
+			 "least %d GPCs of at most %d", c->sms, c->gpcs,
+			 c->sms_per_gpc_max);
 	else
 		snprintf(L->text, sizeof L->text, "not measured: %d SMs in GPCs "
-			 "of at most %d", g->sms, g->sms_per_gpc_max);
-	snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
-		 s->gpu_name, g->gpcs_source);
-	sms_agree(s, g->sms, "");
+			 "of at most %d", c->sms, c->sms_per_gpc_max);
 	for (i = 0; i < s->o->cluster.n; i++)
 		if (s->o->cluster.items[i].best)
 			die_usage("--cluster best: the size with the most CTAs depends on "
@@ -181,74 +176,101 @@ static void layout_bound(struct session *s)
 				  "sizes, or --layout", s->gpu_name);
 }
 
-/* No GPCs known at all: every cluster still runs on SMs of the GPU, so
- * the SMs as one group bound the clusters, floor(SMs x b / size). */
-static void layout_whole(struct session *s, int sms, const char *source)
+/* Where the SMs of a layout of no GPCs came from. */
+static void whole_source(const struct session *s, const struct occ_target *t,
+			 char *buf, size_t n)
 {
-	struct session_layout *L = &s->layout;
-
-	if (sms > OCC_MAX_SMS_PER_GPC)
-		die_usage("--cluster: %d SMs and no GPC layout: give it with "
-			  "--layout", sms);
-	L->whole = 1;
-	L->l.n_gpcs = 1;
-	L->l.sms_per_gpc[0] = L->l.sms = sms;
-	snprintf(L->text, sizeof L->text, "not known: %d SMs, GPCs not "
-		 "published", sms);
-	snprintf(L->source, sizeof L->source, "%s", source);
-}
-
-static void listed_whole(struct session *s)
-{
-	const struct occ_gpu *g = &s->listed;
-	char source[320];
-
-	sms_agree(s, g->sms, "");
-	if (g->sms)
-		snprintf(source, sizeof source, "the GPU list (%s): %.200s",
-			 s->gpu_name, g->source);
+	if (t->gpu && t->gpu->sms)
+		snprintf(buf, n, "the GPU list (%s): %.200s", s->gpu_name,
+			 t->source);
+	else if (t->gpu)
+		snprintf(buf, n, "--sms (the GPU list has no SM count for %s)",
+			 s->gpu_name);
 	else
-		snprintf(source, sizeof source, "--sms (the GPU list has no SM "
-			 "count for %s)", s->gpu_name);
-	layout_whole(s, g->sms ? g->sms : (int)s->o->sms, source);
+		snprintf(buf, n, "--sms");
 }
 
-static void layout_listed(struct session *s)
+/* The session's layout from the library's answer. */
+static void layout_taken(struct session *s, const struct occ_target *t)
 {
 	struct session_layout *L = &s->layout;
-	struct occ_gpu_layout g;
+	const struct occ_device *d = &s->dev;
+
+	L->l = t->layout;
+	switch (t->basis) {
+	case OCC_LAYOUT_GIVEN:
+		snprintf(L->source, sizeof L->source, "--layout");
+		break;
+	case OCC_LAYOUT_MEASURED:
+		snprintf(L->source, sizeof L->source, "measured on device %d "
+			 "(%s)", d->index, d->name);
+		/* Under MPS this layout is not the GPU's (one GPC of all the
+		 * client's SMs), cudaOccupancyMaxActiveClusters answered
+		 * fewer clusters than it gives in 14 and 16 of 75 cases,
+		 * never more, and launches held up to its figure, some more
+		 * than the runtime's (docs/mps.md): the figures are upper
+		 * bounds. */
+		L->mps = d->mps;
+		break;
+	case OCC_LAYOUT_LISTED:
+		L->from_list = 1;
+		snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
+			 s->gpu_name, t->source);
+		break;
+	case OCC_LAYOUT_BOUND:
+		snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
+			 s->gpu_name, t->source);
+		layout_bound(s, t);
+		break;
+	case OCC_LAYOUT_WHOLE:
+		L->whole = 1;
+		snprintf(L->text, sizeof L->text, "not known: %d SMs, GPCs not "
+			 "published", L->l.sms);
+		whole_source(s, t, L->source, sizeof L->source);
+		break;
+	default:
+		layout_none(s, t);
+	}
+}
+
+/* The GPC layout by the library's rule (occ_target_layout): --layout,
+ * measured on the device, or --gpu's in the GPU list, bounded by its
+ * GPC counts or its SMs as one group; SMs that disagree are refused. */
+static void layout_find(struct session *s, const struct occ_arch *a)
+{
+	struct options *o = s->o;
+	struct occ_layout_request r = { .flags = OCC_LAYOUT_SMS_STRICT };
+	struct occ_gpc_layout measured;
+	struct occ_target t;
 	struct occ_diag d;
 	char path[1024];
 	enum occ_status st;
 
-	/* --gpu LIST: this target's entry, for its GPC counts. */
-	if (s->o->gpu_list)
-		session_lookup_gpu(s, s->gpu_name, &s->listed);
-	session_gpus_path(s, path, sizeof path);
+	occ_target_table(a, &t);
+	t.sms = (int)o->sms;
+	if (o->layout_text) {
+		r.given = &o->layout;
+	} else if (s->have_dev) {
+		layout_measure(s, &measured);
+		r.measured = &measured;
+	}
+	if (o->gpu || o->gpu_list) {
+		/* By the list's own name: --gpu may have been a device name;
+		 * --gpu LIST: this target's entry, for its GPC counts. */
+		session_gpus_path(s, path, sizeof path);
+		r.gpus = session_gpus(s);
+		r.gpus_path = path;
+		r.name = s->gpu_name;
+	}
 	errno = 0;
-	/* By the list's own name: --gpu may have been a device name. */
-	st = occ_gpu_layout_find(path, s->gpu_name, &g, &d);
-	if (st == OCC_ERR_UNKNOWN_ARCH && s->listed.sms_per_gpc_max) {
-		layout_bound(s);
-		return;
-	}
-	if (st == OCC_ERR_UNKNOWN_ARCH && (s->listed.sms || s->o->sms)) {
-		listed_whole(s);
-		return;
-	}
-	if (st == OCC_ERR_UNKNOWN_ARCH)
-		die_usage("--cluster needs the GPU's GPC layout or SM count, and "
-			  "the GPU list has neither for %s: give --sms or "
-			  "--layout", s->gpu_name);
-	if (st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file, d.line);
+	st = occ_target_layout(&t, &r, &d);
+	if (t.mismatch != OCC_LAYOUT_NONE)
+		layout_disagrees(s, &t);
 	if (st != OCC_OK)
-		die_data(st, &d, errno, "");
-	L->l = g.layout;
-	L->from_list = 1;
-	snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
-		 s->gpu_name, g.source);
-	sms_agree(s, L->l.sms, "layout of ");
+		session_gpus_failed(st, &d, errno);
+	if (t.gpu)
+		s->listed = *t.gpu;
+	layout_taken(s, &t);
 }
 
 /* --cluster best in a part whose layout is a bound: refused, as without
@@ -320,18 +342,8 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 	s->layout.cap_unknown = occ_cluster_cap_unknown(a);
 	if (partition_cluster_layout(s))
 		partition_best_check(s);
-	else if (o->layout_text)
-		layout_given(s);
-	else if (s->have_dev)
-		layout_measured(s);
-	else if (o->gpu || o->gpu_list)
-		layout_listed(s);
-	else if (o->sms)
-		layout_whole(s, (int)o->sms, "--sms");
 	else
-		die_usage("--cluster needs the GPU's GPC layout: --layout LAYOUT "
-			  "(e.g. 8,16x5,18x2,2x4), --gpu NAME, or the GPU itself "
-			  "(no --arch)");
+		layout_find(s, a);
 	if (!s->layout.bound && !s->layout.whole)
 		occ_layout_format(&s->layout.l, s->layout.text,
 				  sizeof s->layout.text);

@@ -18,7 +18,6 @@ struct launch_dev {
 	int have_layout;
 	struct occ_gpc_layout layout;      /* for cluster launches */
 	int layout_mismatch;               /* --layout's SMs are not its */
-	const char *listed;                /* the GPU list's name, or NULL */
 	/* --partition: its launches computed in this part of it. */
 	int in_part;
 	struct occ_launch_part part;

@@ -137,7 +137,7 @@ static int add_contradictions(struct info_fields *x, const struct info_row *r)
 	for (i = 0; i < occ_arch_key_count(); i++) {
 		const struct occ_key *k = occ_arch_key(i);
 
-		if (!device_reports(k) || x->n_names == 32 ||
+		if (!occ_target_device_key(k) || x->n_names == 32 ||
 		    occ_arch_value(r->table, k) == occ_arch_value(r->a, k))
 			continue;
 		snprintf(x->names[x->n_names], sizeof x->names[0], "table.%s",

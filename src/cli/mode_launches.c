@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launches.h"
+#include "launches_run.h"
 
 /* Kineto records no static/dynamic split: smem_total is what it has;
  * --achieved adds its measure (fields_default()). */
@@ -30,10 +30,7 @@
 
 /* ---- The read ---- */
 
-/* Why launches are left without figures, counted for one line each (a
- * device whose properties fail is named in a line of its own). */
-enum skip { SKIP_NO_DEVICE, SKIP_NO_TABLE, SKIP_BAD_DEVICE, SKIP_SHAPE,
-	    SKIP_CLUSTER, SKIP_NO_FIT, SKIP_WHAT_IF_CLUSTER, SKIP_COUNT };
+/* What each enum skip (launches_run.h) says in its line. */
 static const char *const skip_why[SKIP_COUNT] = {
 	"on a device the trace does not describe",
 	"on a GPU whose compute capability has no table",
@@ -48,255 +45,6 @@ static const char *const skip_why[SKIP_COUNT] = {
 	"with clusters the GPU --gpu names does not run (none before compute "
 	"capability 9.0, or larger than its largest): they cannot launch there",
 };
-
-/* The distinct devices the traces describe, kept to the end (the
- * summary's headroom uses their architectures): a trace that describes
- * a device again and again costs nothing more, and one that describes
- * more than this many different devices is refused. */
-#define DEVICES_KEPT_MAX 1024
-
-/* A file's devices by the ids its launches name them by. */
-struct dev_id {
-	int id;
-	struct launch_dev *ld;
-};
-
-struct launch_run {
-	struct session *s;
-	struct out out;
-	struct fieldsel sel;
-	int text;                          /* the summary, not rows */
-	struct chrome *chrome;             /* --annotate, --chrome-trace */
-	int quiet;                         /* that trace is standard output */
-	struct launch_summary *sum;
-	regex_t re;
-	int have_re;
-	const char *file;
-	struct dev_id ids[OCC_LAUNCH_DEVICES_MAX];
-	size_t n_ids;
-	struct launch_dev **all;
-	size_t n_all, cap_all;
-	struct launch_dev *named;          /* --gpu NAME's, or NULL */
-	struct launch_inputs in;           /* the files, directories made
-					      into theirs */
-	/* --compare: each row handed here, nothing printed. */
-	void (*sink)(void *ctx, const struct launch_row *r);
-	void *sink_ctx;
-	int named_what_if;                 /* --gpu models every launch, not
-					      only those without a device */
-	int too_many_devices;              /* the read stopped there */
-	uint64_t launches, filtered, skipped[SKIP_COUNT];
-	uint64_t part_unmeasured;          /* cluster launches, part's GPCs
-					      not known */
-	/* A device --partition was refused on: the read stops, and the
-	 * refusal is made once the reader has let go of its memory. */
-	struct launch_dev *part_dev;
-	enum occ_status part_st;
-	struct occ_diag part_d;
-	int part_errno;
-};
-
-static void layout_of(struct launch_run *run, struct launch_dev *ld)
-{
-	const struct options *o = run->s->o;
-	struct occ_gpu_match m;
-	struct occ_gpu_layout g;
-	struct occ_diag d;
-	char path[1024];
-
-	/* Given, it stands for the list's, on a device of its SMs. */
-	if (o->layout_text) {
-		ld->layout_mismatch = o->layout.sms != ld->d.multiProcessorCount;
-		ld->layout = o->layout;
-		ld->have_layout = !ld->layout_mismatch;
-		if (ld->have_layout)
-			return;
-	}
-	if (occ_gpus_match(session_gpus(run->s), ld->d.name, &m) != OCC_OK)
-		return;
-	/* Its measured parts are of that chip: not of a device that
-	 * records another compute capability under its name. */
-	if (m.gpu[0]->cc_major == ld->d.major &&
-	    m.gpu[0]->cc_minor == ld->d.minor)
-		ld->listed = m.gpu[0]->name;
-	session_gpus_path(run->s, path, sizeof path);
-	if (occ_gpu_layout_find(path, m.gpu[0]->name, &g, &d) != OCC_OK ||
-	    g.layout.sms != ld->d.multiProcessorCount)
-		return;
-	ld->layout = g.layout;
-	ld->have_layout = 1;
-}
-
-/* --partition on a traced device: what cannot be made of its SMs is
- * refused, before any of its launches is printed. */
-static _Noreturn void part_refused(const struct launch_run *run,
-				   const struct launch_dev *ld,
-				   enum occ_status st)
-{
-	const struct options *o = run->s->o;
-	char dev[400], of[410];
-
-	snprintf(dev, sizeof dev, "device %d of %s (%s, %s, %d SMs)",
-		 ld->d.device, run->file, ld->d.name, ld->tag,
-		 ld->d.multiProcessorCount);
-	snprintf(of, sizeof of, " of %s", dev);
-	if (o->partition.min_sms > (uint64_t)ld->d.multiProcessorCount)
-		die_usage("--partition %llu: more than the %d SMs%s",
-			  (unsigned long long)o->partition.min_sms,
-			  ld->d.multiProcessorCount, of);
-	if (st == OCC_ERR_UNSUPPORTED && !ld->part.split.group_sms)
-		die_usage("--partition: %s has %s", dev, ld->d.major < 6 ? "no "
-			  "green contexts (compute capability 6.0 on)" : "no "
-			  "clusters: max-cluster-size is for compute capability "
-			  "9.0 on");
-	if (!ld->part.split.group_sms)
-		die_usage("--partition %llu: %s: %s", (unsigned long long)
-			  o->partition.min_sms, dev, occ_strerror(st));
-	partition_part_refused(&ld->part.split, o->partition.group, st,
-			       ld->d.multiProcessorCount, of);
-}
-
-/* The device the read stopped on: why --partition could not be applied. */
-static _Noreturn void part_failed(const struct launch_run *run)
-{
-	const struct occ_diag *d = &run->part_d;
-
-	if (run->part_st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
-		    "SOURCE'", d->file, d->line);
-	if (run->part_st == OCC_ERR_IO || run->part_st == OCC_ERR_NOT_REGULAR ||
-	    run->part_st == OCC_ERR_LINE_TOO_LONG)
-		die_data(run->part_st, d, run->part_errno, "");
-	part_refused(run, run->part_dev, run->part_st);
-}
-
-static enum occ_status part_of(struct launch_run *run, struct launch_dev *ld)
-{
-	const struct options *o = run->s->o;
-	char path[1024];
-	enum occ_status st;
-
-	if (!o->partition.given || ld->arch_status != OCC_OK)
-		return OCC_OK;
-	partition_parts_path(run->s, path, sizeof path);
-	errno = 0;
-	/* A layout given (--layout) is not the chip partitions.txt
-	 * measured: the part's GPCs are not known. */
-	st = occ_launch_part(&ld->arch, &ld->d,
-			     ld->have_layout ? &ld->layout : NULL, path,
-			     o->layout_text ? NULL : ld->listed,
-			     o->partition.flags, (int)o->partition.min_sms,
-			     o->partition.group, &ld->part, &run->part_d);
-	if (st != OCC_OK) {
-		run->part_dev = ld;
-		run->part_st = st;
-		run->part_errno = errno;
-		return st;
-	}
-	ld->in_part = 1;
-	if (o->partition.group >= 0)
-		snprintf(ld->part_name, sizeof ld->part_name, "group %d",
-			 o->partition.group);
-	else
-		snprintf(ld->part_name, sizeof ld->part_name, "remaining");
-	return OCC_OK;
-}
-
-/* Whether two device records describe the same GPU as modelled: all
- * but the id and the UUID, which no figure depends on. */
-static int same_device(const struct occ_launch_device *a,
-		       const struct occ_launch_device *b)
-{
-	return a->major == b->major && a->minor == b->minor &&
-	       a->multiProcessorCount == b->multiProcessorCount &&
-	       a->warpSize == b->warpSize &&
-	       a->maxThreadsPerMultiProcessor == b->maxThreadsPerMultiProcessor &&
-	       a->maxThreadsPerBlock == b->maxThreadsPerBlock &&
-	       a->maxBlocksPerMultiProcessor == b->maxBlocksPerMultiProcessor &&
-	       a->regsPerMultiprocessor == b->regsPerMultiprocessor &&
-	       a->regsPerBlock == b->regsPerBlock &&
-	       a->sharedMemPerMultiprocessor == b->sharedMemPerMultiprocessor &&
-	       a->sharedMemPerBlock == b->sharedMemPerBlock &&
-	       a->sharedMemPerBlockOptin == b->sharedMemPerBlockOptin &&
-	       a->reservedSharedMemPerBlock == b->reservedSharedMemPerBlock &&
-	       a->l2CacheSize == b->l2CacheSize &&
-	       strcmp(a->name, b->name) == 0;
-}
-
-static struct launch_dev *kept_device(const struct launch_run *run,
-				      const struct occ_launch_device *d)
-{
-	size_t i;
-
-	for (i = 0; i < run->n_all; i++)
-		if (same_device(&run->all[i]->d, d))
-			return run->all[i];
-	return NULL;
-}
-
-/* A device not seen before, modelled once. */
-static enum occ_status new_device(struct launch_run *run,
-				  const struct occ_launch_device *d,
-				  struct launch_dev **out)
-{
-	struct launch_dev *ld, **all;
-
-	if (run->n_all == DEVICES_KEPT_MAX) {
-		run->too_many_devices = 1;
-		return OCC_ERR_RANGE;
-	}
-	if (run->n_all == run->cap_all) {
-		run->cap_all = run->cap_all ? 2 * run->cap_all : 8;
-		all = realloc(run->all, run->cap_all * sizeof *all);
-		if (!all)
-			return OCC_ERR_NOMEM;
-		run->all = all;
-	}
-	ld = calloc(1, sizeof *ld);
-	if (!ld)
-		return OCC_ERR_NOMEM;
-	run->all[run->n_all++] = ld;
-	ld->d = *d;
-	ld->arch_status = occ_launch_arch(session_tables(run->s), d, &ld->arch);
-	if (ld->arch_status == OCC_ERR_INCONSISTENT)
-		ld->fault = occ_launch_device_fault(session_tables(run->s), d);
-	snprintf(ld->tag, sizeof ld->tag, "sm_%d%d", d->major, d->minor);
-	layout_of(run, ld);
-	*out = ld;
-	return part_of(run, ld);
-}
-
-static enum occ_status on_device(void *ctx, const struct occ_launch_device *d)
-{
-	struct launch_run *run = ctx;
-	struct launch_dev *ld;
-	enum occ_status st;
-	size_t i;
-
-	for (i = 0; i < run->n_ids; i++)
-		if (run->ids[i].id == d->device)
-			break;
-	if (i < run->n_ids && same_device(&run->ids[i].ld->d, d))
-		return OCC_OK;
-	ld = kept_device(run, d);
-	if (!ld && (st = new_device(run, d, &ld)) != OCC_OK)
-		return st;
-	if (i == run->n_ids)
-		run->n_ids++;
-	run->ids[i].id = d->device;
-	run->ids[i].ld = ld;
-	return OCC_OK;
-}
-
-static struct launch_dev *dev_of(const struct launch_run *run, int id)
-{
-	size_t i;
-
-	for (i = 0; i < run->n_ids; i++)
-		if (run->ids[i].id == id)
-			return run->ids[i].ld;
-	return NULL;
-}
 
 /* A launch computed on its device's SMs and GPCs: the whole GPU's, or
  * --partition's part's, where a cluster size the runtime refuses has
@@ -372,7 +120,7 @@ static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
 	memset(&r, 0, sizeof r);
 	r.file = run->file;
 	r.l = l;
-	dev = dev_of(run, l->device);
+	dev = launch_dev_of(run, l->device);
 	named = run->named && (run->named_what_if || !dev) ? run->named : NULL;
 	/* The library's rule says which GPU: --gpu's, else the trace's. */
 	r.basis = occ_launch_basis_of(dev ? &dev->d : NULL, named ?
@@ -497,7 +245,8 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 /* fd >= 0: the file already open (--trace's, checked as its run's). */
 static void read_one(struct launch_run *run, const char *path, int fd)
 {
-	static const struct occ_launch_callbacks cb = { on_device, on_launch };
+	static const struct occ_launch_callbacks cb = { launch_on_device,
+							   on_launch };
 	struct occ_launch_file fi;
 	struct occ_diag d;
 	enum occ_status st;
@@ -511,8 +260,7 @@ static void read_one(struct launch_run *run, const char *path, int fd)
 	     run->chrome ? chrome_read(run->chrome, path, &cb, run, &fi, &d) :
 			   occ_launches_read_file(path, &cb, run, &fi, &d);
 	launches_read_said(run->s->o, path, st, &fi, &d);
-	if (run->part_dev)
-		part_failed(run);
+	launch_devices_stopped(run);
 	if (run->too_many_devices)
 		die("%s: more than %d different devices described in the "
 		    "traces: no GPU has that many (a trace describes each of "
@@ -574,35 +322,6 @@ static void files_openable(const char *const *files, int n)
 		read_failed(st, &d);
 }
 
-/* A device whose recorded properties fail: named, with the property. */
-static void device_note(const struct launch_dev *ld)
-{
-	const struct occ_key *key;
-	long long v = -1;
-	size_t i;
-
-	for (i = 0; (key = occ_arch_key(i)); i++)
-		if (strcmp(key->name, ld->fault) == 0 &&
-		    (key->type == OCC_KEY_INT || key->type == OCC_KEY_BYTES))
-			v = (long long)occ_arch_value(&ld->arch, key);
-	if (strcmp(ld->fault, "multiProcessorCount") == 0)
-		v = ld->d.multiProcessorCount;
-	else if (strcmp(ld->fault, "warpSize") == 0)
-		v = ld->d.warpSize;
-	if (v >= 0)
-		warn("device %d (%s, compute capability %d.%d): %s %lld is "
-		     "not what an NVIDIA GPU of that compute capability has, "
-		     "or contradicts its other properties: its %" PRIu64
-		     " launch%s no occupancy figures", ld->d.device,
-		     ld->d.name, ld->d.major, ld->d.minor, ld->fault, v,
-		     ld->skipped, ld->skipped == 1 ? " gets" : "es get");
-	else
-		warn("device %d (%s, compute capability %d.%d): its %s "
-		     "contradicts its other properties: its %" PRIu64 " "
-		     "launch%s no occupancy figures", ld->d.device,
-		     ld->d.name, ld->d.major, ld->d.minor, ld->fault,
-		     ld->skipped, ld->skipped == 1 ? " gets" : "es get");
-}
 
 static void skipped_notes(const struct launch_run *run)
 {
@@ -611,7 +330,7 @@ static void skipped_notes(const struct launch_run *run)
 
 	for (j = 0; j < run->n_all; j++)
 		if (run->all[j]->fault && run->all[j]->skipped)
-			device_note(run->all[j]);
+			launch_device_note(run->all[j]);
 	for (i = 0; i < SKIP_COUNT; i++)
 		if (run->skipped[i] && i != SKIP_BAD_DEVICE)
 			warn("%" PRIu64 " launch%s %s: no occupancy figures",
@@ -652,22 +371,6 @@ void launches_free(struct launch_run *run)
 	free(run);
 }
 
-/* --gpu NAME: the GPU every launch is modelled on (launch_target.h). */
-static void named_prepare(struct launch_run *run)
-{
-	struct occ_launch_device d;
-
-	if (!run->s->o->gpu)
-		return;
-	launches_gpu_device(run->s, &d);
-	run->file = "--gpu";
-	if (new_device(run, &d, &run->named) != OCC_OK) {
-		if (run->part_dev)
-			part_failed(run);
-		die("out of memory");
-	}
-	run->named->named = 1;
-}
 
 /* Everything that can refuse the options, done before any file is read
  * (and, for --trace, before the command runs). */
@@ -700,7 +403,7 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	/* What the callbacks use, found before any file is read. */
 	session_tables(s);
 	session_gpus(s);
-	named_prepare(run);
+	launch_named_prepare(run);
 	if (o->compare)
 		return;               /* its rows are launches_compare.c's */
 	fieldsel_make(&run->sel, &kind_launches, o->fields,

@@ -88,56 +88,43 @@ static const char *listed_name(struct session *s)
 	return NULL;
 }
 
-/* The GPU's measured layout, or 0 (none known). */
-static int gpu_layout(struct session *s, const char *name,
-		      struct occ_gpc_layout *l)
+/* The GPU's layout by the library's rule (occ_target_layout): --layout,
+ * or the GPU list's of name. t->sms: the GPU's SMs where known, else
+ * the layout's or the list's; a layout of other SMs is refused. */
+static void gpu_layout(struct session *s, const char *name,
+		       const struct occ_arch *a, struct occ_target *t)
 {
-	struct occ_gpu_layout g;
+	const struct options *o = s->o;
+	struct occ_layout_request r = { .given = NULL };
 	struct occ_diag d;
 	char path[1024];
 	enum occ_status st;
 
-	if (s->o->layout_text) {
-		*l = s->o->layout;
-		return 1;
-	}
-	if (!name)
-		return 0;
+	occ_target_table(a, t);
+	t->sms = s->have_dev ? s->dev.sms : (int)o->sms;
+	t->gpu = name ? &s->listed : NULL;
+	if (o->layout_text)
+		r.given = &o->layout;
 	session_gpus_path(s, path, sizeof path);
+	r.gpus_path = path;
 	errno = 0;
-	st = occ_gpu_layout_find(path, name, &g, &d);
-	if (st == OCC_ERR_UNKNOWN_ARCH)
-		return 0;
-	if (st == OCC_ERR_SYNTAX)
-		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file, d.line);
+	st = occ_target_layout(t, &r, &d);
+	if (t->mismatch == OCC_LAYOUT_GIVEN || t->mismatch == OCC_LAYOUT_LISTED)
+		die_usage("--partition: the GPC layout has %d SMs, the GPU %d",
+			  t->mismatch_sms, t->sms);
 	if (st != OCC_OK)
-		die_data(st, &d, errno, "");
-	*l = g.layout;
-	return 1;
+		session_gpus_failed(st, &d, errno);
 }
 
-static void find_part(struct session *s, const char *name)
+void partition_parts_failed(enum occ_status st, const struct occ_diag *d,
+			   int err)
 {
-	struct session_partition *P = &s->partition;
-	struct occ_diag d;
-	char path[1024];
-	enum occ_status st;
-
-	if (!name || s->o->layout_text)
-		return;
-	partition_parts_path(s, path, sizeof path);
-	errno = 0;
-	st = occ_partition_part_find(path, name, s->o->partition.flags,
-				     P->split.group_sms, s->o->partition.group,
-				     &P->part, &d);
-	if (st == OCC_ERR_UNKNOWN_ARCH || st == OCC_ERR_IO)
-		return;         /* not measured: the figures are bounds */
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'part GPU FLAGS GROUP_SMS GROUP HW API "
-		    "SOURCE'", d.file, d.line);
-	if (st != OCC_OK)
-		die_data(st, &d, errno, "");
-	P->measured = 1;
+		    "SOURCE'", d->file, d->line);
+	if (st == OCC_ERR_IO || st == OCC_ERR_NOT_REGULAR ||
+	    st == OCC_ERR_LINE_TOO_LONG)
+		die_data(st, d, err, "");
 }
 
 static int largest(const struct occ_gpc_layout *l)
@@ -187,58 +174,79 @@ static const struct occ_arch *partition_arch(struct session *s)
 	return session_find_arch(s, o->arch);
 }
 
+/* The split, the part or partitions.txt refused (occ_target_part). */
+static _Noreturn void split_refused(const struct session *s,
+				    const struct occ_arch *a,
+				    const struct occ_launch_part *p,
+				    enum occ_status st, const struct occ_diag *d,
+				    int err)
+{
+	const struct options *o = s->o;
+	char tag[16];
+
+	arch_tag(tag, sizeof tag, a);
+	if (st == OCC_ERR_UNSUPPORTED && !p->split.group_sms)
+		die_usage("--partition: %s %s", tag,
+			  a->cc_major < 6 ? "has no green contexts (compute "
+			  "capability 6.0 on)" : "has no clusters: "
+			  "max-cluster-size is for compute capability 9.0 on");
+	if (!p->split.group_sms)
+		die_usage("--partition %llu: %s", (unsigned long long)
+			  o->partition.min_sms, occ_strerror(st));
+	partition_parts_failed(st, d, err);
+	partition_part_refused(&p->split, o->partition.group, st,
+			       s->partition.gpu_sms, "");
+}
+
 void partition_prepare(struct session *s)
 {
 	struct session_partition *P = &s->partition;
 	struct options *o = s->o;
 	const struct occ_arch *a;
-	struct occ_gpc_layout l;
+	const struct occ_gpc_layout *l;
+	struct occ_launch_part part;
+	struct occ_target t;
+	struct occ_diag d;
 	const char *name;
 	int have_layout;
 	enum occ_status st;
-	char tag[16];
+	char path[1024];
 
 	if (!o->partition.given || P->on)
 		return;
 	memset(P, 0, sizeof *P);
 	a = partition_arch(s);
 	name = listed_name(s);
-	have_layout = gpu_layout(s, name, &l);
-	P->gpu_sms = s->have_dev ? s->dev.sms : o->sms ? (int)o->sms
-		     : have_layout ? l.sms : s->listed.sms;
+	gpu_layout(s, name, a, &t);
+	have_layout = occ_layout_basis_exact(t.basis);
+	l = &t.layout;
+	P->gpu_sms = t.sms;
 	if (P->gpu_sms <= 0)
 		die_usage("--partition needs the GPU's SMs: --gpu NAME, the "
 			  "device, or --sms N");
-	if (have_layout && l.sms != P->gpu_sms)
-		die_usage("--partition: the GPC layout has %d SMs, the GPU %d",
-			  l.sms, P->gpu_sms);
 	if (o->partition.min_sms > (uint64_t)P->gpu_sms)
 		die_usage("--partition %llu: more than the GPU's %d SMs "
 			  "(minCount is 0 to the SM count)",
 			  (unsigned long long)o->partition.min_sms, P->gpu_sms);
-	st = occ_partition_split(a, P->gpu_sms, have_layout ? &l : NULL,
-				 o->partition.flags, (int)o->partition.min_sms,
-				 &P->split);
-	arch_tag(tag, sizeof tag, a);
-	if (st == OCC_ERR_UNSUPPORTED)
-		die_usage("--partition: %s %s", tag,
-			  a->cc_major < 6 ? "has no green contexts (compute "
-			  "capability 6.0 on)" : "has no clusters: "
-			  "max-cluster-size is for compute capability 9.0 on");
+	partition_parts_path(s, path, sizeof path);
+	errno = 0;
+	st = occ_target_part(&t, path, o->partition.flags,
+			     (int)o->partition.min_sms, o->partition.group,
+			     &part, &d);
 	if (st != OCC_OK)
-		die_usage("--partition %llu: %s", (unsigned long long)
-			  o->partition.min_sms, occ_strerror(st));
-	st = occ_partition_part_sms(&P->split, o->partition.group, &P->part_sms);
-	if (st != OCC_OK)
-		partition_part_refused(&P->split, o->partition.group, st,
-				       P->gpu_sms, "");
+		split_refused(s, a, &part, st, &d, errno);
+	P->split = part.split;
+	P->part_sms = part.sms;
+	P->measured = part.measured;
+	P->part.hw = part.layout;
+	P->part.api = part.api;
+	snprintf(P->part.source, sizeof P->part.source, "%s", part.source);
 	P->on = 1;
 	if (o->partition.group >= 0)
 		snprintf(P->name, sizeof P->name, "group %d", o->partition.group);
 	else
 		snprintf(P->name, sizeof P->name, "remaining");
-	find_part(s, name);
-	P->largest_gpc = have_layout ? largest(&l) : s->listed.sms_per_gpc_max;
+	P->largest_gpc = have_layout ? largest(l) : s->listed.sms_per_gpc_max;
 	P->split_flags = o->partition.flags;
 	P->bound_remaining = P->split.groups_min != P->split.groups_max;
 	P->bound = !P->measured || P->bound_remaining;

@@ -47,6 +47,10 @@ void arg_partition_part(const char *opt, const char *arg, struct options *o);
  * found; with --api, the green context made on the device. A usage error
  * where the split cannot be made. Nothing without --partition. */
 void partition_prepare(struct session *s);
+/* Exits where partitions.txt could not be read (st from
+ * occ_target_part, errno's err); returns for any other status. */
+void partition_parts_failed(enum occ_status st, const struct occ_diag *d,
+			    int err);
 /* --cluster in the part: its layout made the session's; 0 without
  * --partition. */
 int partition_cluster_layout(struct session *s);

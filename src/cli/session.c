@@ -213,7 +213,7 @@ static void unreported_keys(const struct occ_arch *a, char *keys, size_t n)
 		const struct occ_key *k = occ_arch_key(i);
 
 		if (k->type == OCC_KEY_CC || k->type == OCC_KEY_STRING ||
-		    device_reports(k) || !occ_arch_has(a, k) ||
+		    occ_target_device_key(k) || !occ_arch_has(a, k) ||
 		    len + strlen(k->name) + 3 >= n)
 			continue;
 		len += (size_t)snprintf(keys + len, n - len, "%s%s",
@@ -221,32 +221,35 @@ static void unreported_keys(const struct occ_arch *a, char *keys, size_t n)
 	}
 }
 
-/* A device whose compute capability has no table: what the runtime does
- * not report (allocation units, carveouts, barriers...) comes from the
- * newest table below it, and the user is told which values those are. */
-static const struct occ_arch *borrow_table(struct session *s)
+/* A device whose compute capability has no table borrows the newest
+ * below it (occ_target_device): the user is told which values those
+ * are. */
+static void borrowed_warn(const struct occ_device *d, const struct occ_arch *below)
 {
-	const struct occ_tables *t = session_tables(s);
-	const struct occ_device *d = &s->dev;
-	const struct occ_arch *a, *below = NULL;
 	char keys[1024];
-	size_t i;
 
-	for (i = 0; i < occ_tables_count(t); i++) {
-		a = occ_tables_get(t, i);
-		if (a->cc_major * 10 + a->cc_minor < d->cc_major * 10 + d->cc_minor)
-			below = a;
-	}
-	if (!below)
-		die("device %d (%s) is compute capability %d.%d: no table at or "
-		    "below it", d->index, d->name, d->cc_major, d->cc_minor);
 	unreported_keys(below, keys, sizeof keys);
 	warn("device %d (%s) is compute capability %d.%d, which has no table: "
 	     "using the limits it reports, and for what it does not report "
 	     "(%s) the values of compute capability %d.%d, unverified for it",
 	     d->index, d->name, d->cc_major, d->cc_minor, keys, below->cc_major,
 	     below->cc_minor);
-	return below;
+}
+
+/* The device modelled by the library's rule: its properties over its
+ * table (or one borrowed). */
+static void device_target(struct session *s, struct occ_target *t)
+{
+	const struct occ_device *d = &s->dev;
+	enum occ_status st = occ_target_device(session_tables(s), &d->props,
+					       OCC_TARGET_BORROW, t);
+
+	if (st == OCC_ERR_UNKNOWN_ARCH)
+		die("device %d (%s) is compute capability %d.%d: no table at or "
+		    "below it", d->index, d->name, d->cc_major, d->cc_minor);
+	if (t->borrowed)
+		borrowed_warn(d, t->table);
+	s->table = t->table;
 }
 
 /* No --arch: the GPU's architecture, its table merged with what the
@@ -256,22 +259,24 @@ const struct occ_arch *session_device_arch(struct session *s)
 {
 	struct options *o = s->o;
 	const struct occ_device *d = &s->dev;
+	struct occ_target t;
 	int major, minor;
 
 	if (s->have_dev)
 		return &s->merged;
 	query_device(s);
-	s->table = occ_tables_find(session_tables(s), d->cc_major, d->cc_minor);
-	if (!s->table)
-		s->table = borrow_table(s);
+	device_target(s, &t);
 	if (o->arch && (occ_arch_parse_name(o->arch, &major, &minor) != OCC_OK
 			|| major != d->cc_major || minor != d->cc_minor))
 		die_usage("--arch %s: device %d (%s) is compute capability "
 			  "%d.%d, and --api and --measure run on it", o->arch,
 			  d->index, d->name, d->cc_major, d->cc_minor);
-	device_merge(s->table, d, &s->merged);
-	s->merged.cc_major = d->cc_major;
-	s->merged.cc_minor = d->cc_minor;
+	if (t.fault)
+		die("device %d (%s, compute capability %d.%d): its %s is not "
+		    "what an NVIDIA GPU of that compute capability has, or "
+		    "contradicts its other properties", d->index, d->name,
+		    d->cc_major, d->cc_minor, t.fault);
+	s->merged = t.arch;
 	if (!o->sms)
 		o->sms = (uint64_t)d->sms;
 	return &s->merged;
@@ -302,22 +307,28 @@ const struct occ_gpus *session_gpus(struct session *s)
 	session_gpus_path(s, path, sizeof path);
 	errno = 0;
 	st = occ_gpus_load(path, &l, &d);
-	if (st == OCC_ERR_SYNTAX && strcmp(d.key, "layout") == 0)
-		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d.file,
-		    d.line);
-	if (st == OCC_ERR_SYNTAX && strcmp(d.key, "GPUs") == 0)
-		die("%s:%d: more than %llu GPUs in the list", d.file, d.line,
-		    (unsigned long long)d.limit);
-	if (st == OCC_ERR_SYNTAX && d.key[0])
-		die("%s:%d: a %s longer than %llu characters", d.file, d.line,
-		    d.key, (unsigned long long)d.limit);
+	if (st != OCC_OK)
+		session_gpus_failed(st, &d, errno);
+	return s->gpus = l;
+}
+
+void session_gpus_failed(enum occ_status st, const struct occ_diag *d,
+			 int err)
+{
+	if (st == OCC_ERR_SYNTAX && strcmp(d->key, "layout") == 0)
+		die("%s:%d: expected 'layout NAME LAYOUT SOURCE'", d->file,
+		    d->line);
+	if (st == OCC_ERR_SYNTAX && strcmp(d->key, "GPUs") == 0)
+		die("%s:%d: more than %llu GPUs in the list", d->file, d->line,
+		    (unsigned long long)d->limit);
+	if (st == OCC_ERR_SYNTAX && d->key[0])
+		die("%s:%d: a %s longer than %llu characters", d->file, d->line,
+		    d->key, (unsigned long long)d->limit);
 	if (st == OCC_ERR_SYNTAX)
 		die("%s:%d: expected 'NAME CC SMS SOURCE', 'alias NAME DEVICE "
 		    "NAME', 'l2 NAME SIZE MAX WINDOW SOURCE' or 'gpcs NAME GPCS "
-		    "MAX SOURCE', each name unlike the others", d.file, d.line);
-	if (st != OCC_OK)
-		die_data(st, &d, errno, "");
-	return s->gpus = l;
+		    "MAX SOURCE', each name unlike the others", d->file, d->line);
+	die_data(st, d, err, "");
 }
 
 /* "H100-SXM, H100-PCIe" (and how many more) */

@@ -1,10 +1,9 @@
 /*
  * device.c - the GPUs of this machine, through the CUDA runtime: their
- * properties, merged with the architecture table (device values win, the
- * table fills in what the runtime does not report, contradictions are
- * named). The runtime is linked statically, so a machine without the
- * driver gets an error message, not a loader failure. Built without CUDA,
- * every call says so.
+ * properties, which the library puts over the architecture table
+ * (occ_target_device). The runtime is linked statically, so a machine
+ * without the driver gets an error message, not a loader failure. Built
+ * without CUDA, every call says so.
  */
 #include "config.h"
 
@@ -94,6 +93,28 @@ static int attribute(enum cudaDeviceAttr attr, int index)
 	return v;
 }
 
+/* What the model takes of the properties, in cudaDeviceProp's names. */
+static void props_of(const struct cudaDeviceProp *p, int index,
+		     struct occ_launch_device *d)
+{
+	d->device = index;
+	snprintf(d->name, sizeof d->name, "%s", p->name);
+	d->major = p->major;
+	d->minor = p->minor;
+	d->multiProcessorCount = p->multiProcessorCount;
+	d->warpSize = p->warpSize;
+	d->maxThreadsPerMultiProcessor = p->maxThreadsPerMultiProcessor;
+	d->maxThreadsPerBlock = p->maxThreadsPerBlock;
+	d->maxBlocksPerMultiProcessor = p->maxBlocksPerMultiProcessor;
+	d->regsPerMultiprocessor = p->regsPerMultiprocessor;
+	d->regsPerBlock = p->regsPerBlock;
+	d->sharedMemPerMultiprocessor = p->sharedMemPerMultiprocessor;
+	d->sharedMemPerBlock = p->sharedMemPerBlock;
+	d->sharedMemPerBlockOptin = p->sharedMemPerBlockOptin;
+	d->reservedSharedMemPerBlock = p->reservedSharedMemPerBlock;
+	d->l2CacheSize = (uint64_t)p->l2CacheSize;
+}
+
 int device_query(int index, struct occ_device *d, char *err, size_t n)
 {
 	struct cudaDeviceProp p;
@@ -114,16 +135,7 @@ int device_query(int index, struct occ_device *d, char *err, size_t n)
 	d->bus_width = p.memoryBusWidth;
 	d->clock_khz = attribute(cudaDevAttrClockRate, index);
 	d->mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, index);
-	d->limits.warp_size = p.warpSize;
-	d->limits.max_threads_per_block = p.maxThreadsPerBlock;
-	d->limits.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
-	d->limits.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
-	d->limits.regs_per_sm = p.regsPerMultiprocessor;
-	d->limits.regs_per_block = p.regsPerBlock;
-	d->limits.smem_per_sm = p.sharedMemPerMultiprocessor;
-	d->limits.smem_per_block = p.sharedMemPerBlock;
-	d->limits.smem_per_block_optin = p.sharedMemPerBlockOptin;
-	d->limits.smem_reserved_per_block = p.reservedSharedMemPerBlock;
+	props_of(&p, index, &d->props);
 	d->mig = is_mig(p.name);
 	d->mps = is_mps();
 	d->mps_pct = d->mps ? mps_percentage() : 0;
@@ -148,35 +160,3 @@ int device_query(int index, struct occ_device *d, char *err, size_t n)
 }
 
 #endif
-
-/* The table keys cudaDeviceProp reports: the device's value wins. */
-static const char *const reported[] = {
-	"warpSize", "maxThreadsPerBlock", "maxThreadsPerMultiProcessor",
-	"maxBlocksPerMultiProcessor", "regsPerMultiprocessor", "regsPerBlock",
-	"sharedMemPerMultiprocessor", "sharedMemPerBlock",
-	"sharedMemPerBlockOptin", "reservedSharedMemPerBlock",
-};
-
-int device_reports(const struct occ_key *key)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof reported / sizeof reported[0]; i++)
-		if (strcmp(key->name, reported[i]) == 0)
-			return 1;
-	return 0;
-}
-
-void device_merge(const struct occ_arch *table, const struct occ_device *d,
-		  struct occ_arch *merged)
-{
-	size_t i, n = occ_arch_key_count();
-
-	*merged = *table;
-	for (i = 0; i < n; i++) {
-		const struct occ_key *key = occ_arch_key(i);
-
-		if (device_reports(key))
-			occ_arch_set(merged, key, occ_arch_value(&d->limits, key));
-	}
-}

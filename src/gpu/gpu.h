@@ -73,7 +73,9 @@ struct occ_device {
 	uint64_t l2_cache, persisting_l2_max, access_policy_max_window;
 	int bus_width;               /* bits */
 	int clock_khz, mem_clock_khz;
-	struct occ_arch limits;      /* the table keys cudaDeviceProp has */
+	/* What the model takes (occ_target_device), in cudaDeviceProp's
+	 * names. */
+	struct occ_launch_device props;
 	int mig;                     /* a MIG instance, not a whole GPU */
 	int mps;                     /* reached through an MPS server */
 	/* CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of this process's environment
@@ -95,11 +97,6 @@ struct occ_device {
 /* 0, or -1 with a message in err. */
 int device_count(int *count, char *err, size_t n);
 int device_query(int index, struct occ_device *d, char *err, size_t n);
-/* Whether cudaDeviceProp reports this table key. */
-int device_reports(const struct occ_key *key);
-/* The table with the device's values in, where it reports them. */
-void device_merge(const struct occ_arch *table, const struct occ_device *d,
-		  struct occ_arch *merged);
 
 /* ---- On the GPU: the occupancy API and measurement (measure.c) ---- */
 

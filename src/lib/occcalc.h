@@ -484,6 +484,7 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/launches.h"
 #include "occcalc/launch_target.h"
 #include "occcalc/launch_compare.h"
+#include "occcalc/target.h"
 #include "occcalc/rows.h"
 
 #endif

@@ -175,17 +175,18 @@ static void setup(struct ctx *c, int argc, char **argv)
 	struct occ_tables *t;
 	struct occ_diag d;
 	struct occ_device dev;
+	struct occ_target target;
 	char err[256], buf[256];
 	const char *dir = getenv("OCCCALC_TABLES");
 
 	if (!dir || occ_tables_load(dir, &t, &d) != OCC_OK ||
 	    device_query(0, &dev, err, sizeof err) != 0 ||
-	    !occ_tables_find(t, dev.cc_major, dev.cc_minor)) {
-		fprintf(stderr, "clustercheck: no tables or no device 0\n");
+	    occ_target_device(t, &dev.props, 0, &target) != OCC_OK) {
+		fprintf(stderr, "clustercheck: no tables, no device 0, or "
+			"none that its table models\n");
 		exit(1);
 	}
-	device_merge(occ_tables_find(t, dev.cc_major, dev.cc_minor), &dev,
-		     &c->merged);
+	c->merged = target.arch;
 	c->arch = &c->merged;
 	c->sms = dev.sms;
 	c->ncu = argc == 3 && strcmp(argv[1], "--ncu") == 0;

@@ -7,75 +7,27 @@
 
 #include "launches_int.h"
 
-/* Puts a recorded property over the table's where the trace has it. */
-#define OVER(dst, v) do { if ((v) > 0) (dst) = (v); } while (0)
-
-/* The carveouts a device with less shared memory than the table's chip
- * can take: those up to its own. */
-static void carveouts_clip(struct occ_arch *a)
-{
-	int i, n = 0;
-
-	for (i = 0; i < a->n_smem_carveouts; i++)
-		if (a->smem_carveouts[i] < a->smem_per_sm)
-			a->smem_carveouts[n++] = a->smem_carveouts[i];
-	if (a->n_smem_carveouts > 0)
-		a->smem_carveouts[n++] = a->smem_per_sm;
-	a->n_smem_carveouts = n;
-}
-
-/* The most SMs a traced device may have: far above any GPU's, and low
- * enough that SMs x blocks per SM stay within 32 bits. */
-#define DEVICE_SMS_MAX (1 << 16)
-
-/* The table under the recorded properties, into arch (left there whether
- * or not they agree); the property no NVIDIA GPU of that compute
- * capability has, or NULL. */
-static const char *device_over_table(const struct occ_arch *table,
-				     const struct occ_launch_device *d,
-				     struct occ_arch *arch)
-{
-	*arch = *table;
-	OVER(arch->max_threads_per_sm, d->maxThreadsPerMultiProcessor);
-	OVER(arch->max_threads_per_block, d->maxThreadsPerBlock);
-	OVER(arch->max_blocks_per_sm, d->maxBlocksPerMultiProcessor);
-	OVER(arch->regs_per_sm, d->regsPerMultiprocessor);
-	OVER(arch->regs_per_block, d->regsPerBlock);
-	OVER(arch->smem_per_sm, d->sharedMemPerMultiprocessor);
-	OVER(arch->smem_per_block, d->sharedMemPerBlock);
-	OVER(arch->smem_per_block_optin, d->sharedMemPerBlockOptin);
-	/* 0 is a real reserve (before 8.0), which the table has too. */
-	OVER(arch->smem_reserved_per_block, d->reservedSharedMemPerBlock);
-	if (arch->smem_per_sm != table->smem_per_sm)
-		carveouts_clip(arch);
-	/* Every NVIDIA GPU's warp is its table's (32); a ROCm trace's AMD
-	 * GPU (warps of 64) may give a compute capability that has one. */
-	if (d->warpSize && d->warpSize != table->warp_size)
-		return "warpSize";
-	if (d->multiProcessorCount < 1 || d->multiProcessorCount > DEVICE_SMS_MAX)
-		return "multiProcessorCount";
-	return occ_arch_check(arch);
-}
-
+/* A traced device is modelled as any device is (occcalc/target.h):
+ * one rule for what its properties put over its table. */
 enum occ_status occ_launch_arch(const struct occ_tables *t,
 				const struct occ_launch_device *d,
 				struct occ_arch *arch)
 {
-	const struct occ_arch *table = occ_tables_find(t, d->major, d->minor);
+	struct occ_target target;
+	enum occ_status st = occ_target_device(t, d, 0, &target);
 
-	if (!table)
-		return OCC_ERR_UNKNOWN_ARCH;
-	return device_over_table(table, d, arch) ? OCC_ERR_INCONSISTENT
-						 : OCC_OK;
+	if (st != OCC_ERR_UNKNOWN_ARCH)
+		*arch = target.arch;
+	return st;
 }
 
 const char *occ_launch_device_fault(const struct occ_tables *t,
 				    const struct occ_launch_device *d)
 {
-	const struct occ_arch *table = occ_tables_find(t, d->major, d->minor);
-	struct occ_arch arch;
+	struct occ_target target;
 
-	return table ? device_over_table(table, d, &arch) : NULL;
+	occ_target_device(t, d, 0, &target);
+	return target.fault;
 }
 
 /* x * y * z of a launch's dimensions, or -1 beyond int64. */

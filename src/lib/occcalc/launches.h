@@ -334,9 +334,9 @@ enum occ_status occ_launch_compute(const struct occ_arch *arch, int sms,
 
 /* ---- Inside a part of the GPU (green contexts) ---- */
 
-/* A part of a traced device's SMs: the split cuDevSmResourceSplitByCount
- * makes of the SMs the trace recorded (occ_partition_split), the part a
- * launch is computed in, and that part's GPCs where measured. */
+/* A part of a GPU's SMs (occ_target_part): the split
+ * cuDevSmResourceSplitByCount makes of them (occ_partition_split), the
+ * part a launch is computed in, and that part's GPCs where measured. */
 struct occ_launch_part {
 	struct occ_partition_split split;
 	unsigned flags;                  /* the split's */
@@ -349,26 +349,7 @@ struct occ_launch_part {
 	char source[256];                /* where the layout was measured */
 };
 
-/* Part `group` of device d (arch: occ_launch_arch's) split with flags
- * (enum occ_partition_flag) into groups of at least min_sms SMs.
- * gpu_layout: the device's GPC layout, which decides the groups of the
- * alignment (NULL: not known, their count a bound). The part's GPCs are
- * read from parts_path (partitions.txt) for GPU `name` (the GPU list's
- * name); with either NULL, or no such part there, they are not measured
- * (p->measured 0). Then occ_launch_compute(arch, p->sms, l, p->measured ?
- * &p->layout : NULL, m) computes a launch as if it ran in the part.
- * Errors: those of occ_partition_split (min_sms above the device's SMs:
- * OCC_ERR_INVALID_INPUT), of occ_partition_part_sms (p->split filled),
- * and of occ_partition_part_find other than a part not found. */
-enum occ_status occ_launch_part(const struct occ_arch *arch,
-				const struct occ_launch_device *d,
-				const struct occ_gpc_layout *gpu_layout,
-				const char *parts_path, const char *name,
-				unsigned flags, int min_sms, int group,
-				struct occ_launch_part *p,
-				struct occ_diag *diag);
-
-/* Launch l as if it ran in part p (occ_launch_part's): occ_launch_compute
+/* Launch l as if it ran in part p (occ_target_part's): occ_launch_compute
  * with the part's SMs and, where measured, its GPCs; and there a cluster
  * size the runtime refuses in the part (occ_cluster_part_compute) has no
  * cluster resident, m->cluster.reason OCC_CLUSTER_REFUSED_IN_PART, and no
