@@ -92,41 +92,14 @@ GETTER(get_smem_limit)
 }
 REC_GETTER(get_smem_executed, r->l->smem_executed)
 REC_GETTER(get_local, r->l->local_mem_per_thread)
-MODEL_GETTER(get_smem_per_block, r->m.result.smem_per_block)
-MODEL_GETTER(get_smem_per_sm, r->m.result.smem_per_sm)
-MODEL_GETTER(get_blocks, r->m.result.blocks_per_sm)
-MODEL_GETTER(get_warps, r->m.result.warps_per_sm)
-MODEL_GETTER(get_max_warps, r->m.result.max_warps_per_sm)
-/* A resource's own limit: absent where it does not limit at all. */
-GETTER(get_limit)
+/* The model's result, where the launch was modelled. */
+static const struct occ_result *row_result(const void *p)
 {
-	int x;
+	const struct launch_row *r = p;
 
-	ROW;
-	x = *(const int *)((const char *)&r->m.result + f->arg);
-	v->type = r->not_modelled || x == OCC_UNLIMITED ? VAL_NULL : VAL_UINT;
-	v->u = (uint64_t)x;
+	return r->not_modelled ? NULL : &r->m.result;
 }
-GETTER(get_occupancy)
-{
-	ROW;
-	if (r->not_modelled) {
-		v->type = VAL_NULL;
-		return;
-	}
-	val_pct(v, (uint64_t)r->m.result.warps_per_sm,
-		(uint64_t)r->m.result.max_warps_per_sm);
-}
-
-GETTER(get_limiter)
-{
-	ROW;
-	v->type = VAL_NULL;
-	/* A what-if launch that cannot run: what stops it, as occupancy
-	 * rows say. */
-	if (!r->not_modelled)
-		val_limiters(v, r->m.result.limiters);
-}
+RESULT_GETTERS(row_result)
 
 GETTER(get_reason)
 {
@@ -280,9 +253,11 @@ GETTER(get_unknown)
 	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, 0 }
 #define DIMS(name, desc, get) { name, FT_LIST, desc, get, NULL, \
 	{ NULL, 0, 2, TXT_DASH | TXT_DIMS, NULL, 0 }, 0, 0 }
-#define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
-	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, \
-	offsetof(struct occ_result, member) }
+/* A field of the model's result (fields_result.c). */
+#define RESULT(name, type, desc, get, member) { name, type, desc, get, NULL, \
+	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, RESULT_AT(member) }
+#define LIMIT(name, member, desc) \
+	RESULT(name, FT_INT, desc, get_result_limit, member)
 
 static const struct field fields[] = {
 	F("file", FT_STR, "the trace file the launch was read from", get_file),
@@ -347,21 +322,26 @@ static const struct field fields[] = {
 	  "carveout the driver chose), bytes", get_smem_executed),
 	F("local_mem_per_thread", FT_INT, "local memory per thread, bytes",
 	  get_local),
-	F("smem_per_block", FT_INT, "shared memory a block holds, the driver's "
-	  "reserve included, bytes", get_smem_per_block),
-	F("smem_per_sm", FT_INT, "the SM's shared memory modelled: "
-	  "smem_executed, or the largest carveout where not recorded",
-	  get_smem_per_sm),
-	F("blocks_per_sm", FT_INT, "active blocks per SM", get_blocks),
-	F("warps_per_sm", FT_INT, "active warps per SM", get_warps),
-	F("max_warps_per_sm", FT_INT, "the SM's warp slots", get_max_warps),
-	F("occupancy_pct", FT_DEC, "active warps over the SM's warp slots, "
-	  "percent", get_occupancy),
+	RESULT("smem_per_block", FT_INT, "shared memory a block holds, the "
+	       "driver's reserve included, bytes", get_result_bytes,
+	       smem_per_block),
+	RESULT("smem_per_sm", FT_INT, "the SM's shared memory modelled: "
+	       "smem_executed, or the largest carveout where not recorded",
+	       get_result_bytes, smem_per_sm),
+	RESULT("blocks_per_sm", FT_INT, "active blocks per SM", get_result_int,
+	       blocks_per_sm),
+	RESULT("warps_per_sm", FT_INT, "active warps per SM", get_result_int,
+	       warps_per_sm),
+	RESULT("max_warps_per_sm", FT_INT, "the SM's warp slots",
+	       get_result_int, max_warps_per_sm),
+	RESULT("occupancy_pct", FT_DEC, "active warps over the SM's warp "
+	       "slots, percent", get_result_occupancy, warps_per_sm),
 	F("achieved_occupancy_pct", FT_DEC, "achieved occupancy measured by "
 	  "--trace --achieved (sm__warps_active.avg.pct_of_peak_sustained_active), "
 	  "percent (absent: not measured)", get_achieved),
-	F("limiter", FT_SET, "the resources that limit blocks_per_sm: warps, "
-	  "registers, shared_memory, blocks, barriers", get_limiter),
+	RESULT("limiter", FT_SET, "the resources that limit blocks_per_sm: "
+	       "warps, registers, shared_memory, blocks, barriers",
+	       get_result_limiter, limiters),
 	LIMIT_FIELDS,
 	F("reason", FT_STR, "why the launch has no figures or no block fits "
 	  "(absent: it has them)", get_reason),

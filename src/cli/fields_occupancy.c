@@ -25,26 +25,21 @@ GETTER(get_block_shape)
 UINT_GETTER(get_regs, r->k.regs_per_thread)
 UINT_GETTER(get_smem, r->k.dynamic_smem)
 UINT_GETTER(get_static_smem, r->k.static_smem)
-UINT_GETTER(get_blocks, r->r.blocks_per_sm)
-UINT_GETTER(get_warps, r->r.warps_per_sm)
-GETTER(get_occupancy)
+/* The model's result, where the row has one (not PTX only). */
+static const struct occ_result *row_result(const void *p)
 {
-	MODEL_ROW;
-	val_pct(v, (uint64_t)r->r.warps_per_sm, (uint64_t)r->r.max_warps_per_sm);
-}
+	const struct occ_row *r = p;
 
-GETTER(get_limiter)
-{
-	MODEL_ROW;
-	val_limiters(v, r->r.limiters);
+	return r->no_model ? NULL : &r->r;
 }
+RESULT_GETTERS(row_result)
 
 /* In a text table, a configuration that cannot launch shows why. */
 GETTER(text_limiter)
 {
 	ROW;
 	if (r->r.blocks_per_sm) {
-		get_limiter(p, f, v);
+		get_result_limiter(p, f, v);
 	} else if (r->r.reason == OCC_ABOVE_LAUNCH_BOUNDS) {
 		snprintf(v->buf, sizeof v->buf, "cannot launch: "
 			 "__launch_bounds__(%d)", r->k.max_threads);
@@ -54,20 +49,6 @@ GETTER(text_limiter)
 	}
 }
 
-UINT_GETTER(get_max_warps, r->r.max_warps_per_sm)
-UINT_GETTER(get_warps_per_block, r->r.warps_per_block)
-/* A per-resource limit: absent where the resource does not limit. */
-GETTER(get_limit)
-{
-	MODEL_ROW;
-	int n = *(const int *)((const char *)&r->r + f->arg);
-
-	v->type = n == OCC_UNLIMITED ? VAL_NULL : VAL_UINT;
-	v->u = (uint64_t)n;
-}
-UINT_GETTER(get_regs_per_block, r->r.regs_per_block)
-UINT_GETTER(get_smem_per_block, r->r.smem_per_block)
-UINT_GETTER(get_smem_per_sm, r->r.smem_per_sm)
 OPT_GETTER(get_carveout, r->k.carveout != OCC_CARVEOUT_DEFAULT, r->k.carveout)
 BOOL_GETTER(get_optin, r->k.optin)
 BOOL_GETTER(get_needs_optin, r->r.needs_optin)
@@ -216,8 +197,12 @@ GETTER(get_api_dyn_loses)
 }
 #undef G
 
-#define LIMIT(name, member, desc) { name, FT_INT, desc, get_limit, NULL, \
-	{ 0 }, 0, offsetof(struct occ_result, member) }
+#define LIMIT(name, member, desc) { name, FT_INT, desc, get_result_limit, \
+	NULL, { 0 }, 0, RESULT_AT(member) }
+/* A field of the model's result, shown as text columns show it. */
+#define RESULT(name, type, desc, get, member, text) { name, type, desc, get, \
+	NULL, text, 0, RESULT_AT(member) }
+#define COL(label, width, gap, flags, get) { label, width, gap, flags, get, 0 }
 #define STEP(name, member, desc) { name, FT_INT, desc, get_step, NULL, \
 	{ 0 }, NEED_HEADROOM, member }
 #define PLAIN(name, type, desc, get) { name, type, desc, get, NULL, { 0 }, 0, 0 }
@@ -237,26 +222,29 @@ static const struct field fields[] = {
 	  NULL, { "dyn smem", 9, 1, 0, NULL, 0 }, 0, 0 },
 	{ "static_smem", FT_INT, "static shared memory per block, bytes",
 	  get_static_smem, NULL, { "static", 9, 1, 0, NULL, 0 }, 0, 0 },
-	{ "blocks_per_sm", FT_INT, "active blocks per SM", get_blocks, NULL,
-	  { "blocks", 7, 1, 0, NULL, 0 }, 0, 0 },
-	{ "warps_per_sm", FT_INT, "active warps per SM", get_warps, NULL,
-	  { "warps", 6, 1, 0, NULL, 0 }, 0, 0 },
-	{ "occupancy_pct", FT_DEC, "active warps over the SM's warp slots, "
-	  "percent", get_occupancy, NULL,
-	  { "occupancy", 10, 1, TXT_PCT, NULL, 0 }, 0, 0 },
-	{ "limiter", FT_SET, "the resources that limit blocks_per_sm: warps, "
-	  "registers, shared_memory, blocks, barriers", get_limiter, NULL,
-	  { NULL, 0, 2, 0, text_limiter, 0 }, 0, 0 },
-	PLAIN("max_warps_per_sm", FT_INT, "the SM's warp slots", get_max_warps),
-	PLAIN("warps_per_block", FT_INT, "warps of one block",
-	      get_warps_per_block),
+	RESULT("blocks_per_sm", FT_INT, "active blocks per SM", get_result_int,
+	       blocks_per_sm, COL("blocks", 7, 1, 0, NULL)),
+	RESULT("warps_per_sm", FT_INT, "active warps per SM", get_result_int,
+	       warps_per_sm, COL("warps", 6, 1, 0, NULL)),
+	RESULT("occupancy_pct", FT_DEC, "active warps over the SM's warp "
+	       "slots, percent", get_result_occupancy, warps_per_sm,
+	       COL("occupancy", 10, 1, TXT_PCT, NULL)),
+	RESULT("limiter", FT_SET, "the resources that limit blocks_per_sm: "
+	       "warps, registers, shared_memory, blocks, barriers",
+	       get_result_limiter, limiters, COL(NULL, 0, 2, 0, text_limiter)),
+	RESULT("max_warps_per_sm", FT_INT, "the SM's warp slots",
+	       get_result_int, max_warps_per_sm, COL(NULL, 0, 0, 0, NULL)),
+	RESULT("warps_per_block", FT_INT, "warps of one block",
+	       get_result_int, warps_per_block, COL(NULL, 0, 0, 0, NULL)),
 	LIMIT_FIELDS,
-	PLAIN("regs_per_block", FT_INT, "registers allocated to a block",
-	      get_regs_per_block),
-	PLAIN("smem_per_block", FT_INT, "shared memory allocated to a block, "
-	      "the driver's reserve included, bytes", get_smem_per_block),
-	PLAIN("smem_per_sm", FT_INT, "shared memory the SM runs with (the "
-	      "carveout), bytes", get_smem_per_sm),
+	RESULT("regs_per_block", FT_INT, "registers allocated to a block",
+	       get_result_int, regs_per_block, COL(NULL, 0, 0, 0, NULL)),
+	RESULT("smem_per_block", FT_INT, "shared memory allocated to a block, "
+	       "the driver's reserve included, bytes", get_result_bytes,
+	       smem_per_block, COL(NULL, 0, 0, 0, NULL)),
+	RESULT("smem_per_sm", FT_INT, "shared memory the SM runs with (the "
+	       "carveout), bytes", get_result_bytes, smem_per_sm,
+	       COL(NULL, 0, 0, 0, NULL)),
 	{ "carveout", FT_INT, "the carveout preference, percent (absent: "
 	  "default; CSV says default)", get_carveout, "default", { 0 }, 0, 0 },
 	PLAIN("optin", FT_BOOL, "whether the kernel may opt in above "

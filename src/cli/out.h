@@ -76,6 +76,29 @@ struct field {
 	size_t arg;            /* for getters shared by several fields */
 };
 
+/* The model's result's fields (fields_result.c), read one way for every
+ * kind of row: r is the row's result (NULL: it has none), f's arg the
+ * member's offset in it (RESULT_AT). A kind's table gets getters of its
+ * rows from RESULT_GETTERS(where), where(row) giving the result. */
+void result_int(const struct occ_result *r, const struct field *f,
+		struct val *v);
+void result_bytes(const struct occ_result *r, const struct field *f,
+		  struct val *v);
+void result_limit(const struct occ_result *r, const struct field *f,
+		  struct val *v);
+void result_occupancy(const struct occ_result *r, const struct field *f,
+		      struct val *v);
+void result_limiter(const struct occ_result *r, const struct field *f,
+		    struct val *v);
+#define RESULT_GETTER(name, where) \
+	static void get_result_##name(const void *p, const struct field *f, \
+				      struct val *v) \
+	{ result_##name(where(p), f, v); }
+#define RESULT_GETTERS(where) RESULT_GETTER(int, where) \
+	RESULT_GETTER(bytes, where) RESULT_GETTER(limit, where) \
+	RESULT_GETTER(occupancy, where) RESULT_GETTER(limiter, where)
+#define RESULT_AT(member) offsetof(struct occ_result, member)
+
 /* The limits of an occupancy result (struct occ_result's limit_*), for
  * every kind of row that has them: a table defines LIMIT(name, member,
  * desc) to make its entry. */
