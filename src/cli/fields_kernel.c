@@ -137,8 +137,8 @@ GETTER(get_triton_version) { ROW; v->type = VAL_NULL;
 	if (HAVE_L && L->version[0]) set_str(v, L->version); }
 GETTER(get_triton_entry) { ROW; v->type = VAL_NULL;
 	if (HAVE_L) set_str(v, L->entry); }
-KOPT_GETTER(get_num_warps, HAVE_L, L->num_warps)
-KOPT_GETTER(get_num_ctas, HAVE_L, L->num_ctas)
+KOPT_GETTER(get_num_warps, HAVE_L, L->launch.num_warps)
+KOPT_GETTER(get_num_ctas, HAVE_L, L->launch.num_ctas)
 #undef L
 #undef HAVE_L
 #define FN r->gpu->func

@@ -18,10 +18,7 @@ struct row_gpu;
 
 /* How Triton launches a kernel of its cache (kernels_triton.c). */
 struct kernel_launch {
-	int block;               /* 32 x num_warps threads */
-	int64_t dynamic_smem;    /* its "shared" */
-	int num_warps, num_ctas;
-	int cluster[3];          /* the cluster it launches; 0: none */
+	struct occ_triton_launch launch;
 	char name[256], version[32];
 	char entry[256];         /* the cache entry: the cubin's directory */
 };

@@ -16,8 +16,8 @@ static int declared(const struct kernel_info *k, struct occ_cluster_shape *c,
 {
 	const struct kernel_more *m = kernel_more(k);
 	const int *d = m->cluster[0] > 0 ? m->cluster
-		       : m->launch && m->launch->cluster[0] > 0
-		       ? m->launch->cluster : NULL;
+		       : m->launch && m->launch->launch.cluster[0] > 0
+		       ? m->launch->launch.cluster : NULL;
 	int i;
 
 	if (!d || k->ptx_only)

@@ -42,30 +42,9 @@ static int exists(const char *path)
 	return lstat(path, &sb) == 0;
 }
 
-/* The cluster Triton launches: cluster_dims where the metadata has them
- * (Triton before 3.3), else num_ctas CTAs along x (its launcher's
- * CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION); none for one CTA. */
-static void launch_cluster(const struct occ_triton_meta *m, int c[3])
-{
-	int i;
-
-	memset(c, 0, 3 * sizeof *c);
-	if (m->cluster_dims[0] > 0 &&
-	    (int64_t)m->cluster_dims[0] * (m->cluster_dims[1] ?
-	     m->cluster_dims[1] : 1) * (m->cluster_dims[2] ?
-	     m->cluster_dims[2] : 1) > 1) {
-		for (i = 0; i < 3; i++)
-			c[i] = m->cluster_dims[i] > 0 ? m->cluster_dims[i] : 1;
-		return;
-	}
-	if (m->num_ctas > 1) {
-		c[0] = m->num_ctas;
-		c[1] = c[2] = 1;
-	}
-}
-
 static void attach(struct kernel_list *l, struct kernel_info *k,
-		   const struct occ_triton_meta *m, const char *dir)
+		   const struct occ_triton_meta *m,
+		   const struct occ_triton_launch *launch, const char *dir)
 {
 	struct kernel_launch *L = calloc(1, sizeof *L);
 	struct kernel_more more = *kernel_more(k);
@@ -73,11 +52,7 @@ static void attach(struct kernel_list *l, struct kernel_info *k,
 
 	if (!L)
 		die("out of memory");
-	L->block = 32 * m->num_warps;
-	L->dynamic_smem = m->shared;
-	L->num_warps = m->num_warps;
-	L->num_ctas = m->num_ctas > 0 ? m->num_ctas : 1;
-	launch_cluster(m, L->cluster);
+	L->launch = *launch;
 	snprintf(L->name, sizeof L->name, "%s", m->name);
 	snprintf(L->version, sizeof L->version, "%s", m->version);
 	snprintf(L->entry, sizeof L->entry, "%.255s", entry ? entry + 1 : dir);
@@ -85,11 +60,13 @@ static void attach(struct kernel_list *l, struct kernel_info *k,
 	kernels_more_set(l, k, &more);
 }
 
-/* Reads and checks NAME.json into m: 0, or -1 when it warned. */
-static int from_meta(const char *json, struct occ_triton_meta *m)
+/* Reads NAME.json into m and its launch: 0, or -1 when it warned. */
+static int from_meta(const char *json, struct occ_triton_meta *m,
+		     struct occ_triton_launch *launch)
 {
 	struct occ_bin_diag d;
 	enum occ_status st;
+	const char *missing;
 	char err[256];
 	size_t len = 0;
 	char *text = text_file_load(json, META_MAX, &len, err, sizeof err);
@@ -105,14 +82,9 @@ static int from_meta(const char *json, struct occ_triton_meta *m)
 		warn("%s: malformed Triton metadata: %s at byte %llu; the "
 		     "cubin's own resources are shown", json, d.what,
 		     (unsigned long long)d.offset);
-	else if (m->num_warps <= 0 || m->shared < 0 || !m->name[0])
+	else if (occ_triton_launch_of(m, launch, &missing) != OCC_OK)
 		warn("%s: partial Triton metadata: no %s; the cubin's own "
-		     "resources are shown", json, m->num_warps < 0 ? "num_warps"
-		     : m->num_warps == 0 ? "num_warps above 0" : m->shared < 0
-		     ? "shared" : "name");
-	else if (m->num_ctas == 0)
-		warn("%s: partial Triton metadata: num_ctas 0; the cubin's "
-		     "own resources are shown", json);
+		     "resources are shown", json, missing);
 	else
 		return 0;
 	return -1;
@@ -141,6 +113,7 @@ void kernels_triton(struct kernel_list *l, size_t first, size_t n,
 {
 	char dir[4096], stem[512], json[4640], grp[4640], ttgir[4640];
 	struct kernel_info *k = &l->k[first];
+	struct occ_triton_launch launch;
 	struct occ_triton_meta m;
 
 	if (!n || k->ptx_only || k->source != KSRC_CUBIN ||
@@ -150,8 +123,9 @@ void kernels_triton(struct kernel_list *l, size_t first, size_t n,
 	snprintf(grp, sizeof grp, "%s/__grp__%s.json", dir, stem);
 	snprintf(ttgir, sizeof ttgir, "%s/%s.ttgir", dir, stem);
 	if (exists(json)) {
-		if (from_meta(json, &m) == 0 && describes(json, &m, k, in_cubin))
-			attach(l, k, &m, dir);
+		if (from_meta(json, &m, &launch) == 0 &&
+		    describes(json, &m, k, in_cubin))
+			attach(l, k, &m, &launch, dir);
 	} else if (exists(grp) || exists(ttgir)) {
 		warn("%s: a Triton cache entry without its metadata %s.json; "
 		     "the cubin's own resources are shown", dir, stem);
@@ -182,9 +156,9 @@ void kernels_launch(const struct options *o, const struct kernel_info *ki,
 	if (!L)
 		return;
 	if (!option_given(o, "smem"))
-		*smem = one(dyn, dr, (uint64_t)L->dynamic_smem);
+		*smem = one(dyn, dr, (uint64_t)L->launch.dynamic_smem);
 	if (!o->have_block)
-		*blocks = one(block, br, (uint64_t)L->block);
+		*blocks = one(block, br, (uint64_t)L->launch.block);
 }
 
 void kernels_triton_note(struct out *out, const struct kernel_list *l,

@@ -133,3 +133,56 @@ enum occ_status occ_triton_meta_parse(const char *text, size_t len,
 	}
 	return st;
 }
+
+static const char *launch_missing(const struct occ_triton_meta *m)
+{
+	if (m->num_warps < 0)
+		return "num_warps";
+	if (m->num_warps == 0)
+		return "num_warps above 0";
+	if (m->shared < 0)
+		return "shared";
+	if (!m->name[0])
+		return "name";
+	if (m->num_ctas == 0)
+		return "num_ctas above 0";
+	return NULL;
+}
+
+static void launch_cluster(const struct occ_triton_meta *m, int c[3])
+{
+	const int *d = m->cluster_dims;
+	int i;
+
+	memset(c, 0, 3 * sizeof *c);
+	if (d[0] > 0 && (int64_t)d[0] * (d[1] ? d[1] : 1) *
+	    (d[2] ? d[2] : 1) > 1) {
+		for (i = 0; i < 3; i++)
+			c[i] = d[i] > 0 ? d[i] : 1;
+	} else if (m->num_ctas > 1) {
+		c[0] = m->num_ctas;
+		c[1] = c[2] = 1;
+	}
+}
+
+enum occ_status occ_triton_launch_of(const struct occ_triton_meta *m,
+				     struct occ_triton_launch *launch,
+				     const char **missing)
+{
+	const char *lacks;
+
+	if (!m || !launch)
+		return OCC_ERR_INVALID_INPUT;
+	memset(launch, 0, sizeof *launch);
+	lacks = launch_missing(m);
+	if (missing)
+		*missing = lacks;
+	if (lacks)
+		return OCC_ERR_MISSING_KEY;
+	launch->block = 32 * m->num_warps;
+	launch->dynamic_smem = m->shared;
+	launch->num_warps = m->num_warps;
+	launch->num_ctas = m->num_ctas > 0 ? m->num_ctas : 1;
+	launch_cluster(m, launch->cluster);
+	return OCC_OK;
+}

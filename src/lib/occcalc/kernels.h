@@ -303,6 +303,23 @@ enum occ_status occ_triton_meta_parse(const char *text, size_t len,
 				      struct occ_triton_meta *m,
 				      struct occ_bin_diag *diag);
 
+/* The launch Triton's launcher makes of a kernel whose metadata is m. */
+struct occ_triton_launch {
+	int block;              /* 32 x num_warps threads */
+	int64_t dynamic_smem;   /* its "shared" bytes */
+	int num_warps, num_ctas;
+	int cluster[3];         /* the cluster it launches; 0 0 0: none */
+};
+
+/* The launch of m: OCC_OK, or OCC_ERR_MISSING_KEY where m lacks what the
+ * launch needs, *missing (unless NULL) then naming it ("num_warps", "num_warps above
+ * 0", "shared", "name", "num_ctas above 0"). The cluster is cluster_dims
+ * where they make one of more than a CTA (Triton before 3.3), else
+ * num_ctas CTAs along x (its launcher's cluster dimension attribute). */
+enum occ_status occ_triton_launch_of(const struct occ_triton_meta *m,
+				     struct occ_triton_launch *launch,
+				     const char **missing);
+
 /* The threads that jobs 0 stands for: one per processor, less one on a
  * machine of 8 or more, where the calling thread (which walks the file
  * and delivers the rows in order, a sixteenth of the work on cuBLASLt)
