@@ -8,12 +8,12 @@
 #include "fuzz.h"
 #include "occcalc.h"
 
-struct field {
+struct kept_field {
 	char *name, *text;
 };
 
 struct rows {
-	struct field *f;
+	struct kept_field *f;
 	size_t *ends;               /* each row's end in f */
 	size_t nf, nr;
 };

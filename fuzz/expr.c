@@ -11,32 +11,32 @@
 
 struct row { int id; };
 
-static void get(const void *r, const struct field *f, struct val *v)
+static void get(const void *r, const struct occ_field *f, struct occ_val *v)
 {
 	static const char *const sets[] = { "warps", "registers" };
 	int id = ((const struct row *)r)->id;
 
 	memset(v, 0, sizeof *v);
 	if ((id + (int)f->arg) % 4 == 3)
-		return;                             /* absent: VAL_NULL */
+		return;                             /* absent: OCC_VAL_NULL */
 	switch (f->type) {
-	case FT_INT: v->type = VAL_UINT; v->u = (uint64_t)id * 64; break;
-	case FT_DEC: v->type = VAL_DEC; v->s = id % 2 ? "37.50" : "-2"; break;
-	case FT_STR: v->type = VAL_STR; v->s = id % 2 ? "sm_90" : "a b"; break;
-	case FT_BOOL: v->type = VAL_BOOL; v->u = (uint64_t)(id % 2); break;
-	case FT_SET: v->type = VAL_SET; v->strs[0] = sets[0];
+	case OCC_FT_INT: v->type = OCC_VAL_UINT; v->u = (uint64_t)id * 64; break;
+	case OCC_FT_DEC: v->type = OCC_VAL_DEC; v->s = id % 2 ? "37.50" : "-2"; break;
+	case OCC_FT_STR: v->type = OCC_VAL_STR; v->s = id % 2 ? "sm_90" : "a b"; break;
+	case OCC_FT_BOOL: v->type = OCC_VAL_BOOL; v->u = (uint64_t)(id % 2); break;
+	case OCC_FT_SET: v->type = OCC_VAL_SET; v->strs[0] = sets[0];
 		v->strs[1] = sets[1]; v->n = (size_t)(id % 3); break;
-	default: v->type = VAL_LIST; v->list = v->nums; v->n = 0; break;
+	default: v->type = OCC_VAL_LIST; v->list = v->nums; v->n = 0; break;
 	}
 }
 
 #define F(n, t, i) { n, t, "", get, "", { NULL, 0, 0, 0, NULL, 0 }, 0, i }
-static const struct field fields[] = {
-	F("regs", FT_INT, 0), F("occupancy_pct", FT_DEC, 1),
-	F("arch", FT_STR, 2), F("optin", FT_BOOL, 3), F("limiter", FT_SET, 4),
-	F("ties", FT_LIST, 5), F("blocks_per_sm", FT_INT, 6),
+static const struct occ_field fields[] = {
+	F("regs", OCC_FT_INT, 0), F("occupancy_pct", OCC_FT_DEC, 1),
+	F("arch", OCC_FT_STR, 2), F("optin", OCC_FT_BOOL, 3), F("limiter", OCC_FT_SET, 4),
+	F("ties", OCC_FT_LIST, 5), F("blocks_per_sm", OCC_FT_INT, 6),
 };
-static const struct row_kind kind = { "fuzz", fields,
+static const struct occ_row_kind kind = { "fuzz", fields,
 				      sizeof fields / sizeof fields[0] };
 
 static enum expr_value value_of(const char *text, int i, int *ok)

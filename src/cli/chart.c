@@ -172,7 +172,7 @@ static void chart_text_one(FILE *f, const struct chart_series *s,
 
 static void current_percent(char *buf, const struct occ_result *r)
 {
-	format_ratio_percent(buf, (uint64_t)r->warps_per_sm,
+	occ_format_percent(buf, (uint64_t)r->warps_per_sm,
 			     (uint64_t)r->max_warps_per_sm);
 }
 
@@ -240,7 +240,7 @@ static void svg_panel(FILE *f, const struct chart_series *s, int panel,
 		fprintf(f, "%s%llu", i ? " " : "", (unsigned long long)s->x[i]);
 	fprintf(f, "\" data-y=\"");
 	for (i = 0; i < s->n; i++) {
-		format_ratio_percent(v, (uint64_t)s->warps[i],
+		occ_format_percent(v, (uint64_t)s->warps[i],
 				     (uint64_t)s->max_warps);
 		fprintf(f, "%s%s", i ? " " : "", v);
 	}

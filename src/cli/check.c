@@ -41,12 +41,12 @@ struct check_item {
 #define N_IDS 9
 
 struct check_set {
-	const struct row_kind *kind;
+	const struct occ_row_kind *kind;
 	struct check_item *items;
 	size_t n;
 	char *file_text;           /* --check-file's, which items point into */
-	const struct field *kernel, *mangled;
-	const struct field *id[N_IDS]; /* what names a row in a message */
+	const struct occ_field *kernel, *mangled;
+	const struct occ_field *id[N_IDS]; /* what names a row in a message */
 	/* The files --kernels read: a row names its file where there are
 	 * several (a directory's libraries may hold kernels of one name). */
 	const size_t *files;
@@ -198,7 +198,7 @@ static void read_check_file(struct check_set *c, const char *path)
 /* ---- Attaching to a writer ---- */
 
 static struct check_set *checks_make(struct session *s,
-				     const struct row_kind *kind)
+				     const struct occ_row_kind *kind)
 {
 	static const char *const ids[N_IDS] = { "gpu", "arch", "block",
 		"kernel", "file", "device", "name", "op", "correlation" };
@@ -212,13 +212,13 @@ static struct check_set *checks_make(struct session *s,
 	s->status_by_check = 1;     /* the checks decide the exit status */
 	c->kind = kind;
 	for (i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-		c->id[n] = field_find(kind, ids[i], strlen(ids[i]));
+		c->id[n] = occ_field_find(kind, ids[i], strlen(ids[i]));
 		if (c->id[n])
 			n++;
 	}
 	c->files = &s->kernels.nfiles;
-	c->kernel = field_find(kind, "kernel", strlen("kernel"));
-	c->mangled = field_find(kind, "mangled", strlen("mangled"));
+	c->kernel = occ_field_find(kind, "kernel", strlen("kernel"));
+	c->mangled = occ_field_find(kind, "mangled", strlen("mangled"));
 	for (i = 0; i < (size_t)o->n_check; i++) {
 		struct check_item *it = add_item(c, o->check[i]);
 
@@ -234,7 +234,7 @@ static struct check_set *checks_make(struct session *s,
 	return c;
 }
 
-void check_prepare(struct session *s, const struct row_kind *kind)
+void check_prepare(struct session *s, const struct occ_row_kind *kind)
 {
 	if (!s->o->n_check && !s->o->check_file)
 		return;
@@ -246,7 +246,7 @@ void check_prepare(struct session *s, const struct row_kind *kind)
 }
 
 void check_attach(struct session *s, struct out *out,
-		  const struct row_kind *kind)
+		  const struct occ_row_kind *kind)
 {
 	check_prepare(s, kind);
 	out->check = s->checks;
@@ -254,23 +254,23 @@ void check_attach(struct session *s, struct out *out,
 
 /* ---- Judging a row ---- */
 
-static int text_matches(const struct field *f, const regex_t *re,
+static int text_matches(const struct occ_field *f, const regex_t *re,
 			const void *row)
 {
-	struct val v;
+	struct occ_val v;
 
 	if (!f)
 		return 0;
 	memset(&v, 0, sizeof v);
 	f->get(row, f, &v);
-	return v.type == VAL_STR && regexec(re, v.s, 0, NULL, 0) == 0;
+	return v.type == OCC_VAL_STR && regexec(re, v.s, 0, NULL, 0) == 0;
 }
 
 /* "sm_90, block 256, kernel foo": the fields that name the row. */
 static void row_name(const struct check_set *c, const void *row, char *buf,
 		     size_t n)
 {
-	struct val v;
+	struct occ_val v;
 	size_t i, len = 0;
 
 	buf[0] = '\0';
@@ -279,11 +279,11 @@ static void row_name(const struct check_set *c, const void *row, char *buf,
 		if (strcmp(c->id[i]->name, "file") == 0 && *c->files < 2)
 			continue;
 		c->id[i]->get(row, c->id[i], &v);
-		if (v.type == VAL_STR && v.s[0])
+		if (v.type == OCC_VAL_STR && v.s[0])
 			len += (size_t)snprintf(buf + len, n - len, "%s%s %s",
 						len ? ", " : "", c->id[i]->name,
 						v.s);
-		else if (v.type == VAL_UINT)
+		else if (v.type == OCC_VAL_UINT)
 			len += (size_t)snprintf(buf + len, n - len, "%s%s %llu",
 						len ? ", " : "", c->id[i]->name,
 						(unsigned long long)v.u);
@@ -295,7 +295,7 @@ static void row_name(const struct check_set *c, const void *row, char *buf,
 /* Whether the row keeps it: 1 yes, 0 no (said), -1 undecided. */
 static int judge(struct check_set *c, struct check_item *it, const void *row)
 {
-	const struct field *absent;
+	const struct occ_field *absent;
 	char why[1024], name[1024];
 
 	switch (expr_eval(&it->e, row, &absent)) {

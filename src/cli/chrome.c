@@ -46,7 +46,7 @@ struct chrome {
 	uint64_t events;                /* events of occcalc's launches */
 	int64_t last_end_ns;            /* of the last launch timed */
 	struct fieldsel base, row;
-	const struct field *extra[5];   /* cluster_size, max_active_clusters,
+	const struct occ_field *extra[5];   /* cluster_size, max_active_clusters,
 					   cluster_occupancy_pct,
 					   achieved_occupancy_pct, reason */
 	const char *text;               /* the members for the launch just
@@ -201,7 +201,7 @@ struct chrome *chrome_open(const char *path, const char *input,
 	c->path = path;
 	fieldsel_make(&c->base, &kind_launches, NULL, OBJECT_FIELDS);
 	for (i = 0; i < sizeof extra / sizeof extra[0]; i++)
-		c->extra[i] = field_find(&kind_launches, extra[i],
+		c->extra[i] = occ_field_find(&kind_launches, extra[i],
 					 strlen(extra[i]));
 	out_open(&c->o, NULL, OUT_JSONL, &c->row);
 	c->o.piece = 1;                 /* formatted into memory */
@@ -274,7 +274,7 @@ static void out_us(struct chrome *c, const char *key, int64_t ns)
 /* "occcalc":{...}: the row's fields, those it has of the extra ones. */
 static void out_occcalc(struct chrome *c, const struct launch_row *r)
 {
-	struct val v;
+	struct occ_val v;
 	size_t i;
 
 	c->row = c->base;
@@ -282,7 +282,7 @@ static void out_occcalc(struct chrome *c, const struct launch_row *r)
 		c->extra[i]->get(r, c->extra[i], &v);
 		/* cluster_size 1 says no more than the launch's absent
 		 * cluster figures do. */
-		if (v.type != VAL_NULL && !(i == 0 && v.u == 1))
+		if (v.type != OCC_VAL_NULL && !(i == 0 && v.u == 1))
 			c->row.f[c->row.n++] = c->extra[i];
 	}
 	LIT(c, "\"occcalc\":");

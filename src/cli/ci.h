@@ -37,10 +37,10 @@ void matrix_free(struct matrix *m);
 
 /* Parses the checks against kind's fields (a usage error names the
  * column), once a run. Nothing without --check. */
-void check_prepare(struct session *s, const struct row_kind *kind);
+void check_prepare(struct session *s, const struct occ_row_kind *kind);
 /* The same, and has out judge each row it writes. */
 void check_attach(struct session *s, struct out *out,
-		  const struct row_kind *kind);
+		  const struct occ_row_kind *kind);
 void check_judge(struct check_set *c, const void *row);
 /* The run's exit status: status without checks, else 1 if a row failed
  * one (each said on stderr as it was written), 0 if none did. */
@@ -49,7 +49,7 @@ void check_free(struct check_set *c);
 
 /* ---- --compare (compare.c) ---- */
 
-extern const struct row_kind kind_compare;
+extern const struct occ_row_kind kind_compare;
 /* --kernels NEW --compare BASELINE: the rows that changed, added,
  * removed; mode_kernels' entry with --compare. */
 int mode_compare(struct session *s);

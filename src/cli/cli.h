@@ -29,7 +29,7 @@ extern "C" {
 /* ---- Modes: one file each, listed once in main.c's modes[] ---- */
 
 struct session;
-struct row_kind;
+struct occ_row_kind;
 
 /* What a mode reads of the architecture tables' directory: --tables
  * applies to the modes that read something there. */
@@ -53,7 +53,7 @@ struct mode {
 	int memory;
 	/* The kinds of row it prints, for --list-fields (each listed once,
 	 * in modes[]' order). */
-	const struct row_kind *kinds[MODE_KINDS];
+	const struct occ_row_kind *kinds[MODE_KINDS];
 };
 
 /* The modes, each defined in its file, and the table of them (main.c). */

@@ -121,83 +121,83 @@ static int differs(size_t i, const char *a, const char *b)
 /* ---- The compare rows' fields ---- */
 
 static void get_text(const struct base_row *r, const char *name,
-		     enum field_type t, struct val *v)
+		     enum occ_field_type t, struct occ_val *v)
 {
 	const char *s = r ? cmp_get(r, name) : NULL;
 
-	v->type = !s ? VAL_NULL : t == FT_DEC ? VAL_DEC : VAL_STR;
+	v->type = !s ? OCC_VAL_NULL : t == OCC_FT_DEC ? OCC_VAL_DEC : OCC_VAL_STR;
 	v->s = s;
 }
 
-static void get_new(const void *row, const struct field *f, struct val *v)
+static void get_new(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct cmp_row *c = row;
 
 	get_text(c->cur, cmp_fields[f->arg], f->type, v);
 }
 
-static void get_old(const void *row, const struct field *f, struct val *v)
+static void get_old(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct cmp_row *c = row;
 
 	get_text(c->old, cmp_fields[f->arg], f->type, v);
 }
 
-static void get_delta(const void *row, const struct field *f, struct val *v)
+static void get_delta(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct cmp_row *c = row;
 	const char *a = c->old ? cmp_get(c->old, cmp_fields[f->arg]) : NULL,
 		   *b = c->cur ? cmp_get(c->cur, cmp_fields[f->arg]) : NULL;
 
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!a || !b)
 		return;
 	delta_text(a, b, 0, v->buf, sizeof v->buf);
-	v->type = VAL_DEC;
+	v->type = OCC_VAL_DEC;
 	v->s = v->buf;
 }
 
-static void get_name(const void *row, const struct field *f, struct val *v)
+static void get_name(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct cmp_row *c = row;
 	static const char *const names[] = { "kernel", "mangled", "arch" };
 
-	get_text(c->cur ? c->cur : c->old, names[f->arg], FT_STR, v);
+	get_text(c->cur ? c->cur : c->old, names[f->arg], OCC_FT_STR, v);
 }
 
-static void get_change(const void *row, const struct field *f, struct val *v)
+static void get_change(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct cmp_row *c = row;
 
 	(void)f;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = c->change;
 }
 
-static void get_changed(const void *row, const struct field *f, struct val *v)
+static void get_changed(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct cmp_row *c = row;
 
 	(void)f;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = c->changed;
 }
 
 #define COL { NULL, 0, 2, 0, NULL, 0 }
-#define NAME(n, i, d) { n, FT_STR, d, get_name, "", COL, 0, i }
+#define NAME(n, i, d) { n, OCC_FT_STR, d, get_name, "", COL, 0, i }
 #define NUM3(i, n, d) \
-	{ n, FT_DEC, "the new build's " d, get_new, "", COL, 0, i }, \
-	{ "old_" n, FT_DEC, "the baseline's " d, get_old, "", COL, 0, i }, \
-	{ "d_" n, FT_DEC, "the new " n " less the baseline's (absent: a " \
+	{ n, OCC_FT_DEC, "the new build's " d, get_new, "", COL, 0, i }, \
+	{ "old_" n, OCC_FT_DEC, "the baseline's " d, get_old, "", COL, 0, i }, \
+	{ "d_" n, OCC_FT_DEC, "the new " n " less the baseline's (absent: a " \
 	  "kernel only one has)", get_delta, "", COL, 0, i }
 
-static const struct field compare_fields[] = {
-	{ "change", FT_STR, "changed, added, removed or unchanged",
+static const struct occ_field compare_fields[] = {
+	{ "change", OCC_FT_STR, "changed, added, removed or unchanged",
 	  get_change, "", COL, 0, 0 },
 	NAME("kernel", 0, "the kernel's name, demangled"),
 	NAME("mangled", 1, "the kernel's symbol"),
 	NAME("arch", 2, "the image's architecture, as compiled"),
-	{ "changed", FT_STR, "the fields that differ, '+'-joined",
+	{ "changed", OCC_FT_STR, "the fields that differ, '+'-joined",
 	  get_changed, "", COL, 0, 0 },
 	NUM3(0, "block", "threads per block"),
 	NUM3(1, "regs", "registers per thread"),
@@ -209,13 +209,13 @@ static const struct field compare_fields[] = {
 	NUM3(7, "blocks_per_sm", "active blocks per SM"),
 	NUM3(8, "warps_per_sm", "active warps per SM"),
 	NUM3(9, "occupancy_pct", "occupancy, percent"),
-	{ "limiter", FT_STR, "the new build's limiter, '+'-joined", get_new,
+	{ "limiter", OCC_FT_STR, "the new build's limiter, '+'-joined", get_new,
 	  "", COL, 0, 10 },
-	{ "old_limiter", FT_STR, "the baseline's limiter", get_old, "", COL,
+	{ "old_limiter", OCC_FT_STR, "the baseline's limiter", get_old, "", COL,
 	  0, 10 },
 };
 
-const struct row_kind kind_compare = {
+const struct occ_row_kind kind_compare = {
 	"compare", compare_fields, sizeof compare_fields /
 	sizeof compare_fields[0]
 };

@@ -47,7 +47,7 @@ static int looks_json(const char *path)
  * once in the field table. */
 struct snap {
 	struct baseline *b;
-	const struct field *f[3 + N_CMP];
+	const struct occ_field *f[3 + N_CMP];
 };
 
 static void snap_init(struct snap *sn, struct baseline *b)
@@ -59,7 +59,7 @@ static void snap_init(struct snap *sn, struct baseline *b)
 	for (i = 0; i < 3 + N_CMP; i++) {
 		const char *name = i < 3 ? names[i] : cmp_fields[i - 3];
 
-		sn->f[i] = field_find(&kind_occupancy, name, strlen(name));
+		sn->f[i] = occ_field_find(&kind_occupancy, name, strlen(name));
 	}
 }
 
@@ -74,13 +74,13 @@ static void snapshot(struct occ_run *run, const struct occ_row *row)
 	if (!r)
 		die("out of memory");
 	for (i = 0; i < 3 + N_CMP; i++) {
-		const struct field *f = sn->f[i];
-		struct val v;
+		const struct occ_field *f = sn->f[i];
+		struct occ_val v;
 
 		memset(&v, 0, sizeof v);
 		f->get(row, f, &v);
-		val_format(buf, sizeof buf, &v);
-		if (base_add(r, f->name, v.type == VAL_NULL ? NULL : buf) != 0)
+		occ_val_format(buf, sizeof buf, &v);
+		if (base_add(r, f->name, v.type == OCC_VAL_NULL ? NULL : buf) != 0)
 			die("out of memory");
 	}
 }

@@ -24,7 +24,7 @@
 struct parser {
 	const char *s;
 	size_t pos;
-	const struct row_kind *kind;
+	const struct occ_row_kind *kind;
 	struct expr *e;
 	struct expr_error *err;
 	int depth;
@@ -169,7 +169,7 @@ static int parse_word(struct parser *p, struct expr_operand *o)
 		   (len == 5 && strncmp(w, "false", 5) == 0)) {
 		o->kind = OPND_BOOL;
 		o->b = len == 4;
-	} else if ((o->f = field_find(p->kind, w, len)) != NULL) {
+	} else if ((o->f = occ_field_find(p->kind, w, len)) != NULL) {
 		o->kind = OPND_FIELD;
 	} else {
 		return fail(p, p->pos, "'%.*s': no such field of %s rows (see "
@@ -240,7 +240,7 @@ static int parse_cmp_op(struct parser *p, enum expr_cmp *op)
 static int numeric(const struct expr_operand *o)
 {
 	return o->kind == OPND_NUM || (o->kind == OPND_FIELD &&
-	       (o->f->type == FT_INT || o->f->type == FT_DEC));
+	       (o->f->type == OCC_FT_INT || o->f->type == OCC_FT_DEC));
 }
 
 static const char *kind_name(const struct expr_operand *o)
@@ -252,7 +252,7 @@ static const char *kind_name(const struct expr_operand *o)
 
 	if (o->kind != OPND_FIELD)
 		return names[o->kind];
-	return o->f->type == FT_LIST ? "a list" : o->f->type == FT_BOOL
+	return o->f->type == OCC_FT_LIST ? "a list" : o->f->type == OCC_FT_BOOL
 	       ? "a boolean" : numeric(o) ? "a number" : "text";
 }
 
@@ -263,8 +263,8 @@ static int typed(struct parser *p, const struct expr_node *n, size_t at)
 
 	if (l->kind != OPND_FIELD && r->kind != OPND_FIELD)
 		return fail(p, at, "a comparison needs a field on one side");
-	if ((l->kind == OPND_FIELD && l->f->type == FT_LIST) ||
-	    (r->kind == OPND_FIELD && r->f->type == FT_LIST))
+	if ((l->kind == OPND_FIELD && l->f->type == OCC_FT_LIST) ||
+	    (r->kind == OPND_FIELD && r->f->type == OCC_FT_LIST))
 		return fail(p, at, "a list field cannot be compared");
 	if (l->kind == OPND_NONE || r->kind == OPND_NONE)
 		return ordered ? fail(p, at, "none compares with == or != "
@@ -387,7 +387,7 @@ static int parse_or(struct parser *p)
 	return parse_joined(p, EX_OR, "||", parse_and);
 }
 
-int expr_parse(const char *text, const struct row_kind *kind,
+int expr_parse(const char *text, const struct occ_row_kind *kind,
 	       struct expr *e, struct expr_error *err)
 {
 	struct parser p = { text, 0, kind, e, err, 0 };

@@ -27,7 +27,7 @@ enum expr_kind { OPND_FIELD, OPND_NUM, OPND_STR, OPND_BOOL, OPND_NONE };
 
 struct expr_operand {
 	enum expr_kind kind;
-	const struct field *f;      /* OPND_FIELD */
+	const struct occ_field *f;      /* OPND_FIELD */
 	struct expr_num num;        /* OPND_NUM */
 	char *str;                  /* OPND_STR: malloc'ed */
 	int b;                      /* OPND_BOOL */
@@ -62,14 +62,14 @@ enum expr_value { EXPR_FALSE, EXPR_TRUE, EXPR_UNKNOWN };
 #define EXPR_MAX_DEPTH 64
 
 /* text against the fields of kind: 0, or -1 and err filled. */
-int expr_parse(const char *text, const struct row_kind *kind,
+int expr_parse(const char *text, const struct occ_row_kind *kind,
 	       struct expr *e, struct expr_error *err);
 void expr_free(struct expr *e);
 /* The expression on row (a row of the kind it was parsed against); with
  * absent non-NULL, the first field found absent where a comparison could
  * not be decided. */
 enum expr_value expr_eval(const struct expr *e, const void *row,
-			  const struct field **absent);
+			  const struct occ_field **absent);
 /* Why it is false on row: the comparisons that fail, each with its
  * fields' values ("regs <= 128 (regs 168)"), joined by "; ". */
 void expr_explain(const struct expr *e, const void *row, char *buf,

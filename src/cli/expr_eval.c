@@ -22,29 +22,29 @@ struct opval {
 	char text[512];
 };
 
-static void field_value(const struct field *f, const void *row,
+static void field_value(const struct occ_field *f, const void *row,
 			struct opval *o)
 {
-	struct val v;
+	struct occ_val v;
 	size_t i, len = 0, used;
 
 	memset(&v, 0, sizeof v);
 	f->get(row, f, &v);
-	o->present = v.type != VAL_NULL;
-	o->is_num = v.type == VAL_UINT || v.type == VAL_DEC;
+	o->present = v.type != OCC_VAL_NULL;
+	o->is_num = v.type == OCC_VAL_UINT || v.type == OCC_VAL_DEC;
 	o->text[0] = '\0';
-	if (v.type == VAL_UINT) {
+	if (v.type == OCC_VAL_UINT) {
 		o->num.ip = v.u;
 		snprintf(o->text, sizeof o->text, "%llu", (unsigned long long)v.u);
-	} else if (v.type == VAL_DEC) {
+	} else if (v.type == OCC_VAL_DEC) {
 		snprintf(o->text, sizeof o->text, "%s", v.s);
 		o->present = expr_num_parse(v.s, strlen(v.s), &o->num,
 					    &used) == 0 && !v.s[used];
-	} else if (v.type == VAL_STR) {
+	} else if (v.type == OCC_VAL_STR) {
 		snprintf(o->text, sizeof o->text, "%s", v.s);
-	} else if (v.type == VAL_BOOL) {
+	} else if (v.type == OCC_VAL_BOOL) {
 		snprintf(o->text, sizeof o->text, "%s", v.u ? "true" : "false");
-	} else if (v.type == VAL_SET) {
+	} else if (v.type == OCC_VAL_SET) {
 		for (i = 0; i < v.n && len + 1 < sizeof o->text; i++)
 			len += (size_t)snprintf(o->text + len, sizeof o->text -
 						len, "%s%s", i ? "+" : "",
@@ -68,7 +68,7 @@ static void operand_value(const struct expr_operand *x, const void *row,
 }
 
 static enum expr_value compare(const struct expr_node *n, const void *row,
-			       const struct field **absent)
+			       const struct occ_field **absent)
 {
 	struct opval l, r;
 	int c;
@@ -105,7 +105,7 @@ static enum expr_value compare(const struct expr_node *n, const void *row,
  * node's subtree, which runs from there to the node itself. */
 static void eval_all(const struct expr *e, const void *row,
 		     enum expr_value *v, size_t *lo,
-		     const struct field **absent)
+		     const struct occ_field **absent)
 {
 	size_t i;
 
@@ -138,7 +138,7 @@ static void eval_all(const struct expr *e, const void *row,
 }
 
 enum expr_value expr_eval(const struct expr *e, const void *row,
-			  const struct field **absent)
+			  const struct occ_field **absent)
 {
 	enum expr_value small[64], *v = small, r;
 

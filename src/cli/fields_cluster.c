@@ -20,7 +20,7 @@ OPT_GETTER(get_device, r->dev, r->dev->index)
 GETTER(get_device_name)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->dev)
 		set_str(v, r->dev->name);
 }
@@ -29,7 +29,7 @@ GETTER(get_device_name)
 GETTER(get_cluster)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (C)
 		set_str(v, C->name);
 }
@@ -38,14 +38,14 @@ OPT_GETTER(get_cluster_size, C, C->c.size)
 GETTER(get_cluster_source)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (C)
 		set_str(v, C->source ? C->source : "--cluster");
 }
 GETTER(get_cluster_portable)
 {
 	ROW;
-	v->type = C ? VAL_BOOL : VAL_NULL;
+	v->type = C ? OCC_VAL_BOOL : OCC_VAL_NULL;
 	v->u = C && C->c.portable;
 }
 OPT_GETTER(get_cluster_blocks, C, C->c.blocks_per_sm)
@@ -54,21 +54,21 @@ OPT_GETTER(get_cluster_active_blocks, C, C->c.active_blocks)
 GETTER(get_cluster_occupancy)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (C && C->c.warp_slots > 0)
-		val_pct(v, (uint64_t)C->c.active_warps,
+		occ_val_pct(v, (uint64_t)C->c.active_warps,
 			(uint64_t)C->c.warp_slots);
 }
 GETTER(get_cluster_limiter)
 {
 	ROW;
-	v->type = C ? VAL_SET : VAL_NULL;
+	v->type = C ? OCC_VAL_SET : OCC_VAL_NULL;
 	v->n = C ? cluster_limiter_names(C->c.limiters, v->strs) : 0;
 }
 GETTER(get_cluster_reason)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (C && C->c.reason != OCC_CLUSTER_FITS)
 		set_str(v, occ_cluster_reason_name(C->c.reason));
 }
@@ -93,20 +93,20 @@ OPT_GETTER(get_best_blocks, LAID_OUT,
 GETTER(get_cluster_bound)
 {
 	ROW;
-	v->type = C ? VAL_BOOL : VAL_NULL;
+	v->type = C ? OCC_VAL_BOOL : OCC_VAL_NULL;
 	v->u = C && cluster_upper_bound(C->layout);
 }
 GETTER(get_layout)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (C)
 		set_str(v, C->layout->text);
 }
 GETTER(get_layout_source)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (C)
 		set_str(v, C->layout->source);
 }
@@ -122,14 +122,14 @@ OPT_GETTER(get_measured_cluster_blocks, C && C->measured,
 GETTER(get_cluster_achieved)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (C && C->measured)
 		set_achieved(v, &C->m.residency);
 }
 GETTER(get_cluster_agrees)
 {
 	ROW;
-	v->type = C && C->have_api ? VAL_BOOL : VAL_NULL;
+	v->type = C && C->have_api ? OCC_VAL_BOOL : OCC_VAL_NULL;
 	v->u = C && C->agrees;
 }
 GETTER(text_cluster_agrees)

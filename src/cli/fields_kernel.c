@@ -26,7 +26,7 @@ KOPT_GETTER(get_spill_loads, K && kernel_more(K)->spill_loads >= 0,
 GETTER(text_spills)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!K || kernel_more(K)->spill_stores < 0)
 		return;
 	snprintf(v->buf, sizeof v->buf, "%lld/%lld",
@@ -34,7 +34,7 @@ GETTER(text_spills)
 		 (long long)kernel_more(K)->spill_loads);
 	set_str(v, v->buf);
 }
-GETTER(get_file) { ROW; v->type = VAL_NULL; if (K) set_str(v, K->file); }
+GETTER(get_file) { ROW; v->type = OCC_VAL_NULL; if (K) set_str(v, K->file); }
 GETTER(get_container)
 {
 	static const char *const names[] = {
@@ -43,7 +43,7 @@ GETTER(get_container)
 		[KSRC_ELF] = "elf", [KSRC_PTX] = "ptx"
 	};
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (K)
 		set_str(v, names[K->source]);
 }
@@ -55,7 +55,7 @@ KBOOL_GETTER(get_from_ptxas, K, K->from_ptxas)
 GETTER(get_image)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (K && K->image == OCC_IMAGE_SASS)
 		set_str(v, "sass");
 	else if (K && K->image == OCC_IMAGE_PTX)
@@ -66,7 +66,7 @@ GETTER(get_image_why)
 	const char *why;
 
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	/* No GPU named, or not from a fatbin: no choice to explain. */
 	if (K && (why = kernel_image_why(K)))
 		set_str(v, why);
@@ -88,7 +88,7 @@ KBOOL_GETTER(get_reaches_min, K && K->min_blocks > 0 && !r->no_model,
 GETTER(text_min_blocks)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (K && K->min_blocks > 0)
 		snprintf(v->buf, sizeof v->buf, "%d%s", K->min_blocks,
 			 r->r.blocks_per_sm < K->min_blocks ? "!" : "");
@@ -105,12 +105,12 @@ KOPT_GETTER(get_max_regs, K && K->max_regs > 0, K->max_regs)
 KOPT_GETTER(get_ptx_shared, K && K->source == KSRC_PTX && K->static_smem >= 0,
 	    K->static_smem)
 /* x y z, or absent when x is 0. */
-static void dims(struct val *v, const int d[3])
+static void dims(struct occ_val *v, const int d[3])
 {
 	uint64_t *l = v->nums;
 	int i;
 
-	v->type = d[0] > 0 ? VAL_LIST : VAL_NULL;
+	v->type = d[0] > 0 ? OCC_VAL_LIST : OCC_VAL_NULL;
 	for (i = 0; i < 3; i++)
 		l[i] = d[i] > 0 ? (uint64_t)d[i] : 1;
 	v->list = l;
@@ -131,11 +131,11 @@ GETTER(get_cluster_dims)
 /* Triton's launch, from its cache's metadata. */
 #define L kernel_more(r->ki)->launch
 #define HAVE_L (r->ki && kernel_more(r->ki)->launch)
-GETTER(get_triton_kernel) { ROW; v->type = VAL_NULL;
+GETTER(get_triton_kernel) { ROW; v->type = OCC_VAL_NULL;
 	if (HAVE_L && L->name[0]) set_str(v, L->name); }
-GETTER(get_triton_version) { ROW; v->type = VAL_NULL;
+GETTER(get_triton_version) { ROW; v->type = OCC_VAL_NULL;
 	if (HAVE_L && L->version[0]) set_str(v, L->version); }
-GETTER(get_triton_entry) { ROW; v->type = VAL_NULL;
+GETTER(get_triton_entry) { ROW; v->type = OCC_VAL_NULL;
 	if (HAVE_L) set_str(v, L->entry); }
 KOPT_GETTER(get_num_warps, HAVE_L, L->launch.num_warps)
 KOPT_GETTER(get_num_ctas, HAVE_L, L->launch.num_ctas)

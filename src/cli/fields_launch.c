@@ -9,33 +9,33 @@
 #include "launches.h"
 
 #define ROW const struct launch_row *r = p; (void)f
-#define GETTER(fn) static void fn(const void *p, const struct field *f, \
-				  struct val *v)
+#define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
+				  struct occ_val *v)
 /* A number of the record; absent where the trace has none (-1). */
 #define REC_GETTER(fn, expr) GETTER(fn) { ROW; int64_t x = (expr); \
-	v->type = x < 0 ? VAL_NULL : VAL_UINT; v->u = (uint64_t)x; }
+	v->type = x < 0 ? OCC_VAL_NULL : OCC_VAL_UINT; v->u = (uint64_t)x; }
 /* A figure of the model; absent where the launch was not modelled. */
 #define MODEL_GETTER(fn, expr) GETTER(fn) { ROW; \
-	v->type = r->not_modelled ? VAL_NULL : VAL_UINT; \
+	v->type = r->not_modelled ? OCC_VAL_NULL : OCC_VAL_UINT; \
 	if (!r->not_modelled) v->u = (uint64_t)(expr); }
 
-static void set_str(struct val *v, const char *s)
+static void set_str(struct occ_val *v, const char *s)
 {
-	v->type = s ? VAL_STR : VAL_NULL;
+	v->type = s ? OCC_VAL_STR : OCC_VAL_NULL;
 	v->s = s;
 }
 
-static void set_dims(struct val *v, const int64_t d[3])
+static void set_dims(struct occ_val *v, const int64_t d[3])
 {
 	int i;
 
 	if (d[0] < 0) {
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 		return;
 	}
 	for (i = 0; i < 3; i++)
 		v->nums[i] = (uint64_t)d[i];
-	v->type = VAL_LIST;
+	v->type = OCC_VAL_LIST;
 	v->list = v->nums;
 	v->n = 3;
 }
@@ -109,30 +109,30 @@ GETTER(get_reason)
 	else if (r->m.result.blocks_per_sm == 0)
 		set_str(v, occ_reason_name(r->m.result.reason));
 	else
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 }
 
 #define HAS_WAVES (!r->not_modelled && r->m.has_waves)
 GETTER(get_waves)
 {
 	ROW;
-	v->type = HAS_WAVES ? VAL_UINT : VAL_NULL;
+	v->type = HAS_WAVES ? OCC_VAL_UINT : OCC_VAL_NULL;
 	v->u = HAS_WAVES ? (uint64_t)r->m.waves.waves : 0;
 }
 GETTER(get_tail)
 {
 	ROW;
-	v->type = HAS_WAVES ? VAL_UINT : VAL_NULL;
+	v->type = HAS_WAVES ? OCC_VAL_UINT : OCC_VAL_NULL;
 	v->u = HAS_WAVES ? (uint64_t)r->m.waves.tail_blocks : 0;
 }
 GETTER(get_waves_fraction)
 {
 	ROW;
 	if (r->not_modelled || r->m.result.blocks_per_sm == 0) {
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 		return;
 	}
-	val_dec(v, f, r->m.waves_fraction);
+	occ_val_dec(v, f, r->m.waves_fraction);
 }
 
 /* --partition: the part of the launch's device it is computed in. */
@@ -148,7 +148,7 @@ GETTER(get_part)
 }
 #define PART_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
 	const struct occ_launch_part *P = part_of_row(r); \
-	v->type = P && (cond) ? VAL_UINT : VAL_NULL; \
+	v->type = P && (cond) ? OCC_VAL_UINT : OCC_VAL_NULL; \
 	if (P && (cond)) v->u = (uint64_t)(expr); }
 PART_GETTER(get_part_groups, 1, P->split.groups)
 PART_GETTER(get_part_group_sms, 1, P->split.group_sms)
@@ -161,7 +161,7 @@ GETTER(get_part_layout)
 
 	ROW;
 	P = part_of_row(r);
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (P && P->measured) {
 		occ_layout_format(&P->layout, v->buf, sizeof v->buf);
 		set_str(v, v->buf);
@@ -172,35 +172,35 @@ GETTER(get_part_layout)
 GETTER(get_cluster_size)
 {
 	ROW;
-	v->type = r->l->cluster[0] < 0 || r->not_modelled ? VAL_NULL : VAL_UINT;
+	v->type = r->l->cluster[0] < 0 || r->not_modelled ? OCC_VAL_NULL : OCC_VAL_UINT;
 	v->u = r->m.cluster_size ? (uint64_t)r->m.cluster_size : 1;
 }
 GETTER(get_max_active_clusters)
 {
 	ROW;
-	v->type = HAS_CLUSTER ? VAL_UINT : VAL_NULL;
+	v->type = HAS_CLUSTER ? OCC_VAL_UINT : OCC_VAL_NULL;
 	v->u = HAS_CLUSTER ? (uint64_t)r->m.cluster.max_active_clusters : 0;
 }
 GETTER(get_cluster_active_blocks)
 {
 	ROW;
-	v->type = HAS_CLUSTER ? VAL_UINT : VAL_NULL;
+	v->type = HAS_CLUSTER ? OCC_VAL_UINT : OCC_VAL_NULL;
 	v->u = HAS_CLUSTER ? (uint64_t)r->m.cluster.active_blocks : 0;
 }
 GETTER(get_cluster_occupancy)
 {
 	ROW;
 	if (!HAS_CLUSTER) {
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 		return;
 	}
-	val_pct(v, (uint64_t)r->m.cluster.active_warps,
+	occ_val_pct(v, (uint64_t)r->m.cluster.active_warps,
 		(uint64_t)r->m.cluster.warp_slots);
 }
 GETTER(get_cluster_reason)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (HAS_CLUSTER && r->m.cluster.reason != OCC_CLUSTER_FITS)
 		set_str(v, occ_cluster_reason_name(r->m.cluster.reason));
 }
@@ -212,19 +212,19 @@ GETTER(get_achieved)
 {
 	ROW;
 	if (r->l->achieved_occupancy_pct < 0) {
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 		return;
 	}
-	val_dec(v, f, r->l->achieved_occupancy_pct);
+	occ_val_dec(v, f, r->l->achieved_occupancy_pct);
 }
 GETTER(get_kineto_est)
 {
 	ROW;
 	if (!(r->l->has_kineto & OCC_KINETO_EST)) {
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 		return;
 	}
-	val_dec(v, f, r->l->kineto_est_pct);
+	occ_val_dec(v, f, r->l->kineto_est_pct);
 }
 GETTER(get_unknown)
 {
@@ -239,7 +239,7 @@ GETTER(get_unknown)
 	size_t i;
 
 	ROW;
-	v->type = VAL_SET;
+	v->type = OCC_VAL_SET;
 	v->n = 0;
 	if (r->not_modelled)
 		return;
@@ -250,135 +250,135 @@ GETTER(get_unknown)
 
 /* Two spaces between cells: a kernel's name holds single ones. */
 #define F(name, type, desc, get) { name, type, desc, get, NULL, \
-	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, 0 }
-#define DIMS(name, desc, get) { name, FT_LIST, desc, get, NULL, \
-	{ NULL, 0, 2, TXT_DASH | TXT_DIMS, NULL, 0 }, 0, 0 }
+	{ NULL, 0, 2, OCC_TXT_DASH, NULL, 0 }, 0, 0 }
+#define DIMS(name, desc, get) { name, OCC_FT_LIST, desc, get, NULL, \
+	{ NULL, 0, 2, OCC_TXT_DASH | OCC_TXT_DIMS, NULL, 0 }, 0, 0 }
 /* A field of the model's result (fields_result.c). */
 #define RESULT(name, type, desc, get, member) { name, type, desc, get, NULL, \
-	{ NULL, 0, 2, TXT_DASH, NULL, 0 }, 0, RESULT_AT(member) }
+	{ NULL, 0, 2, OCC_TXT_DASH, NULL, 0 }, 0, RESULT_AT(member) }
 #define LIMIT(name, member, desc) \
-	RESULT(name, FT_INT, desc, get_result_limit, member)
+	RESULT(name, OCC_FT_INT, desc, get_result_limit, member)
 
-static const struct field fields[] = {
-	F("file", FT_STR, "the trace file the launch was read from", get_file),
-	F("format", FT_STR, "its format: occcalc (--trace) or kineto",
+static const struct occ_field fields[] = {
+	F("file", OCC_FT_STR, "the trace file the launch was read from", get_file),
+	F("format", OCC_FT_STR, "its format: occcalc (--trace) or kineto",
 	  get_format),
-	F("line", FT_INT, "the line of the launch's record (occcalc's trace)",
+	F("line", OCC_FT_INT, "the line of the launch's record (occcalc's trace)",
 	  get_line),
-	F("device", FT_INT, "the device the launch ran on, as the trace numbers "
+	F("device", OCC_FT_INT, "the device the launch ran on, as the trace numbers "
 	  "it", get_device),
-	F("device_name", FT_STR, "its name", get_device_name),
-	F("arch", FT_STR, "its architecture, sm_XY", get_arch),
-	F("multiProcessorCount", FT_INT, "its SMs (the whole GPU's; with "
+	F("device_name", OCC_FT_STR, "its name", get_device_name),
+	F("arch", OCC_FT_STR, "its architecture, sm_XY", get_arch),
+	F("multiProcessorCount", OCC_FT_INT, "its SMs (the whole GPU's; with "
 	  "--partition the figures are of partition_part_sms)", get_sms),
-	F("partition_part", FT_STR, "the part of its SMs computed in "
+	F("partition_part", OCC_FT_STR, "the part of its SMs computed in "
 	  "(--partition): group N or remaining", get_part),
-	F("partition_groups", FT_INT, "groups the split of its SMs makes "
+	F("partition_groups", OCC_FT_INT, "groups the split of its SMs makes "
 	  "(cuDevSmResourceSplitByCount's nbGroups; without its GPC layout "
 	  "the most)", get_part_groups),
-	F("partition_sms", FT_INT, "SMs of each group", get_part_group_sms),
-	F("partition_remaining_sms", FT_INT, "SMs no group has (absent: not "
+	F("partition_sms", OCC_FT_INT, "SMs of each group", get_part_group_sms),
+	F("partition_remaining_sms", OCC_FT_INT, "SMs no group has (absent: not "
 	  "known without the GPC layout)", get_part_remaining),
-	F("partition_part_sms", FT_INT, "SMs of the part computed in: the "
+	F("partition_part_sms", OCC_FT_INT, "SMs of the part computed in: the "
 	  "waves' and clusters'", get_part_sms),
-	F("partition_layout", FT_STR, "the part's SMs per GPC, as its clusters "
+	F("partition_layout", OCC_FT_STR, "the part's SMs per GPC, as its clusters "
 	  "run (absent: not measured: no cluster figures)", get_part_layout),
-	F("stream", FT_INT, "the stream", get_stream),
-	F("correlation", FT_INT, "CUPTI's correlation id of the launch",
+	F("stream", OCC_FT_INT, "the stream", get_stream),
+	F("correlation", OCC_FT_INT, "CUPTI's correlation id of the launch",
 	  get_correlation),
-	F("graph_id", FT_INT, "the CUDA graph it was part of (0: none; "
+	F("graph_id", OCC_FT_INT, "the CUDA graph it was part of (0: none; "
 	  "occcalc's trace)", get_graph),
-	F("launch_type", FT_STR, "regular, cooperative_single, "
+	F("launch_type", OCC_FT_STR, "regular, cooperative_single, "
 	  "cooperative_multi or cbl_commandlist", get_launch_type),
-	F("kernel", FT_STR, "the kernel's name, demangled", get_kernel),
-	F("mangled", FT_STR, "its symbol (occcalc's trace)", get_mangled),
-	F("op", FT_STR, "the operator that launched it: the cpu_op of its "
+	F("kernel", OCC_FT_STR, "the kernel's name, demangled", get_kernel),
+	F("mangled", OCC_FT_STR, "its symbol (occcalc's trace)", get_mangled),
+	F("op", OCC_FT_STR, "the operator that launched it: the cpu_op of its "
 	  "External id (Kineto), or the NVTX range its launch call was made in "
 	  "(--trace: PyTorch's emit_nvtx; absent: not known)",
 	  get_op),
-	F("op_shapes", FT_STR, "the operator's input shapes, its Input Dims "
+	F("op_shapes", OCC_FT_STR, "the operator's input shapes, its Input Dims "
 	  "as JSON (Kineto with record_shapes; absent past 4 KB)", get_op_shapes),
-	F("module", FT_STR, "the innermost nn.Module the operator ran in "
+	F("module", OCC_FT_STR, "the innermost nn.Module the operator ran in "
 	  "(Kineto with with_modules or with_stack; absent in backward and "
 	  "outside modules)", get_module),
-	F("external_id", FT_INT, "Kineto's External id, shared with its "
+	F("external_id", OCC_FT_INT, "Kineto's External id, shared with its "
 	  "operator", get_external_id),
 	DIMS("grid", "the grid, [x, y, z] blocks", get_grid),
 	DIMS("block", "the block, [x, y, z] threads", get_block),
 	DIMS("cluster_dims", "the cluster, [x, y, z] blocks ([0, 0, 0]: "
 	  "none; absent: not recorded, as in Kineto's)", get_cluster_dims),
-	F("grid_blocks", FT_INT, "blocks of the grid", get_grid_blocks),
-	F("block_threads", FT_INT, "threads per block", get_block_threads),
-	F("regs", FT_INT, "registers per thread", get_regs),
-	F("static_smem", FT_INT, "static shared memory per block, bytes "
+	F("grid_blocks", OCC_FT_INT, "blocks of the grid", get_grid_blocks),
+	F("block_threads", OCC_FT_INT, "threads per block", get_block_threads),
+	F("regs", OCC_FT_INT, "registers per thread", get_regs),
+	F("static_smem", OCC_FT_INT, "static shared memory per block, bytes "
 	  "(absent: not recorded apart)", get_static_smem),
-	F("smem", FT_INT, "dynamic shared memory per block, bytes (absent: "
+	F("smem", OCC_FT_INT, "dynamic shared memory per block, bytes (absent: "
 	  "not recorded apart)", get_smem),
-	F("smem_total", FT_INT, "static plus dynamic shared memory per block, "
+	F("smem_total", OCC_FT_INT, "static plus dynamic shared memory per block, "
 	  "bytes (what Kineto records)", get_smem_total),
-	F("smem_limit_config", FT_STR, "the shared-memory limit it was launched "
+	F("smem_limit_config", OCC_FT_STR, "the shared-memory limit it was launched "
 	  "under: default or optin", get_smem_limit),
-	F("smem_executed", FT_INT, "the shared memory per SM it ran with (the "
+	F("smem_executed", OCC_FT_INT, "the shared memory per SM it ran with (the "
 	  "carveout the driver chose), bytes", get_smem_executed),
-	F("local_mem_per_thread", FT_INT, "local memory per thread, bytes",
+	F("local_mem_per_thread", OCC_FT_INT, "local memory per thread, bytes",
 	  get_local),
-	RESULT("smem_per_block", FT_INT, "shared memory a block holds, the "
+	RESULT("smem_per_block", OCC_FT_INT, "shared memory a block holds, the "
 	       "driver's reserve included, bytes", get_result_bytes,
 	       smem_per_block),
-	RESULT("smem_per_sm", FT_INT, "the SM's shared memory modelled: "
+	RESULT("smem_per_sm", OCC_FT_INT, "the SM's shared memory modelled: "
 	       "smem_executed, or the largest carveout where not recorded",
 	       get_result_bytes, smem_per_sm),
-	RESULT("blocks_per_sm", FT_INT, "active blocks per SM", get_result_int,
+	RESULT("blocks_per_sm", OCC_FT_INT, "active blocks per SM", get_result_int,
 	       blocks_per_sm),
-	RESULT("warps_per_sm", FT_INT, "active warps per SM", get_result_int,
+	RESULT("warps_per_sm", OCC_FT_INT, "active warps per SM", get_result_int,
 	       warps_per_sm),
-	RESULT("max_warps_per_sm", FT_INT, "the SM's warp slots",
+	RESULT("max_warps_per_sm", OCC_FT_INT, "the SM's warp slots",
 	       get_result_int, max_warps_per_sm),
-	RESULT("occupancy_pct", FT_DEC, "active warps over the SM's warp "
+	RESULT("occupancy_pct", OCC_FT_DEC, "active warps over the SM's warp "
 	       "slots, percent", get_result_occupancy, warps_per_sm),
-	F("achieved_occupancy_pct", FT_DEC, "achieved occupancy measured by "
+	F("achieved_occupancy_pct", OCC_FT_DEC, "achieved occupancy measured by "
 	  "--trace --achieved (sm__warps_active.avg.pct_of_peak_sustained_active), "
 	  "percent (absent: not measured)", get_achieved),
-	RESULT("limiter", FT_SET, "the resources that limit blocks_per_sm: "
+	RESULT("limiter", OCC_FT_SET, "the resources that limit blocks_per_sm: "
 	       "warps, registers, shared_memory, blocks, barriers",
 	       get_result_limiter, limiters),
 	LIMIT_FIELDS,
-	F("reason", FT_STR, "why the launch has no figures or no block fits "
+	F("reason", OCC_FT_STR, "why the launch has no figures or no block fits "
 	  "(absent: it has them)", get_reason),
-	F("waves", FT_INT, "waves the grid runs in (a cluster launch: of the "
+	F("waves", OCC_FT_INT, "waves the grid runs in (a cluster launch: of the "
 	  "blocks its resident clusters hold)", get_waves),
-	F("tail_blocks", FT_INT, "blocks of the last, partial wave", get_tail),
-	F("waves_per_multiprocessor", FT_DEC, "blocks over the blocks the GPU "
+	F("tail_blocks", OCC_FT_INT, "blocks of the last, partial wave", get_tail),
+	F("waves_per_multiprocessor", OCC_FT_DEC, "blocks over the blocks the GPU "
 	  "(--partition: the part) holds at once (Nsight Compute's "
 	  "launch__waves_per_multiprocessor)", get_waves_fraction),
-	F("cluster_size", FT_INT, "CTAs per cluster (1: no clusters)",
+	F("cluster_size", OCC_FT_INT, "CTAs per cluster (1: no clusters)",
 	  get_cluster_size),
-	F("max_active_clusters", FT_INT, "clusters the GPU (--partition: the "
+	F("max_active_clusters", OCC_FT_INT, "clusters the GPU (--partition: the "
 	  "part) holds at once, on its GPC layout", get_max_active_clusters),
-	F("cluster_active_blocks", FT_INT, "CTAs resident at once, "
+	F("cluster_active_blocks", OCC_FT_INT, "CTAs resident at once, "
 	  "max_active_clusters x cluster_size", get_cluster_active_blocks),
-	F("cluster_occupancy_pct", FT_DEC, "active warps over all the GPU's "
+	F("cluster_occupancy_pct", OCC_FT_DEC, "active warps over all the GPU's "
 	  "warp slots in the cluster launch, percent", get_cluster_occupancy),
-	F("cluster_reason", FT_STR, "why no cluster is resident: "
+	F("cluster_reason", OCC_FT_STR, "why no cluster is resident: "
 	  "kernel_does_not_launch, cluster_larger_than_gpcs, "
 	  "runtime_refuses_in_part (--partition: cudaOccupancyMaxActiveClusters "
 	  "answers 0 there, and the launch is refused; absent: one is)",
 	  get_cluster_reason),
-	F("cupti_max_active_clusters", FT_INT, "the clusters CUPTI reported "
+	F("cupti_max_active_clusters", OCC_FT_INT, "the clusters CUPTI reported "
 	  "for the launch", get_cupti_clusters),
-	F("start_ns", FT_INT, "when it started, ns (the trace's clock)",
+	F("start_ns", OCC_FT_INT, "when it started, ns (the trace's clock)",
 	  get_start),
-	F("duration_ns", FT_INT, "how long it ran, ns (a launch --achieved "
+	F("duration_ns", OCC_FT_INT, "how long it ran, ns (a launch --achieved "
 	  "measured: as the profiler timed it)", get_duration),
-	F("kineto_est_pct", FT_DEC, "Kineto's 'est. achieved occupancy %' for "
+	F("kineto_est_pct", OCC_FT_DEC, "Kineto's 'est. achieved occupancy %' for "
 	  "the launch", get_kineto_est),
-	F("unknown", FT_SET, "what the trace does not record and the figures "
+	F("unknown", OCC_FT_SET, "what the trace does not record and the figures "
 	  "assume: smem_split, carveout, cluster, layout, waves; smem_executed: "
 	  "the carveout recorded cannot be the one the launch ran with (under "
 	  "--achieved's profiler), so the largest is assumed", get_unknown),
 };
 
-const struct row_kind kind_launches = {
+const struct occ_row_kind kind_launches = {
 	"launch", fields, sizeof fields / sizeof fields[0]
 };
 

@@ -20,7 +20,7 @@ GETTER(get_block_shape)
 	if (r->block_shape[0])
 		set_str(v, r->block_shape);
 	else
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 }
 UINT_GETTER(get_regs, r->k.regs_per_thread)
 UINT_GETTER(get_smem, r->k.dynamic_smem)
@@ -61,9 +61,9 @@ GETTER(get_reason)
 		return;
 	}
 	if (r->no_model)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else if (r->r.reason == OCC_LAUNCHES)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else
 		set_str(v, occ_reason_name(r->r.reason));
 }
@@ -72,7 +72,7 @@ OPT_GETTER(get_min_grid, r->sms,
 GETTER(get_ties)
 {
 	MODEL_ROW;
-	v->type = r->best ? VAL_LIST : VAL_NULL;
+	v->type = r->best ? OCC_VAL_LIST : OCC_VAL_NULL;
 	v->list = r->ties;
 	v->n = r->best ? (size_t)r->best->n_ties : 0;
 }
@@ -82,16 +82,16 @@ OPT_GETTER(get_tail, r->have_waves, r->w.tail_blocks)
 GETTER(get_launch_occupancy)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->have_waves)
-		val_pct(v, (uint64_t)r->w.grid * (uint64_t)r->r.warps_per_block,
+		occ_val_pct(v, (uint64_t)r->w.grid * (uint64_t)r->r.warps_per_block,
 			(uint64_t)r->w.waves * (uint64_t)r->w.sms *
 			(uint64_t)r->r.max_warps_per_sm);
 }
 GETTER(get_kernel)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->kernel)
 		set_str(v, r->kernel);
 }
@@ -99,7 +99,7 @@ GETTER(get_kernel)
 GETTER(get_gpu)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->gpu_name)
 		set_str(v, r->gpu_name);
 }
@@ -108,18 +108,18 @@ GETTER(get_gpu)
 GETTER(get_can_launch)
 {
 	ROW;
-	v->type = VAL_BOOL;
+	v->type = OCC_VAL_BOOL;
 	if (r->no_image)
 		v->u = 0;
 	else if (r->no_model)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else
 		v->u = r->r.blocks_per_sm > 0;
 }
 GETTER(get_mangled)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->ki)
 		set_str(v, r->ki->mangled);
 }
@@ -139,7 +139,7 @@ GETTER(get_step)
 	const struct occ_step *s = f->arg & 8 ? &r->h.smem : &r->h.regs;
 	int gain = s->has_gain, drop = s->has_drop;
 
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!r->have_headroom)
 		return;
 	switch ((enum step_member)(f->arg & 7)) {
@@ -150,7 +150,7 @@ GETTER(get_step)
 	case DROP_TO: v->u = s->drop_to; if (!drop) return; break;
 	case DROP_BLOCKS: v->u = (uint64_t)s->drop_blocks; if (!drop) return; break;
 	}
-	v->type = VAL_UINT;
+	v->type = OCC_VAL_UINT;
 }
 
 /* ---- On the GPU ---- */
@@ -165,21 +165,21 @@ OPT_GETTER(get_resident, G && G->measured, G->m.residency.max_blocks_per_sm)
 GETTER(get_achieved)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (G && G->measured)
 		set_achieved(v, &G->m.residency);
 }
 GETTER(get_measure_ms)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (G && G->measured)
-		val_dec(v, f, G->m.ms);
+		occ_val_dec(v, f, G->m.ms);
 }
 GETTER(get_agrees)
 {
 	MODEL_ROW;
-	v->type = G && (G->have_func || !r->ki) ? VAL_BOOL : VAL_NULL;
+	v->type = G && (G->have_func || !r->ki) ? OCC_VAL_BOOL : OCC_VAL_NULL;
 	v->u = G && G->agrees;
 }
 /* The text table marks a disagreement. */
@@ -192,99 +192,99 @@ OPT_GETTER(get_api_dyn, G && G->have_api_dyn, G->api_dyn)
 GETTER(get_api_dyn_loses)
 {
 	ROW;
-	v->type = G && G->have_api_dyn ? VAL_BOOL : VAL_NULL;
+	v->type = G && G->have_api_dyn ? OCC_VAL_BOOL : OCC_VAL_NULL;
 	v->u = G && G->api_dyn_blocks < r->r.blocks_per_sm;
 }
 #undef G
 
-#define LIMIT(name, member, desc) { name, FT_INT, desc, get_result_limit, \
+#define LIMIT(name, member, desc) { name, OCC_FT_INT, desc, get_result_limit, \
 	NULL, { 0 }, 0, RESULT_AT(member) }
 /* A field of the model's result, shown as text columns show it. */
 #define RESULT(name, type, desc, get, member, text) { name, type, desc, get, \
 	NULL, text, 0, RESULT_AT(member) }
 #define COL(label, width, gap, flags, get) { label, width, gap, flags, get, 0 }
-#define STEP(name, member, desc) { name, FT_INT, desc, get_step, NULL, \
+#define STEP(name, member, desc) { name, OCC_FT_INT, desc, get_step, NULL, \
 	{ 0 }, NEED_HEADROOM, member }
 #define PLAIN(name, type, desc, get) { name, type, desc, get, NULL, { 0 }, 0, 0 }
 #define SMEM_STEP 8
 
-static const struct field fields[] = {
-	{ "arch", FT_STR, "the architecture, sm_XY", get_arch, NULL,
+static const struct occ_field fields[] = {
+	{ "arch", OCC_FT_STR, "the architecture, sm_XY", get_arch, NULL,
 	  { NULL, -7, 2, 0, NULL, 0 }, 0, 0 },
-	{ "block", FT_INT, "threads per block", get_block, NULL,
+	{ "block", OCC_FT_INT, "threads per block", get_block, NULL,
 	  { NULL, 6, 1, 0, NULL, 0 }, 0, 0 },
-	{ "block_shape", FT_STR, "the block's shape as --block gave it, "
+	{ "block_shape", OCC_FT_STR, "the block's shape as --block gave it, "
 	  "16x16 or 8x8x4 (absent: a thread count)", get_block_shape, NULL,
-	  { "shape", -8, 2, TXT_DASH, NULL, 0 }, 0, 0 },
-	{ "regs", FT_INT, "registers per thread", get_regs, NULL,
+	  { "shape", -8, 2, OCC_TXT_DASH, NULL, 0 }, 0, 0 },
+	{ "regs", OCC_FT_INT, "registers per thread", get_regs, NULL,
 	  { NULL, 5, 1, 0, NULL, 0 }, 0, 0 },
-	{ "smem", FT_INT, "dynamic shared memory per block, bytes", get_smem,
+	{ "smem", OCC_FT_INT, "dynamic shared memory per block, bytes", get_smem,
 	  NULL, { "dyn smem", 9, 1, 0, NULL, 0 }, 0, 0 },
-	{ "static_smem", FT_INT, "static shared memory per block, bytes",
+	{ "static_smem", OCC_FT_INT, "static shared memory per block, bytes",
 	  get_static_smem, NULL, { "static", 9, 1, 0, NULL, 0 }, 0, 0 },
-	RESULT("blocks_per_sm", FT_INT, "active blocks per SM", get_result_int,
+	RESULT("blocks_per_sm", OCC_FT_INT, "active blocks per SM", get_result_int,
 	       blocks_per_sm, COL("blocks", 7, 1, 0, NULL)),
-	RESULT("warps_per_sm", FT_INT, "active warps per SM", get_result_int,
+	RESULT("warps_per_sm", OCC_FT_INT, "active warps per SM", get_result_int,
 	       warps_per_sm, COL("warps", 6, 1, 0, NULL)),
-	RESULT("occupancy_pct", FT_DEC, "active warps over the SM's warp "
+	RESULT("occupancy_pct", OCC_FT_DEC, "active warps over the SM's warp "
 	       "slots, percent", get_result_occupancy, warps_per_sm,
-	       COL("occupancy", 10, 1, TXT_PCT, NULL)),
-	RESULT("limiter", FT_SET, "the resources that limit blocks_per_sm: "
+	       COL("occupancy", 10, 1, OCC_TXT_PCT, NULL)),
+	RESULT("limiter", OCC_FT_SET, "the resources that limit blocks_per_sm: "
 	       "warps, registers, shared_memory, blocks, barriers",
 	       get_result_limiter, limiters, COL(NULL, 0, 2, 0, text_limiter)),
-	RESULT("max_warps_per_sm", FT_INT, "the SM's warp slots",
+	RESULT("max_warps_per_sm", OCC_FT_INT, "the SM's warp slots",
 	       get_result_int, max_warps_per_sm, COL(NULL, 0, 0, 0, NULL)),
-	RESULT("warps_per_block", FT_INT, "warps of one block",
+	RESULT("warps_per_block", OCC_FT_INT, "warps of one block",
 	       get_result_int, warps_per_block, COL(NULL, 0, 0, 0, NULL)),
 	LIMIT_FIELDS,
-	RESULT("regs_per_block", FT_INT, "registers allocated to a block",
+	RESULT("regs_per_block", OCC_FT_INT, "registers allocated to a block",
 	       get_result_int, regs_per_block, COL(NULL, 0, 0, 0, NULL)),
-	RESULT("smem_per_block", FT_INT, "shared memory allocated to a block, "
+	RESULT("smem_per_block", OCC_FT_INT, "shared memory allocated to a block, "
 	       "the driver's reserve included, bytes", get_result_bytes,
 	       smem_per_block, COL(NULL, 0, 0, 0, NULL)),
-	RESULT("smem_per_sm", FT_INT, "shared memory the SM runs with (the "
+	RESULT("smem_per_sm", OCC_FT_INT, "shared memory the SM runs with (the "
 	       "carveout), bytes", get_result_bytes, smem_per_sm,
 	       COL(NULL, 0, 0, 0, NULL)),
-	{ "carveout", FT_INT, "the carveout preference, percent (absent: "
+	{ "carveout", OCC_FT_INT, "the carveout preference, percent (absent: "
 	  "default; CSV says default)", get_carveout, "default", { 0 }, 0, 0 },
-	PLAIN("optin", FT_BOOL, "whether the kernel may opt in above "
+	PLAIN("optin", OCC_FT_BOOL, "whether the kernel may opt in above "
 	      "sharedMemPerBlock", get_optin),
-	PLAIN("needs_optin", FT_BOOL, "whether its shared memory exceeds "
+	PLAIN("needs_optin", OCC_FT_BOOL, "whether its shared memory exceeds "
 	      "sharedMemPerBlock", get_needs_optin),
-	PLAIN("barriers", FT_INT, "block barriers the kernel uses",
+	PLAIN("barriers", OCC_FT_INT, "block barriers the kernel uses",
 	      get_barriers),
-	PLAIN("reason", FT_STR, "why it cannot launch (absent: it launches)",
+	PLAIN("reason", OCC_FT_STR, "why it cannot launch (absent: it launches)",
 	      get_reason),
-	PLAIN("can_launch", FT_BOOL, "whether it can launch: an image the GPU "
+	PLAIN("can_launch", OCC_FT_BOOL, "whether it can launch: an image the GPU "
 	      "loads, and a block that fits (absent: PTX the driver compiles)",
 	      get_can_launch),
-	PLAIN("min_grid_size", FT_INT, "blocks that fill the GPU, "
+	PLAIN("min_grid_size", OCC_FT_INT, "blocks that fill the GPU, "
 	      "blocks_per_sm x SMs (absent: no --sms)", get_min_grid),
-	PLAIN("ties", FT_LIST, "the block sizes with the best occupancy, "
+	PLAIN("ties", OCC_FT_LIST, "the block sizes with the best occupancy, "
 	      "largest first (absent: --block given)", get_ties),
-	PLAIN("grid", FT_INT, "blocks launched (--grid)", get_grid),
-	PLAIN("waves", FT_INT, "waves the grid runs in (a cluster launch: "
+	PLAIN("grid", OCC_FT_INT, "blocks launched (--grid)", get_grid),
+	PLAIN("waves", OCC_FT_INT, "waves the grid runs in (a cluster launch: "
 	      "waves of the blocks its resident clusters hold; none for a "
 	      "grid that is no multiple of the cluster's size, which CUDA "
 	      "refuses)", get_waves),
-	PLAIN("tail_blocks", FT_INT, "blocks of the last, partial wave",
+	PLAIN("tail_blocks", OCC_FT_INT, "blocks of the last, partial wave",
 	      get_tail),
-	PLAIN("launch_occupancy_pct", FT_DEC, "occupancy averaged over the "
+	PLAIN("launch_occupancy_pct", OCC_FT_DEC, "occupancy averaged over the "
 	      "launch's waves, percent", get_launch_occupancy),
-	{ "gpu", FT_STR, "the GPU of --gpu's list the row is for (absent: "
+	{ "gpu", OCC_FT_STR, "the GPU of --gpu's list the row is for (absent: "
 	  "no list)", get_gpu, NULL, { NULL, -14, 2, 0, NULL, 0 }, 0, 0 },
-	{ "kernel", FT_STR, "the kernel's name, demangled (--kernels)",
+	{ "kernel", OCC_FT_STR, "the kernel's name, demangled (--kernels)",
 	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
-	PLAIN("mangled", FT_STR, "the kernel's symbol", get_mangled),
-	{ "stack", FT_INT, "its local memory per thread as the driver "
+	PLAIN("mangled", OCC_FT_STR, "the kernel's symbol", get_mangled),
+	{ "stack", OCC_FT_INT, "its local memory per thread as the driver "
 	  "allocates it, bytes: from a binary the call chain's, from a "
 	  "compiler report its own frame",
-	  get_stack, NULL, { NULL, 6, 1, TXT_DASH, NULL, 0 }, 0, 0 },
-	{ "spill_stores", FT_INT, "bytes it spills (a ptxas report only)",
-	  get_spill_stores, NULL, { "spills", 8, 1, TXT_DASH, text_spills, 0 },
+	  get_stack, NULL, { NULL, 6, 1, OCC_TXT_DASH, NULL, 0 }, 0, 0 },
+	{ "spill_stores", OCC_FT_INT, "bytes it spills (a ptxas report only)",
+	  get_spill_stores, NULL, { "spills", 8, 1, OCC_TXT_DASH, text_spills, 0 },
 	  0, 0 },
-	PLAIN("spill_loads", FT_INT, "bytes it loads back", get_spill_loads),
-	{ "max_dynamic_smem_per_block", FT_INT, "the most dynamic shared "
+	PLAIN("spill_loads", OCC_FT_INT, "bytes it loads back", get_spill_loads),
+	{ "max_dynamic_smem_per_block", OCC_FT_INT, "the most dynamic shared "
 	  "memory a block can take and keep blocks_per_sm, bytes",
 	  get_max_dyn, NULL, { "max smem", 9, 1, 0, NULL, 0 }, NEED_MAX_DYN, 0 },
 	STEP("regs_keep_max", KEEP_MAX, "the most registers per thread with "
@@ -310,206 +310,206 @@ static const struct field fields[] = {
 	     "smem_drop_blocks"),
 	STEP("smem_drop_blocks", SMEM_STEP | DROP_BLOCKS,
 	     "blocks per SM from smem_drop_from"),
-	PLAIN("file", FT_STR, "the file the kernel was read from", get_file),
-	PLAIN("container", FT_STR, "what it was read from: ptxas, cuobjdump, "
+	PLAIN("file", OCC_FT_STR, "the file the kernel was read from", get_file),
+	PLAIN("container", OCC_FT_STR, "what it was read from: ptxas, cuobjdump, "
 	      "cubin, fatbin, elf (an object, executable or library) or ptx",
 	      get_container),
-	PLAIN("ptx_only", FT_BOOL, "PTX only: the driver compiles it when "
+	PLAIN("ptx_only", OCC_FT_BOOL, "PTX only: the driver compiles it when "
 	      "loaded, its resources unknown until then", get_ptx_only),
-	PLAIN("image", FT_STR, "with a GPU named, the image of its fatbin "
+	PLAIN("image", OCC_FT_STR, "with a GPU named, the image of its fatbin "
 	      "the driver loads there: sass, or ptx (compiled by the driver)",
 	      get_image),
-	PLAIN("image_why", FT_STR, "why the driver loads that image",
+	PLAIN("image_why", OCC_FT_STR, "why the driver loads that image",
 	      get_image_why),
-	PLAIN("relocatable", FT_BOOL, "relocatable device code (nvcc -rdc) "
+	PLAIN("relocatable", OCC_FT_BOOL, "relocatable device code (nvcc -rdc) "
 	      "not linked yet: the driver loads the linked code",
 	      get_relocatable),
-	PLAIN("from_ptxas", FT_BOOL, "PTX the driver compiles, its resources "
+	PLAIN("from_ptxas", OCC_FT_BOOL, "PTX the driver compiles, its resources "
 	      "the toolkit's ptxas's for the GPU named (--ptxas-jit): a "
 	      "prediction of the driver's", get_from_ptxas),
-	PLAIN("bounds_known", FT_BOOL, "whether the input records "
+	PLAIN("bounds_known", OCC_FT_BOOL, "whether the input records "
 	      "__launch_bounds__ (a binary does, a compiler report does not)",
 	      get_bounds_known),
-	{ "max_threads", FT_INT, "__launch_bounds__' maximum threads per block "
+	{ "max_threads", OCC_FT_INT, "__launch_bounds__' maximum threads per block "
 	  "(absent: none, or not recorded)", get_max_threads, NULL,
-	  { "bound", 6, 1, TXT_DASH, text_max_threads, 0 }, 0, 0 },
-	{ "min_blocks_per_sm", FT_INT, "__launch_bounds__' minimum blocks per "
+	  { "bound", 6, 1, OCC_TXT_DASH, text_max_threads, 0 }, 0, 0 },
+	{ "min_blocks_per_sm", OCC_FT_INT, "__launch_bounds__' minimum blocks per "
 	  "SM (absent: none, or not recorded: a cubin keeps only max_regs)",
-	  get_min_blocks, NULL, { "min", 5, 1, TXT_DASH, text_min_blocks, 0 },
+	  get_min_blocks, NULL, { "min", 5, 1, OCC_TXT_DASH, text_min_blocks, 0 },
 	  0, 0 },
-	PLAIN("reaches_min_blocks", FT_BOOL, "whether blocks_per_sm reaches "
+	PLAIN("reaches_min_blocks", OCC_FT_BOOL, "whether blocks_per_sm reaches "
 	      "min_blocks_per_sm", get_reaches_min),
-	PLAIN("max_regs", FT_INT, "the register cap ptxas honoured "
+	PLAIN("max_regs", OCC_FT_INT, "the register cap ptxas honoured "
 	      "(__maxnreg__, -maxrregcount, or the minimum blocks)", get_max_regs),
-	PLAIN("ptx_shared", FT_INT, "the static shared memory a PTX file's "
+	PLAIN("ptx_shared", OCC_FT_INT, "the static shared memory a PTX file's "
 	      "entry declares, bytes (registers unknown until compiled)",
 	      get_ptx_shared),
-	PLAIN("required_block", FT_LIST, "the block shape the kernel requires, "
+	PLAIN("required_block", OCC_FT_LIST, "the block shape the kernel requires, "
 	      "x y z", get_required_block),
-	PLAIN("cluster_dims", FT_LIST, "its cluster shape (__cluster_dims__), "
+	PLAIN("cluster_dims", OCC_FT_LIST, "its cluster shape (__cluster_dims__), "
 	      "x y z", get_cluster_dims),
-	PLAIN("triton_kernel", FT_STR, "the kernel's name in Triton's "
+	PLAIN("triton_kernel", OCC_FT_STR, "the kernel's name in Triton's "
 	      "metadata (a Triton cache)", get_triton_kernel),
-	PLAIN("triton_version", FT_STR, "the Triton that compiled it",
+	PLAIN("triton_version", OCC_FT_STR, "the Triton that compiled it",
 	      get_triton_version),
-	PLAIN("triton_entry", FT_STR, "its entry (directory) in the Triton "
+	PLAIN("triton_entry", OCC_FT_STR, "its entry (directory) in the Triton "
 	      "cache", get_triton_entry),
-	PLAIN("num_warps", FT_INT, "Triton's num_warps: the block is 32 "
+	PLAIN("num_warps", OCC_FT_INT, "Triton's num_warps: the block is 32 "
 	      "times as many threads", get_num_warps),
-	PLAIN("num_ctas", FT_INT, "Triton's num_ctas: the CTAs of one "
+	PLAIN("num_ctas", OCC_FT_INT, "Triton's num_ctas: the CTAs of one "
 	      "cluster it launches", get_num_ctas),
-	{ "api_regs", FT_INT, "registers per thread, per the driver "
+	{ "api_regs", OCC_FT_INT, "registers per thread, per the driver "
 	  "(cuFuncGetAttribute, --kernels --api)", get_api_regs, NULL,
-	  { "api regs", 9, 1, TXT_DASH, NULL, 0 }, 0, 0 },
-	PLAIN("api_static_smem", FT_INT, "static shared memory, per the driver",
+	  { "api regs", 9, 1, OCC_TXT_DASH, NULL, 0 }, 0, 0 },
+	PLAIN("api_static_smem", OCC_FT_INT, "static shared memory, per the driver",
 	      get_api_static_smem),
-	PLAIN("api_stack", FT_INT, "local memory per thread, per the driver",
+	PLAIN("api_stack", OCC_FT_INT, "local memory per thread, per the driver",
 	      get_api_stack),
-	PLAIN("api_max_threads", FT_INT, "the most threads per block it "
+	PLAIN("api_max_threads", OCC_FT_INT, "the most threads per block it "
 	      "launches with, per the driver", get_api_max_threads),
-	PLAIN("kernel_regs", FT_INT, "the calibrated kernel's registers, per "
+	PLAIN("kernel_regs", OCC_FT_INT, "the calibrated kernel's registers, per "
 	      "the runtime (--api)", get_kernel_regs),
-	{ "api_blocks_per_sm", FT_INT, "cudaOccupancyMaxActiveBlocksPer"
+	{ "api_blocks_per_sm", OCC_FT_INT, "cudaOccupancyMaxActiveBlocksPer"
 	  "Multiprocessor's blocks per SM (--kernels: the driver's)", get_api_blocks, NULL,
 	  { "api", 5, 1, 0, NULL, 79 }, 0, 0 },
-	PLAIN("measured_grid", FT_INT, "blocks launched to measure (--measure)",
+	PLAIN("measured_grid", OCC_FT_INT, "blocks launched to measure (--measure)",
 	      get_measured_grid),
-	PLAIN("expected_blocks_per_sm", FT_INT, "the most blocks per SM the "
+	PLAIN("expected_blocks_per_sm", OCC_FT_INT, "the most blocks per SM the "
 	      "model expects in that launch", get_expected),
-	{ "measured_blocks_per_sm", FT_INT, "the most blocks found resident "
+	{ "measured_blocks_per_sm", OCC_FT_INT, "the most blocks found resident "
 	  "on an SM at once", get_resident, NULL,
-	  { "resident", 10, 0, TXT_DASH, NULL, 0 }, 0, 0 },
-	{ "achieved_occupancy_pct", FT_DEC, "achieved occupancy measured, "
+	  { "resident", 10, 0, OCC_TXT_DASH, NULL, 0 }, 0, 0 },
+	{ "achieved_occupancy_pct", OCC_FT_DEC, "achieved occupancy measured, "
 	  "percent", get_achieved, NULL,
-	  { "achieved", 10, 0, TXT_PCT | TXT_DASH, NULL, 0 }, 0, 0 },
-	PLAIN("measure_ms", FT_DEC, "how long the measurement took, ms",
+	  { "achieved", 10, 0, OCC_TXT_PCT | OCC_TXT_DASH, NULL, 0 }, 0, 0 },
+	PLAIN("measure_ms", OCC_FT_DEC, "how long the measurement took, ms",
 	      get_measure_ms),
-	{ "agrees", FT_BOOL, "whether the API and the measurement agree with "
+	{ "agrees", OCC_FT_BOOL, "whether the API and the measurement agree with "
 	  "the model", get_agrees, NULL, { "", 0, 2, 0, text_agrees, 0 }, 0, 0 },
-	PLAIN("api_max_dynamic_smem_per_block", FT_INT, "cudaOccupancyAvailable"
+	PLAIN("api_max_dynamic_smem_per_block", OCC_FT_INT, "cudaOccupancyAvailable"
 	      "DynamicSMemPerBlock for blocks_per_sm, bytes", get_api_dyn),
-	PLAIN("api_max_dynamic_smem_loses_block", FT_BOOL, "whether that much "
+	PLAIN("api_max_dynamic_smem_loses_block", OCC_FT_BOOL, "whether that much "
 	      "loses a block, per the runtime's own occupancy API",
 	      get_api_dyn_loses),
-	{ "device", FT_INT, "the CUDA device (absent: --arch)", get_device,
+	{ "device", OCC_FT_INT, "the CUDA device (absent: --arch)", get_device,
 	  NULL, { "device", 6, 0, 0, NULL, 0 }, 0, 0 },
-	PLAIN("device_name", FT_STR, "its name", get_device_name),
-	{ "cluster", FT_STR, "the cluster's shape, CTAs in x, y and z "
+	PLAIN("device_name", OCC_FT_STR, "its name", get_device_name),
+	{ "cluster", OCC_FT_STR, "the cluster's shape, CTAs in x, y and z "
 	  "(--cluster)", get_cluster, NULL, { NULL, 8, 2, 0, NULL, 0 }, 0, 0 },
-	PLAIN("cluster_size", FT_INT, "CTAs per cluster", get_cluster_size),
-	PLAIN("cluster_source", FT_STR, "what set the cluster: __cluster_dims__ "
+	PLAIN("cluster_size", OCC_FT_INT, "CTAs per cluster", get_cluster_size),
+	PLAIN("cluster_source", OCC_FT_STR, "what set the cluster: __cluster_dims__ "
 	      "or num_ctas (the kernel declares it), or --cluster",
 	      get_cluster_source),
-	PLAIN("cluster_portable", FT_BOOL, "whether the size is portable "
+	PLAIN("cluster_portable", OCC_FT_BOOL, "whether the size is portable "
 	      "(false: it needs cudaFuncAttributeNonPortableClusterSizeAllowed)",
 	      get_cluster_portable),
-	{ "cluster_blocks_per_sm", FT_INT, "blocks per SM in a cluster launch: "
+	{ "cluster_blocks_per_sm", OCC_FT_INT, "blocks per SM in a cluster launch: "
 	  "blocks_per_sm, at most clusterBlocksPerMultiprocessor",
 	  get_cluster_blocks, NULL, { "cl.blocks", 9, 1, 0, NULL, 0 }, 0, 0 },
-	{ "max_active_clusters", FT_INT, "clusters the GPU holds at once "
+	{ "max_active_clusters", OCC_FT_INT, "clusters the GPU holds at once "
 	  "(what cudaOccupancyMaxActiveClusters answers)",
 	  get_max_active_clusters, NULL, { "clusters", 9, 1, 0, NULL, 0 }, 0,
 	  0 },
-	{ "cluster_active_blocks", FT_INT, "CTAs resident at once, "
+	{ "cluster_active_blocks", OCC_FT_INT, "CTAs resident at once, "
 	  "max_active_clusters x cluster_size", get_cluster_active_blocks,
 	  NULL, { "ctas", 6, 1, 0, NULL, 0 }, 0, 0 },
-	{ "cluster_occupancy_pct", FT_DEC, "active warps over all the GPU's "
+	{ "cluster_occupancy_pct", OCC_FT_DEC, "active warps over all the GPU's "
 	  "warp slots in a cluster launch, percent", get_cluster_occupancy,
-	  NULL, { "gpu occ", 8, 1, TXT_PCT, NULL, 0 }, 0, 0 },
-	{ "cluster_limiter", FT_SET, "what limits max_active_clusters: sm (the "
+	  NULL, { "gpu occ", 8, 1, OCC_TXT_PCT, NULL, 0 }, 0, 0 },
+	{ "cluster_limiter", OCC_FT_SET, "what limits max_active_clusters: sm (the "
 	  "SM's resources), cluster_blocks_per_sm, gpc (slots a GPC leaves "
 	  "empty)", get_cluster_limiter, NULL,
 	  { "cluster limiter", -28, 2, 0, text_cluster_limiter, 0 }, 0, 0 },
-	PLAIN("cluster_reason", FT_STR, "why no cluster is resident (absent: "
+	PLAIN("cluster_reason", OCC_FT_STR, "why no cluster is resident (absent: "
 	      "one is): kernel_does_not_launch, cluster_larger_than_gpcs, "
 	      "runtime_refuses_in_part (--partition: the runtime refuses the "
 	      "size in this part, cudaOccupancyMaxActiveClusters answers 0)",
 	      get_cluster_reason),
-	PLAIN("cluster_gpcs_used", FT_INT, "GPCs holding a cluster",
+	PLAIN("cluster_gpcs_used", OCC_FT_INT, "GPCs holding a cluster",
 	      get_cluster_gpcs_used),
-	PLAIN("cluster_idle_slots", FT_INT, "block slots of the cluster launch "
+	PLAIN("cluster_idle_slots", OCC_FT_INT, "block slots of the cluster launch "
 	      "left empty", get_cluster_idle_slots),
-	PLAIN("cluster_potential_size", FT_INT, "the largest portable size "
+	PLAIN("cluster_potential_size", OCC_FT_INT, "the largest portable size "
 	      "with a cluster resident (--partition: that launches in the "
 	      "part), as cudaOccupancyMaxPotentialClusterSize answers (0: none)",
 	      get_potential),
-	PLAIN("cluster_potential_size_nonportable", FT_INT, "the same, "
+	PLAIN("cluster_potential_size_nonportable", OCC_FT_INT, "the same, "
 	      "non-portable sizes allowed", get_potential_np),
-	PLAIN("cluster_best_size", FT_INT, "the portable size with the most "
+	PLAIN("cluster_best_size", OCC_FT_INT, "the portable size with the most "
 	      "CTAs resident, the largest of sizes that tie (0: none)",
 	      get_best_size),
-	PLAIN("cluster_best_active_blocks", FT_INT, "CTAs resident at that "
+	PLAIN("cluster_best_active_blocks", OCC_FT_INT, "CTAs resident at that "
 	      "size", get_best_blocks),
-	PLAIN("layout", FT_STR, "the GPC layout: SMs per GPC, NxK for K alike",
+	PLAIN("layout", OCC_FT_STR, "the GPC layout: SMs per GPC, NxK for K alike",
 	      get_layout),
-	PLAIN("layout_source", FT_STR, "where the layout comes from",
+	PLAIN("layout_source", OCC_FT_STR, "where the layout comes from",
 	      get_layout_source),
-	PLAIN("cluster_bound", FT_BOOL, "true where the cluster figures are "
+	PLAIN("cluster_bound", OCC_FT_BOOL, "true where the cluster figures are "
 	      "an upper bound: no layout measured (the most any layout with "
 	      "NVIDIA's published GPC and SM counts, or the SMs as one, "
 	      "allows), or no cluster blocks-per-SM cap known (Blackwell)",
 	      get_cluster_bound),
-	PLAIN("partition_part", FT_STR, "the part of the split computed in "
+	PLAIN("partition_part", OCC_FT_STR, "the part of the split computed in "
 	      "(--partition): group N or remaining", get_partition_part),
-	PLAIN("partition_flags", FT_STR, "the split's flags: default, "
+	PLAIN("partition_flags", OCC_FT_STR, "the split's flags: default, "
 	      "ignore-coscheduling, max-cluster-size", get_partition_flags),
-	PLAIN("partition_groups", FT_INT, "groups the split makes, "
+	PLAIN("partition_groups", OCC_FT_INT, "groups the split makes, "
 	      "cuDevSmResourceSplitByCount's nbGroups (the most, where "
 	      "partition_bound)", get_partition_groups),
-	PLAIN("partition_sms", FT_INT, "SMs of each group", get_partition_sms),
-	PLAIN("partition_remaining_sms", FT_INT, "SMs no group has (absent: "
+	PLAIN("partition_sms", OCC_FT_INT, "SMs of each group", get_partition_sms),
+	PLAIN("partition_remaining_sms", OCC_FT_INT, "SMs no group has (absent: "
 	      "not known without the GPC layout)", get_partition_remaining_sms),
-	PLAIN("partition_part_sms", FT_INT, "SMs of the part computed in: "
+	PLAIN("partition_part_sms", OCC_FT_INT, "SMs of the part computed in: "
 	      "the SMs of min_grid_size, waves and clusters",
 	      get_partition_part_sms),
-	PLAIN("partition_layout", FT_STR, "the part's SMs per GPC, as its "
+	PLAIN("partition_layout", OCC_FT_STR, "the part's SMs per GPC, as its "
 	      "clusters run (absent: not measured)", get_partition_layout),
-	PLAIN("partition_api_layout", FT_STR, "the GPCs "
+	PLAIN("partition_api_layout", OCC_FT_STR, "the GPCs "
 	      "cudaOccupancyMaxActiveClusters counts in the part",
 	      get_partition_api_layout),
-	PLAIN("partition_api_max_active_clusters", FT_INT, "what "
+	PLAIN("partition_api_max_active_clusters", OCC_FT_INT, "what "
 	      "cudaOccupancyMaxActiveClusters answers in the part's green "
 	      "context (it may be below max_active_clusters)",
 	      get_partition_api_clusters),
-	PLAIN("partition_bound", FT_BOOL, "true where the split or the part's "
+	PLAIN("partition_bound", OCC_FT_BOOL, "true where the split or the part's "
 	      "layout is not measured: the figures are the most it allows",
 	      get_partition_bound),
-	PLAIN("api_partition_groups", FT_INT, "the groups the driver made "
+	PLAIN("api_partition_groups", OCC_FT_INT, "the groups the driver made "
 	      "(--api)", get_api_partition_groups),
-	PLAIN("api_partition_sms", FT_INT, "SMs of each", get_api_partition_sms),
-	PLAIN("api_partition_remaining_sms", FT_INT, "SMs it left over",
+	PLAIN("api_partition_sms", OCC_FT_INT, "SMs of each", get_api_partition_sms),
+	PLAIN("api_partition_remaining_sms", OCC_FT_INT, "SMs it left over",
 	      get_api_partition_remaining_sms),
-	PLAIN("api_partition_part_sms", FT_INT, "SMs of the part's green "
+	PLAIN("api_partition_part_sms", OCC_FT_INT, "SMs of the part's green "
 	      "context, cuGreenCtxGetDevResource", get_api_partition_part_sms),
-	PLAIN("api_partition_multiprocessor_count", FT_INT,
+	PLAIN("api_partition_multiprocessor_count", OCC_FT_INT,
 	      "cudaDevAttrMultiProcessorCount inside it (the whole GPU's)",
 	      get_api_partition_sm_count),
-	PLAIN("partition_agrees", FT_BOOL, "whether the driver's split is the "
+	PLAIN("partition_agrees", OCC_FT_BOOL, "whether the driver's split is the "
 	      "model's", get_partition_agrees),
-	PLAIN("cluster_kernel_regs", FT_INT, "the calibrated cluster kernel's "
+	PLAIN("cluster_kernel_regs", OCC_FT_INT, "the calibrated cluster kernel's "
 	      "registers, per the runtime (--api)", get_cluster_kernel_regs),
-	{ "api_max_active_clusters", FT_INT, "cudaOccupancyMaxActiveClusters "
+	{ "api_max_active_clusters", OCC_FT_INT, "cudaOccupancyMaxActiveClusters "
 	  "for it", get_api_clusters, NULL, { "api", 6, 1, 0, NULL, 0 }, 0, 0 },
-	PLAIN("api_cluster_potential_size", FT_INT,
+	PLAIN("api_cluster_potential_size", OCC_FT_INT,
 	      "cudaOccupancyMaxPotentialClusterSize", get_api_potential),
-	PLAIN("api_cluster_potential_size_nonportable", FT_INT, "the same, "
+	PLAIN("api_cluster_potential_size_nonportable", OCC_FT_INT, "the same, "
 	      "the kernel allowing non-portable sizes", get_api_potential_np),
-	PLAIN("measured_clusters_launched", FT_INT, "clusters launched to "
+	PLAIN("measured_clusters_launched", OCC_FT_INT, "clusters launched to "
 	      "measure (--measure)", get_clusters_launched),
-	{ "measured_clusters", FT_INT, "the most clusters resident at once, "
+	{ "measured_clusters", OCC_FT_INT, "the most clusters resident at once, "
 	  "each from its first CTA's start to its last CTA's end",
-	  get_measured_clusters, NULL, { "resident", 9, 1, TXT_DASH, NULL, 0 },
+	  get_measured_clusters, NULL, { "resident", 9, 1, OCC_TXT_DASH, NULL, 0 },
 	  0, 0 },
-	{ "measured_cluster_blocks_per_sm", FT_INT, "the most blocks resident "
+	{ "measured_cluster_blocks_per_sm", OCC_FT_INT, "the most blocks resident "
 	  "on an SM at once in that launch", get_measured_cluster_blocks, NULL,
-	  { "res.blocks", 10, 1, TXT_DASH, NULL, 0 }, 0, 0 },
-	PLAIN("cluster_achieved_occupancy_pct", FT_DEC, "achieved occupancy of "
+	  { "res.blocks", 10, 1, OCC_TXT_DASH, NULL, 0 }, 0, 0 },
+	PLAIN("cluster_achieved_occupancy_pct", OCC_FT_DEC, "achieved occupancy of "
 	      "that launch, percent", get_cluster_achieved),
-	{ "cluster_agrees", FT_BOOL, "whether the API and the measurement agree "
+	{ "cluster_agrees", OCC_FT_BOOL, "whether the API and the measurement agree "
 	  "with the model on clusters", get_cluster_agrees, NULL,
 	  { "", 0, 2, 0, text_cluster_agrees, 0 }, 0, 0 },
 };
 
-const struct row_kind kind_occupancy = {
+const struct occ_row_kind kind_occupancy = {
 	"occupancy", fields, sizeof fields / sizeof fields[0]
 };

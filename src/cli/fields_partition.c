@@ -16,14 +16,14 @@
 GETTER(get_partition_part)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (P)
 		set_str(v, P->name);
 }
 GETTER(get_partition_flags)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (P)
 		set_str(v, occ_partition_flags_name(P->split_flags));
 }
@@ -35,7 +35,7 @@ KOPT_GETTER(get_partition_part_sms, P, P->part_sms)
 GETTER(get_partition_layout)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (P && P->measured) {
 		occ_layout_format(&P->part.hw, v->buf, sizeof v->buf);
 		set_str(v, v->buf);
@@ -44,7 +44,7 @@ GETTER(get_partition_layout)
 GETTER(get_partition_api_layout)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (P && P->measured) {
 		occ_layout_format(&P->part.api, v->buf, sizeof v->buf);
 		set_str(v, v->buf);

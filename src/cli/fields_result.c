@@ -12,51 +12,51 @@
 #define RESULT_INT(r, f) (*(const int *)((const char *)(r) + (f)->arg))
 #define RESULT_U64(r, f) (*(const uint64_t *)((const char *)(r) + (f)->arg))
 
-void result_int(const struct occ_result *r, const struct field *f,
-		struct val *v)
+void result_int(const struct occ_result *r, const struct occ_field *f,
+		struct occ_val *v)
 {
 	if (!r)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else
-		val_uint(v, (uint64_t)RESULT_INT(r, f));
+		occ_val_uint(v, (uint64_t)RESULT_INT(r, f));
 }
 
-void result_bytes(const struct occ_result *r, const struct field *f,
-		  struct val *v)
+void result_bytes(const struct occ_result *r, const struct occ_field *f,
+		  struct occ_val *v)
 {
 	if (!r)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else
-		val_uint(v, RESULT_U64(r, f));
+		occ_val_uint(v, RESULT_U64(r, f));
 }
 
 /* A resource's own limit: absent where it does not limit at all. */
-void result_limit(const struct occ_result *r, const struct field *f,
-		  struct val *v)
+void result_limit(const struct occ_result *r, const struct occ_field *f,
+		  struct occ_val *v)
 {
 	if (!r || RESULT_INT(r, f) == OCC_UNLIMITED)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else
-		val_uint(v, (uint64_t)RESULT_INT(r, f));
+		occ_val_uint(v, (uint64_t)RESULT_INT(r, f));
 }
 
-void result_occupancy(const struct occ_result *r, const struct field *f,
-		      struct val *v)
+void result_occupancy(const struct occ_result *r, const struct occ_field *f,
+		      struct occ_val *v)
 {
 	(void)f;
 	if (!r)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else
-		val_pct(v, (uint64_t)r->warps_per_sm,
+		occ_val_pct(v, (uint64_t)r->warps_per_sm,
 			(uint64_t)r->max_warps_per_sm);
 }
 
-void result_limiter(const struct occ_result *r, const struct field *f,
-		    struct val *v)
+void result_limiter(const struct occ_result *r, const struct occ_field *f,
+		    struct occ_val *v)
 {
 	(void)f;
 	if (!r)
-		v->type = VAL_NULL;
+		v->type = OCC_VAL_NULL;
 	else
-		val_limiters(v, r->limiters);
+		occ_val_limiters(v, r->limiters);
 }

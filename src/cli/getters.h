@@ -9,37 +9,37 @@
 #include "cli.h"
 #include "occupancy.h"
 
-#define GETTER_SIG(fn) void fn(const void *p, const struct field *f, \
-			       struct val *v)
+#define GETTER_SIG(fn) void fn(const void *p, const struct occ_field *f, \
+			       struct occ_val *v)
 #define ROW const struct occ_row *r = p; (void)f
 /* The model's values: absent from a row without one (PTX only). */
-#define MODEL_ROW ROW; if (r->no_model) { v->type = VAL_NULL; return; }
+#define MODEL_ROW ROW; if (r->no_model) { v->type = OCC_VAL_NULL; return; }
 #define GETTER(fn) static GETTER_SIG(fn)
 /* A number of the row, always there. */
-#define UINT_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = VAL_UINT; \
+#define UINT_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = OCC_VAL_UINT; \
 	v->u = (uint64_t)(expr); }
 /* A number there when cond holds, else absent. */
 #define OPT_GETTER(fn, cond, expr) GETTER(fn) { MODEL_ROW; \
-	v->type = (cond) ? VAL_UINT : VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
-#define BOOL_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = VAL_BOOL; \
+	v->type = (cond) ? OCC_VAL_UINT : OCC_VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
+#define BOOL_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = OCC_VAL_BOOL; \
 	v->u = (expr) != 0; }
 
 /* A value of the kernel there when cond holds. */
 #define KOPT_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
-	v->type = (cond) ? VAL_UINT : VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
+	v->type = (cond) ? OCC_VAL_UINT : OCC_VAL_NULL; if (cond) v->u = (uint64_t)(expr); }
 #define KBOOL_GETTER(fn, cond, expr) GETTER(fn) { ROW; \
-	v->type = (cond) ? VAL_BOOL : VAL_NULL; v->u = (cond) && (expr); }
+	v->type = (cond) ? OCC_VAL_BOOL : OCC_VAL_NULL; v->u = (cond) && (expr); }
 
 /* Achieved occupancy as measured: warp-cycles over the SMs' slots. */
-static inline void set_achieved(struct val *v, const struct occ_residency *m)
+static inline void set_achieved(struct occ_val *v, const struct occ_residency *m)
 {
-	val_pct(v, m->warp_cycles,
+	occ_val_pct(v, m->warp_cycles,
 		(uint64_t)m->max_warps_per_sm * m->active_cycles);
 }
 
-static inline void set_str(struct val *v, const char *s)
+static inline void set_str(struct occ_val *v, const char *s)
 {
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = s;
 }
 

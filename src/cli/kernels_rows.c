@@ -25,7 +25,7 @@ void report_cluster_row(struct occ_run *run, const struct occ_row *row)
 	if (rep->gpu >= 0) {
 		char cell[64], pct[32];
 
-		format_ratio_percent(pct, (uint64_t)c->active_warps,
+		occ_format_percent(pct, (uint64_t)c->active_warps,
 				     (uint64_t)c->warp_slots);
 		if (c->max_active_clusters)
 			snprintf(cell, sizeof cell, "%s%% %s, clusters of %d",
@@ -53,7 +53,7 @@ void report_row(struct occ_run *run, struct occ_row *row,
 	if (rep->gpu >= 0) {
 		char cell[64], pct[32];
 
-		format_ratio_percent(pct, (uint64_t)row->r.warps_per_sm,
+		occ_format_percent(pct, (uint64_t)row->r.warps_per_sm,
 				     (uint64_t)row->r.max_warps_per_sm);
 		if (row->r.blocks_per_sm)
 			snprintf(cell, sizeof cell, "%s%% %s", pct, row->arch);

@@ -104,7 +104,7 @@ static void print_summary(struct out *o, const struct kernel_summary *s)
 	for (i = 0; i < s->n_low; i++) {
 		const struct summary_low *w = &s->low[i];
 
-		format_ratio_percent(pct, w->warps, w->max_warps);
+		occ_format_percent(pct, w->warps, w->max_warps);
 		snprintf(line, sizeof line, "%s%s%% %s, %d thread%s%s%s: %s\n",
 			 i ? "                  " : "Lowest occupancy  ", pct,
 			 w->ki->arch, w->block, plural(w->block), w->cluster[0] ?

@@ -55,7 +55,7 @@ void launch_summary_print(FILE *f, struct launch_summary *s,
 			  size_t achieved_top);
 void launch_summary_free(struct launch_summary *s);
 
-extern const struct row_kind kind_launches;
+extern const struct occ_row_kind kind_launches;
 
 /* ---- --annotate, --chrome-trace (chrome.c) ---- */
 
@@ -109,7 +109,7 @@ void launches_sink(struct session *s,
 		   int what_if);
 /* --launches NEW --compare OLD (launches_compare.c). */
 int launches_compare(struct session *s);
-extern const struct row_kind kind_launch_compare;
+extern const struct occ_row_kind kind_launch_compare;
 
 /* What a file's read said that ends the run (no trace at all, no
  * kernel events) or that its rows cannot show. */

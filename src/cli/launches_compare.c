@@ -27,7 +27,7 @@ struct side {
 struct lcompare {
 	struct session *s;
 	struct side old, cur, *at;
-	const struct field *f[N_BY], *occ, *lim, *dur;
+	const struct occ_field *f[N_BY], *occ, *lim, *dur;
 	const char *reading;          /* the file rows come from */
 	struct out out;
 	struct check_set *chk;
@@ -73,16 +73,16 @@ static void add_launch(struct lcompare *lc, const char *const *key,
 	}
 }
 
-static const char *text_of(const struct field *f, const void *row,
-			   struct val *v, char *buf, size_t n)
+static const char *text_of(const struct occ_field *f, const void *row,
+			   struct occ_val *v, char *buf, size_t n)
 {
 	if (!f)
 		return NULL;
 	memset(v, 0, sizeof *v);
 	f->get(row, f, v);
-	if (v->type == VAL_NULL)
+	if (v->type == OCC_VAL_NULL)
 		return NULL;
-	val_format(buf, n, v);
+	occ_val_format(buf, n, v);
 	return buf;
 }
 
@@ -91,7 +91,7 @@ static void on_row(void *ctx, const struct launch_row *r)
 	struct lcompare *lc = ctx;
 	char kb[N_BY][4096], ob[64], lb[128], db[32];
 	const char *key[N_BY];
-	struct val v;
+	struct occ_val v;
 	size_t i;
 
 	for (i = 0; i < N_BY; i++)
@@ -174,52 +174,52 @@ static const struct occ_launch_group *side_of(const struct lrow *r, int old)
 	return old ? r->c->old : r->c->cur;
 }
 
-static void fig_value(const struct occ_launch_group *g, int fig, struct val *v)
+static void fig_value(const struct occ_launch_group *g, int fig, struct occ_val *v)
 {
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!g)
 		return;
 	switch (fig) {
 	case F_LAUNCHES:
-		v->type = VAL_UINT;
+		v->type = OCC_VAL_UINT;
 		v->u = g->launches;
 		break;
 	case F_GPU_TIME:
 		if (!g->timed)
 			return;
-		v->type = VAL_UINT;
+		v->type = OCC_VAL_UINT;
 		v->u = (uint64_t)g->gpu_time_ns;
 		break;
 	case F_OCC:
 		if (g->occupancy_pct < 0)
 			return;
 		snprintf(v->buf, sizeof v->buf, "%.2f", g->occupancy_pct);
-		v->type = VAL_DEC;
+		v->type = OCC_VAL_DEC;
 		v->s = v->buf;
 		break;
 	default:
-		v->type = g->limiter ? VAL_STR : VAL_NULL;
+		v->type = g->limiter ? OCC_VAL_STR : OCC_VAL_NULL;
 		v->s = g->limiter;
 	}
 }
 
-static void get_new(const void *row, const struct field *f, struct val *v)
+static void get_new(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	fig_value(side_of(row, 0), f->arg, v);
 }
 
-static void get_old(const void *row, const struct field *f, struct val *v)
+static void get_old(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	fig_value(side_of(row, 1), f->arg, v);
 }
 
 /* new less old, where both sides have the figure. */
-static void get_delta(const void *row, const struct field *f, struct val *v)
+static void get_delta(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct lrow *r = row;
 	const struct occ_launch_group *a = r->c->old, *b = r->c->cur;
 
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!a || !b)
 		return;
 	if (f->arg == F_OCC && a->occupancy_pct >= 0 && b->occupancy_pct >= 0)
@@ -237,61 +237,61 @@ static void get_delta(const void *row, const struct field *f, struct val *v)
 	/* -0.00 is no move */
 	if (strcmp(v->buf, "-0.00") == 0)
 		strcpy(v->buf, "0.00");
-	v->type = VAL_DEC;
+	v->type = OCC_VAL_DEC;
 	v->s = v->buf;
 }
 
-static void get_time_pct(const void *row, const struct field *f,
-			 struct val *v)
+static void get_time_pct(const void *row, const struct occ_field *f,
+			 struct occ_val *v)
 {
 	const struct lrow *r = row;
 	const struct occ_launch_group *a = r->c->old, *b = r->c->cur;
 
 	(void)f;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!a || !b || !a->timed || !b->timed || a->gpu_time_ns <= 0)
 		return;
 	snprintf(v->buf, sizeof v->buf, "%.2f",
 		 100.0 * (double)(b->gpu_time_ns - a->gpu_time_ns) /
 		 (double)a->gpu_time_ns);
-	v->type = VAL_DEC;
+	v->type = OCC_VAL_DEC;
 	v->s = v->buf;
 }
 
-static void get_change(const void *row, const struct field *f, struct val *v)
+static void get_change(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct lrow *r = row;
 
 	(void)f;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = !r->c->old ? "added" : !r->c->cur ? "removed"
 	       : r->c->changed ? "changed" : "unchanged";
 }
 
-static void get_by(const void *row, const struct field *f, struct val *v)
+static void get_by(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct lrow *r = row;
 
 	(void)f;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = r->by;
 }
 
-static void get_key(const void *row, const struct field *f, struct val *v)
+static void get_key(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct lrow *r = row;
 
 	(void)f;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = r->c->cur ? r->c->cur->key : r->c->old->key;
 }
 
-static void get_changed(const void *row, const struct field *f, struct val *v)
+static void get_changed(const void *row, const struct occ_field *f, struct occ_val *v)
 {
 	const struct lrow *r = row;
 
 	(void)f;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = r->changed;
 }
 
@@ -299,32 +299,32 @@ static void get_changed(const void *row, const struct field *f, struct val *v)
 #define FIG3(i, n, t, d) \
 	{ n, t, "the new launches' " d, get_new, "", COL, 0, i }, \
 	{ "old_" n, t, "the old launches' " d, get_old, "", COL, 0, i }, \
-	{ "d_" n, FT_DEC, "the new " n " less the old (absent: a group only " \
+	{ "d_" n, OCC_FT_DEC, "the new " n " less the old (absent: a group only " \
 	  "one side has)", get_delta, "", COL, 0, i }
 
-static const struct field lcompare_fields[] = {
-	{ "change", FT_STR, "changed, added, removed or unchanged",
+static const struct occ_field lcompare_fields[] = {
+	{ "change", OCC_FT_STR, "changed, added, removed or unchanged",
 	  get_change, "", COL, 0, 0 },
-	{ "by", FT_STR, "what the launches are grouped by: kernel, or op "
+	{ "by", OCC_FT_STR, "what the launches are grouped by: kernel, or op "
 	  "where the rows have it", get_by, "", COL, 0, 0 },
-	{ "key", FT_STR, "the kernel's or operator's name", get_key, "", COL,
+	{ "key", OCC_FT_STR, "the kernel's or operator's name", get_key, "", COL,
 	  0, 0 },
-	{ "changed", FT_STR, "what moved, '+'-joined: occupancy_pct, limiter, "
+	{ "changed", OCC_FT_STR, "what moved, '+'-joined: occupancy_pct, limiter, "
 	  "launches", get_changed, "", COL, 0, 0 },
-	FIG3(F_LAUNCHES, "launches", FT_INT, "count"),
-	FIG3(F_GPU_TIME, "gpu_time_ns", FT_INT, "GPU time, ns (the timed "
+	FIG3(F_LAUNCHES, "launches", OCC_FT_INT, "count"),
+	FIG3(F_GPU_TIME, "gpu_time_ns", OCC_FT_INT, "GPU time, ns (the timed "
 	     "launches')"),
-	{ "d_gpu_time_pct", FT_DEC, "the new GPU time over the old, less "
+	{ "d_gpu_time_pct", OCC_FT_DEC, "the new GPU time over the old, less "
 	  "100 %", get_time_pct, "", COL, 0, 0 },
-	FIG3(F_OCC, "occupancy_pct", FT_DEC, "occupancy weighted by GPU "
+	FIG3(F_OCC, "occupancy_pct", OCC_FT_DEC, "occupancy weighted by GPU "
 	     "time (else by launches), percent"),
-	{ "limiter", FT_STR, "the new launches' limiter of the most GPU "
+	{ "limiter", OCC_FT_STR, "the new launches' limiter of the most GPU "
 	  "time, '+'-joined", get_new, "", COL, 0, F_LIM },
-	{ "old_limiter", FT_STR, "the old launches' limiter of the most GPU "
+	{ "old_limiter", OCC_FT_STR, "the old launches' limiter of the most GPU "
 	  "time", get_old, "", COL, 0, F_LIM },
 };
 
-const struct row_kind kind_launch_compare = {
+const struct occ_row_kind kind_launch_compare = {
 	"launch_compare", lcompare_fields,
 	sizeof lcompare_fields / sizeof lcompare_fields[0]
 };
@@ -355,8 +355,8 @@ static void changed_list(struct lrow *r)
 static void text_fig(const struct lrow *r, const char *name, int fig,
 		     int delta)
 {
-	struct field f = { 0 };
-	struct val a, b, d;
+	struct occ_field f = { 0 };
+	struct occ_val a, b, d;
 	char x[64], y[64];
 
 	f.arg = fig;
@@ -365,20 +365,20 @@ static void text_fig(const struct lrow *r, const char *name, int fig,
 	memset(&d, 0, sizeof d);
 	get_old(r, &f, &a);
 	get_new(r, &f, &b);
-	val_format(x, sizeof x, &a);
-	val_format(y, sizeof y, &b);
+	occ_val_format(x, sizeof x, &a);
+	occ_val_format(y, sizeof y, &b);
 	if (delta)
 		get_delta(r, &f, &d);
 	printf("          %-15s %s -> %s", name, x[0] ? x : "-",
 	       y[0] ? y : "-");
-	if (d.type != VAL_NULL)
+	if (d.type != OCC_VAL_NULL)
 		printf(" (%s%s)", d.s[0] == '-' ? "" : "+", d.s);
 	printf("\n");
 }
 
 static void text_row(const struct lrow *r)
 {
-	struct val v;
+	struct occ_val v;
 	char e[4096];
 
 	get_change(r, NULL, &v);
@@ -443,11 +443,11 @@ static void fields_find(struct lcompare *lc)
 	size_t i;
 
 	for (i = 0; i < N_BY; i++)
-		lc->f[i] = field_find(&kind_launches, by_names[i],
+		lc->f[i] = occ_field_find(&kind_launches, by_names[i],
 				      strlen(by_names[i]));
-	lc->occ = field_find(&kind_launches, "occupancy_pct", 13);
-	lc->lim = field_find(&kind_launches, "limiter", 7);
-	lc->dur = field_find(&kind_launches, "duration_ns", 11);
+	lc->occ = occ_field_find(&kind_launches, "occupancy_pct", 13);
+	lc->lim = occ_field_find(&kind_launches, "limiter", 7);
+	lc->dur = occ_field_find(&kind_launches, "duration_ns", 11);
 }
 
 void launches_compare_free(struct lcompare *lc)

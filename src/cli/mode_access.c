@@ -26,23 +26,23 @@ static double gbps(uint64_t bytes_per_warp, const struct access_measured *g)
 /* ---- Fields ---- */
 
 #define ROW const struct access_row *a = p; (void)f
-#define GETTER(fn) static void fn(const void *p, const struct field *f, \
-				  struct val *v)
-#define ACC_GETTER(fn, expr) GETTER(fn) { ROW; v->type = a->acc ? VAL_UINT \
-	: VAL_NULL; if (a->acc) v->u = (uint64_t)(expr); }
-#define RES_GETTER(fn, expr) GETTER(fn) { ROW; v->type = VAL_UINT; \
+#define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
+				  struct occ_val *v)
+#define ACC_GETTER(fn, expr) GETTER(fn) { ROW; v->type = a->acc ? OCC_VAL_UINT \
+	: OCC_VAL_NULL; if (a->acc) v->u = (uint64_t)(expr); }
+#define RES_GETTER(fn, expr) GETTER(fn) { ROW; v->type = OCC_VAL_UINT; \
 	v->u = (uint64_t)(expr); }
 
 GETTER(get_arch)
 {
 	ROW;
-	v->type = a->acc ? VAL_STR : VAL_NULL;
+	v->type = a->acc ? OCC_VAL_STR : OCC_VAL_NULL;
 	v->s = a->arch;
 }
 GETTER(get_op)
 {
 	ROW;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = !a->acc ? "total" : a->acc->op == OCC_ACCESS_LOAD ? "load"
 							       : "store";
 }
@@ -51,10 +51,10 @@ ACC_GETTER(get_elem, a->acc->elem_size)
 GETTER(get_stride)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (a->acc) {
 		snprintf(v->buf, sizeof v->buf, "%" PRId64, a->acc->stride);
-		v->type = VAL_DEC;
+		v->type = OCC_VAL_DEC;
 		v->s = v->buf;
 	}
 }
@@ -70,14 +70,14 @@ RES_GETTER(get_l1_moved, a->r.l1_moved)
 GETTER(get_efficiency)
 {
 	ROW;
-	val_pct(v, a->r.requested, f->arg ? a->r.l1_moved : a->r.moved);
+	occ_val_pct(v, a->r.requested, f->arg ? a->r.l1_moved : a->r.moved);
 }
 GETTER(get_measured_warps)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (a->g)
-		val_uint(v, a->g->warps);
+		occ_val_uint(v, a->g->warps);
 }
 /* Measured figures, written with arg's decimals. */
 GETTER(get_measured)
@@ -85,21 +85,21 @@ GETTER(get_measured)
 	ROW;
 	double x;
 
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!a->g)
 		return;
 	x = f->arg == 0 ? a->g->us : gbps(f->arg == 1 ? a->r.requested
 						       : a->r.moved, a->g);
-	val_dec(v, f, x);
+	occ_val_dec(v, f, x);
 }
 
-#define NUM(name, desc, get, label, width) { name, FT_INT, desc, get, NULL, \
+#define NUM(name, desc, get, label, width) { name, OCC_FT_INT, desc, get, NULL, \
 	{ label, width, 1, 0, NULL, 0 }, 0, 0 }
 
-static const struct field fields[] = {
-	{ "arch", FT_STR, "the architecture (absent: the --total row)",
+static const struct occ_field fields[] = {
+	{ "arch", OCC_FT_STR, "the architecture (absent: the --total row)",
 	  get_arch, NULL, { NULL, -7, 0, 0, NULL, 0 }, 0, 0 },
-	{ "op", FT_STR, "load, store, or total", get_op, NULL,
+	{ "op", OCC_FT_STR, "load, store, or total", get_op, NULL,
 	  { NULL, -5, 1, 0, NULL, 0 }, 0, 0 },
 	NUM("elem_size", "element size, bytes", get_elem, "elem", 5),
 	NUM("stride", "elements between consecutive threads", get_stride,
@@ -115,23 +115,23 @@ static const struct field fields[] = {
 	NUM("sectors", "sectors per request", get_sectors, NULL, 8),
 	NUM("lines", "cache lines per request", get_lines, NULL, 6),
 	NUM("moved_bytes", "bytes the sectors move", get_moved, "moved", 6),
-	{ "efficiency_pct", FT_DEC, "requested over moved, percent",
-	  get_efficiency, NULL, { "efficiency", 11, 1, TXT_PCT, NULL, 0 }, 0, 0 },
+	{ "efficiency_pct", OCC_FT_DEC, "requested over moved, percent",
+	  get_efficiency, NULL, { "efficiency", 11, 1, OCC_TXT_PCT, NULL, 0 }, 0, 0 },
 	NUM("l1_moved_bytes", "bytes a load cached in L1 moves",
 	    get_l1_moved, "L1 moved", 10),
-	{ "l1_efficiency_pct", FT_DEC, "requested over l1_moved_bytes, percent",
-	  get_efficiency, NULL, { "L1 eff. ", 9, 1, TXT_PCT, NULL, 0 }, 0, 1 },
-	{ "measured_warps", FT_INT, "warps launched, one access each "
+	{ "l1_efficiency_pct", OCC_FT_DEC, "requested over l1_moved_bytes, percent",
+	  get_efficiency, NULL, { "L1 eff. ", 9, 1, OCC_TXT_PCT, NULL, 0 }, 0, 1 },
+	{ "measured_warps", OCC_FT_INT, "warps launched, one access each "
 	  "(--measure)", get_measured_warps, NULL, { 0 }, 0, 0 },
-	{ "measure_us", FT_DEC, "the launch, microseconds", get_measured, NULL,
+	{ "measure_us", OCC_FT_DEC, "the launch, microseconds", get_measured, NULL,
 	  { 0 }, 0, 0 },
-	{ "requested_gbps", FT_DEC, "requested bytes per second, GB/s",
+	{ "requested_gbps", OCC_FT_DEC, "requested bytes per second, GB/s",
 	  get_measured, NULL, { "req GB/s", 9, 1, 0, NULL, 0 }, 0, 1 },
-	{ "moved_gbps", FT_DEC, "moved bytes per second, GB/s", get_measured,
+	{ "moved_gbps", OCC_FT_DEC, "moved bytes per second, GB/s", get_measured,
 	  NULL, { "moved GB/s", 11, 1, 0, NULL, 0 }, 0, 2 },
 };
 
-const struct row_kind kind_access = {
+const struct occ_row_kind kind_access = {
 	"access", fields, sizeof fields / sizeof fields[0]
 };
 
@@ -154,7 +154,7 @@ static void report(FILE *f, const struct occ_arch *a,
 	fprintf(f, "\n\n  %-19s%" PRIu64 " B distinct (%d x %d B = %" PRIu64
 		" B)\n", "Requested", r->requested, acc->threads,
 		acc->elem_size, r->thread_bytes);
-	format_ratio_percent(eff, r->requested, r->moved);
+	occ_format_percent(eff, r->requested, r->moved);
 	snprintf(label, sizeof label, "Sectors (%d B)", a->sector_size);
 	fprintf(f, "  %-19s%d per request: %" PRIu64 " B moved, efficiency "
 		"%s %%\n", label, r->sectors, r->moved, eff);
@@ -163,7 +163,7 @@ static void report(FILE *f, const struct occ_arch *a,
 	if (acc->op == OCC_ACCESS_STORE) {
 		fprintf(f, "  Stores are not cached in L1: they move sectors.\n");
 	} else if (r->l1_lines) {
-		format_ratio_percent(eff, r->requested, r->l1_moved);
+		occ_format_percent(eff, r->requested, r->l1_moved);
 		fprintf(f, "  Cached in L1       %" PRIu64 " B moved in whole "
 			"lines, efficiency %s %% (-Xptxas -dlcm=ca; the "
 			"sector figures are -dlcm=cg)\n", r->l1_moved, eff);
@@ -184,8 +184,8 @@ static void total_text(struct out *o, const struct access_row *t)
 	char line[512], eff[32], l1[32];
 	int n;
 
-	format_ratio_percent(eff, t->r.requested, t->r.moved);
-	format_ratio_percent(l1, t->r.requested, t->r.l1_moved);
+	occ_format_percent(eff, t->r.requested, t->r.moved);
+	occ_format_percent(l1, t->r.requested, t->r.l1_moved);
 	n = snprintf(line, sizeof line, "total: %" PRIu64 " B requested, %"
 		     PRIu64 " sectors, %" PRIu64 " lines, %" PRIu64 " B moved, "
 		     "efficiency %s %%", t->r.requested, t->sectors, t->lines,

@@ -16,9 +16,9 @@ struct info_row {
 };
 
 #define ROW const struct info_row *r = p; (void)f
-#define GETTER(fn) static void fn(const void *p, const struct field *f, \
-				  struct val *v)
-#define DEV_GETTER(fn, expr) GETTER(fn) { ROW; v->type = VAL_UINT; \
+#define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
+				  struct occ_val *v)
+#define DEV_GETTER(fn, expr) GETTER(fn) { ROW; v->type = OCC_VAL_UINT; \
 	v->u = (uint64_t)(expr); }
 
 /* A table key's value (arg: its index). */
@@ -31,21 +31,21 @@ GETTER(get_key)
 	case OCC_KEY_CC:
 		snprintf(v->buf, sizeof v->buf, "%d.%d", r->a->cc_major,
 			 r->a->cc_minor);
-		v->type = VAL_STR;
+		v->type = OCC_VAL_STR;
 		v->s = v->buf;
 		break;
 	case OCC_KEY_STRING:
-		v->type = VAL_STR;
+		v->type = OCC_VAL_STR;
 		v->s = strcmp(key->name, "name") == 0 ? r->a->name
 						       : r->a->products;
 		break;
 	case OCC_KEY_INT:
 	case OCC_KEY_BYTES:
-		v->type = VAL_UINT;
+		v->type = OCC_VAL_UINT;
 		v->u = occ_arch_value(r->a, key);
 		break;
 	case OCC_KEY_BYTES_LIST:
-		v->type = VAL_LIST;
+		v->type = OCC_VAL_LIST;
 		v->list = r->a->smem_carveouts;
 		v->n = (size_t)r->a->n_smem_carveouts;
 		break;
@@ -56,12 +56,12 @@ GETTER(get_key)
 GETTER(get_table_key)
 {
 	ROW;
-	v->type = VAL_UINT;
+	v->type = OCC_VAL_UINT;
 	v->u = occ_arch_value(r->table, occ_arch_key(f->arg));
 }
 
 DEV_GETTER(get_device, r->d->index)
-GETTER(get_device_name) { ROW; v->type = VAL_STR; v->s = r->d->name; }
+GETTER(get_device_name) { ROW; v->type = OCC_VAL_STR; v->s = r->d->name; }
 DEV_GETTER(get_sms, r->d->sms)
 DEV_GETTER(get_memory, r->d->total_mem)
 DEV_GETTER(get_l2, r->d->l2_cache)
@@ -71,31 +71,31 @@ DEV_GETTER(get_clock, r->d->clock_khz)
 DEV_GETTER(get_mem_clock, r->d->mem_clock_khz)
 DEV_GETTER(get_bus, r->d->bus_width)
 DEV_GETTER(get_contradictions, r->contradictions)
-GETTER(get_source) { ROW; v->type = VAL_STR; v->s = r->table->source; }
+GETTER(get_source) { ROW; v->type = OCC_VAL_STR; v->s = r->table->source; }
 
 #define F(name, type, desc, get) { name, type, desc, get, NULL, { 0 }, 0, 0 }
 
 /* Beside the table's keys (occcalc(1), FILES): the device's own. */
-static const struct field fields[] = {
-	F("device", FT_INT, "the CUDA device's index", get_device),
-	F("deviceName", FT_STR, "its name (cudaDeviceProp name)",
+static const struct occ_field fields[] = {
+	F("device", OCC_FT_INT, "the CUDA device's index", get_device),
+	F("deviceName", OCC_FT_STR, "its name (cudaDeviceProp name)",
 	  get_device_name),
-	F("multiProcessorCount", FT_INT, "its SMs", get_sms),
-	F("totalGlobalMem", FT_INT, "its memory, bytes", get_memory),
-	F("l2CacheSize", FT_INT, "its L2, bytes", get_l2),
-	F("persistingL2CacheMaxSize", FT_INT, "its largest L2 set-aside, bytes",
+	F("multiProcessorCount", OCC_FT_INT, "its SMs", get_sms),
+	F("totalGlobalMem", OCC_FT_INT, "its memory, bytes", get_memory),
+	F("l2CacheSize", OCC_FT_INT, "its L2, bytes", get_l2),
+	F("persistingL2CacheMaxSize", OCC_FT_INT, "its largest L2 set-aside, bytes",
 	  get_l2_max),
-	F("accessPolicyMaxWindowSize", FT_INT, "its largest access-policy "
+	F("accessPolicyMaxWindowSize", OCC_FT_INT, "its largest access-policy "
 	  "window, bytes", get_window),
-	F("clockRate", FT_INT, "its SM clock, kHz", get_clock),
-	F("memoryClockRate", FT_INT, "its memory clock, kHz", get_mem_clock),
-	F("memoryBusWidth", FT_INT, "its memory bus, bits", get_bus),
-	F("tableContradictions", FT_INT, "table values the device "
+	F("clockRate", OCC_FT_INT, "its SM clock, kHz", get_clock),
+	F("memoryClockRate", OCC_FT_INT, "its memory clock, kHz", get_mem_clock),
+	F("memoryBusWidth", OCC_FT_INT, "its memory bus, bits", get_bus),
+	F("tableContradictions", OCC_FT_INT, "table values the device "
 	  "contradicts, each given as table.KEY", get_contradictions),
-	F("source", FT_STR, "the table's file", get_source),
+	F("source", OCC_FT_STR, "the table's file", get_source),
 };
 
-const struct row_kind kind_info = {
+const struct occ_row_kind kind_info = {
 	"info", fields, sizeof fields / sizeof fields[0]
 };
 
@@ -103,12 +103,12 @@ enum { DEVICE, DEVICE_NAME, SMS, CONTRADICTIONS = 10, SOURCE };
 
 /* The record's fields: built here, since they are the table's keys. */
 struct info_fields {
-	struct field f[MAX_FIELDS];
+	struct occ_field f[MAX_FIELDS];
 	char names[32][96];
 	size_t n, n_names;
 };
 
-static void add(struct info_fields *x, const struct field *f)
+static void add(struct info_fields *x, const struct occ_field *f)
 {
 	if (x->n < MAX_FIELDS)
 		x->f[x->n++] = *f;
@@ -116,7 +116,7 @@ static void add(struct info_fields *x, const struct field *f)
 
 static void add_keys(struct info_fields *x, const struct occ_arch *a)
 {
-	struct field f = F(NULL, FT_INT, "", get_key);
+	struct occ_field f = F(NULL, OCC_FT_INT, "", get_key);
 	size_t i;
 
 	for (i = 0; i < occ_arch_key_count(); i++)
@@ -130,7 +130,7 @@ static void add_keys(struct info_fields *x, const struct occ_arch *a)
 /* Where the table says otherwise: the device's value was used. */
 static int add_contradictions(struct info_fields *x, const struct info_row *r)
 {
-	struct field f = F(NULL, FT_INT, "", get_table_key);
+	struct occ_field f = F(NULL, OCC_FT_INT, "", get_table_key);
 	int differ = 0;
 	size_t i;
 
@@ -180,7 +180,7 @@ static int run_info(struct session *s)
 	const struct options *o = s->o;
 	struct info_fields x;
 	struct info_row r = { NULL, NULL, NULL, 0 };
-	struct row_kind kind = { "info", NULL, 0 };
+	struct occ_row_kind kind = { "info", NULL, 0 };
 	struct fieldsel sel;
 	struct out out;
 	char defaults[4096];

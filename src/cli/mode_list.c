@@ -8,12 +8,12 @@
 #include "cli.h"
 #include "launches.h"
 
-#define GETTER(fn) static void fn(const void *p, const struct field *f, \
-				  struct val *v)
+#define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
+				  struct occ_val *v)
 #define STR_GETTER(fn, T, expr) GETTER(fn) { const T *r = p; \
-	(void)f; v->type = VAL_STR; v->s = (expr); }
+	(void)f; v->type = OCC_VAL_STR; v->s = (expr); }
 #define UINT_GETTER(fn, T, expr) GETTER(fn) { const T *r = p; \
-	(void)f; v->type = VAL_UINT; v->u = (uint64_t)(expr); }
+	(void)f; v->type = OCC_VAL_UINT; v->u = (uint64_t)(expr); }
 #define COL(label, width, gap) { label, width, gap, 0, NULL, 0 }
 
 /* A row of a listing that has text to show: a tag and a compute
@@ -23,7 +23,7 @@ struct list_row {
 	char tag[16], cc[16];
 };
 
-static void list_all(struct session *s, const struct row_kind *kind,
+static void list_all(struct session *s, const struct occ_row_kind *kind,
 		     const char *defaults, const struct list_row *rows,
 		     size_t n)
 {
@@ -48,18 +48,18 @@ STR_GETTER(get_cc, struct list_row, r->cc)
 STR_GETTER(get_arch_name, struct list_row, ARCH(r)->name)
 STR_GETTER(get_arch_products, struct list_row, ARCH(r)->products)
 
-static const struct field arch_fields[] = {
-	{ "arch", FT_STR, "the architecture, sm_XY", get_tag, NULL,
+static const struct occ_field arch_fields[] = {
+	{ "arch", OCC_FT_STR, "the architecture, sm_XY", get_tag, NULL,
 	  COL(NULL, -8, 0), 0, 0 },
-	{ "computeCapability", FT_STR, "its compute capability, X.Y",
+	{ "computeCapability", OCC_FT_STR, "its compute capability, X.Y",
 	  get_cc, NULL, COL("cc", -5, 1), 0, 0 },
-	{ "name", FT_STR, "the architecture family", get_arch_name, NULL,
+	{ "name", OCC_FT_STR, "the architecture family", get_arch_name, NULL,
 	  COL(NULL, -13, 1), 0, 0 },
-	{ "products", FT_STR, "chips and boards that have it",
+	{ "products", OCC_FT_STR, "chips and boards that have it",
 	  get_arch_products, NULL, COL(NULL, 0, 1), 0, 0 },
 };
 
-const struct row_kind kind_archs = {
+const struct occ_row_kind kind_archs = {
 	"list-archs", arch_fields, sizeof arch_fields / sizeof arch_fields[0]
 };
 
@@ -112,7 +112,7 @@ GETTER(get_dev_gpu_sms)
 	const struct list_row *r = p;
 
 	(void)f;
-	v->type = DEV(r)->gpu_sms ? VAL_UINT : VAL_NULL;
+	v->type = DEV(r)->gpu_sms ? OCC_VAL_UINT : OCC_VAL_NULL;
 	v->u = (uint64_t)DEV(r)->gpu_sms;
 }
 GETTER(get_dev_mps_pct)
@@ -120,35 +120,35 @@ GETTER(get_dev_mps_pct)
 	const struct list_row *r = p;
 
 	(void)f;
-	v->type = DEV(r)->mps_pct ? VAL_UINT : VAL_NULL;
+	v->type = DEV(r)->mps_pct ? OCC_VAL_UINT : OCC_VAL_NULL;
 	v->u = (uint64_t)DEV(r)->mps_pct;
 }
 
-static const struct field device_fields[] = {
-	{ "device", FT_INT, "the CUDA device's index", get_dev_index, NULL,
+static const struct occ_field device_fields[] = {
+	{ "device", OCC_FT_INT, "the CUDA device's index", get_dev_index, NULL,
 	  COL(NULL, -6, 0), 0, 0 },
-	{ "computeCapability", FT_STR, "its compute capability, X.Y",
+	{ "computeCapability", OCC_FT_STR, "its compute capability, X.Y",
 	  get_cc, NULL, COL("cc", -5, 1), 0, 0 },
-	{ "multiProcessorCount", FT_INT, "its SMs", get_dev_sms, NULL,
+	{ "multiProcessorCount", OCC_FT_INT, "its SMs", get_dev_sms, NULL,
 	  COL("sms", 5, 1), 0, 0 },
-	{ "totalGlobalMem", FT_INT, "its memory, bytes", get_dev_memory, NULL,
+	{ "totalGlobalMem", OCC_FT_INT, "its memory, bytes", get_dev_memory, NULL,
 	  COL("memory", 14, 1), 0, 0 },
-	{ "name", FT_STR, "its name", get_dev_name, NULL, COL(NULL, 0, 2),
+	{ "name", OCC_FT_STR, "its name", get_dev_name, NULL, COL(NULL, 0, 2),
 	  0, 0 },
-	{ "sm_limit", FT_STR, "what limits the SMs this process has, which "
+	{ "sm_limit", OCC_FT_STR, "what limits the SMs this process has, which "
 	  "multiProcessorCount says: mig (the instance's), mps_percentage "
 	  "(an MPS client's CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), mps_server "
 	  "(its MPS server's percentage, lower), mps (an MPS client with all "
 	  "of them), none", get_dev_sm_limit, NULL, COL(NULL, 0, 2), 0, 0 },
-	{ "gpu_sms", FT_INT, "an MPS client's whole GPU's SMs, from the GPU "
+	{ "gpu_sms", OCC_FT_INT, "an MPS client's whole GPU's SMs, from the GPU "
 	  "list by name (absent: not an MPS client, or not listed)",
 	  get_dev_gpu_sms, NULL, COL(NULL, 0, 2), 0, 0 },
-	{ "mps_active_thread_percentage", FT_INT, "CUDA_MPS_ACTIVE_THREAD_"
+	{ "mps_active_thread_percentage", OCC_FT_INT, "CUDA_MPS_ACTIVE_THREAD_"
 	  "PERCENTAGE of an MPS client (absent: none)", get_dev_mps_pct, NULL,
 	  COL(NULL, 0, 2), 0, 0 },
 };
 
-const struct row_kind kind_devices = {
+const struct occ_row_kind kind_devices = {
 	"list-devices", device_fields,
 	sizeof device_fields / sizeof device_fields[0]
 };
@@ -196,18 +196,18 @@ GETTER(get_gpu_known)
 	const uint64_t x[] = { (uint64_t)g->sms, g->l2_size,
 			       g->l2_persisting_max, g->l2_window_max };
 
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (x[f->arg])
-		val_uint(v, x[f->arg]);
+		occ_val_uint(v, x[f->arg]);
 }
 GETTER(get_gpu_l2_source)
 {
 	const struct occ_gpu *g = GPU((const struct list_row *)p);
 
 	(void)f;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (g->l2_size) {
-		v->type = VAL_STR;
+		v->type = OCC_VAL_STR;
 		v->s = g->l2_source;
 	}
 }
@@ -217,38 +217,38 @@ GETTER(get_gpu_aliases)
 	int i;
 
 	(void)f;
-	v->type = VAL_SET;
+	v->type = OCC_VAL_SET;
 	v->n = 0;
 	for (i = 0; i < GPU(r)->n_aliases && v->n < 8; i++)
 		v->strs[v->n++] = GPU(r)->aliases[i];
 }
 
 /* A column for the list's every field: gpus.txt's, in its order. */
-static const struct field gpu_fields[] = {
-	{ "name", FT_STR, "the GPU's name, as --gpu takes it", get_gpu_name,
+static const struct occ_field gpu_fields[] = {
+	{ "name", OCC_FT_STR, "the GPU's name, as --gpu takes it", get_gpu_name,
 	  NULL, COL(NULL, -15, 0), 0, 0 },
-	{ "computeCapability", FT_STR, "its compute capability, X.Y",
+	{ "computeCapability", OCC_FT_STR, "its compute capability, X.Y",
 	  get_cc, NULL, COL("cc", 4, 1), 0, 0 },
-	{ "multiProcessorCount", FT_INT, "its SMs (null: not published)",
+	{ "multiProcessorCount", OCC_FT_INT, "its SMs (null: not published)",
 	  get_gpu_known, NULL, COL("sms", 4, 1), 0, 0 },
-	{ "source", FT_STR, "where the SM count comes from", get_gpu_source,
+	{ "source", OCC_FT_STR, "where the SM count comes from", get_gpu_source,
 	  NULL, COL(NULL, 0, 2), 0, 0 },
-	{ "l2CacheSize", FT_INT, "its L2, bytes (null: not known)",
+	{ "l2CacheSize", OCC_FT_INT, "its L2, bytes (null: not known)",
 	  get_gpu_known, NULL, COL("l2", 10, 2), 0, 1 },
-	{ "persistingL2CacheMaxSize", FT_INT, "its largest L2 set-aside, "
+	{ "persistingL2CacheMaxSize", OCC_FT_INT, "its largest L2 set-aside, "
 	  "bytes (null: not known)", get_gpu_known, NULL, COL("set-aside", 10, 2), 0,
 	  2 },
-	{ "accessPolicyMaxWindowSize", FT_INT, "its largest access policy "
+	{ "accessPolicyMaxWindowSize", OCC_FT_INT, "its largest access policy "
 	  "window, bytes (null: not known)", get_gpu_known, NULL,
 	  COL("window", 10, 2), 0, 3 },
-	{ "l2_source", FT_STR, "where the L2 figures come from",
+	{ "l2_source", OCC_FT_STR, "where the L2 figures come from",
 	  get_gpu_l2_source, NULL, COL(NULL, 0, 2), 0, 0 },
-	{ "aliases", FT_SET, "the other names --gpu takes for it: the device "
+	{ "aliases", OCC_FT_SET, "the other names --gpu takes for it: the device "
 	  "name the CUDA runtime prints", get_gpu_aliases, NULL,
 	  COL(NULL, 0, 2), 0, 0 },
 };
 
-const struct row_kind kind_gpus = {
+const struct occ_row_kind kind_gpus = {
 	"list-gpus", gpu_fields, sizeof gpu_fields / sizeof gpu_fields[0]
 };
 
@@ -280,32 +280,32 @@ const struct mode mode_list_gpus = {
 /* ---- --list-fields ---- */
 
 struct field_row {
-	const struct row_kind *kind;
-	const struct field *field;
+	const struct occ_row_kind *kind;
+	const struct occ_field *field;
 };
 
 STR_GETTER(get_kind, struct field_row, r->kind->name)
 STR_GETTER(get_field_name, struct field_row, r->field->name)
-STR_GETTER(get_field_type, struct field_row, field_type_name(r->field->type))
+STR_GETTER(get_field_type, struct field_row, occ_field_type_name(r->field->type))
 STR_GETTER(get_field_desc, struct field_row, r->field->desc)
 
-static const struct field meta_fields[] = {
-	{ "kind", FT_STR, "the kind of row: the mode that prints it",
+static const struct occ_field meta_fields[] = {
+	{ "kind", OCC_FT_STR, "the kind of row: the mode that prints it",
 	  get_kind, NULL, COL(NULL, -12, 0), 0, 0 },
-	{ "field", FT_STR, "the field's name", get_field_name, NULL,
+	{ "field", OCC_FT_STR, "the field's name", get_field_name, NULL,
 	  COL(NULL, -32, 1), 0, 0 },
-	{ "type", FT_STR, "integer, decimal, string, boolean, set or list",
+	{ "type", OCC_FT_STR, "integer, decimal, string, boolean, set or list",
 	  get_field_type, NULL, COL(NULL, -8, 1), 0, 0 },
-	{ "description", FT_STR, "what it holds", get_field_desc, NULL,
+	{ "description", OCC_FT_STR, "what it holds", get_field_desc, NULL,
 	  COL(NULL, 0, 1), 0, 0 },
 };
 
-const struct row_kind kind_fields = {
+const struct occ_row_kind kind_fields = {
 	"list-fields", meta_fields, sizeof meta_fields / sizeof meta_fields[0]
 };
 
 /* Whether a mode before modes[m] prints kind already. */
-static int kind_listed(size_t m, const struct row_kind *kind)
+static int kind_listed(size_t m, const struct occ_row_kind *kind)
 {
 	size_t i, j;
 
@@ -316,7 +316,7 @@ static int kind_listed(size_t m, const struct row_kind *kind)
 	return 0;
 }
 
-static void list_kind(struct out *out, const struct row_kind *kind)
+static void list_kind(struct out *out, const struct occ_row_kind *kind)
 {
 	struct field_row row;
 	size_t i;

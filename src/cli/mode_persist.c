@@ -29,9 +29,9 @@ static void hit_ratio_text(char *buf, size_t n, int e4)
 /* ---- Fields ---- */
 
 #define ROW const struct plan_row *r = p; (void)f
-#define GETTER(fn) static void fn(const void *p, const struct field *f, \
-				  struct val *v)
-#define UINT_GETTER(fn, expr) GETTER(fn) { ROW; v->type = VAL_UINT; \
+#define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
+				  struct occ_val *v)
+#define UINT_GETTER(fn, expr) GETTER(fn) { ROW; v->type = OCC_VAL_UINT; \
 	v->u = (uint64_t)(expr); }
 
 UINT_GETTER(get_data, r->data)
@@ -45,7 +45,7 @@ GETTER(get_hit_ratio)
 {
 	ROW;
 	hit_ratio_text(v->buf, sizeof v->buf, r->p.hit_ratio_e4);
-	v->type = VAL_DEC;
+	v->type = OCC_VAL_DEC;
 	v->s = v->buf;
 }
 UINT_GETTER(get_persisting, r->p.persisting)
@@ -54,9 +54,9 @@ UINT_GETTER(get_uncovered, r->p.uncovered)
 GETTER(get_launches)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->g)
-		val_uint(v, f->arg ? r->g->streamed : (uint64_t)r->g->launches);
+		occ_val_uint(v, f->arg ? r->g->streamed : (uint64_t)r->g->launches);
 }
 /* The timings: arg 0 without the window, 1 with it, 2 the speedup. */
 GETTER(get_timing)
@@ -64,48 +64,48 @@ GETTER(get_timing)
 	ROW;
 	double x;
 
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (!r->g)
 		return;
 	x = f->arg == 0 ? r->g->ms_normal : f->arg == 1 ? r->g->ms_persisting
 		: r->g->ms_normal / r->g->ms_persisting;
-	val_dec(v, f, x);
+	occ_val_dec(v, f, x);
 }
 
 #define F(name, type, desc, get, arg) { name, type, desc, get, NULL, \
 	{ 0 }, 0, arg }
 
-static const struct field fields[] = {
-	F("data_bytes", FT_INT, "the data each stream re-reads, bytes",
+static const struct occ_field fields[] = {
+	F("data_bytes", OCC_FT_INT, "the data each stream re-reads, bytes",
 	  get_data, 0),
-	F("streams", FT_INT, "concurrent streams sharing the set-aside",
+	F("streams", OCC_FT_INT, "concurrent streams sharing the set-aside",
 	  get_streams, 0),
-	F("l2CacheSize", FT_INT, "the L2, bytes (cudaDeviceProp)",
+	F("l2CacheSize", OCC_FT_INT, "the L2, bytes (cudaDeviceProp)",
 	  get_l2_size, 0),
-	F("persistingL2CacheMaxSize", FT_INT, "the largest set-aside, bytes",
+	F("persistingL2CacheMaxSize", OCC_FT_INT, "the largest set-aside, bytes",
 	  get_l2_max, 0),
-	F("accessPolicyMaxWindowSize", FT_INT, "the largest window, bytes",
+	F("accessPolicyMaxWindowSize", OCC_FT_INT, "the largest window, bytes",
 	  get_l2_window, 0),
-	F("set_aside_bytes", FT_INT, "the set-aside to request "
+	F("set_aside_bytes", OCC_FT_INT, "the set-aside to request "
 	  "(cudaLimitPersistingL2CacheSize)", get_set_aside, 0),
-	F("window_bytes", FT_INT, "each stream's window "
+	F("window_bytes", OCC_FT_INT, "each stream's window "
 	  "(accessPolicyWindow.num_bytes)", get_window, 0),
-	F("hit_ratio", FT_DEC, "accessPolicyWindow.hitRatio", get_hit_ratio, 0),
-	F("persisting_bytes", FT_INT, "bytes of each window that persist",
+	F("hit_ratio", OCC_FT_DEC, "accessPolicyWindow.hitRatio", get_hit_ratio, 0),
+	F("persisting_bytes", OCC_FT_INT, "bytes of each window that persist",
 	  get_persisting, 0),
-	F("uncovered_bytes", FT_INT, "data beyond the window, each stream",
+	F("uncovered_bytes", OCC_FT_INT, "data beyond the window, each stream",
 	  get_uncovered, 0),
-	F("measured_launches", FT_INT, "launches timed, each way (--measure)",
+	F("measured_launches", OCC_FT_INT, "launches timed, each way (--measure)",
 	  get_launches, 0),
-	F("streamed_bytes", FT_INT, "bytes each launch streams beside the "
+	F("streamed_bytes", OCC_FT_INT, "bytes each launch streams beside the "
 	  "re-reads", get_launches, 1),
-	F("normal_ms", FT_DEC, "the launches without the window, ms",
+	F("normal_ms", OCC_FT_DEC, "the launches without the window, ms",
 	  get_timing, 0),
-	F("persisting_ms", FT_DEC, "the launches with it, ms", get_timing, 1),
-	F("speedup", FT_DEC, "normal_ms over persisting_ms", get_timing, 2),
+	F("persisting_ms", OCC_FT_DEC, "the launches with it, ms", get_timing, 1),
+	F("speedup", OCC_FT_DEC, "normal_ms over persisting_ms", get_timing, 2),
 };
 
-const struct row_kind kind_persist = {
+const struct occ_row_kind kind_persist = {
 	"persist", fields, sizeof fields / sizeof fields[0]
 };
 

@@ -50,24 +50,24 @@ struct traffic_row {
 /* ---- Fields ---- */
 
 #define ROW const struct traffic_row *r = p; (void)f
-#define GETTER(fn) static void fn(const void *p, const struct field *f, \
-				  struct val *v)
+#define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
+				  struct occ_val *v)
 
 GETTER(get_x)
 {
 	ROW;
-	val_uint(v, r->x[f->arg]);
+	occ_val_uint(v, r->x[f->arg]);
 }
 GETTER(get_arch)
 {
 	ROW;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = r->l->arch;
 }
 GETTER(get_kernel)
 {
 	ROW;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = r->l->text;
 }
 /* Launch numbers: arg 0 grid, 1 block, 2 threads, 3 warps, 4 active
@@ -80,14 +80,14 @@ GETTER(get_launch)
 			       (uint64_t)l->threads, (uint64_t)l->elem,
 			       l->footprint };
 
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (n[f->arg] || f->arg == 6)
-		val_uint(v, n[f->arg]);
+		occ_val_uint(v, n[f->arg]);
 }
 GETTER(get_l1_cached)
 {
 	ROW;
-	v->type = VAL_BOOL;
+	v->type = OCC_VAL_BOOL;
 	v->u = (uint64_t)r->l->t.load.l1_cached;
 }
 GETTER(get_op)
@@ -95,7 +95,7 @@ GETTER(get_op)
 	static const char *const names[] = { "load", "store", "total" };
 
 	ROW;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = names[r->op];
 }
 /* Device memory reads and writes what L1 loads and stores. */
@@ -104,34 +104,34 @@ GETTER(get_dram_op)
 	static const char *const names[] = { "read", "write", "total" };
 
 	ROW;
-	v->type = VAL_STR;
+	v->type = OCC_VAL_STR;
 	v->s = names[r->op];
 }
 GETTER(get_per_request)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->x[X_REQ])
-		val_dec(v, f, (double)r->x[X_SECT] / (double)r->x[X_REQ]);
+		occ_val_dec(v, f, (double)r->x[X_SECT] / (double)r->x[X_REQ]);
 }
 GETTER(get_efficiency)
 {
 	ROW;
-	v->type = VAL_NULL;
+	v->type = OCC_VAL_NULL;
 	if (r->x[X_L2_MAX_B])
-		val_pct(v, r->x[X_REQUESTED], r->x[X_L2_MAX_B]);
+		occ_val_pct(v, r->x[X_REQUESTED], r->x[X_L2_MAX_B]);
 }
 
-#define COL(label, width) { label, width, 2, TXT_DASH, NULL, 0 }
-#define X(name, desc, x, label, width) { name, FT_INT, desc, get_x, NULL, \
+#define COL(label, width) { label, width, 2, OCC_TXT_DASH, NULL, 0 }
+#define X(name, desc, x, label, width) { name, OCC_FT_INT, desc, get_x, NULL, \
 	COL(label, width), 0, x }
-#define L(name, desc, arg, label, width) { name, FT_INT, desc, get_launch, \
+#define L(name, desc, arg, label, width) { name, OCC_FT_INT, desc, get_launch, \
 	NULL, COL(label, width), 0, arg }
 
-static const struct field fields[] = {
-	{ "arch", FT_STR, "the architecture", get_arch, NULL,
+static const struct occ_field fields[] = {
+	{ "arch", OCC_FT_STR, "the architecture", get_arch, NULL,
 	  { NULL, -7, 0, 0, NULL, 0 }, 0, 0 },
-	{ "kernel", FT_STR, "the accesses, as --traffic gives them",
+	{ "kernel", OCC_FT_STR, "the accesses, as --traffic gives them",
 	  get_kernel, NULL, COL(NULL, -20), 0, 0 },
 	L("grid", "blocks launched (absent: --count)", 0, NULL, 10),
 	L("block", "threads per block (absent: --count)", 1, NULL, 6),
@@ -140,14 +140,14 @@ static const struct field fields[] = {
 	L("threads", "active threads of each warp", 4, "active", 6),
 	L("elem_size", "every access's element size, bytes (absent: they "
 	  "differ)", 5, "elem", 4),
-	{ "l1_cached", FT_BOOL, "whether loads are cached in L1",
+	{ "l1_cached", OCC_FT_BOOL, "whether loads are cached in L1",
 	  get_l1_cached, NULL, COL("L1", 5), 0, 0 },
-	{ "op", FT_STR, "load, store, or total", get_op, NULL,
+	{ "op", OCC_FT_STR, "load, store, or total", get_op, NULL,
 	  COL(NULL, -5), 0, 0 },
 	X("instructions", "warp-level global instructions", X_INSTR, NULL, 12),
 	X("requests", "L1/TEX requests", X_REQ, NULL, 10),
 	X("sectors", "L1/TEX sectors", X_SECT, NULL, 10),
-	{ "sectors_per_request", FT_DEC, "sectors over requests",
+	{ "sectors_per_request", OCC_FT_DEC, "sectors over requests",
 	  get_per_request, NULL, COL("sectors/req", 11), 0, 0 },
 	X("l1_bytes", "L1/TEX bytes: sectors x sector size", X_L1_BYTES,
 	  "L1 bytes", 11),
@@ -163,8 +163,8 @@ static const struct field fields[] = {
 	  "L2 bytes min", 12),
 	X("l2_bytes_max", "l2_sectors_max x sector size", X_L2_MAX_B,
 	  "L2 bytes max", 12),
-	{ "efficiency_pct", FT_DEC, "requested over l2_bytes_max, percent",
-	  get_efficiency, NULL, { "efficiency", 10, 2, TXT_PCT | TXT_DASH,
+	{ "efficiency_pct", OCC_FT_DEC, "requested over l2_bytes_max, percent",
+	  get_efficiency, NULL, { "efficiency", 10, 2, OCC_TXT_PCT | OCC_TXT_DASH,
 	  NULL, 0 }, 0, 0 },
 	X("dram_bytes_min", "device memory bytes, each sector once",
 	  X_DRAM_MIN, "DRAM min", 11),
@@ -174,11 +174,11 @@ static const struct field fields[] = {
 	  "together, whole sectors", 6, "footprint", 11),
 };
 
-const struct row_kind kind_traffic = {
+const struct occ_row_kind kind_traffic = {
 	"traffic", fields, sizeof fields / sizeof fields[0]
 };
 
-static const struct field *field_named(const char *name)
+static const struct occ_field *field_named(const char *name)
 {
 	size_t i;
 
@@ -246,10 +246,10 @@ struct col {
 };
 
 static void level_table(FILE *fp, const struct traffic_row rows[3],
-			const char *level, field_get op_text,
+			const char *level, occ_field_get op_text,
 			const struct col *cols, size_t n)
 {
-	struct field f[8];
+	struct occ_field f[8];
 	struct fieldsel sel;
 	struct out out;
 	size_t i;

@@ -104,54 +104,6 @@ static inline void put_u64(struct out *o, uint64_t v)
 	put(o, s, (size_t)(tmp + sizeof tmp - s));
 }
 
-void format_ratio_percent(char *buf, uint64_t num, uint64_t den)
-{
-	uint64_t hundredths, rem;
-	char tmp[24], *s;
-
-	/* Measured cycle counts can be large; a few low bits do not show in
-	 * two decimals. */
-	while (num > UINT64_MAX / 10000) {
-		num >>= 1;
-		den >>= 1;
-	}
-	hundredths = num * 10000 / den;
-	rem = num * 10000 % den;
-	/* A tie goes to the even digit, as printf("%.2f") rounds the exact
-	 * binary fractions occupancy is made of: what Nsight Compute and
-	 * nvprof print (65.625 % is 65.62, 3.125 % is 3.12). */
-	if (2 * rem > den || (2 * rem == den && hundredths % 2))
-		hundredths++;
-	s = u64_text(tmp + sizeof tmp, hundredths / 100);
-	memcpy(buf, s, (size_t)(tmp + sizeof tmp - s));
-	buf += tmp + sizeof tmp - s;
-	*buf++ = '.';
-	*buf++ = (char)('0' + hundredths % 100 / 10);
-	*buf++ = (char)('0' + hundredths % 10);
-	*buf = '\0';
-}
-
-static int ends_with(const char *s, const char *end)
-{
-	size_t n = strlen(s), m = strlen(end);
-
-	return n >= m && strcmp(s + n - m, end) == 0;
-}
-
-/* One rule for every decimal, so that a value reads the same in each
- * mode and format: a fixed count per unit, never trimmed (37.50, 25.00).
- * Percentages, ratios (speedup, sectors per request) and rates keep
- * hundredths, as the profilers print them; times keep a microsecond of a
- * millisecond; hitRatio keeps the plan's resolution, 1/10000. */
-int out_decimals(const char *field_name)
-{
-	if (ends_with(field_name, "_ms") || ends_with(field_name, "_us"))
-		return 3;
-	if (strcmp(field_name, "hit_ratio") == 0)
-		return 4;
-	return 2;
-}
-
 void arch_tag(char *buf, size_t n, const struct occ_arch *a)
 {
 	snprintf(buf, n, "sm_%d%d", a->cc_major, a->cc_minor);
@@ -164,30 +116,6 @@ void flush_stdout(void)
 }
 
 /* ---- Escapers ---- */
-
-/* JSON: quotes, backslashes and every control character escaped. */
-static void put_json_string(struct out *o, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	put_char(o, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			put_char(o, '\\');
-			put_char(o, (char)c);
-		} else if (c < 0x20) {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4],
-				      hex[c & 15] };
-
-			put(o, e, sizeof e);
-		} else {
-			put_char(o, (char)c);
-		}
-	}
-	put_char(o, '"');
-}
 
 /* CSV (RFC 4180): a cell holding a comma, a quote or a line break is
  * quoted, its quotes doubled. */
@@ -208,102 +136,71 @@ static void put_csv_string(struct out *o, const char *s)
 
 /* ---- Values ---- */
 
-/* A set or a list joined by sep, each member through put_member. */
-static void put_joined(struct out *o, const struct val *v, char sep, int json)
+/* A set or a list joined by sep. */
+static void put_joined(struct out *o, const struct occ_val *v, char sep)
 {
 	size_t i;
 
-	if (json)
-		put_char(o, '[');
 	for (i = 0; i < v->n; i++) {
 		if (i)
-			put_char(o, json ? ',' : sep);
-		if (v->type == VAL_LIST)
+			put_char(o, sep);
+		if (v->type == OCC_VAL_LIST)
 			put_u64(o, v->list[i]);
-		else if (json)
-			put_json_string(o, v->strs[i]);
 		else
 			put_str(o, v->strs[i]);
 	}
-	if (json)
-		put_char(o, ']');
 }
 
-/* Whether s is a finite number as JSON writes one (not inf, nan). */
-static int json_number(const char *s)
-{
-	s += *s == '-';
-	if (*s < '0' || *s > '9')
-		return 0;
-	for (; *s; s++)
-		if (!strchr("0123456789.eE+-", *s))
-			return 0;
-	return 1;
-}
-
-void out_put_value(struct out *o, const struct field *f,
-		   const struct val *v, int json)
+void out_put_value(struct out *o, const struct occ_field *f,
+		   const struct occ_val *v)
 {
 	switch (v->type) {
-	case VAL_NULL:
-		put_str(o, json ? "null" : f->none ? f->none : "");
+	case OCC_VAL_NULL:
+		put_str(o, f->none ? f->none : "");
 		break;
-	case VAL_UINT:
+	case OCC_VAL_UINT:
 		put_u64(o, v->u);
 		break;
-	case VAL_DEC:
-		/* A decimal written from a value read (a baseline's) is
-		 * printed as it was only where it is a JSON number. */
-		put_str(o, json && !json_number(v->s) ? "null" : v->s);
+	case OCC_VAL_DEC:
+		put_str(o, v->s);
 		break;
-	case VAL_STR:
-		if (json)
-			put_json_string(o, v->s);
-		else
-			put_csv_string(o, v->s);
+	case OCC_VAL_STR:
+		put_csv_string(o, v->s);
 		break;
-	case VAL_BOOL:
+	case OCC_VAL_BOOL:
 		put_str(o, v->u ? "true" : "false");
 		break;
-	case VAL_SET:
-		put_joined(o, v, '+', json);
+	case OCC_VAL_SET:
+		put_joined(o, v, '+');
 		break;
-	case VAL_LIST:
-		put_joined(o, v, ' ', json);
+	case OCC_VAL_LIST:
+		put_joined(o, v, ' ');
 		break;
 	}
 }
 
-void val_format(char *buf, size_t n, const struct val *v)
-{
-	size_t len = 0, i;
-
-	buf[0] = '\0';
-	switch (v->type) {
-	case VAL_NULL:
-		break;
-	case VAL_UINT:
-		snprintf(buf, n, "%llu", (unsigned long long)v->u);
-		break;
-	case VAL_DEC:
-	case VAL_STR:
-		snprintf(buf, n, "%s", v->s);
-		break;
-	case VAL_BOOL:
-		snprintf(buf, n, "%s", v->u ? "true" : "false");
-		break;
-	case VAL_SET:
-	case VAL_LIST:
-		for (i = 0; i < v->n && len + 24 < n; i++)
-			len += v->type == VAL_SET
-			       ? (size_t)snprintf(buf + len, n - len, "%s%s",
-						  i ? "+" : "", v->strs[i])
-			       : (size_t)snprintf(buf + len, n - len, "%s%llu",
-						  i ? " " : "",
-						  (unsigned long long)v->list[i]);
-		break;
-	}
-}
+/* JSON the library writes (a row, a value: occcalc/fields.h), into the
+ * buffer where it fits, flushed first where it does not, and written
+ * apart where it is longer than the buffer. The writer is called again
+ * for the length it said: getters only read the row. */
+#define JSON_INTO(o, call_into) do { \
+	size_t n_ = call_into((o)->buf + (o)->len, sizeof (o)->buf - (o)->len); \
+	char *big_; \
+	if (n_ < sizeof (o)->buf - (o)->len) { \
+		(o)->len += n_; \
+		break; \
+	} \
+	out_flush(o); \
+	if (n_ < sizeof (o)->buf) { \
+		(o)->len = call_into((o)->buf, sizeof (o)->buf); \
+		break; \
+	} \
+	if (!(big_ = malloc(n_ + 1))) \
+		die("out of memory"); \
+	call_into(big_, n_ + 1); \
+	out_write(o, big_, n_); \
+	free(big_); \
+} while (0)
 
 /* ---- CSV and JSON ---- */
 
@@ -325,38 +222,25 @@ static void csv_header(struct out *o)
 
 static void csv_row(struct out *o, const void *row)
 {
-	struct val v;
+	struct occ_val v;
 	size_t i;
 
 	for (i = 0; i < o->sel->n; i++) {
-		const struct field *f = o->sel->f[i];
+		const struct occ_field *f = o->sel->f[i];
 
 		if (i)
 			put_char(o, ',');
 		f->get(row, f, &v);
-		out_put_value(o, f, &v, 0);
+		out_put_value(o, f, &v);
 	}
 	put_char(o, '\n');
 }
 
 static void json_object(struct out *o, const void *row)
 {
-	struct val v;
-	size_t i;
-
-	put_char(o, '{');
-	for (i = 0; i < o->sel->n; i++) {
-		const struct field *f = o->sel->f[i];
-
-		if (i)
-			put_char(o, ',');
-		put_char(o, '"');
-		put_str(o, f->name);
-		put(o, "\":", 2);
-		f->get(row, f, &v);
-		out_put_value(o, f, &v, 1);
-	}
-	put_char(o, '}');
+#define ROW_INTO(buf, cap) occ_row_json(o->sel->f, o->sel->n, row, buf, cap)
+	JSON_INTO(o, ROW_INTO);
+#undef ROW_INTO
 }
 
 /* ---- The writer ---- */
@@ -446,7 +330,11 @@ void out_put(struct out *o, const char *s, size_t n)
 
 void out_put_json_string(struct out *o, const char *s)
 {
-	put_json_string(o, s);
+	struct occ_val v = { .type = OCC_VAL_STR, .s = s };
+
+#define VAL_INTO(buf, cap) occ_val_json(&v, buf, cap)
+	JSON_INTO(o, VAL_INTO);
+#undef VAL_INTO
 }
 
 void out_object(struct out *o, const void *row)

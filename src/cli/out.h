@@ -19,80 +19,27 @@ enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_JSONL };
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
-enum val_type {
-	VAL_NULL,      /* absent: null in JSON, the field's 'none' text else */
-	VAL_UINT,
-	VAL_DEC,       /* a number already written out (s): 75.00 */
-	VAL_STR,       /* text: quoted in JSON and, where needed, in CSV */
-	VAL_BOOL,
-	VAL_SET,       /* names (strs): a JSON array, '+'-joined elsewhere */
-	VAL_LIST       /* numbers (list): a JSON array, ' '-joined elsewhere */
-};
-
-struct val {
-	enum val_type type;
-	uint64_t u;
-	const char *s;
-	const char *strs[8];
-	const uint64_t *list;
-	size_t n;
-	char buf[48];          /* room for a getter's text */
-	uint64_t nums[4];      /* and for its list */
-};
-
-struct field;
-typedef void (*field_get)(const void *row, const struct field *f,
-			  struct val *v);
-
-/* How a field shows in a text table: the header label, the width
- * (negative: left-aligned), the spaces before it, and: */
-#define TXT_PCT 1u     /* a percentage: '%' after the value */
-#define TXT_DASH 2u    /* absent: '-' */
-#define TXT_DIMS 4u    /* a list of dimensions: 2048x1x1, one cell */
-
-struct text_col {
-	const char *label;     /* NULL: the field's name */
-	int width;
-	int gap;
-	unsigned flags;
-	field_get get;         /* what the text shows, if not the value */
-	int at;                /* starts at this column, if the line is short */
-};
-
 /* What a field needs computed before it prints (enum need bits). */
 #define NEED_HEADROOM 1u
 #define NEED_MAX_DYN 2u
-
-enum field_type { FT_INT, FT_DEC, FT_STR, FT_BOOL, FT_SET, FT_LIST };
-
-struct field {
-	const char *name;
-	enum field_type type;
-	const char *desc;
-	field_get get;
-	const char *none;      /* CSV and text for an absent value ("") */
-	struct text_col text;
-	unsigned needs;
-	size_t arg;            /* for getters shared by several fields */
-};
 
 /* The model's result's fields (fields_result.c), read one way for every
  * kind of row: r is the row's result (NULL: it has none), f's arg the
  * member's offset in it (RESULT_AT). A kind's table gets getters of its
  * rows from RESULT_GETTERS(where), where(row) giving the result. */
-void result_int(const struct occ_result *r, const struct field *f,
-		struct val *v);
-void result_bytes(const struct occ_result *r, const struct field *f,
-		  struct val *v);
-void result_limit(const struct occ_result *r, const struct field *f,
-		  struct val *v);
-void result_occupancy(const struct occ_result *r, const struct field *f,
-		      struct val *v);
-void result_limiter(const struct occ_result *r, const struct field *f,
-		    struct val *v);
+void result_int(const struct occ_result *r, const struct occ_field *f,
+		struct occ_val *v);
+void result_bytes(const struct occ_result *r, const struct occ_field *f,
+		  struct occ_val *v);
+void result_limit(const struct occ_result *r, const struct occ_field *f,
+		  struct occ_val *v);
+void result_occupancy(const struct occ_result *r, const struct occ_field *f,
+		      struct occ_val *v);
+void result_limiter(const struct occ_result *r, const struct occ_field *f,
+		    struct occ_val *v);
 #define RESULT_GETTER(name, where) \
-	static void get_result_##name(const void *p, const struct field *f, \
-				      struct val *v) \
+	static void get_result_##name(const void *p, const struct occ_field *f, \
+				      struct occ_val *v) \
 	{ result_##name(where(p), f, v); }
 #define RESULT_GETTERS(where) RESULT_GETTER(int, where) \
 	RESULT_GETTER(bytes, where) RESULT_GETTER(limit, where) \
@@ -114,55 +61,21 @@ void result_limiter(const struct occ_result *r, const struct field *f,
 	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers " \
 	      "alone allow (absent: they do not limit)")
 
-/* The fields of one kind of row. */
-struct row_kind {
-	const char *name;
-	const struct field *fields;
-	size_t n;
-};
-
-/* kind's field named by the len bytes at name, or NULL (inline: expr.c
- * is fuzzed alone). */
-static inline const struct field *field_find(const struct row_kind *kind,
-					     const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < kind->n; i++)
-		if (strlen(kind->fields[i].name) == len &&
-		    strncmp(kind->fields[i].name, name, len) == 0)
-			return &kind->fields[i];
-	return NULL;
-}
-
-extern const struct row_kind kind_occupancy, kind_access, kind_persist,
+extern const struct occ_row_kind kind_occupancy, kind_access, kind_persist,
 	kind_info, kind_archs, kind_gpus, kind_devices, kind_fields, kind_traffic;
-
-const char *field_type_name(enum field_type t);
-/* A decimal value: a percentage (two decimals, ties to even), or x. */
-void val_pct(struct val *v, uint64_t num, uint64_t den);
-/* A set of the limiting resources (enum occ_resource bits), in the
- * order every row kind names them. */
-void val_limiters(struct val *v, unsigned limiters);
-/* x with the decimals out_decimals() gives field f. */
-void val_dec(struct val *v, const struct field *f, double x);
-void val_uint(struct val *v, uint64_t u);
-/* v as text into buf (out.c): a number in decimal, true or false, a set
- * '+'-joined, a list ' '-joined; "" when absent. */
-void val_format(char *buf, size_t n, const struct val *v);
 
 #define MAX_FIELDS 128
 
 /* The fields a run prints, in order. */
 struct fieldsel {
-	const struct field *f[MAX_FIELDS];
+	const struct occ_field *f[MAX_FIELDS];
 	size_t n;
 	unsigned needs;        /* the union of their needs */
 };
 
 /* --fields LIST if given (a usage error names an unknown field and lists
  * the kind's), else defaults, a comma-separated list of names. */
-void fieldsel_make(struct fieldsel *sel, const struct row_kind *kind,
+void fieldsel_make(struct fieldsel *sel, const struct occ_row_kind *kind,
 		   const char *given, const char *defaults);
 
 /* ---- Writers (out.c): one per format, rows computed before ---- */
@@ -215,13 +128,6 @@ void out_object(struct out *o, const void *row);
  * taken: the next put starts it again; valid until then. */
 const char *out_piece_take(struct out *o, size_t *len);
 
-/* The decimals a decimal field prints, by its unit, in every mode and
- * format alike: percentages (_pct), ratios and rates 2; times (_ms, _us)
- * 3; hit_ratio 4. */
-int out_decimals(const char *field_name);
-/* num/den in percent with two decimals, ties to even: every percentage
- * occcalc prints goes through here, so all outputs agree. */
-void format_ratio_percent(char *buf, uint64_t num, uint64_t den);
 /* "sm_90" for 9.0 */
 void arch_tag(char *buf, size_t n, const struct occ_arch *a);
 /* A file to write besides the rows (--plot FILE): '-' is standard

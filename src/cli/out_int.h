@@ -37,9 +37,9 @@ static inline void put_str(struct out *o, const char *s)
 	put(o, s, strlen(s));
 }
 
-/* A value as CSV (json 0) or JSON (1) writes it (out.c). */
-void out_put_value(struct out *o, const struct field *f,
-		   const struct val *v, int json);
+/* A value as CSV and text write it (out.c). */
+void out_put_value(struct out *o, const struct occ_field *f,
+		   const struct occ_val *v);
 
 /* ---- The text table and record (out_table.c) ---- */
 

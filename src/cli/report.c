@@ -29,7 +29,7 @@ void format_limiters(char *buf, unsigned bits)
 
 static void format_percent(char *buf, const struct occ_result *r)
 {
-	format_ratio_percent(buf, (uint64_t)r->warps_per_sm,
+	occ_format_percent(buf, (uint64_t)r->warps_per_sm,
 			     (uint64_t)r->max_warps_per_sm);
 }
 
@@ -37,7 +37,7 @@ static void format_percent(char *buf, const struct occ_result *r)
 static void format_launch_percent(char *buf, const struct occ_result *r,
 				  const struct occ_waves *w)
 {
-	format_ratio_percent(buf, (uint64_t)w->grid * (uint64_t)r->warps_per_block,
+	occ_format_percent(buf, (uint64_t)w->grid * (uint64_t)r->warps_per_block,
 			     (uint64_t)w->waves * (uint64_t)w->sms *
 			     (uint64_t)r->max_warps_per_sm);
 }
@@ -313,7 +313,7 @@ static void out_waves(FILE *f, const struct occ_row *row)
 		return;
 	}
 	format_launch_percent(pct, r, w);
-	format_ratio_percent(tail, (uint64_t)w->tail_blocks, (uint64_t)w->per_wave);
+	occ_format_percent(tail, (uint64_t)w->tail_blocks, (uint64_t)w->per_wave);
 	if (c)
 		fprintf(f, "  %lld block%s per wave (%d cluster%s at once): "
 			"%lld full wave%s", (long long)w->per_wave,
@@ -408,7 +408,7 @@ void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row)
 	fprintf(f, "  Occupancy API         %d block%s per SM\n", g->api_blocks,
 		plural(g->api_blocks));
 	if (g->measured) {
-		format_ratio_percent(pct, g->m.residency.warp_cycles,
+		occ_format_percent(pct, g->m.residency.warp_cycles,
 				     (uint64_t)g->m.residency.max_warps_per_sm *
 				     g->m.residency.active_cycles);
 		fprintf(f, "  Measured              %d block%s resident per SM, "

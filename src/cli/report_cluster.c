@@ -215,7 +215,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 			row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
 	if (c->blocks_per_sm > 0 && !cl->layout->whole)
 		gpc_lines(f, cl);
-	format_ratio_percent(pct, (uint64_t)c->active_warps,
+	occ_format_percent(pct, (uint64_t)c->active_warps,
 			     (uint64_t)c->warp_slots);
 	format_cluster_limiters(lim, sizeof lim, c->limiters);
 	fprintf(f, "  Clusters at once      %s%d (%lld CTA%s)\n",
@@ -254,7 +254,7 @@ void report_cluster_gpu(FILE *f, const struct occ_device *d,
 	fprintf(f, "  cudaOccupancyMaxPotentialClusterSize  %d (%d non-portable)"
 		"\n", cl->api.potential, cl->api.potential_nonportable);
 	if (cl->measured) {
-		format_ratio_percent(pct, m->residency.warp_cycles,
+		occ_format_percent(pct, m->residency.warp_cycles,
 				     (uint64_t)m->residency.max_warps_per_sm *
 				     m->residency.active_cycles);
 		fprintf(f, "  Measured              %d cluster%s resident at "

@@ -486,5 +486,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/launch_compare.h"
 #include "occcalc/target.h"
 #include "occcalc/rows.h"
+#include "occcalc/fields.h"
 
 #endif
