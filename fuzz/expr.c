@@ -37,7 +37,7 @@ static const struct occ_field fields[] = {
 	F("ties", OCC_FT_LIST, 5), F("blocks_per_sm", OCC_FT_INT, 6),
 };
 static const struct occ_row_kind kind = { "fuzz", fields,
-				      sizeof fields / sizeof fields[0] };
+				      sizeof fields / sizeof fields[0], NULL };
 
 static enum expr_value value_of(const char *text, int i, int *ok)
 {

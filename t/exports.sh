@@ -10,11 +10,13 @@ command -v nm >/dev/null 2>&1 || skip_all "nm not found"
 
 nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBR]$/ { print $3 }' |
 	sort -u >"$tmp/exported"
+# Functions, and the tables declared extern (a kind of row's fields).
 cat "$HEADER" "$(dirname "$HEADER")"/occcalc/*.h |
-	grep -oE '\<occ_[a-z0-9_]+ *\([^*]' | sed 's/ *(.$//' | sort -u \
+	grep -oE '\<occ_[a-z0-9_]+ *\([^*]|^extern [^;(]*\<occ_[a-z0-9_]+;' |
+	sed -E 's/ *\(.$//; s/^extern .*\<(occ_[a-z0-9_]+);$/\1/' | sort -u \
 	>"$tmp/declared"
 [ -s "$tmp/declared" ]
-ok $? "occcalc.h declares functions ($(wc -l <"$tmp/declared"))"
+ok $? "occcalc.h declares functions and tables ($(wc -l <"$tmp/declared"))"
 extra=$(comm -23 "$tmp/exported" "$tmp/declared" | tr '\n' ' ')
 [ -z "$extra" ]
 ok $? "the library exports nothing occcalc.h does not declare${extra:+ (extra: $extra)}"

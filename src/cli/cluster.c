@@ -368,10 +368,10 @@ static void cluster_measure(struct session *s, const struct occ_row *row,
 	char err[256];
 
 	cl->m.clusters = larger(cl->c.max_active_clusters, cl->api.clusters) +
-			 (int64_t)d->sms * row->r.blocks_per_sm / cl->c.size + 1;
+			 (int64_t)d->sms * row->c.r.blocks_per_sm / cl->c.size + 1;
 	cl->m.spin_cycles = CLUSTER_SPIN_CYCLES;
-	if (gpu_cluster_measure(&s->gpu, &row->k, &cl->shape,
-				row->r.max_warps_per_sm, &cl->m, err,
+	if (gpu_cluster_measure(&s->gpu, &row->c.k, &cl->shape,
+				row->c.r.max_warps_per_sm, &cl->m, err,
 				sizeof err) != 0)
 		session_device_failed(s, err);
 	cl->measured = 1;
@@ -415,11 +415,11 @@ static enum occ_status part_api(const struct session *s,
 
 	if (!l)
 		return OCC_OK;
-	if ((st = occ_cluster_compute(row->a, &row->r, l, cl->shape.size,
+	if ((st = occ_cluster_compute(row->c.a, &row->c.r, l, cl->shape.size,
 				      &cl->part_api)) != OCC_OK ||
-	    (st = occ_cluster_best(row->a, &row->r, l, 0,
+	    (st = occ_cluster_best(row->c.a, &row->c.r, l, 0,
 				   &cl->part_api_portable)) != OCC_OK ||
-	    (st = occ_cluster_best(row->a, &row->r, l, 1,
+	    (st = occ_cluster_best(row->c.a, &row->c.r, l, 1,
 				   &cl->part_api_nonportable)) != OCC_OK)
 		return st;
 	cl->have_part_api = 1;
@@ -435,9 +435,9 @@ static enum occ_status model_best(const struct session *s,
 {
 	const struct occ_gpc_layout *api = runtime_layout(s);
 
-	return api ? occ_cluster_part_best(row->a, &row->r, l, api,
+	return api ? occ_cluster_part_best(row->c.a, &row->c.r, l, api,
 					   nonportable, b)
-		   : occ_cluster_best(row->a, &row->r, l, nonportable, b);
+		   : occ_cluster_best(row->c.a, &row->c.r, l, nonportable, b);
 }
 
 static enum occ_status model_compute(const struct session *s,
@@ -447,8 +447,8 @@ static enum occ_status model_compute(const struct session *s,
 {
 	const struct occ_gpc_layout *api = runtime_layout(s);
 
-	return api ? occ_cluster_part_compute(row->a, &row->r, l, api, size, c)
-		   : occ_cluster_compute(row->a, &row->r, l, size, c);
+	return api ? occ_cluster_part_compute(row->c.a, &row->c.r, l, api, size, c)
+		   : occ_cluster_compute(row->c.a, &row->c.r, l, size, c);
 }
 
 /* An upper bound agrees with answers that stay within it. */
@@ -465,7 +465,7 @@ static void cluster_on_gpu(struct session *s, const struct occ_row *row,
 {
 	char err[256];
 
-	if (gpu_cluster_api(&s->gpu, &row->k, &cl->shape, &cl->api, err,
+	if (gpu_cluster_api(&s->gpu, &row->c.k, &cl->shape, &cl->api, err,
 			    sizeof err) != 0)
 		session_device_failed(s, err);
 	cl->have_api = 1;
@@ -522,7 +522,7 @@ static void gpc_kinds(const struct occ_row *row,
 			g->count++;
 			continue;
 		}
-		if (occ_cluster_compute(row->a, &row->r, &one, cl->shape.size,
+		if (occ_cluster_compute(row->c.a, &row->c.r, &one, cl->shape.size,
 					&g->c) != OCC_OK)
 			continue;
 		g->sms = l->sms_per_gpc[i];
@@ -545,7 +545,7 @@ void cluster_compute(struct session *s, const struct occ_row *row,
 	/* Without a layout, the one of the published counts that holds the
 	 * most clusters of this size: an upper bound (cluster_bound). */
 	if (s->layout.bound) {
-		st = occ_layout_most_clusters(row->a, &row->r, &s->layout.counts,
+		st = occ_layout_most_clusters(row->c.a, &row->c.r, &s->layout.counts,
 					      cl->shape.size, &cl->own);
 		l = &cl->own;
 	}

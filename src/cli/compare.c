@@ -217,7 +217,7 @@ static const struct occ_field compare_fields[] = {
 
 const struct occ_row_kind kind_compare = {
 	"compare", compare_fields, sizeof compare_fields /
-	sizeof compare_fields[0]
+	sizeof compare_fields[0], NULL
 };
 
 #define DEFAULT_FIELDS "change,kernel,mangled,arch,changed,old_block,block," \

@@ -19,8 +19,8 @@ static _Noreturn void unknown_field(const struct occ_row_kind *kind,
 		die_usage("--fields: empty field name (--list-fields lists %s "
 			  "rows' fields)", kind->name);
 	nearest_init(&nr, name, len);
-	for (i = 0; i < kind->n; i++)
-		nearest_offer(&nr, kind->fields[i].name);
+	for (i = 0; i < occ_row_kind_count(kind); i++)
+		nearest_offer(&nr, occ_row_kind_field(kind, i)->name);
 	nearest_text(&nr, near, sizeof near);
 	die_usage("--fields: '%.*s': no such field of %s rows; did you mean "
 		  "%s? (--list-fields lists them all)", (int)len, name,

@@ -81,8 +81,8 @@ GETTER(text_max_threads)
 		set_str(v, "?");
 }
 KOPT_GETTER(get_min_blocks, K && K->min_blocks > 0, K->min_blocks)
-KBOOL_GETTER(get_reaches_min, K && K->min_blocks > 0 && !r->no_model,
-	     r->r.blocks_per_sm >= K->min_blocks)
+KBOOL_GETTER(get_reaches_min, K && K->min_blocks > 0 && !r->c.no_model,
+	     r->c.r.blocks_per_sm >= K->min_blocks)
 /* The text table: the minimum, '!' after it when the prediction falls
  * short; where a cubin keeps only the register cap, the cap: r64. */
 GETTER(text_min_blocks)
@@ -91,9 +91,9 @@ GETTER(text_min_blocks)
 	v->type = OCC_VAL_NULL;
 	if (K && K->min_blocks > 0)
 		snprintf(v->buf, sizeof v->buf, "%d%s", K->min_blocks,
-			 r->r.blocks_per_sm < K->min_blocks ? "!" : "");
-	else if (K && K->max_regs > 0 && r->a &&
-		 K->max_regs < r->a->max_regs_per_thread)
+			 r->c.r.blocks_per_sm < K->min_blocks ? "!" : "");
+	else if (K && K->max_regs > 0 && r->c.a &&
+		 K->max_regs < r->c.a->max_regs_per_thread)
 		snprintf(v->buf, sizeof v->buf, "r%d", K->max_regs);
 	else if (K && !K->bounds_known)
 		snprintf(v->buf, sizeof v->buf, "?");

@@ -99,7 +99,7 @@ static const struct occ_result *row_result(const void *p)
 
 	return r->not_modelled ? NULL : &r->m.result;
 }
-RESULT_GETTERS(row_result)
+OCC_RESULT_GETTERS(row_result)
 
 GETTER(get_reason)
 {
@@ -255,7 +255,7 @@ GETTER(get_unknown)
 	{ NULL, 0, 2, OCC_TXT_DASH | OCC_TXT_DIMS, NULL, 0 }, 0, 0 }
 /* A field of the model's result (fields_result.c). */
 #define RESULT(name, type, desc, get, member) { name, type, desc, get, NULL, \
-	{ NULL, 0, 2, OCC_TXT_DASH, NULL, 0 }, 0, RESULT_AT(member) }
+	{ NULL, 0, 2, OCC_TXT_DASH, NULL, 0 }, 0, OCC_RESULT_AT(member) }
 #define LIMIT(name, member, desc) \
 	RESULT(name, OCC_FT_INT, desc, get_result_limit, member)
 
@@ -342,7 +342,7 @@ static const struct occ_field fields[] = {
 	RESULT("limiter", OCC_FT_SET, "the resources that limit blocks_per_sm: "
 	       "warps, registers, shared_memory, blocks, barriers",
 	       get_result_limiter, limiters),
-	LIMIT_FIELDS,
+	OCC_LIMIT_FIELDS,
 	F("reason", OCC_FT_STR, "why the launch has no figures or no block fits "
 	  "(absent: it has them)", get_reason),
 	F("waves", OCC_FT_INT, "waves the grid runs in (a cluster launch: of the "
@@ -379,6 +379,6 @@ static const struct occ_field fields[] = {
 };
 
 const struct occ_row_kind kind_launches = {
-	"launch", fields, sizeof fields / sizeof fields[0]
+	"launch", fields, sizeof fields / sizeof fields[0], NULL
 };
 

@@ -13,7 +13,7 @@
 			       struct occ_val *v)
 #define ROW const struct occ_row *r = p; (void)f
 /* The model's values: absent from a row without one (PTX only). */
-#define MODEL_ROW ROW; if (r->no_model) { v->type = OCC_VAL_NULL; return; }
+#define MODEL_ROW ROW; if (r->c.no_model) { v->type = OCC_VAL_NULL; return; }
 #define GETTER(fn) static GETTER_SIG(fn)
 /* A number of the row, always there. */
 #define UINT_GETTER(fn, expr) GETTER(fn) { MODEL_ROW; v->type = OCC_VAL_UINT; \

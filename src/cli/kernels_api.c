@@ -150,12 +150,12 @@ static int func_agrees(const struct occ_row *row, const struct gpu_func *f)
 
 	/* Above the bound the occupancy APIs answer as if there were none,
 	 * but a launch fails (docs/kernels-api-validation.md): 0 stands. */
-	int blocks = row->r.reason == OCC_ABOVE_LAUNCH_BOUNDS ||
-		     f->blocks == row->r.blocks_per_sm;
+	int blocks = row->c.r.reason == OCC_ABOVE_LAUNCH_BOUNDS ||
+		     f->blocks == row->c.r.blocks_per_sm;
 
 	return f->regs == k->regs && f->static_smem == k->static_smem &&
 	       f->local == k->stack && blocks &&
-	       f->max_threads == kernel_max_threads(row->a, &row->k);
+	       f->max_threads == kernel_max_threads(row->c.a, &row->c.k);
 }
 
 void kernels_api_row(struct api *a, struct session *s,
@@ -173,7 +173,7 @@ void kernels_api_row(struct api *a, struct session *s,
 	if (!image)
 		die("%s: changed while occcalc read it", k->file);
 	st = gpu_loader_query(a->loader, image, k->mangled,
-			      row->k.block_size, row->k.dynamic_smem, &g->func,
+			      row->c.k.block_size, row->c.k.dynamic_smem, &g->func,
 			      err, sizeof err);
 	api_progress(a);
 	if (st > 0 || st < 0)

@@ -19,7 +19,7 @@ void report_cluster_row(struct occ_run *run, const struct occ_row *row)
 	struct report *rep = run->hook_ctx;
 	const struct occ_cluster_result *c = &row->cl->c;
 
-	if (row->r.blocks_per_sm)
+	if (row->c.r.blocks_per_sm)
 		kernels_summary_low(&rep->sum, row);
 	/* --gpu LIST: the matrix shows the launch the kernel makes. */
 	if (rep->gpu >= 0) {
@@ -29,10 +29,10 @@ void report_cluster_row(struct occ_run *run, const struct occ_row *row)
 				     (uint64_t)c->warp_slots);
 		if (c->max_active_clusters)
 			snprintf(cell, sizeof cell, "%s%% %s, clusters of %d",
-				 pct, row->arch, c->size);
+				 pct, row->c.arch, c->size);
 		else
 			snprintf(cell, sizeof cell, "cannot launch %s, "
-				 "clusters of %d", row->arch, c->size);
+				 "clusters of %d", row->c.arch, c->size);
 		matrix_cell_set(run->s, rep->gpu, cell);
 	}
 }
@@ -53,13 +53,13 @@ void report_row(struct occ_run *run, struct occ_row *row,
 	if (rep->gpu >= 0) {
 		char cell[64], pct[32];
 
-		occ_format_percent(pct, (uint64_t)row->r.warps_per_sm,
-				     (uint64_t)row->r.max_warps_per_sm);
-		if (row->r.blocks_per_sm)
-			snprintf(cell, sizeof cell, "%s%% %s", pct, row->arch);
+		occ_format_percent(pct, (uint64_t)row->c.r.warps_per_sm,
+				     (uint64_t)row->c.r.max_warps_per_sm);
+		if (row->c.r.blocks_per_sm)
+			snprintf(cell, sizeof cell, "%s%% %s", pct, row->c.arch);
 		else
 			snprintf(cell, sizeof cell, "cannot launch %s",
-				 row->arch);
+				 row->c.arch);
 		matrix_cell(run->s, rep->gpu, cell);
 	}
 }
@@ -116,10 +116,10 @@ static void ptx_row(struct report *rep, const struct kernel_info *k)
 	memset(&g, 0, sizeof g);
 	row.ki = k;
 	row.kernel = k->name ? k->name : k->mangled;
-	row.no_model = 1;
+	row.c.no_model = 1;
 	row.gpu_name = rep->run.gpu_name;
-	snprintf(row.arch, sizeof row.arch, "%s", k->arch);
-	row.k.block_size = rep->run.s->o->have_block
+	snprintf(row.c.arch, sizeof row.c.arch, "%s", k->arch);
+	row.c.k.block_size = rep->run.s->o->have_block
 			   ? (int)rep->run.s->o->block.ranges[0].start : 0;
 	if (!bare_row_written(rep, &row))
 		return;
@@ -150,7 +150,7 @@ void report_no_image_row(struct report *rep, const struct kernel_info *k)
 	memset(&row, 0, sizeof row);
 	row.ki = &only;
 	row.kernel = k->name ? k->name : k->mangled;
-	row.no_model = row.no_image = 1;
+	row.c.no_model = row.c.no_image = 1;
 	row.gpu_name = rep->run.gpu_name;
 	if (bare_row_written(rep, &row))
 		out_row(&rep->run.out, &row);

@@ -34,9 +34,9 @@ static void keep_low(struct kernel_summary *s, const struct summary_low *w)
 
 void kernels_summary_low(struct kernel_summary *s, const struct occ_row *row)
 {
-	struct summary_low w = { (uint64_t)row->r.warps_per_sm,
-			   (uint64_t)row->r.max_warps_per_sm, row->ki,
-			   row->k.block_size, "" };
+	struct summary_low w = { (uint64_t)row->c.r.warps_per_sm,
+			   (uint64_t)row->c.r.max_warps_per_sm, row->ki,
+			   row->c.k.block_size, "" };
 
 	/* A cluster launch: the GPU's warps it keeps busy, of its slots. */
 	if (row->cl) {
@@ -69,17 +69,17 @@ void kernels_summary_count(struct kernel_summary *s, const struct occ_row *row,
 	int i;
 
 	s->rows++;
-	if (row->r.blocks_per_sm == 0)
+	if (row->c.r.blocks_per_sm == 0)
 		s->cannot++;
 	for (i = 0; i < 5; i++)
-		if (row->r.blocks_per_sm && (row->r.limiters & (1u << i)))
+		if (row->c.r.blocks_per_sm && (row->c.r.limiters & (1u << i)))
 			s->by[i]++;
 	if (row->ki && row->ki->min_blocks > 0 &&
-	    row->r.blocks_per_sm < row->ki->min_blocks)
+	    row->c.r.blocks_per_sm < row->ki->min_blocks)
 		s->below_min++;
 	/* Rows launched as clusters are ranked by those launches. */
-	if (row->r.blocks_per_sm && !clusters &&
-	    row->r.warps_per_sm < row->r.max_warps_per_sm)
+	if (row->c.r.blocks_per_sm && !clusters &&
+	    row->c.r.warps_per_sm < row->c.r.max_warps_per_sm)
 		kernels_summary_low(s, row);
 }
 

@@ -326,7 +326,7 @@ static const struct occ_field lcompare_fields[] = {
 
 const struct occ_row_kind kind_launch_compare = {
 	"launch_compare", lcompare_fields,
-	sizeof lcompare_fields / sizeof lcompare_fields[0]
+	sizeof lcompare_fields / sizeof lcompare_fields[0], NULL
 };
 
 #define DEFAULT_FIELDS "change,by,key,changed,old_launches,launches," \

@@ -132,7 +132,7 @@ static const struct occ_field fields[] = {
 };
 
 const struct occ_row_kind kind_access = {
-	"access", fields, sizeof fields / sizeof fields[0]
+	"access", fields, sizeof fields / sizeof fields[0], NULL
 };
 
 /* ---- The report for one access ---- */

@@ -96,7 +96,7 @@ static const struct occ_field fields[] = {
 };
 
 const struct occ_row_kind kind_info = {
-	"info", fields, sizeof fields / sizeof fields[0]
+	"info", fields, sizeof fields / sizeof fields[0], NULL
 };
 
 enum { DEVICE, DEVICE_NAME, SMS, CONTRADICTIONS = 10, SOURCE };
@@ -180,7 +180,7 @@ static int run_info(struct session *s)
 	const struct options *o = s->o;
 	struct info_fields x;
 	struct info_row r = { NULL, NULL, NULL, 0 };
-	struct occ_row_kind kind = { "info", NULL, 0 };
+	struct occ_row_kind kind = { "info", NULL, 0, NULL };
 	struct fieldsel sel;
 	struct out out;
 	char defaults[4096];

@@ -60,7 +60,8 @@ static const struct occ_field arch_fields[] = {
 };
 
 const struct occ_row_kind kind_archs = {
-	"list-archs", arch_fields, sizeof arch_fields / sizeof arch_fields[0]
+	"list-archs", arch_fields,
+	sizeof arch_fields / sizeof arch_fields[0], NULL
 };
 
 static int run_list_archs(struct session *s)
@@ -150,7 +151,7 @@ static const struct occ_field device_fields[] = {
 
 const struct occ_row_kind kind_devices = {
 	"list-devices", device_fields,
-	sizeof device_fields / sizeof device_fields[0]
+	sizeof device_fields / sizeof device_fields[0], NULL
 };
 
 static int run_list_devices(struct session *s)
@@ -249,7 +250,8 @@ static const struct occ_field gpu_fields[] = {
 };
 
 const struct occ_row_kind kind_gpus = {
-	"list-gpus", gpu_fields, sizeof gpu_fields / sizeof gpu_fields[0]
+	"list-gpus", gpu_fields, sizeof gpu_fields / sizeof gpu_fields[0],
+	NULL
 };
 
 static int run_list_gpus(struct session *s)
@@ -301,7 +303,8 @@ static const struct occ_field meta_fields[] = {
 };
 
 const struct occ_row_kind kind_fields = {
-	"list-fields", meta_fields, sizeof meta_fields / sizeof meta_fields[0]
+	"list-fields", meta_fields,
+	sizeof meta_fields / sizeof meta_fields[0], NULL
 };
 
 /* Whether a mode before modes[m] prints kind already. */
@@ -321,9 +324,9 @@ static void list_kind(struct out *out, const struct occ_row_kind *kind)
 	struct field_row row;
 	size_t i;
 
-	for (i = 0; i < kind->n; i++) {
+	for (i = 0; i < occ_row_kind_count(kind); i++) {
 		row.kind = kind;
-		row.field = &kind->fields[i];
+		row.field = occ_row_kind_field(kind, i);
 		out_row(out, &row);
 	}
 }

@@ -106,7 +106,7 @@ static const struct occ_field fields[] = {
 };
 
 const struct occ_row_kind kind_persist = {
-	"persist", fields, sizeof fields / sizeof fields[0]
+	"persist", fields, sizeof fields / sizeof fields[0], NULL
 };
 
 /* ---- The plan a person reads ---- */

@@ -175,7 +175,7 @@ static const struct occ_field fields[] = {
 };
 
 const struct occ_row_kind kind_traffic = {
-	"traffic", fields, sizeof fields / sizeof fields[0]
+	"traffic", fields, sizeof fields / sizeof fields[0], NULL
 };
 
 static const struct occ_field *field_named(const char *name)

@@ -189,7 +189,7 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 	fieldsel_make(&run->sel, &kind_occupancy, o->compare ? NULL : o->fields,
 		      defaults);
 	if (run->report)
-		run->sel.needs |= NEED_HEADROOM | (o->api ? NEED_MAX_DYN : 0);
+		run->sel.needs |= OCC_CONFIG_HEADROOM | (o->api ? OCC_CONFIG_MAX_DYN : 0);
 	out_open(&run->out, stdout, o->format, &run->sel);
 	out_style(&run->out, o->format_style);
 	if (!o->compare)
@@ -228,7 +228,7 @@ static void measure_row(struct session *s, const struct occ_row *row,
 			struct row_gpu *g)
 {
 	const struct occ_device *d = &s->dev;
-	const struct occ_result *r = &row->r;
+	const struct occ_result *r = &row->c.r;
 	struct occ_waves w;
 	char err[256];
 	int most = g->api_blocks > r->blocks_per_sm ? g->api_blocks
@@ -239,7 +239,7 @@ static void measure_row(struct session *s, const struct occ_row *row,
 	g->m.spin_cycles = MEASURE_SPIN_CYCLES;
 	g->expected = occ_waves(r, g->m.grid, d->sms, &w) == OCC_OK
 		      ? w.max_resident_per_sm : r->blocks_per_sm;
-	if (gpu_measure(&s->gpu, &row->k, r->max_warps_per_sm, &g->m, err,
+	if (gpu_measure(&s->gpu, &row->c.k, r->max_warps_per_sm, &g->m, err,
 			sizeof err) != 0)
 		session_device_failed(s, err);
 	g->measured = 1;
@@ -250,16 +250,16 @@ static void measure_row(struct session *s, const struct occ_row *row,
 static void run_on_gpu(struct session *s, const struct occ_row *row,
 		       struct row_gpu *g)
 {
-	struct occ_kernel at = row->k;
+	struct occ_kernel at = row->c.k;
 	char err[256];
 
 	memset(g, 0, sizeof *g);
-	g->kernel_regs = row->k.regs_per_thread;
-	if (gpu_api_blocks(&s->gpu, &row->k, &g->api_blocks, err,
+	g->kernel_regs = row->c.k.regs_per_thread;
+	if (gpu_api_blocks(&s->gpu, &row->c.k, &g->api_blocks, err,
 			   sizeof err) != 0)
 		session_device_failed(s, err);
-	if (row->r.blocks_per_sm > 0) {
-		if (gpu_api_dynamic_smem(&s->gpu, &row->k, row->r.blocks_per_sm,
+	if (row->c.r.blocks_per_sm > 0) {
+		if (gpu_api_dynamic_smem(&s->gpu, &row->c.k, row->c.r.blocks_per_sm,
 					 &g->api_dyn, err, sizeof err) != 0)
 			session_device_failed(s, err);
 		at.dynamic_smem = g->api_dyn;
@@ -268,9 +268,9 @@ static void run_on_gpu(struct session *s, const struct occ_row *row,
 			session_device_failed(s, err);
 		g->have_api_dyn = 1;
 	}
-	if (s->o->measure && row->r.blocks_per_sm > 0 && g->api_blocks > 0)
+	if (s->o->measure && row->c.r.blocks_per_sm > 0 && g->api_blocks > 0)
 		measure_row(s, row, g);
-	g->agrees = g->api_blocks == row->r.blocks_per_sm &&
+	g->agrees = g->api_blocks == row->c.r.blocks_per_sm &&
 		    (!g->measured ||
 		     g->m.residency.max_blocks_per_sm == g->expected);
 	if (!g->agrees)
@@ -289,10 +289,10 @@ static int plot(FILE *f, const struct occ_row *row,
 
 	snprintf(title, sizeof title, "occcalc: %s, %d threads, %d "
 		 "registers, %llu B static + %llu B dynamic shared memory",
-		 row->arch, row->k.block_size, row->k.regs_per_thread,
-		 (unsigned long long)row->k.static_smem,
-		 (unsigned long long)row->k.dynamic_smem);
-	return (chart_svg(f, title, s, &row->r) != 0) |
+		 row->c.arch, row->c.k.block_size, row->c.k.regs_per_thread,
+		 (unsigned long long)row->c.k.static_smem,
+		 (unsigned long long)row->c.k.dynamic_smem);
+	return (chart_svg(f, title, s, &row->c.r) != 0) |
 	       (out_file_close(f) != 0);
 }
 
@@ -305,10 +305,10 @@ static void draw_charts(struct session *session, const struct occ_row *row)
 
 	if (!o->chart && !o->plot)
 		return;
-	if (chart_build(row->a, &row->k, s) != 0)
+	if (chart_build(row->c.a, &row->c.k, s) != 0)
 		die("out of memory");
 	if (o->chart)
-		chart_text(stdout, s, &row->r);
+		chart_text(stdout, s, &row->c.r);
 	if (f) {
 		session->plot = NULL;      /* closed by plot() */
 		failed = plot(f, row, s);
@@ -320,23 +320,6 @@ static void draw_charts(struct session *session, const struct occ_row *row)
 
 /* ---- A row ---- */
 
-/* The model's answers the row's fields need. */
-static void compute_extras(struct occ_run *run, struct occ_row *row)
-{
-	int i;
-
-	if (row->best)
-		for (i = 0; i < row->best->n_ties; i++)
-			row->ties[i] = (uint64_t)row->best->ties[i];
-	row->have_waves = row->grid && row->sms &&
-			  occ_waves(&row->r, row->grid, row->sms, &row->w) == OCC_OK;
-	if (run->sel.needs & NEED_HEADROOM)
-		row->have_headroom = occ_headroom(row->a, &row->k, &row->h) ==
-				     OCC_OK;
-	if (run->sel.needs & NEED_MAX_DYN)
-		row->have_max_dyn = occ_max_dynamic_smem(row->a, &row->k,
-							 &row->max_dyn) == OCC_OK;
-}
 
 /* A row: the report, or a line of the table or the format. */
 static void emit(struct occ_run *run, const struct occ_row *row)
@@ -377,16 +360,16 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row,
 {
 	const struct options *o = run->s->o;
 	struct row_cluster cl;
-	struct occ_waves plain = row->w;
-	int i, had_waves = row->have_waves;
+	struct occ_waves plain = row->c.w;
+	int i, had_waves = row->c.have_waves;
 
 	for (i = 0; i < req->n; i++) {
 		cluster_compute(run->s, row, &req->items[i], &cl);
 		row->cl = &cl;
 		/* A cluster launch's waves: what its clusters hold at once. */
-		row->have_waves = had_waves &&
-				  occ_cluster_waves(&cl.c, row->grid, row->sms,
-						    &row->w) == OCC_OK;
+		row->c.have_waves = had_waves &&
+				  occ_cluster_waves(&cl.c, row->c.grid, row->c.sms,
+						    &row->c.w) == OCC_OK;
 		note_bounds(run, cl.layout);
 		if (run->cluster_hook)
 			run->cluster_hook(run, row);
@@ -395,21 +378,21 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row,
 			show_progress(run->s);
 	}
 	row->cl = NULL;
-	row->w = plain;
-	row->have_waves = had_waves;
+	row->c.w = plain;
+	row->c.have_waves = had_waves;
 }
 
 /* The options are checked one by one before; this names the
  * configuration, should the model still refuse it. A piece keeps the
  * message for the thread that joins it. */
-static void compute_failed(struct occ_run *run, const struct occ_row *row,
+static void compute_failed(struct occ_run *run, const struct occ_kernel *k,
 			   enum occ_status st)
 {
 	snprintf(run->failure, sizeof run->failure, "%s, %d threads, %d "
 		 "registers, %llu B static + %llu B dynamic shared memory, %d "
-		 "barriers: %s", row->arch, row->k.block_size,
-		 row->k.regs_per_thread, (unsigned long long)row->k.static_smem,
-		 (unsigned long long)row->k.dynamic_smem, row->k.barriers,
+		 "barriers: %s", run->tag, k->block_size, k->regs_per_thread,
+		 (unsigned long long)k->static_smem,
+		 (unsigned long long)k->dynamic_smem, k->barriers,
 		 occ_strerror(st));
 	if (!run->piece)
 		die("%s", run->failure);
@@ -417,75 +400,71 @@ static void compute_failed(struct occ_run *run, const struct occ_row *row,
 
 /* --smem, --smem-per-thread and --smem-per-warp at one block size, each
  * within its range, may together pass what the model takes. */
-static void check_growth(const struct occ_smem_growth *g, int block,
-			 uint64_t total)
+static _Noreturn void growth_too_large(const struct occ_arch *a,
+				       const struct occ_smem_growth *g,
+				       int block)
 {
-	if (total > OCC_BYTES_MAX)
-		die_usage("--smem %llu, --smem-per-thread %llu and "
-			  "--smem-per-warp %llu at --block %d: %llu B of "
-			  "dynamic shared memory, above the limit of %llu",
-			  (unsigned long long)g->fixed,
-			  (unsigned long long)g->per_thread,
-			  (unsigned long long)g->per_warp, block,
-			  (unsigned long long)total,
-			  (unsigned long long)OCC_BYTES_MAX);
+	die_usage("--smem %llu, --smem-per-thread %llu and --smem-per-warp "
+		  "%llu at --block %d: %llu B of dynamic shared memory, above "
+		  "the limit of %llu", (unsigned long long)g->fixed,
+		  (unsigned long long)g->per_thread,
+		  (unsigned long long)g->per_warp, block,
+		  (unsigned long long)occ_smem_growth_at(g, a, block),
+		  (unsigned long long)OCC_BYTES_MAX);
+}
+
+/* What the library computes of the configuration of k: at its block
+ * size (--block's, or a Triton launch's), or at the best one. */
+static void config_query(const struct occ_run *run, const struct occ_kernel *k,
+			 struct occ_config_query *q)
+{
+	const struct options *o = run->s->o;
+
+	memset(q, 0, sizeof *q);
+	q->k = *k;
+	q->growth = o->growth;
+	q->growth.fixed = k->dynamic_smem;
+	if (!o->have_block && !(run->ki && kernel_more(run->ki)->launch))
+		q->k.block_size = 0;
+	if (run->shape)
+		memcpy(q->shape, run->shape, sizeof q->shape);
+	q->sms = (int)o->sms;
+	q->grid = (int64_t)o->grid;
+	q->regs_assumed = !run->ki && !o->regs_given;
+	q->needs = run->sel.needs;
 }
 
 /* One configuration: at the given block size, or at the best one. */
 static void run_one(struct occ_run *run, struct occ_kernel *k)
 {
 	const struct options *o = run->s->o;
-	struct occ_smem_growth g = o->growth;
-	struct occ_best best;
+	struct occ_config_query q;
 	struct occ_row row;
 	struct row_gpu gpu;
 	enum occ_status st;
 
-	memset(&row, 0, sizeof row);
-	g.fixed = k->dynamic_smem;
-	row.a = run->a;
 	/* Named once per architecture, not per row of a sweep. */
 	if (run->tag_of != run->a) {
 		arch_tag(run->tag, sizeof run->tag, run->a);
 		run->tag_of = run->a;
 	}
-	memcpy(row.arch, run->tag, sizeof run->tag);
-	row.k = *k;
-	/* A Triton cache's kernel: the block is the launch's. */
-	if (o->have_block || (run->ki && kernel_more(run->ki)->launch)) {
-		row.k.dynamic_smem = occ_smem_growth_at(&g, run->a, k->block_size);
-		check_growth(&g, k->block_size, row.k.dynamic_smem);
-		if ((st = occ_compute(run->a, &row.k, &row.r)) != OCC_OK) {
-			compute_failed(run, &row, st);
-			return;
-		}
-	} else {
-		if ((st = occ_best_block_size(run->a, k, &g, &best)) != OCC_OK) {
-			compute_failed(run, &row, st);
-			return;
-		}
-		row.k.block_size = best.block_size ? best.block_size
-						   : run->a->warp_size;
-		row.k.dynamic_smem = best.dynamic_smem;
-		row.r = best.result;
-		row.best = &best;
+	memset(&row, 0, sizeof row);
+	config_query(run, k, &q);
+	if ((st = occ_config_compute(run->a, &q, &row.c)) != OCC_OK) {
+		if (st == OCC_ERR_RANGE && q.k.block_size)
+			growth_too_large(run->a, &q.growth, q.k.block_size);
+		compute_failed(run, k, st);
+		return;
 	}
 	run->configs++;
-	run->launching += row.r.blocks_per_sm > 0;
-	row.sms = (int)o->sms;
-	row.grid = (int64_t)o->grid;
+	run->launching += row.c.r.blocks_per_sm > 0;
 	row.ki = run->ki;
 	row.kernel = run->kernel;
 	row.gpu_name = run->gpu_name;
-	if (run->shape && run->shape[0])
-		seq_shape_text(row.block_shape, sizeof row.block_shape,
-			       run->shape);
-	row.regs_assumed = !run->ki && !o->regs_given;
 	if (run->ki)
-		snprintf(row.arch, sizeof row.arch, "%s", run->ki->arch);
+		snprintf(row.c.arch, sizeof row.c.arch, "%s", run->ki->arch);
 	row.dev = run->s->have_dev ? &run->s->dev : NULL;
 	row.partition = run->s->partition.on ? &run->s->partition : NULL;
-	compute_extras(run, &row);
 	if (run->hook) {
 		run->hook(run, &row, &gpu);
 	} else if (o->api) {

@@ -33,31 +33,17 @@ struct row_gpu {
 	struct gpu_func func;
 };
 
+/* A configuration's row: the library's (its first member, so that the
+ * library's getters read it), and what the command line adds: the kernel
+ * read, the GPU's answers, a cluster launch, a part of the GPU. */
 struct occ_row {
-	const struct occ_arch *a;
-	char arch[16];
-	struct occ_kernel k;
-	struct occ_result r;
-	const struct occ_best *best;   /* without --block */
-	uint64_t ties[OCC_MAX_TIES];
-	int sms;                       /* 0: not given */
-	int64_t grid;                  /* 0: not given */
-	int have_waves;
-	struct occ_waves w;
-	int have_headroom;
-	struct occ_headroom h;
-	int have_max_dyn;
-	uint64_t max_dyn;
-	char block_shape[24];          /* --block's shape, or "" */
-	int regs_assumed;              /* no --regs: taken as 0 */
+	struct occ_config_row c;
 	const struct kernel_info *ki;  /* --kernels: the kernel, or NULL */
 	const char *kernel;            /* its name, demangled if C++ */
 	const struct row_gpu *gpu;     /* with --api or --measure, or NULL */
-	int no_model;                  /* PTX only: nothing to compute */
 	const struct occ_device *dev;  /* the GPU it was computed for */
 	const struct row_cluster *cl;  /* with --cluster, or NULL */
 	const char *gpu_name;          /* --gpu LIST: the row's GPU */
-	int no_image;                  /* --gpu LIST: the GPU loads no image */
 	const struct session_partition *partition;  /* --partition, or NULL */
 };
 

@@ -19,48 +19,6 @@ enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_JSONL };
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
-/* What a field needs computed before it prints (enum need bits). */
-#define NEED_HEADROOM 1u
-#define NEED_MAX_DYN 2u
-
-/* The model's result's fields (fields_result.c), read one way for every
- * kind of row: r is the row's result (NULL: it has none), f's arg the
- * member's offset in it (RESULT_AT). A kind's table gets getters of its
- * rows from RESULT_GETTERS(where), where(row) giving the result. */
-void result_int(const struct occ_result *r, const struct occ_field *f,
-		struct occ_val *v);
-void result_bytes(const struct occ_result *r, const struct occ_field *f,
-		  struct occ_val *v);
-void result_limit(const struct occ_result *r, const struct occ_field *f,
-		  struct occ_val *v);
-void result_occupancy(const struct occ_result *r, const struct occ_field *f,
-		      struct occ_val *v);
-void result_limiter(const struct occ_result *r, const struct occ_field *f,
-		    struct occ_val *v);
-#define RESULT_GETTER(name, where) \
-	static void get_result_##name(const void *p, const struct occ_field *f, \
-				      struct occ_val *v) \
-	{ result_##name(where(p), f, v); }
-#define RESULT_GETTERS(where) RESULT_GETTER(int, where) \
-	RESULT_GETTER(bytes, where) RESULT_GETTER(limit, where) \
-	RESULT_GETTER(occupancy, where) RESULT_GETTER(limiter, where)
-#define RESULT_AT(member) offsetof(struct occ_result, member)
-
-/* The limits of an occupancy result (struct occ_result's limit_*), for
- * every kind of row that has them: a table defines LIMIT(name, member,
- * desc) to make its entry. */
-#define LIMIT_FIELDS \
-	LIMIT("limit_warps", limit_warps, \
-	      "blocks per SM the warp slots alone allow"), \
-	LIMIT("limit_registers", limit_registers, "blocks per SM the " \
-	      "registers alone allow (absent: no registers used)"), \
-	LIMIT("limit_shared_memory", limit_shared_memory, "blocks per SM the " \
-	      "shared memory alone allows (absent: none used)"), \
-	LIMIT("limit_blocks", limit_blocks, \
-	      "blocks per SM the block slots allow"), \
-	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers " \
-	      "alone allow (absent: they do not limit)")
-
 extern const struct occ_row_kind kind_occupancy, kind_access, kind_persist,
 	kind_info, kind_archs, kind_gpus, kind_devices, kind_fields, kind_traffic;
 

@@ -290,25 +290,25 @@ static void out_headroom(FILE *f, const struct occ_result *r,
 
 static void out_waves(FILE *f, const struct occ_row *row)
 {
-	const struct occ_result *r = &row->r;
-	const struct occ_waves *w = &row->w;
+	const struct occ_result *r = &row->c.r;
+	const struct occ_waves *w = &row->c.w;
 	struct occ_result fewer = *r;
 	char pct[32], tail[32], alt[32];
 
 	const struct occ_cluster_result *c = row->cl ? &row->cl->c : NULL;
 
-	fprintf(f, "\nWaves: a grid of %lld block%s on %d SM%s", (long long)row->grid,
-		plural(row->grid), row->sms, plural(row->sms));
+	fprintf(f, "\nWaves: a grid of %lld block%s on %d SM%s", (long long)row->c.grid,
+		plural(row->c.grid), row->c.sms, plural(row->c.sms));
 	if (c)
 		fprintf(f, ", in clusters of %d", c->size);
 	fprintf(f, "\n");
-	if (!row->have_waves && c && r->blocks_per_sm &&
-	    row->grid % c->size) {
+	if (!row->c.have_waves && c && r->blocks_per_sm &&
+	    row->c.grid % c->size) {
 		fprintf(f, "  none: the grid is not a multiple of the cluster's "
 			"%d CTAs (CUDA refuses the launch)\n", c->size);
 		return;
 	}
-	if (!row->have_waves) {
+	if (!row->c.have_waves) {
 		fprintf(f, "  none: the configuration does not launch\n");
 		return;
 	}
@@ -385,15 +385,15 @@ static void gpu_dyn_line(FILE *f, const struct occ_row *row)
 	const struct row_gpu *g = row->gpu;
 
 	fprintf(f, "  Most dynamic smem     %llu B per block keeps %d block%s "
-		"per SM;\n", (unsigned long long)row->max_dyn,
-		row->r.blocks_per_sm, plural(row->r.blocks_per_sm));
+		"per SM;\n", (unsigned long long)row->c.max_dyn,
+		row->c.r.blocks_per_sm, plural(row->c.r.blocks_per_sm));
 	fprintf(f, "                        cudaOccupancyAvailableDynamicSMem"
 		"PerBlock says %llu B", (unsigned long long)g->api_dyn);
-	if (g->api_dyn_blocks < row->r.blocks_per_sm)
+	if (g->api_dyn_blocks < row->c.r.blocks_per_sm)
 		fprintf(f, ", which LOSES A BLOCK: %d per SM with it\n"
 			"                        (it leaves out the %llu B the "
 			"driver reserves per block)\n", g->api_dyn_blocks,
-			(unsigned long long)row->a->smem_reserved_per_block);
+			(unsigned long long)row->c.a->smem_reserved_per_block);
 	else
 		fprintf(f, "\n");
 }
@@ -420,7 +420,7 @@ void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row)
 			plural(g->m.grid), g->m.residency.sms_used,
 			plural(g->m.residency.sms_used), g->m.ms);
 	}
-	if (g->measured && g->expected != row->r.blocks_per_sm)
+	if (g->measured && g->expected != row->c.r.blocks_per_sm)
 		fprintf(f, "  (the grid spreads over the SMs: the model expects "
 			"at most %d per SM)\n", g->expected);
 	if (g->agrees)
@@ -428,7 +428,7 @@ void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row)
 			? "Both agree with" : "It agrees with");
 	else
 		fprintf(f, "  DISAGREES with the model.\n");
-	if (g->have_api_dyn && row->have_max_dyn)
+	if (g->have_api_dyn && row->c.have_max_dyn)
 		gpu_dyn_line(f, row);
 }
 
@@ -468,18 +468,18 @@ static void out_partition(FILE *f, const struct session_partition *P)
 /* The recommendation, the report, the waves of --grid and the headroom. */
 void report_occupancy(FILE *f, const struct occ_row *row)
 {
-	if (row->best)
-		out_best(f, row->a, row->best, row->sms);
-	out_report(f, row->a, &row->k, &row->r, row->block_shape);
+	if (row->c.have_best)
+		out_best(f, row->c.a, &row->c.best, row->c.sms);
+	out_report(f, row->c.a, &row->c.k, &row->c.r, row->c.block_shape);
 	/* A bare 100 % must not pass for the kernel's answer. */
-	if (row->regs_assumed)
+	if (row->c.regs_assumed)
 		fprintf(f, "Note: no --regs: registers per thread taken as %d; "
 			"the kernel's own count (nvcc -Xptxas -v, --kernels) may "
-			"lower the occupancy.\n", row->k.regs_per_thread);
+			"lower the occupancy.\n", row->c.k.regs_per_thread);
 	if (row->partition)
 		out_partition(f, row->partition);
-	if (row->grid)
+	if (row->c.grid)
 		out_waves(f, row);
-	if (row->have_headroom)
-		out_headroom(f, &row->r, &row->h);
+	if (row->c.have_headroom)
+		out_headroom(f, &row->c.r, &row->c.h);
 }

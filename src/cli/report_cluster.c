@@ -197,7 +197,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 		fprintf(f, " (%s)", cl->name);
 	fprintf(f, "%s, %s\n", cl->best ? ", the size with the most CTAs" : "",
 		c->portable ? "portable" : "NOT portable");
-	arch_tag(tag, sizeof tag, row->a);
+	arch_tag(tag, sizeof tag, row->c.a);
 	if (cl->layout->bound) {
 		bound_lines(f, cl);
 		unknown_line(f, cl->layout, tag);
@@ -212,7 +212,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 	else
 		fprintf(f, "  Blocks per SM         %d in a cluster launch (at "
 			"most %d; %d in a plain one)\n", c->blocks_per_sm,
-			row->a->cluster_blocks_per_sm, row->r.blocks_per_sm);
+			row->c.a->cluster_blocks_per_sm, row->c.r.blocks_per_sm);
 	if (c->blocks_per_sm > 0 && !cl->layout->whole)
 		gpc_lines(f, cl);
 	occ_format_percent(pct, (uint64_t)c->active_warps,
@@ -235,7 +235,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 		? lim : occ_cluster_reason_name(c->reason));
 	if (c->max_active_clusters == 0)
 		none_fits(f, cl);
-	portability(f, row->a, c->size);
+	portability(f, row->c.a, c->size);
 	if (recommend && !cluster_upper_bound(cl->layout))
 		recommendation(f, cl);
 }

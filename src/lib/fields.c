@@ -9,15 +9,31 @@
 
 #include "occcalc.h"
 
+size_t occ_row_kind_count(const struct occ_row_kind *kind)
+{
+	return kind->n + (kind->base ? occ_row_kind_count(kind->base) : 0);
+}
+
+const struct occ_field *occ_row_kind_field(const struct occ_row_kind *kind,
+					   size_t i)
+{
+	size_t below = kind->base ? occ_row_kind_count(kind->base) : 0;
+
+	if (i < below)
+		return occ_row_kind_field(kind->base, i);
+	return i - below < kind->n ? &kind->fields[i - below] : NULL;
+}
+
 const struct occ_field *occ_field_find(const struct occ_row_kind *kind,
 				       const char *name, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < kind->n; i++)
-		if (strlen(kind->fields[i].name) == len &&
-		    strncmp(kind->fields[i].name, name, len) == 0)
-			return &kind->fields[i];
+	for (; kind; kind = kind->base)
+		for (i = 0; i < kind->n; i++)
+			if (strlen(kind->fields[i].name) == len &&
+			    strncmp(kind->fields[i].name, name, len) == 0)
+				return &kind->fields[i];
 	return NULL;
 }
 

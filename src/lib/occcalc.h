@@ -487,5 +487,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/target.h"
 #include "occcalc/rows.h"
 #include "occcalc/fields.h"
+#include "occcalc/config.h"
 
 #endif

@@ -74,13 +74,19 @@ struct occ_field {
 	size_t arg;            /* for getters shared by several fields */
 };
 
-/* The fields of one kind of row. */
+/* The fields of one kind of row: base's (a kind it extends, whose rows
+ * its own rows begin with), then its own. */
 struct occ_row_kind {
 	const char *name;
 	const struct occ_field *fields;
 	size_t n;
+	const struct occ_row_kind *base;   /* NULL: none */
 };
 
+/* How many fields kind has, its base's included, and its i-th. */
+size_t occ_row_kind_count(const struct occ_row_kind *kind);
+const struct occ_field *occ_row_kind_field(const struct occ_row_kind *kind,
+					   size_t i);
 /* kind's field named by the len bytes at name, or NULL. */
 const struct occ_field *occ_field_find(const struct occ_row_kind *kind,
 				       const char *name, size_t len);
@@ -115,6 +121,46 @@ size_t occ_val_json(const struct occ_val *v, char *buf, size_t cap);
  * occ_val_json. */
 size_t occ_row_json(const struct occ_field *const *f, size_t n,
 		    const void *row, char *buf, size_t cap);
+
+/* The fields of the model's result (struct occ_result), read one way for
+ * every kind of row: r is the row's result (NULL: it has none, and they
+ * are absent), f's arg the member's offset in it (OCC_RESULT_AT). A kind's
+ * table gets getters of its rows from OCC_RESULT_GETTERS(where), where(row)
+ * giving the result: get_result_int, _bytes (uint64_t members), _limit
+ * (absent where OCC_UNLIMITED), _occupancy, _limiter. */
+void occ_result_int(const struct occ_result *r, const struct occ_field *f,
+		    struct occ_val *v);
+void occ_result_bytes(const struct occ_result *r, const struct occ_field *f,
+		      struct occ_val *v);
+void occ_result_limit(const struct occ_result *r, const struct occ_field *f,
+		      struct occ_val *v);
+void occ_result_occupancy(const struct occ_result *r,
+			  const struct occ_field *f, struct occ_val *v);
+void occ_result_limiter(const struct occ_result *r, const struct occ_field *f,
+			struct occ_val *v);
+#define OCC_RESULT_AT(member) offsetof(struct occ_result, member)
+#define OCC_RESULT_GETTER(name, where) \
+	static void get_result_##name(const void *p, const struct occ_field *f, \
+				      struct occ_val *v) \
+	{ occ_result_##name(where(p), f, v); }
+#define OCC_RESULT_GETTERS(where) OCC_RESULT_GETTER(int, where) \
+	OCC_RESULT_GETTER(bytes, where) OCC_RESULT_GETTER(limit, where) \
+	OCC_RESULT_GETTER(occupancy, where) OCC_RESULT_GETTER(limiter, where)
+
+/* The limits of a result (struct occ_result's limit_*), for every kind of
+ * row that has them: a table defines LIMIT(name, member, desc) to make
+ * its entry. */
+#define OCC_LIMIT_FIELDS \
+	LIMIT("limit_warps", limit_warps, \
+	      "blocks per SM the warp slots alone allow"), \
+	LIMIT("limit_registers", limit_registers, "blocks per SM the " \
+	      "registers alone allow (absent: no registers used)"), \
+	LIMIT("limit_shared_memory", limit_shared_memory, "blocks per SM the " \
+	      "shared memory alone allows (absent: none used)"), \
+	LIMIT("limit_blocks", limit_blocks, \
+	      "blocks per SM the block slots allow"), \
+	LIMIT("limit_barriers", limit_barriers, "blocks per SM the barriers " \
+	      "alone allow (absent: they do not limit)")
 
 #ifdef __cplusplus
 }
