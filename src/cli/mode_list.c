@@ -16,15 +16,15 @@
 	(void)f; v->type = OCC_VAL_UINT; v->u = (uint64_t)(expr); }
 #define COL(label, width, gap) { label, width, gap, 0, NULL, 0 }
 
-/* A row of a listing that has text to show: a tag and a compute
- * capability written out. */
+/* A device's row: its compute capability written out. */
 struct list_row {
 	const void *item;
-	char tag[16], cc[16];
+	char cc[16];
 };
 
+/* n rows of size bytes each at rows. */
 static void list_all(struct session *s, const struct occ_row_kind *kind,
-		     const char *defaults, const struct list_row *rows,
+		     const char *defaults, const void *rows, size_t size,
 		     size_t n)
 {
 	struct fieldsel sel;
@@ -36,50 +36,22 @@ static void list_all(struct session *s, const struct occ_row_kind *kind,
 	out_style(&out, s->o->format_style);
 	check_attach(s, &out, kind);
 	for (i = 0; i < n; i++)
-		out_row(&out, &rows[i]);
+		out_row(&out, (const char *)rows + i * size);
 	out_close(&out);
 }
 
-/* ---- --list-archs ---- */
-
-#define ARCH(r) ((const struct occ_arch *)(r)->item)
-STR_GETTER(get_tag, struct list_row, r->tag)
-STR_GETTER(get_cc, struct list_row, r->cc)
-STR_GETTER(get_arch_name, struct list_row, ARCH(r)->name)
-STR_GETTER(get_arch_products, struct list_row, ARCH(r)->products)
-
-static const struct occ_field arch_fields[] = {
-	{ "arch", OCC_FT_STR, "the architecture, sm_XY", get_tag, NULL,
-	  COL(NULL, -8, 0), 0, 0 },
-	{ "computeCapability", OCC_FT_STR, "its compute capability, X.Y",
-	  get_cc, NULL, COL("cc", -5, 1), 0, 0 },
-	{ "name", OCC_FT_STR, "the architecture family", get_arch_name, NULL,
-	  COL(NULL, -13, 1), 0, 0 },
-	{ "products", OCC_FT_STR, "chips and boards that have it",
-	  get_arch_products, NULL, COL(NULL, 0, 1), 0, 0 },
-};
-
-const struct occ_row_kind kind_archs = {
-	"list-archs", arch_fields,
-	sizeof arch_fields / sizeof arch_fields[0], NULL
-};
+/* ---- --list-archs: the library's rows (occcalc/lists.h) ---- */
 
 static int run_list_archs(struct session *s)
 {
 	const struct occ_tables *t = session_tables(s);
-	struct list_row rows[256];
+	struct occ_arch_row rows[256];
 	size_t i, n = occ_tables_count(t);
 
-	for (i = 0; i < n && i < 256; i++) {
-		const struct occ_arch *a = occ_tables_get(t, i);
-
-		rows[i].item = a;
-		arch_tag(rows[i].tag, sizeof rows[i].tag, a);
-		snprintf(rows[i].cc, sizeof rows[i].cc, "%d.%d", a->cc_major,
-			 a->cc_minor);
-	}
-	list_all(s, &kind_archs, "arch,computeCapability,name,products",
-		 rows, i);
+	for (i = 0; i < n && i < 256; i++)
+		occ_arch_row_init(&rows[i], occ_tables_get(t, i));
+	list_all(s, &occ_archs_kind, "arch,computeCapability,name,products",
+		 rows, sizeof rows[0], i);
 	return 0;
 }
 
@@ -87,12 +59,13 @@ const struct mode mode_list_archs = {
 	.name = "--list-archs",
 	.run = run_list_archs,
 	.tables = TABLES_READ,
-	.kinds = { &kind_archs },
+	.kinds = { &occ_archs_kind },
 };
 
 /* ---- --list-devices ---- */
 
 #define DEV(r) ((const struct occ_device *)(r)->item)
+STR_GETTER(get_cc, struct list_row, r->cc)
 UINT_GETTER(get_dev_index, struct list_row, DEV(r)->index)
 UINT_GETTER(get_dev_sms, struct list_row, DEV(r)->sms)
 UINT_GETTER(get_dev_memory, struct list_row, DEV(r)->total_mem)
@@ -174,7 +147,8 @@ static int run_list_devices(struct session *s)
 			 devs[i].cc_major, devs[i].cc_minor);
 	}
 	list_all(s, &kind_devices, "device,computeCapability,"
-		 "multiProcessorCount,totalGlobalMem,name", rows, (size_t)i);
+		 "multiProcessorCount,totalGlobalMem,name", rows, sizeof rows[0],
+		 (size_t)i);
 	return 0;
 }
 
@@ -185,90 +159,19 @@ const struct mode mode_list_devices = {
 	.kinds = { &kind_devices },
 };
 
-/* ---- --list-gpus: the GPU models beside the tables ---- */
-
-#define GPU(r) ((const struct occ_gpu *)(r)->item)
-STR_GETTER(get_gpu_name, struct list_row, GPU(r)->name)
-STR_GETTER(get_gpu_source, struct list_row, GPU(r)->source)
-/* A figure the list may not know (0): null then. arg: which. */
-GETTER(get_gpu_known)
-{
-	const struct occ_gpu *g = GPU((const struct list_row *)p);
-	const uint64_t x[] = { (uint64_t)g->sms, g->l2_size,
-			       g->l2_persisting_max, g->l2_window_max };
-
-	v->type = OCC_VAL_NULL;
-	if (x[f->arg])
-		occ_val_uint(v, x[f->arg]);
-}
-GETTER(get_gpu_l2_source)
-{
-	const struct occ_gpu *g = GPU((const struct list_row *)p);
-
-	(void)f;
-	v->type = OCC_VAL_NULL;
-	if (g->l2_size) {
-		v->type = OCC_VAL_STR;
-		v->s = g->l2_source;
-	}
-}
-GETTER(get_gpu_aliases)
-{
-	const struct list_row *r = p;
-	int i;
-
-	(void)f;
-	v->type = OCC_VAL_SET;
-	v->n = 0;
-	for (i = 0; i < GPU(r)->n_aliases && v->n < 8; i++)
-		v->strs[v->n++] = GPU(r)->aliases[i];
-}
-
-/* A column for the list's every field: gpus.txt's, in its order. */
-static const struct occ_field gpu_fields[] = {
-	{ "name", OCC_FT_STR, "the GPU's name, as --gpu takes it", get_gpu_name,
-	  NULL, COL(NULL, -15, 0), 0, 0 },
-	{ "computeCapability", OCC_FT_STR, "its compute capability, X.Y",
-	  get_cc, NULL, COL("cc", 4, 1), 0, 0 },
-	{ "multiProcessorCount", OCC_FT_INT, "its SMs (null: not published)",
-	  get_gpu_known, NULL, COL("sms", 4, 1), 0, 0 },
-	{ "source", OCC_FT_STR, "where the SM count comes from", get_gpu_source,
-	  NULL, COL(NULL, 0, 2), 0, 0 },
-	{ "l2CacheSize", OCC_FT_INT, "its L2, bytes (null: not known)",
-	  get_gpu_known, NULL, COL("l2", 10, 2), 0, 1 },
-	{ "persistingL2CacheMaxSize", OCC_FT_INT, "its largest L2 set-aside, "
-	  "bytes (null: not known)", get_gpu_known, NULL, COL("set-aside", 10, 2), 0,
-	  2 },
-	{ "accessPolicyMaxWindowSize", OCC_FT_INT, "its largest access policy "
-	  "window, bytes (null: not known)", get_gpu_known, NULL,
-	  COL("window", 10, 2), 0, 3 },
-	{ "l2_source", OCC_FT_STR, "where the L2 figures come from",
-	  get_gpu_l2_source, NULL, COL(NULL, 0, 2), 0, 0 },
-	{ "aliases", OCC_FT_SET, "the other names --gpu takes for it: the device "
-	  "name the CUDA runtime prints", get_gpu_aliases, NULL,
-	  COL(NULL, 0, 2), 0, 0 },
-};
-
-const struct occ_row_kind kind_gpus = {
-	"list-gpus", gpu_fields, sizeof gpu_fields / sizeof gpu_fields[0],
-	NULL
-};
+/* ---- --list-gpus: the GPU models beside the tables, the library's
+ * rows ---- */
 
 static int run_list_gpus(struct session *s)
 {
 	const struct occ_gpus *l = session_gpus(s);
-	struct list_row rows[256];
+	struct occ_gpu_row rows[256];
 	size_t i;
 
-	for (i = 0; i < occ_gpus_count(l) && i < 256; i++) {
-		const struct occ_gpu *g = occ_gpus_get(l, i);
-
-		rows[i].item = g;
-		snprintf(rows[i].cc, sizeof rows[i].cc, "%d.%d", g->cc_major,
-			 g->cc_minor);
-	}
-	list_all(s, &kind_gpus, "name,computeCapability,multiProcessorCount,"
-		 "source", rows, i);
+	for (i = 0; i < occ_gpus_count(l) && i < 256; i++)
+		occ_gpu_row_init(&rows[i], occ_gpus_get(l, i));
+	list_all(s, &occ_gpus_kind, "name,computeCapability,multiProcessorCount,"
+		 "source", rows, sizeof rows[0], i);
 	return 0;
 }
 
@@ -276,7 +179,7 @@ const struct mode mode_list_gpus = {
 	.name = "--list-gpus",
 	.run = run_list_gpus,
 	.tables = TABLES_DIR,
-	.kinds = { &kind_gpus },
+	.kinds = { &occ_gpus_kind },
 };
 
 /* ---- --list-fields ---- */

@@ -19,8 +19,10 @@ enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_JSONL };
 
 /* ---- Values and fields: one table per kind of row (fields.c) ---- */
 
+/* The command line's own; the listings' and --info's others are the
+ * library's (occcalc/lists.h). */
 extern const struct occ_row_kind kind_occupancy, kind_access, kind_persist,
-	kind_info, kind_archs, kind_gpus, kind_devices, kind_fields, kind_traffic;
+	kind_info, kind_devices, kind_fields, kind_traffic;
 
 #define MAX_FIELDS 128
 
