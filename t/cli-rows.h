@@ -19,7 +19,7 @@ struct cli_lines {
 static inline int cli_jsonl(struct cli_lines *c, const char *args)
 {
 	const char *occcalc = getenv("OCCCALC");
-	char cmd[4096], *p;
+	char cmd[16384], *p;
 	size_t len = 0, cap = 1 << 16;
 	FILE *f;
 

@@ -217,7 +217,7 @@ struct session {
 	int progress;
 	uint64_t disagreements;
 	int warned_regs;
-	struct session_layout layout;     /* with --cluster */
+	struct occ_cluster_layout layout;     /* with --cluster */
 	struct session_partition partition;   /* with --partition */
 	uint64_t sms_given;               /* --sms, --gpu's: for --device all */
 	struct gpu_ctx gpu;               /* the GPU layer's: released at exit */

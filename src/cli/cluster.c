@@ -152,23 +152,12 @@ static _Noreturn void layout_none(const struct session *s,
 		  "(no --arch)");
 }
 
-/* No layout measured, but NVIDIA's counts: each row's figures are the
- * most any layout with them allows (occ_layout_most_clusters). */
-static void layout_bound(struct session *s, const struct occ_target *t)
+/* No layout measured, only NVIDIA's counts: each row's figures are the
+ * most any layout with them allows, and no size has the most CTAs. */
+static void bound_best_check(const struct session *s)
 {
-	struct session_layout *L = &s->layout;
-	const struct occ_gpc_counts *c = &t->counts;
 	int i;
 
-	L->bound = 1;
-	L->counts = *c;
-	if (t->gpu->gpcs)
-		snprintf(L->text, sizeof L->text, "not measured: %d SMs in at "
-			 "least %d GPCs of at most %d", c->sms, c->gpcs,
-			 c->sms_per_gpc_max);
-	else
-		snprintf(L->text, sizeof L->text, "not measured: %d SMs in GPCs "
-			 "of at most %d", c->sms, c->sms_per_gpc_max);
 	for (i = 0; i < s->o->cluster.n; i++)
 		if (s->o->cluster.items[i].best)
 			die_usage("--cluster best: the size with the most CTAs depends on "
@@ -176,32 +165,16 @@ static void layout_bound(struct session *s, const struct occ_target *t)
 				  "sizes, or --layout", s->gpu_name);
 }
 
-/* Where the SMs of a layout of no GPCs came from. */
-static void whole_source(const struct session *s, const struct occ_target *t,
-			 char *buf, size_t n)
-{
-	if (t->gpu && t->gpu->sms)
-		snprintf(buf, n, "the GPU list (%s): %.200s", s->gpu_name,
-			 t->source);
-	else if (t->gpu)
-		snprintf(buf, n, "--sms (the GPU list has no SM count for %s)",
-			 s->gpu_name);
-	else
-		snprintf(buf, n, "--sms");
-}
-
-/* The session's layout from the library's answer. */
+/* The session's layout from the library's answer, worded by it but for
+ * a layout measured here. */
 static void layout_taken(struct session *s, const struct occ_target *t)
 {
-	struct session_layout *L = &s->layout;
+	struct occ_cluster_layout *L = &s->layout;
 	const struct occ_device *d = &s->dev;
 
-	L->l = t->layout;
-	switch (t->basis) {
-	case OCC_LAYOUT_GIVEN:
-		snprintf(L->source, sizeof L->source, "--layout");
-		break;
-	case OCC_LAYOUT_MEASURED:
+	if (occ_cluster_layout_of(t, s->gpu_name, L) != OCC_OK)
+		layout_none(s, t);
+	if (t->basis == OCC_LAYOUT_MEASURED) {
 		snprintf(L->source, sizeof L->source, "measured on device %d "
 			 "(%s)", d->index, d->name);
 		/* Under MPS this layout is not the GPU's (one GPC of all the
@@ -211,26 +184,9 @@ static void layout_taken(struct session *s, const struct occ_target *t)
 		 * than the runtime's (docs/mps.md): the figures are upper
 		 * bounds. */
 		L->mps = d->mps;
-		break;
-	case OCC_LAYOUT_LISTED:
-		L->from_list = 1;
-		snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
-			 s->gpu_name, t->source);
-		break;
-	case OCC_LAYOUT_BOUND:
-		snprintf(L->source, sizeof L->source, "the GPU list (%s): %s",
-			 s->gpu_name, t->source);
-		layout_bound(s, t);
-		break;
-	case OCC_LAYOUT_WHOLE:
-		L->whole = 1;
-		snprintf(L->text, sizeof L->text, "not known: %d SMs, GPCs not "
-			 "published", L->l.sms);
-		whole_source(s, t, L->source, sizeof L->source);
-		break;
-	default:
-		layout_none(s, t);
 	}
+	if (L->bound)
+		bound_best_check(s);
 }
 
 /* The GPC layout by the library's rule (occ_target_layout): --layout,
@@ -311,11 +267,6 @@ static void cap_unknown_sizes(const struct options *o, const char *tag,
 	}
 }
 
-int cluster_upper_bound(const struct session_layout *L)
-{
-	return L->bound || L->whole || L->cap_unknown || L->mps;
-}
-
 void cluster_prepare(struct session *s, const struct occ_arch *a)
 {
 	struct options *o = s->o;
@@ -339,14 +290,12 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 				  o->cluster.items[i].shape.size,
 				  a->cluster_size_max, tag);
 	memset(&s->layout, 0, sizeof s->layout);
-	s->layout.cap_unknown = occ_cluster_cap_unknown(a);
 	if (partition_cluster_layout(s))
 		partition_best_check(s);
 	else
 		layout_find(s, a);
-	if (!s->layout.bound && !s->layout.whole)
-		occ_layout_format(&s->layout.l, s->layout.text,
-				  sizeof s->layout.text);
+	s->layout.cap_unknown = occ_cluster_cap_unknown(a);
+	occ_cluster_layout_text(&s->layout);
 	if (!o->sms)
 		o->sms = (uint64_t)s->layout.l.sms;
 }
@@ -367,10 +316,12 @@ static void cluster_measure(struct session *s, const struct occ_row *row,
 	const struct occ_device *d = &s->dev;
 	char err[256];
 
-	cl->m.clusters = larger(cl->c.max_active_clusters, cl->api.clusters) +
-			 (int64_t)d->sms * row->c.r.blocks_per_sm / cl->c.size + 1;
+	cl->m.clusters = larger(cl->model.c.max_active_clusters,
+			       cl->api.clusters) +
+			 (int64_t)d->sms * row->c.r.blocks_per_sm /
+			 cl->model.c.size + 1;
 	cl->m.spin_cycles = CLUSTER_SPIN_CYCLES;
-	if (gpu_cluster_measure(&s->gpu, &row->c.k, &cl->shape,
+	if (gpu_cluster_measure(&s->gpu, &row->c.k, &cl->model.shape,
 				row->c.r.max_warps_per_sm, &cl->m, err,
 				sizeof err) != 0)
 		session_device_failed(s, err);
@@ -381,19 +332,20 @@ static void cluster_measure(struct session *s, const struct occ_row *row,
  * runtime what its layout gives (partition_api_layout). */
 static int agrees_exactly(const struct row_cluster *cl)
 {
-	const struct occ_cluster_result *c = cl->have_part_api ? &cl->part_api
-							       : &cl->c;
-	const struct occ_cluster_best *p = cl->have_part_api ?
-		&cl->part_api_portable : &cl->portable;
-	const struct occ_cluster_best *np = cl->have_part_api ?
-		&cl->part_api_nonportable : &cl->nonportable;
+	const struct occ_cluster_row *k = &cl->model;
+	const struct occ_cluster_result *c = k->have_part_api ? &k->part_api
+							      : &k->c;
+	const struct occ_cluster_best *p = k->have_part_api ?
+		&k->part_api_portable : &k->portable;
+	const struct occ_cluster_best *np = k->have_part_api ?
+		&k->part_api_nonportable : &k->nonportable;
 
 	return cl->api.clusters == c->max_active_clusters &&
 	       cl->api.potential == p->potential &&
 	       cl->api.potential_nonportable == np->potential &&
 	       (!cl->measured ||
-		(cl->m.cres.max_clusters == cl->c.max_active_clusters &&
-		 cl->m.residency.max_blocks_per_sm == cl->c.blocks_per_sm));
+		(cl->m.cres.max_clusters == k->c.max_active_clusters &&
+		 cl->m.residency.max_blocks_per_sm == k->c.blocks_per_sm));
 }
 
 /* The layout the runtime counts in the part computed in, where measured
@@ -405,59 +357,15 @@ static const struct occ_gpc_layout *runtime_layout(const struct session *s)
 	return &s->partition.part.api;
 }
 
-/* In a part with a measured layout: the runtime's answers there. */
-static enum occ_status part_api(const struct session *s,
-				const struct occ_row *row,
-				struct row_cluster *cl)
-{
-	const struct occ_gpc_layout *l = runtime_layout(s);
-	enum occ_status st;
-
-	if (!l)
-		return OCC_OK;
-	if ((st = occ_cluster_compute(row->c.a, &row->c.r, l, cl->shape.size,
-				      &cl->part_api)) != OCC_OK ||
-	    (st = occ_cluster_best(row->c.a, &row->c.r, l, 0,
-				   &cl->part_api_portable)) != OCC_OK ||
-	    (st = occ_cluster_best(row->c.a, &row->c.r, l, 1,
-				   &cl->part_api_nonportable)) != OCC_OK)
-		return st;
-	cl->have_part_api = 1;
-	return OCC_OK;
-}
-
-/* The model's figures: in a measured part, a size the runtime refuses
- * there has none (occ_cluster_part_compute). */
-static enum occ_status model_best(const struct session *s,
-				  const struct occ_row *row,
-				  const struct occ_gpc_layout *l, int nonportable,
-				  struct occ_cluster_best *b)
-{
-	const struct occ_gpc_layout *api = runtime_layout(s);
-
-	return api ? occ_cluster_part_best(row->c.a, &row->c.r, l, api,
-					   nonportable, b)
-		   : occ_cluster_best(row->c.a, &row->c.r, l, nonportable, b);
-}
-
-static enum occ_status model_compute(const struct session *s,
-				     const struct occ_row *row,
-				     const struct occ_gpc_layout *l, int size,
-				     struct occ_cluster_result *c)
-{
-	const struct occ_gpc_layout *api = runtime_layout(s);
-
-	return api ? occ_cluster_part_compute(row->c.a, &row->c.r, l, api, size, c)
-		   : occ_cluster_compute(row->c.a, &row->c.r, l, size, c);
-}
-
 /* An upper bound agrees with answers that stay within it. */
 static int within_bound(const struct row_cluster *cl)
 {
-	return cl->api.clusters <= cl->c.max_active_clusters &&
+	const struct occ_cluster_result *c = &cl->model.c;
+
+	return cl->api.clusters <= c->max_active_clusters &&
 	       (!cl->measured ||
-		(cl->m.cres.max_clusters <= cl->c.max_active_clusters &&
-		 cl->m.residency.max_blocks_per_sm <= cl->c.blocks_per_sm));
+		(cl->m.cres.max_clusters <= c->max_active_clusters &&
+		 cl->m.residency.max_blocks_per_sm <= c->blocks_per_sm));
 }
 
 static void cluster_on_gpu(struct session *s, const struct occ_row *row,
@@ -465,111 +373,32 @@ static void cluster_on_gpu(struct session *s, const struct occ_row *row,
 {
 	char err[256];
 
-	if (gpu_cluster_api(&s->gpu, &row->c.k, &cl->shape, &cl->api, err,
+	if (gpu_cluster_api(&s->gpu, &row->c.k, &cl->model.shape, &cl->api, err,
 			    sizeof err) != 0)
 		session_device_failed(s, err);
 	cl->have_api = 1;
-	if (s->o->measure && cl->c.max_active_clusters > 0 &&
+	if (s->o->measure && cl->model.c.max_active_clusters > 0 &&
 	    cl->api.clusters > 0)
 		cluster_measure(s, row, cl);
-	cl->agrees = cluster_upper_bound(&s->layout) ? within_bound(cl)
-						     : agrees_exactly(cl);
+	cl->agrees = occ_cluster_layout_bound(&s->layout) ? within_bound(cl)
+							  : agrees_exactly(cl);
 	if (!cl->agrees)
 		s->disagreements++;
-}
-
-void cluster_shape_name(char *buf, size_t n,
-			const struct occ_cluster_shape *c)
-{
-	if (c->dims[2] > 1)
-		snprintf(buf, n, "%dx%dx%d", c->dims[0], c->dims[1], c->dims[2]);
-	else if (c->dims[1] > 1)
-		snprintf(buf, n, "%dx%d", c->dims[0], c->dims[1]);
-	else
-		snprintf(buf, n, "%d", c->dims[0]);
-}
-
-size_t cluster_limiter_names(unsigned bits, const char *names[3])
-{
-	static const enum occ_cluster_limit order[] = {
-		OCC_CLUSTER_LIMIT_SM, OCC_CLUSTER_LIMIT_CLUSTER_BLOCKS,
-		OCC_CLUSTER_LIMIT_GPC
-	};
-	size_t i, n = 0;
-
-	for (i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (bits & order[i])
-			names[n++] = occ_cluster_limit_name(order[i]);
-	return n;
-}
-
-/* What one GPC of each size holds, for the report's lines. */
-static void gpc_kinds(const struct occ_row *row,
-		      const struct occ_gpc_layout *l, struct row_cluster *cl)
-{
-	int i, k;
-
-	for (i = 0; i < l->n_gpcs; i++) {
-		struct occ_gpc_layout one = { 1, { l->sms_per_gpc[i] },
-					      l->sms_per_gpc[i] };
-		struct gpc_kind *g;
-
-		for (k = 0; k < cl->n_kinds; k++)
-			if (cl->kinds[k].sms == l->sms_per_gpc[i])
-				break;
-		g = &cl->kinds[k];
-		if (k < cl->n_kinds) {
-			g->count++;
-			continue;
-		}
-		if (occ_cluster_compute(row->c.a, &row->c.r, &one, cl->shape.size,
-					&g->c) != OCC_OK)
-			continue;
-		g->sms = l->sms_per_gpc[i];
-		g->count = 1;
-		cl->n_kinds++;
-	}
 }
 
 void cluster_compute(struct session *s, const struct occ_row *row,
 		     const struct cluster_item *item, struct row_cluster *cl)
 {
-	const struct occ_gpc_layout *l = &s->layout.l;
-	enum occ_status st = OCC_OK;
+	struct occ_cluster_query q = {
+		.shape = item->shape, .best = item->best, .name = item->name,
+		.source = item->source, .api = runtime_layout(s)
+	};
+	enum occ_status st;
 
 	memset(cl, 0, sizeof *cl);
-	cl->layout = &s->layout;
-	cl->best = item->best;
-	cl->source = item->source;
-	cl->shape = item->shape;
-	/* Without a layout, the one of the published counts that holds the
-	 * most clusters of this size: an upper bound (cluster_bound). */
-	if (s->layout.bound) {
-		st = occ_layout_most_clusters(row->c.a, &row->c.r, &s->layout.counts,
-					      cl->shape.size, &cl->own);
-		l = &cl->own;
-	}
-	if (st == OCC_OK)
-		st = model_best(s, row, l, 0, &cl->portable);
-	if (st == OCC_OK)
-		st = model_best(s, row, l, 1, &cl->nonportable);
-	if (st == OCC_OK && item->best) {
-		int size = cl->portable.most_blocks ? cl->portable.most_blocks : 1;
-		struct occ_cluster_shape one = { { size, 1, 1 }, size };
-
-		cl->shape = one;
-	}
-	if (st == OCC_OK)
-		st = model_compute(s, row, l, cl->shape.size, &cl->c);
-	if (st == OCC_OK)
-		st = part_api(s, row, cl);
-	if (st != OCC_OK)
+	if ((st = occ_cluster_row_compute(&row->c, &s->layout, &q,
+					  &cl->model)) != OCC_OK)
 		die("--cluster %s: %s", item->name, occ_strerror(st));
-	gpc_kinds(row, l, cl);
-	if (item->best)
-		cluster_shape_name(cl->name, sizeof cl->name, &cl->shape);
-	else
-		snprintf(cl->name, sizeof cl->name, "%s", item->name);
 	if (s->o->api)
 		cluster_on_gpu(s, row, cl);
 }

@@ -1,6 +1,7 @@
 /*
  * fields_cluster.c - the getters of the device's and a cluster launch's
- * fields (--device all, --cluster).
+ * fields (--device all, --cluster): the library's for the model's, and
+ * the GPU's answers.
  * Their entries are in the occupancy rows' one field table
  * (fields_occupancy.c), which getters.h declares them to.
  */
@@ -25,91 +26,34 @@ GETTER(get_device_name)
 		set_str(v, r->dev->name);
 }
 
+/* The model's fields of the launch are the library's (occ_cluster_kind,
+ * OCC_CLUSTER_FIELDS in this kind's table): each read from the row's
+ * launch by the library's field of its name. */
+static const struct occ_field *model_field(const struct occ_field *f)
+{
+	return occ_field_find(&occ_cluster_kind, f->name, strlen(f->name));
+}
+
+GETTER(get_cluster_model)
+{
+	const struct occ_field *m = model_field(f);
+
+	ROW;
+	v->type = OCC_VAL_NULL;
+	if (r->cl && m)
+		m->get(&r->cl->model, m, v);
+}
+GETTER(text_cluster_model)
+{
+	const struct occ_field *m = model_field(f);
+
+	ROW;
+	v->type = OCC_VAL_NULL;
+	if (r->cl && m)
+		(m->text.get ? m->text.get : m->get)(&r->cl->model, m, v);
+}
+
 #define C r->cl
-GETTER(get_cluster)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (C)
-		set_str(v, C->name);
-}
-OPT_GETTER(get_cluster_size, C, C->c.size)
-/* --kernels: what set the row's cluster shape. */
-GETTER(get_cluster_source)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (C)
-		set_str(v, C->source ? C->source : "--cluster");
-}
-GETTER(get_cluster_portable)
-{
-	ROW;
-	v->type = C ? OCC_VAL_BOOL : OCC_VAL_NULL;
-	v->u = C && C->c.portable;
-}
-OPT_GETTER(get_cluster_blocks, C, C->c.blocks_per_sm)
-OPT_GETTER(get_max_active_clusters, C, C->c.max_active_clusters)
-OPT_GETTER(get_cluster_active_blocks, C, C->c.active_blocks)
-GETTER(get_cluster_occupancy)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (C && C->c.warp_slots > 0)
-		occ_val_pct(v, (uint64_t)C->c.active_warps,
-			(uint64_t)C->c.warp_slots);
-}
-GETTER(get_cluster_limiter)
-{
-	ROW;
-	v->type = C ? OCC_VAL_SET : OCC_VAL_NULL;
-	v->n = C ? cluster_limiter_names(C->c.limiters, v->strs) : 0;
-}
-GETTER(get_cluster_reason)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (C && C->c.reason != OCC_CLUSTER_FITS)
-		set_str(v, occ_cluster_reason_name(C->c.reason));
-}
-/* In a text table, no cluster resident shows why. */
-GETTER(text_cluster_limiter)
-{
-	ROW;
-	if (C && C->c.reason != OCC_CLUSTER_FITS)
-		get_cluster_reason(p, f, v);
-	else
-		get_cluster_limiter(p, f, v);
-}
-OPT_GETTER(get_cluster_gpcs_used, C, C->c.gpcs_used)
-OPT_GETTER(get_cluster_idle_slots, C, C->c.idle_slots)
-/* The sizes the layout recommends: not known without one. */
-#define LAID_OUT (C && !cluster_upper_bound(C->layout))
-OPT_GETTER(get_potential, LAID_OUT, C->portable.potential)
-OPT_GETTER(get_potential_np, LAID_OUT, C->nonportable.potential)
-OPT_GETTER(get_best_size, LAID_OUT, C->portable.most_blocks)
-OPT_GETTER(get_best_blocks, LAID_OUT,
-	   C->portable.most_blocks_result.active_blocks)
-GETTER(get_cluster_bound)
-{
-	ROW;
-	v->type = C ? OCC_VAL_BOOL : OCC_VAL_NULL;
-	v->u = C && cluster_upper_bound(C->layout);
-}
-GETTER(get_layout)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (C)
-		set_str(v, C->layout->text);
-}
-GETTER(get_layout_source)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (C)
-		set_str(v, C->layout->source);
-}
 OPT_GETTER(get_cluster_kernel_regs, C && C->have_api, C->api.kernel_regs)
 OPT_GETTER(get_api_clusters, C && C->have_api, C->api.clusters)
 OPT_GETTER(get_api_potential, C && C->have_api, C->api.potential)

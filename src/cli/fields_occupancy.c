@@ -91,6 +91,11 @@ GETTER(get_api_dyn_loses)
 	{ 0 }, NEED_HEADROOM, member }
 #define PLAIN(name, type, desc, get) { name, type, desc, get, NULL, { 0 }, 0, 0 }
 #define SMEM_STEP 8
+/* The library's fields of a cluster launch (occ_cluster_kind), read from
+ * the row's. */
+#define OCC_CLUSTER_TEXT(fn) text_cluster_model
+#define OCC_CLUSTER_FIELD(name, type, desc, get, ...) \
+	{ name, type, desc, get_cluster_model, NULL, __VA_ARGS__, 0, 0 },
 
 static const struct occ_field fields[] = {
 	{ "gpu", OCC_FT_STR, "the GPU of --gpu's list the row is for (absent: "
@@ -190,61 +195,7 @@ static const struct occ_field fields[] = {
 	{ "device", OCC_FT_INT, "the CUDA device (absent: --arch)", get_device,
 	  NULL, { "device", 6, 0, 0, NULL, 0 }, 0, 0 },
 	PLAIN("device_name", OCC_FT_STR, "its name", get_device_name),
-	{ "cluster", OCC_FT_STR, "the cluster's shape, CTAs in x, y and z "
-	  "(--cluster)", get_cluster, NULL, { NULL, 8, 2, 0, NULL, 0 }, 0, 0 },
-	PLAIN("cluster_size", OCC_FT_INT, "CTAs per cluster", get_cluster_size),
-	PLAIN("cluster_source", OCC_FT_STR, "what set the cluster: __cluster_dims__ "
-	      "or num_ctas (the kernel declares it), or --cluster",
-	      get_cluster_source),
-	PLAIN("cluster_portable", OCC_FT_BOOL, "whether the size is portable "
-	      "(false: it needs cudaFuncAttributeNonPortableClusterSizeAllowed)",
-	      get_cluster_portable),
-	{ "cluster_blocks_per_sm", OCC_FT_INT, "blocks per SM in a cluster launch: "
-	  "blocks_per_sm, at most clusterBlocksPerMultiprocessor",
-	  get_cluster_blocks, NULL, { "cl.blocks", 9, 1, 0, NULL, 0 }, 0, 0 },
-	{ "max_active_clusters", OCC_FT_INT, "clusters the GPU holds at once "
-	  "(what cudaOccupancyMaxActiveClusters answers)",
-	  get_max_active_clusters, NULL, { "clusters", 9, 1, 0, NULL, 0 }, 0,
-	  0 },
-	{ "cluster_active_blocks", OCC_FT_INT, "CTAs resident at once, "
-	  "max_active_clusters x cluster_size", get_cluster_active_blocks,
-	  NULL, { "ctas", 6, 1, 0, NULL, 0 }, 0, 0 },
-	{ "cluster_occupancy_pct", OCC_FT_DEC, "active warps over all the GPU's "
-	  "warp slots in a cluster launch, percent", get_cluster_occupancy,
-	  NULL, { "gpu occ", 8, 1, OCC_TXT_PCT, NULL, 0 }, 0, 0 },
-	{ "cluster_limiter", OCC_FT_SET, "what limits max_active_clusters: sm (the "
-	  "SM's resources), cluster_blocks_per_sm, gpc (slots a GPC leaves "
-	  "empty)", get_cluster_limiter, NULL,
-	  { "cluster limiter", -28, 2, 0, text_cluster_limiter, 0 }, 0, 0 },
-	PLAIN("cluster_reason", OCC_FT_STR, "why no cluster is resident (absent: "
-	      "one is): kernel_does_not_launch, cluster_larger_than_gpcs, "
-	      "runtime_refuses_in_part (--partition: the runtime refuses the "
-	      "size in this part, cudaOccupancyMaxActiveClusters answers 0)",
-	      get_cluster_reason),
-	PLAIN("cluster_gpcs_used", OCC_FT_INT, "GPCs holding a cluster",
-	      get_cluster_gpcs_used),
-	PLAIN("cluster_idle_slots", OCC_FT_INT, "block slots of the cluster launch "
-	      "left empty", get_cluster_idle_slots),
-	PLAIN("cluster_potential_size", OCC_FT_INT, "the largest portable size "
-	      "with a cluster resident (--partition: that launches in the "
-	      "part), as cudaOccupancyMaxPotentialClusterSize answers (0: none)",
-	      get_potential),
-	PLAIN("cluster_potential_size_nonportable", OCC_FT_INT, "the same, "
-	      "non-portable sizes allowed", get_potential_np),
-	PLAIN("cluster_best_size", OCC_FT_INT, "the portable size with the most "
-	      "CTAs resident, the largest of sizes that tie (0: none)",
-	      get_best_size),
-	PLAIN("cluster_best_active_blocks", OCC_FT_INT, "CTAs resident at that "
-	      "size", get_best_blocks),
-	PLAIN("layout", OCC_FT_STR, "the GPC layout: SMs per GPC, NxK for K alike",
-	      get_layout),
-	PLAIN("layout_source", OCC_FT_STR, "where the layout comes from",
-	      get_layout_source),
-	PLAIN("cluster_bound", OCC_FT_BOOL, "true where the cluster figures are "
-	      "an upper bound: no layout measured (the most any layout with "
-	      "NVIDIA's published GPC and SM counts, or the SMs as one, "
-	      "allows), or no cluster blocks-per-SM cap known (Blackwell)",
-	      get_cluster_bound),
+	OCC_CLUSTER_FIELDS
 	PLAIN("partition_part", OCC_FT_STR, "the part of the split computed in "
 	      "(--partition): group N or remaining", get_partition_part),
 	PLAIN("partition_flags", OCC_FT_STR, "the split's flags: default, "

@@ -51,8 +51,8 @@ GETTER(get_partition_api_layout)
 	}
 }
 KBOOL_GETTER(get_partition_bound, P, P->bound)
-KOPT_GETTER(get_partition_api_clusters, r->cl && r->cl->have_part_api,
-	    r->cl->part_api.max_active_clusters)
+KOPT_GETTER(get_partition_api_clusters, r->cl && r->cl->model.have_part_api,
+	    r->cl->model.part_api.max_active_clusters)
 KOPT_GETTER(get_api_partition_groups, P && P->have_driver, P->driver_groups)
 KOPT_GETTER(get_api_partition_sms, P && P->have_driver,
 	    P->driver_group_sms)

@@ -72,19 +72,11 @@ GETTER_SIG(get_triton_kernel); GETTER_SIG(get_triton_version);
 GETTER_SIG(get_triton_entry); GETTER_SIG(get_num_warps);
 GETTER_SIG(get_num_ctas);
 
-/* fields_cluster.c: the device, and a cluster launch (--cluster). */
+/* fields_cluster.c: the device, and a cluster launch (--cluster): the
+ * library's fields of the model (any of OCC_CLUSTER_FIELDS), and the
+ * GPU's. */
 GETTER_SIG(get_device); GETTER_SIG(get_device_name);
-GETTER_SIG(get_cluster); GETTER_SIG(get_cluster_size);
-GETTER_SIG(get_cluster_source);
-GETTER_SIG(get_cluster_portable); GETTER_SIG(get_cluster_blocks);
-GETTER_SIG(get_max_active_clusters); GETTER_SIG(get_cluster_active_blocks);
-GETTER_SIG(get_cluster_occupancy); GETTER_SIG(get_cluster_limiter);
-GETTER_SIG(get_cluster_reason); GETTER_SIG(text_cluster_limiter);
-GETTER_SIG(get_cluster_gpcs_used); GETTER_SIG(get_cluster_idle_slots);
-GETTER_SIG(get_potential); GETTER_SIG(get_potential_np);
-GETTER_SIG(get_best_size); GETTER_SIG(get_best_blocks);
-GETTER_SIG(get_layout); GETTER_SIG(get_layout_source);
-GETTER_SIG(get_cluster_bound);
+GETTER_SIG(get_cluster_model); GETTER_SIG(text_cluster_model);
 GETTER_SIG(get_cluster_kernel_regs); GETTER_SIG(get_api_clusters);
 GETTER_SIG(get_api_potential); GETTER_SIG(get_api_potential_np);
 GETTER_SIG(get_clusters_launched); GETTER_SIG(get_measured_clusters);

@@ -150,7 +150,7 @@ void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
 	 * declared; its row stays the plain launch's. */
 	if (it->shape.size > occ_cluster_size_limit(a))
 		return;
-	cluster_shape_name(it->name, sizeof it->name, &it->shape);
+	occ_cluster_shape_format(&it->shape, it->name, sizeof it->name);
 	req->n = 1;
 }
 

@@ -17,7 +17,7 @@
 void report_cluster_row(struct occ_run *run, const struct occ_row *row)
 {
 	struct report *rep = run->hook_ctx;
-	const struct occ_cluster_result *c = &row->cl->c;
+	const struct occ_cluster_result *c = &row->cl->model.c;
 
 	if (row->c.r.blocks_per_sm)
 		kernels_summary_low(&rep->sum, row);

@@ -40,9 +40,9 @@ void kernels_summary_low(struct kernel_summary *s, const struct occ_row *row)
 
 	/* A cluster launch: the GPU's warps it keeps busy, of its slots. */
 	if (row->cl) {
-		w.warps = (uint64_t)row->cl->c.active_warps;
-		w.max_warps = (uint64_t)row->cl->c.warp_slots;
-		snprintf(w.cluster, sizeof w.cluster, "%s", row->cl->name);
+		w.warps = (uint64_t)row->cl->model.c.active_warps;
+		w.max_warps = (uint64_t)row->cl->model.c.warp_slots;
+		snprintf(w.cluster, sizeof w.cluster, "%s", row->cl->model.name);
 	}
 	keep_low(s, &w);
 }

@@ -340,12 +340,12 @@ static void emit(struct occ_run *run, const struct occ_row *row)
 	if (row->gpu)
 		report_gpu(stdout, &run->s->dev, row);
 	if (row->cl)
-		report_cluster(stdout, row, !o->have_block || row->cl->best);
+		report_cluster(stdout, row, !o->have_block || row->cl->model.best);
 	if (row->cl && row->cl->have_api)
 		report_cluster_gpu(stdout, &run->s->dev, row);
 }
 
-static void note_bounds(struct occ_run *run, const struct session_layout *L)
+static void note_bounds(struct occ_run *run, const struct occ_cluster_layout *L)
 {
 	if (L->cap_unknown)
 		run->cluster_bounds |= CLUSTER_CAP_UNKNOWN;
@@ -367,10 +367,9 @@ static void emit_clusters(struct occ_run *run, struct occ_row *row,
 		cluster_compute(run->s, row, &req->items[i], &cl);
 		row->cl = &cl;
 		/* A cluster launch's waves: what its clusters hold at once. */
-		row->c.have_waves = had_waves &&
-				  occ_cluster_waves(&cl.c, row->c.grid, row->c.sms,
-						    &row->c.w) == OCC_OK;
-		note_bounds(run, cl.layout);
+		row->c.have_waves = had_waves;
+		occ_cluster_row_waves(&cl.model, &row->c);
+		note_bounds(run, cl.model.layout);
 		if (run->cluster_hook)
 			run->cluster_hook(run, row);
 		emit(run, row);

@@ -260,7 +260,7 @@ void partition_prepare(struct session *s)
 int partition_cluster_layout(struct session *s)
 {
 	struct session_partition *P = &s->partition;
-	struct session_layout *L = &s->layout;
+	struct occ_cluster_layout *L = &s->layout;
 
 	if (!P->on)
 		return 0;

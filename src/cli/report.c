@@ -295,7 +295,7 @@ static void out_waves(FILE *f, const struct occ_row *row)
 	struct occ_result fewer = *r;
 	char pct[32], tail[32], alt[32];
 
-	const struct occ_cluster_result *c = row->cl ? &row->cl->c : NULL;
+	const struct occ_cluster_result *c = row->cl ? &row->cl->model.c : NULL;
 
 	fprintf(f, "\nWaves: a grid of %lld block%s on %d SM%s", (long long)row->c.grid,
 		plural(row->c.grid), row->c.sms, plural(row->c.sms));

@@ -13,7 +13,7 @@
 static void format_cluster_limiters(char *buf, size_t n, unsigned bits)
 {
 	const char *names[3];
-	size_t i, k = cluster_limiter_names(bits, names), len = 0;
+	size_t i, k = occ_cluster_limiter_names(bits, names), len = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < k; i++)
@@ -49,7 +49,7 @@ static void wrapped(FILE *f, const char *s)
 }
 
 /* A layout that is not measured, as the list or --sms gives it. */
-static void layout_said(FILE *f, const struct session_layout *L)
+static void layout_said(FILE *f, const struct occ_cluster_layout *L)
 {
 	char text[1024];
 
@@ -59,7 +59,7 @@ static void layout_said(FILE *f, const struct session_layout *L)
 }
 
 /* Without a measured layout: what the figures are, and are not. */
-static void bound_lines(FILE *f, const struct row_cluster *cl)
+static void bound_lines(FILE *f, const struct occ_cluster_row *cl)
 {
 	char own[512], text[1024];
 
@@ -74,7 +74,7 @@ static void bound_lines(FILE *f, const struct row_cluster *cl)
 	wrapped(f, text);
 }
 
-static void layout_lines(FILE *f, const struct session_layout *L)
+static void layout_lines(FILE *f, const struct occ_cluster_layout *L)
 {
 	char from[sizeof L->source + 8];
 
@@ -90,7 +90,7 @@ static void layout_lines(FILE *f, const struct session_layout *L)
 }
 
 /* The one line of what is unknown, and that the figures bound it. */
-static void unknown_line(FILE *f, const struct session_layout *L,
+static void unknown_line(FILE *f, const struct occ_cluster_layout *L,
 			 const char *tag)
 {
 	if (L->cap_unknown)
@@ -105,7 +105,7 @@ static void unknown_line(FILE *f, const struct session_layout *L,
 }
 
 /* No GPCs known (all SMs as one), or no cap known. */
-static void unknown_lines(FILE *f, const struct session_layout *L,
+static void unknown_lines(FILE *f, const struct occ_cluster_layout *L,
 			  const char *tag)
 {
 	if (L->whole)
@@ -116,13 +116,13 @@ static void unknown_lines(FILE *f, const struct session_layout *L,
 }
 
 /* The clusters each size of GPC holds: "16 SMs x5: 32 each". */
-static void gpc_lines(FILE *f, const struct row_cluster *cl)
+static void gpc_lines(FILE *f, const struct occ_cluster_row *cl)
 {
 	int i;
 
 	fprintf(f, "  Per GPC               ");
 	for (i = 0; i < cl->n_kinds; i++) {
-		const struct gpc_kind *g = &cl->kinds[i];
+		const struct occ_cluster_gpc *g = &cl->kinds[i];
 
 		fprintf(f, "%*s%d SM%s", i ? INDENT : 0, "", g->sms,
 			plural(g->sms));
@@ -142,7 +142,7 @@ static void gpc_lines(FILE *f, const struct row_cluster *cl)
 	}
 }
 
-static void none_fits(FILE *f, const struct row_cluster *cl)
+static void none_fits(FILE *f, const struct occ_cluster_row *cl)
 {
 	if (cl->c.reason == OCC_CLUSTER_NO_BLOCKS)
 		fprintf(f, "No cluster fits: the kernel cannot launch.\n");
@@ -170,7 +170,7 @@ static void portability(FILE *f, const struct occ_arch *a, int size)
 }
 
 /* The runtime's potential size beside the size with the most CTAs. */
-static void recommendation(FILE *f, const struct row_cluster *cl)
+static void recommendation(FILE *f, const struct occ_cluster_row *cl)
 {
 	const struct occ_cluster_best *p = &cl->portable;
 
@@ -188,7 +188,7 @@ static void recommendation(FILE *f, const struct row_cluster *cl)
 
 void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 {
-	const struct row_cluster *cl = row->cl;
+	const struct occ_cluster_row *cl = &row->cl->model;
 	const struct occ_cluster_result *c = &cl->c;
 	char lim[96], pct[32], tag[16];
 
@@ -201,7 +201,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 	if (cl->layout->bound) {
 		bound_lines(f, cl);
 		unknown_line(f, cl->layout, tag);
-	} else if (cluster_upper_bound(cl->layout)) {
+	} else if (occ_cluster_layout_bound(cl->layout)) {
 		unknown_lines(f, cl->layout, tag);
 	}
 	else
@@ -219,7 +219,7 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 			     (uint64_t)c->warp_slots);
 	format_cluster_limiters(lim, sizeof lim, c->limiters);
 	fprintf(f, "  Clusters at once      %s%d (%lld CTA%s)\n",
-		cluster_upper_bound(cl->layout) ? "at most " : "",
+		occ_cluster_layout_bound(cl->layout) ? "at most " : "",
 		c->max_active_clusters,
 		(long long)c->active_blocks, plural(c->active_blocks));
 	if (cl->have_part_api)
@@ -230,13 +230,13 @@ void report_cluster(FILE *f, const struct occ_row *row, int recommend)
 			? ":\n                        it counts smaller GPCs than "
 			  "launches use" : "");
 	fprintf(f, "  Occupancy of the GPU  %s%s %%\n",
-		cluster_upper_bound(cl->layout) ? "at most " : "", pct);
+		occ_cluster_layout_bound(cl->layout) ? "at most " : "", pct);
 	fprintf(f, "  Limited by            %s\n", c->max_active_clusters
 		? lim : occ_cluster_reason_name(c->reason));
 	if (c->max_active_clusters == 0)
 		none_fits(f, cl);
 	portability(f, row->c.a, c->size);
-	if (recommend && !cluster_upper_bound(cl->layout))
+	if (recommend && !occ_cluster_layout_bound(cl->layout))
 		recommendation(f, cl);
 }
 
