@@ -488,5 +488,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/rows.h"
 #include "occcalc/fields.h"
 #include "occcalc/config.h"
+#include "occcalc/launch_rows.h"
 
 #endif
