@@ -199,9 +199,9 @@ struct chrome *chrome_open(const char *path, const char *input,
 	if (!c)
 		die("out of memory");
 	c->path = path;
-	fieldsel_make(&c->base, &kind_launches, NULL, OBJECT_FIELDS);
+	fieldsel_make(&c->base, &occ_launch_kind, NULL, OBJECT_FIELDS);
 	for (i = 0; i < sizeof extra / sizeof extra[0]; i++)
-		c->extra[i] = occ_field_find(&kind_launches, extra[i],
+		c->extra[i] = occ_field_find(&occ_launch_kind, extra[i],
 					 strlen(extra[i]));
 	out_open(&c->o, NULL, OUT_JSONL, &c->row);
 	c->o.piece = 1;                 /* formatted into memory */
@@ -272,7 +272,7 @@ static void out_us(struct chrome *c, const char *key, int64_t ns)
 }
 
 /* "occcalc":{...}: the row's fields, those it has of the extra ones. */
-static void out_occcalc(struct chrome *c, const struct launch_row *r)
+static void out_occcalc(struct chrome *c, const struct occ_launch_row *r)
 {
 	struct occ_val v;
 	size_t i;
@@ -299,7 +299,7 @@ static const char *taken(struct chrome *c, size_t *len)
 }
 
 /* A device's events under its name, once. */
-static void process_name(struct chrome *c, const struct launch_row *r)
+static void process_name(struct chrome *c, const struct occ_launch_row *r)
 {
 	char name[400];
 	size_t i;
@@ -321,7 +321,7 @@ static void process_name(struct chrome *c, const struct launch_row *r)
 
 /* A launch of occcalc's trace as a complete event, Kineto's keys in
  * its args (a viewer shows them alike). */
-static void event(struct chrome *c, const struct launch_row *r)
+static void event(struct chrome *c, const struct occ_launch_row *r)
 {
 	const struct occ_launch_record *l = r->l;
 	const char *s;
@@ -370,7 +370,7 @@ static void event(struct chrome *c, const struct launch_row *r)
 	c->events++;
 }
 
-void chrome_row(struct chrome *c, const struct launch_row *r)
+void chrome_row(struct chrome *c, const struct occ_launch_row *r)
 {
 	if (r->l->format != OCC_LAUNCH_FORMAT_KINETO) {
 		event(c, r);
@@ -399,14 +399,17 @@ static enum occ_status spliced(void *ctx, const void *p, size_t n)
 }
 
 enum occ_status chrome_read(struct chrome *c, const char *path,
-			    const struct occ_launch_callbacks *cb, void *ctx,
-			    struct occ_launch_file *fi, struct occ_diag *d)
+			    struct occ_launch_rows *rows, occ_launch_row_fn fn,
+			    void *ctx, struct occ_launch_file *fi,
+			    struct occ_diag *d)
 {
 	struct occ_annotate_sink sink = { members, spliced, NULL };
 	enum occ_status st;
 
 	sink.ctx = c;
-	st = occ_launches_annotate_file(path, cb, ctx, &sink, fi, d);
+	occ_launch_rows_begin(rows, path, fn, ctx);
+	st = occ_launches_annotate_file(path, &occ_launch_rows_callbacks, rows,
+					&sink, fi, d);
 	if (c->write_errno)
 		die("%s: cannot write: %s", c->path, strerror(c->write_errno));
 	return st;

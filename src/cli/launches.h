@@ -6,37 +6,8 @@
 
 #include "cli.h"
 
-/* A device of a trace file, as modelled. */
-struct launch_dev {
-	struct occ_launch_device d;
-	struct occ_arch arch;
-	enum occ_status arch_status;       /* OCC_OK: arch holds it */
-	const char *fault;                 /* the property that fails, or NULL */
-	uint64_t skipped;                  /* launches left without figures
-					      for it */
-	char tag[16];                      /* sm_90 */
-	int have_layout;
-	struct occ_gpc_layout layout;      /* for cluster launches */
-	int layout_mismatch;               /* --layout's SMs are not its */
-	/* --partition: its launches computed in this part of it. */
-	int in_part;
-	struct occ_launch_part part;
-	char part_name[24];                /* "group 0", "remaining" */
-	/* --gpu NAME's GPU: its launches modelled as they would run on it
-	 * (what_if) or, their trace describing no device, as run there. */
-	int named;
-	uint64_t what_if, named_ran;
-};
-
-/* One launch, as printed. */
-struct launch_row {
-	const char *file;
-	const struct occ_launch_record *l;
-	const struct launch_dev *dev;      /* NULL: the trace has none */
-	enum occ_launch_basis basis;       /* what dev is to the launch */
-	struct occ_launch_model m;
-	const char *not_modelled;          /* why m is not there, or NULL */
-};
+/* Launch rows and the devices they were modelled on are the library's
+ * (occcalc/launch_rows.h: struct occ_launch_row, occ_launch_dev). */
 
 /* ---- The summary (launches_summary.c) ---- */
 
@@ -47,15 +18,13 @@ struct launch_summary *launch_summary_new(int by_op, int wide);
 /* Counts a file read. */
 void launch_summary_file(struct launch_summary *s);
 /* Counts a row (modelled or not) under its kernel. */
-void launch_summary_add(struct launch_summary *s, const struct launch_row *r);
+void launch_summary_add(struct launch_summary *s, const struct occ_launch_row *r);
 /* Kernels by GPU time, and the headroom of the top ones. */
 /* achieved_top: the kernels the achieved column is shown for, by GPU
  * time (0: all). */
 void launch_summary_print(FILE *f, struct launch_summary *s,
 			  size_t achieved_top);
 void launch_summary_free(struct launch_summary *s);
-
-extern const struct occ_row_kind kind_launches;
 
 /* ---- --annotate, --chrome-trace (chrome.c) ---- */
 
@@ -68,12 +37,13 @@ struct chrome *chrome_open(const char *path, const char *input,
 			   const char *opt);
 /* A launch read: a Kineto trace's members kept for its args, or an
  * occcalc trace's launch written as an event. */
-void chrome_row(struct chrome *c, const struct launch_row *r);
-/* Reads path as occ_launches_read_file does, a Kineto trace written
- * annotated through c as it is read. */
+void chrome_row(struct chrome *c, const struct occ_launch_row *r);
+/* Reads path into rows as occ_launch_rows_file does, a Kineto trace
+ * written annotated through c as it is read. */
 enum occ_status chrome_read(struct chrome *c, const char *path,
-			    const struct occ_launch_callbacks *cb, void *ctx,
-			    struct occ_launch_file *fi, struct occ_diag *d);
+			    struct occ_launch_rows *rows, occ_launch_row_fn fn,
+			    void *ctx, struct occ_launch_file *fi,
+			    struct occ_diag *d);
 /* Ends the trace and renames it to OUT; exits where that fails. */
 void chrome_close(struct chrome *c);
 int chrome_stdout(const struct chrome *c);
@@ -105,7 +75,7 @@ void launches_gpu_device(struct session *s, struct occ_launch_device *d);
  * to the output; what_if 0: --gpu models only the launches whose trace
  * describes no device (the old side is the GPU it ran on). */
 void launches_sink(struct session *s,
-		   void (*fn)(void *ctx, const struct launch_row *r), void *ctx,
+		   void (*fn)(void *ctx, const struct occ_launch_row *r), void *ctx,
 		   int what_if);
 /* --launches NEW --compare OLD (launches_compare.c). */
 int launches_compare(struct session *s);
@@ -117,7 +87,7 @@ void launches_read_said(const struct options *o, const char *path,
 			enum occ_status st, const struct occ_launch_file *fi,
 			const struct occ_diag *d);
 /* What the summary says beside --gpu's GPU; "" for a traced device. */
-const char *launches_named_note(const struct launch_dev *ld);
+const char *launches_named_note(const struct occ_launch_dev *ld);
 
 /* Checks the options a report uses (--fields, --check, --kernel: usage
  * errors) and holds the report in the session: --trace calls it before

@@ -86,7 +86,7 @@ static const char *text_of(const struct occ_field *f, const void *row,
 	return buf;
 }
 
-static void on_row(void *ctx, const struct launch_row *r)
+static void on_row(void *ctx, const struct occ_launch_row *r)
 {
 	struct lcompare *lc = ctx;
 	char kb[N_BY][4096], ob[64], lb[128], db[32];
@@ -443,11 +443,11 @@ static void fields_find(struct lcompare *lc)
 	size_t i;
 
 	for (i = 0; i < N_BY; i++)
-		lc->f[i] = occ_field_find(&kind_launches, by_names[i],
+		lc->f[i] = occ_field_find(&occ_launch_kind, by_names[i],
 				      strlen(by_names[i]));
-	lc->occ = occ_field_find(&kind_launches, "occupancy_pct", 13);
-	lc->lim = occ_field_find(&kind_launches, "limiter", 7);
-	lc->dur = occ_field_find(&kind_launches, "duration_ns", 11);
+	lc->occ = occ_field_find(&occ_launch_kind, "occupancy_pct", 13);
+	lc->lim = occ_field_find(&occ_launch_kind, "limiter", 7);
+	lc->dur = occ_field_find(&occ_launch_kind, "duration_ns", 11);
 }
 
 void launches_compare_free(struct lcompare *lc)

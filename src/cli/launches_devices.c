@@ -1,8 +1,9 @@
 /*
- * launches_devices.c - the devices of --launches' traces: each distinct
- * one modelled once, as the library's target module says (its table
- * under its recorded properties, its GPC layout), its --partition part,
- * and --gpu NAME's GPU; kept to the end of the run.
+ * launches_devices.c - --launches' reader of rows (the library's,
+ * occcalc/launch_rows.h) made with the options (--gpu, --layout,
+ * --partition, --kernel), and what the command line says of its
+ * devices: a refusal that stopped the read, and the notes after the
+ * rows (launches left without figures, and why).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,42 +13,10 @@
 
 #include "launches_run.h"
 
-/* The device's GPC layout by the library's rule (occ_target_layout):
- * --layout's where it has the device's SMs (else noted), else the GPU
- * list's of the device's name. A list that cannot be read stops the
- * read (run->list_st), as it would stop any other mode. */
-static enum occ_status layout_of(struct launch_run *run, struct launch_dev *ld,
-				 struct occ_target *t)
-{
-	const struct options *o = run->s->o;
-	struct occ_layout_request r = { .name = ld->d.name };
-	char path[1024];
-	enum occ_status st;
-
-	if (o->layout_text)
-		r.given = &o->layout;
-	session_gpus_path(run->s, path, sizeof path);
-	r.gpus = session_gpus(run->s);
-	r.gpus_path = path;
-	errno = 0;
-	st = occ_target_layout(t, &r, &run->list_d);
-	if (st != OCC_OK) {
-		run->list_st = st;
-		run->list_errno = errno;
-		return st;
-	}
-	ld->layout_mismatch = t->mismatch == OCC_LAYOUT_GIVEN;
-	ld->have_layout = t->basis == OCC_LAYOUT_GIVEN ||
-			  t->basis == OCC_LAYOUT_LISTED;
-	if (ld->have_layout)
-		ld->layout = t->layout;
-	return OCC_OK;
-}
-
 /* --partition on a traced device: what cannot be made of its SMs is
  * refused, before any of its launches is printed. */
 static _Noreturn void part_refused(const struct launch_run *run,
-				   const struct launch_dev *ld,
+				   const struct occ_launch_dev *ld,
 				   enum occ_status st)
 {
 	const struct options *o = run->s->o;
@@ -74,155 +43,88 @@ static _Noreturn void part_refused(const struct launch_run *run,
 }
 
 /* The device the read stopped on: why --partition could not be applied. */
-static _Noreturn void part_failed(const struct launch_run *run)
+static _Noreturn void part_failed(const struct launch_run *run,
+				  const struct occ_launch_rows_stats *st)
 {
-	const struct occ_diag *d = &run->part_d;
-
-	partition_parts_failed(run->part_st, d, run->part_errno);
-	part_refused(run, run->part_dev, run->part_st);
+	partition_parts_failed(st->stop_status, &st->stop_diag, st->stop_errno);
+	part_refused(run, st->stop_dev, st->stop_status);
 }
 
 void launch_devices_stopped(const struct launch_run *run)
 {
-	if (run->list_st != OCC_OK)
-		session_gpus_failed(run->list_st, &run->list_d, run->list_errno);
-	if (run->part_dev)
-		part_failed(run);
+	const struct occ_launch_rows_stats *st = occ_launch_rows_stats(run->rows);
+
+	if (!st)
+		return;
+	if (st->stop == OCC_LAUNCH_STOP_GPUS)
+		session_gpus_failed(st->stop_status, &st->stop_diag,
+				    st->stop_errno);
+	if (st->stop == OCC_LAUNCH_STOP_PART)
+		part_failed(run, st);
+	if (st->stop == OCC_LAUNCH_STOP_DEVICES)
+		die("%s: more than %d different devices described in the "
+		    "traces: no GPU has that many (a trace describes each of "
+		    "its devices once)", run->file, OCC_LAUNCH_ROWS_DEVICES_MAX);
 }
 
-/* --partition's part of the device, by the library's rule
- * (occ_target_part). */
-static enum occ_status part_of(struct launch_run *run, struct launch_dev *ld,
-			       const struct occ_target *t)
+static int wanted(void *ctx, const struct occ_launch_record *l)
+{
+	const struct launch_run *run = ctx;
+
+	return regexec(&run->re, l->kernel, 0, NULL, 0) == 0 ||
+	       (l->mangled[0] && regexec(&run->re, l->mangled, 0, NULL, 0) == 0);
+}
+
+/* What the reader is made with: the tables and GPU list found before
+ * any file is read. */
+static void rows_opts(struct launch_run *run, int untraced_only)
 {
 	const struct options *o = run->s->o;
-	char path[1024];
+	struct occ_launch_rows_opts *r = &run->opts;
+
+	memset(r, 0, sizeof *r);
+	r->tables = session_tables(run->s);
+	session_gpus_path(run->s, run->gpus_path, sizeof run->gpus_path);
+	r->gpus = session_gpus(run->s);
+	r->gpus_path = run->gpus_path;
+	r->layout = o->layout_text ? &o->layout : NULL;
+	if (o->gpu) {
+		launches_gpu_device(run->s, &run->gpu);
+		r->gpu = &run->gpu;
+		r->gpu_untraced_only = untraced_only;
+	}
+	if (o->partition.given) {
+		partition_parts_path(run->s, run->parts_path,
+				     sizeof run->parts_path);
+		r->partition = 1;
+		r->parts_path = run->parts_path;
+		r->partition_flags = o->partition.flags;
+		r->partition_min_sms = (int)o->partition.min_sms;
+		r->partition_group = o->partition.group;
+	}
+	if (run->have_re) {
+		r->want = wanted;
+		r->want_ctx = run;
+	}
+}
+
+void launches_rows_open(struct launch_run *run, int untraced_only)
+{
 	enum occ_status st;
 
-	if (!o->partition.given || ld->arch_status != OCC_OK)
-		return OCC_OK;
-	partition_parts_path(run->s, path, sizeof path);
-	errno = 0;
-	st = occ_target_part(t, path, o->partition.flags,
-			     (int)o->partition.min_sms, o->partition.group,
-			     &ld->part, &run->part_d);
+	occ_launch_rows_free(run->rows);
+	run->rows = NULL;
+	rows_opts(run, untraced_only);
+	run->file = "--gpu";
+	st = occ_launch_rows_new(&run->opts, &run->rows);
 	if (st != OCC_OK) {
-		run->part_dev = ld;
-		run->part_st = st;
-		run->part_errno = errno;
-		return st;
+		launch_devices_stopped(run);
+		die("out of memory");
 	}
-	ld->in_part = 1;
-	if (o->partition.group >= 0)
-		snprintf(ld->part_name, sizeof ld->part_name, "group %d",
-			 o->partition.group);
-	else
-		snprintf(ld->part_name, sizeof ld->part_name, "remaining");
-	return OCC_OK;
 }
 
-/* Whether two device records describe the same GPU as modelled: all
- * but the id and the UUID, which no figure depends on. */
-static int same_device(const struct occ_launch_device *a,
-		       const struct occ_launch_device *b)
-{
-	return a->major == b->major && a->minor == b->minor &&
-	       a->multiProcessorCount == b->multiProcessorCount &&
-	       a->warpSize == b->warpSize &&
-	       a->maxThreadsPerMultiProcessor == b->maxThreadsPerMultiProcessor &&
-	       a->maxThreadsPerBlock == b->maxThreadsPerBlock &&
-	       a->maxBlocksPerMultiProcessor == b->maxBlocksPerMultiProcessor &&
-	       a->regsPerMultiprocessor == b->regsPerMultiprocessor &&
-	       a->regsPerBlock == b->regsPerBlock &&
-	       a->sharedMemPerMultiprocessor == b->sharedMemPerMultiprocessor &&
-	       a->sharedMemPerBlock == b->sharedMemPerBlock &&
-	       a->sharedMemPerBlockOptin == b->sharedMemPerBlockOptin &&
-	       a->reservedSharedMemPerBlock == b->reservedSharedMemPerBlock &&
-	       a->l2CacheSize == b->l2CacheSize &&
-	       strcmp(a->name, b->name) == 0;
-}
-
-static struct launch_dev *kept_device(const struct launch_run *run,
-				      const struct occ_launch_device *d)
-{
-	size_t i;
-
-	for (i = 0; i < run->n_all; i++)
-		if (same_device(&run->all[i]->d, d))
-			return run->all[i];
-	return NULL;
-}
-
-/* A device not seen before, modelled once. */
-static enum occ_status new_device(struct launch_run *run,
-				  const struct occ_launch_device *d,
-				  struct launch_dev **out)
-{
-	struct launch_dev *ld, **all;
-	struct occ_target t;
-	enum occ_status st;
-
-	if (run->n_all == DEVICES_KEPT_MAX) {
-		run->too_many_devices = 1;
-		return OCC_ERR_RANGE;
-	}
-	if (run->n_all == run->cap_all) {
-		run->cap_all = run->cap_all ? 2 * run->cap_all : 8;
-		all = realloc(run->all, run->cap_all * sizeof *all);
-		if (!all)
-			return OCC_ERR_NOMEM;
-		run->all = all;
-	}
-	ld = calloc(1, sizeof *ld);
-	if (!ld)
-		return OCC_ERR_NOMEM;
-	run->all[run->n_all++] = ld;
-	ld->d = *d;
-	/* A traced device borrows no table: its launches are left without
-	 * figures, said once (SKIP_NO_TABLE). */
-	ld->arch_status = occ_target_device(session_tables(run->s), d, 0, &t);
-	if (ld->arch_status != OCC_ERR_UNKNOWN_ARCH)
-		ld->arch = t.arch;
-	ld->fault = t.fault;
-	snprintf(ld->tag, sizeof ld->tag, "sm_%d%d", d->major, d->minor);
-	*out = ld;
-	st = layout_of(run, ld, &t);
-	return st != OCC_OK ? st : part_of(run, ld, &t);
-}
-
-enum occ_status launch_on_device(void *ctx, const struct occ_launch_device *d)
-{
-	struct launch_run *run = ctx;
-	struct launch_dev *ld;
-	enum occ_status st;
-	size_t i;
-
-	for (i = 0; i < run->n_ids; i++)
-		if (run->ids[i].id == d->device)
-			break;
-	if (i < run->n_ids && same_device(&run->ids[i].ld->d, d))
-		return OCC_OK;
-	ld = kept_device(run, d);
-	if (!ld && (st = new_device(run, d, &ld)) != OCC_OK)
-		return st;
-	if (i == run->n_ids)
-		run->n_ids++;
-	run->ids[i].id = d->device;
-	run->ids[i].ld = ld;
-	return OCC_OK;
-}
-
-struct launch_dev *launch_dev_of(const struct launch_run *run, int id)
-{
-	size_t i;
-
-	for (i = 0; i < run->n_ids; i++)
-		if (run->ids[i].id == id)
-			return run->ids[i].ld;
-	return NULL;
-}
-
-void launch_device_note(const struct launch_dev *ld)
+/* A device whose recorded properties fail: named, with the property. */
+static void device_note(const struct occ_launch_dev *ld)
 {
 	const struct occ_key *key;
 	long long v = -1;
@@ -251,17 +153,35 @@ void launch_device_note(const struct launch_dev *ld)
 		     ld->skipped, ld->skipped == 1 ? " gets" : "es get");
 }
 
-void launch_named_prepare(struct launch_run *run)
+void launch_devices_notes(const struct launch_run *run)
 {
-	struct occ_launch_device d;
+	const struct occ_launch_rows_stats *st = occ_launch_rows_stats(run->rows);
+	const struct options *o = run->s->o;
+	const struct occ_launch_dev *ld;
+	size_t j;
+	int i;
 
-	if (!run->s->o->gpu)
-		return;
-	launches_gpu_device(run->s, &d);
-	run->file = "--gpu";
-	if (new_device(run, &d, &run->named) != OCC_OK) {
-		launch_devices_stopped(run);
-		die("out of memory");
-	}
-	run->named->named = 1;
+	for (j = 0; (ld = occ_launch_rows_device(run->rows, j)); j++)
+		if (ld->fault && ld->skipped)
+			device_note(ld);
+	for (i = 0; i < OCC_LAUNCH_SKIP_COUNT; i++)
+		if (st->skipped[i] && i != OCC_LAUNCH_SKIP_BAD_DEVICE)
+			warn("%" PRIu64 " launch%s %s: no occupancy figures",
+			     st->skipped[i], st->skipped[i] == 1 ? "" : "es",
+			     occ_launch_skip_text((enum occ_launch_skip)i));
+	for (j = 0; (ld = occ_launch_rows_device(run->rows, j)); j++)
+		if (ld->layout_mismatch)
+			warn("--layout %s: %d SMs, not the %d of device %d (%s): "
+			     "not used for its cluster launches", o->layout_text,
+			     o->layout.sms, ld->d.multiProcessorCount,
+			     ld->d.device, ld->d.name);
+	if (st->filtered)
+		warn("%" PRIu64 " launch%s of kernels --kernel does not match "
+		     "left out", st->filtered, st->filtered == 1 ? "" : "es");
+	if (st->part_unmeasured)
+		warn("%" PRIu64 " cluster launch%s in --partition's %s, whose "
+		     "GPCs are not measured on its GPU (partitions.txt): no "
+		     "cluster figures", st->part_unmeasured,
+		     st->part_unmeasured == 1 ? "" : "es",
+		     o->partition.group >= 0 ? "group" : "remainder");
 }

@@ -26,7 +26,7 @@ void launches_gpu_device(struct session *s, struct occ_launch_device *d)
 			  s->listed.name, s->listed.source);
 }
 
-const char *launches_named_note(const struct launch_dev *ld)
+const char *launches_named_note(const struct occ_launch_dev *ld)
 {
 	if (!ld->named)
 		return "";

@@ -29,7 +29,7 @@ struct acc {
 /* What the headroom depends on: not the grid. */
 struct config {
 	struct occ_launch_record l;      /* its numbers; names not kept */
-	const struct launch_dev *dev;
+	const struct occ_launch_dev *dev;
 	struct occ_result r;
 	double weight;
 };
@@ -72,7 +72,7 @@ struct launch_summary {
 	/* The (kernel, shape) pairs seen, as hashes (0: an empty slot). */
 	uint64_t *shapes;
 	size_t n_shapes, cap_shapes;
-	const struct launch_dev *devs[MAX_DEVICES];
+	const struct occ_launch_dev *devs[MAX_DEVICES];
 	size_t n_devs;
 	size_t n_files;
 	int failed;                      /* out of memory: said once */

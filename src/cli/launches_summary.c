@@ -175,7 +175,7 @@ static int shape_add(struct launch_summary *s, struct ksum *k,
 	return 1;
 }
 
-static int same_config(const struct config *c, const struct launch_row *r)
+static int same_config(const struct config *c, const struct occ_launch_row *r)
 {
 	const struct occ_launch_record *a = &c->l, *b = r->l;
 
@@ -187,7 +187,7 @@ static int same_config(const struct config *c, const struct launch_row *r)
 }
 
 /* 0: out of memory. */
-static int config_add(struct ksum *k, const struct launch_row *r, double w)
+static int config_add(struct ksum *k, const struct occ_launch_row *r, double w)
 {
 	struct config *c;
 	size_t i;
@@ -232,7 +232,7 @@ unsigned limiter_set(const struct occ_result *r)
 	return set;
 }
 
-static void acc_add(struct acc *a, const struct launch_row *r, double w)
+static void acc_add(struct acc *a, const struct occ_launch_row *r, double w)
 {
 	double occ;
 
@@ -272,7 +272,7 @@ void launch_summary_file(struct launch_summary *s)
 	s->n_files++;
 }
 
-static void note_device(struct launch_summary *s, const struct launch_row *r)
+static void note_device(struct launch_summary *s, const struct occ_launch_row *r)
 {
 	size_t i;
 
@@ -288,7 +288,7 @@ static void note_device(struct launch_summary *s, const struct launch_row *r)
 		s->devs[s->n_devs++] = r->dev;
 }
 
-void launch_summary_add(struct launch_summary *s, const struct launch_row *r)
+void launch_summary_add(struct launch_summary *s, const struct occ_launch_row *r)
 {
 	struct ksum *k;
 	double ns = duration(r->l);

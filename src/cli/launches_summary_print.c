@@ -159,7 +159,7 @@ static void kernel_line(FILE *f, const struct launch_summary *s,
 }
 
 /* "; in a partition: ..." after a device computed in a part of it. */
-static void part_note(FILE *f, const struct launch_dev *d)
+static void part_note(FILE *f, const struct occ_launch_dev *d)
 {
 	const struct occ_partition_split *p = &d->part.split;
 	char l[64];

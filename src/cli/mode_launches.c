@@ -2,8 +2,9 @@
  * mode_launches.c - --launches FILE...: the kernel launches a program
  * made, from occcalc's trace files (--trace) or PyTorch profiler (Kineto)
  * traces, each computed on the GPU it ran on. One row per launch (-f
- * csv|json|jsonl, --fields), or a summary per kernel (text). The files
- * stream through the library: nothing is held per launch.
+ * csv|json|jsonl, --fields), or a summary per kernel (text). The
+ * library makes the rows as the files stream (occ_launch_rows_file):
+ * nothing is held per launch; here are the options, messages and notes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,119 +31,22 @@
 
 /* ---- The read ---- */
 
-/* What each enum skip (launches_run.h) says in its line. */
-static const char *const skip_why[SKIP_COUNT] = {
-	"on a device the trace does not describe",
-	"on a GPU whose compute capability has no table",
-	"on a device whose recorded properties no NVIDIA GPU of its compute "
-	"capability has",
-	"whose grid or block no GPU launches",
-	"whose clusters no GPU runs (a dimension of 0 beside others, a grid "
-	"they do not divide, or more blocks than the architecture's largest "
-	"cluster): the record contradicts itself",
-	"no block of which fits the SM as recorded, though it ran: the record "
-	"contradicts itself or its device",
-	"with clusters the GPU --gpu names does not run (none before compute "
-	"capability 9.0, or larger than its largest): they cannot launch there",
-};
-
-/* A launch computed on its device's SMs and GPCs: the whole GPU's, or
- * --partition's part's, where a cluster size the runtime refuses has
- * none (occ_launch_part_compute). */
-/* A launch on the device it ran on (in --partition's part of it), or
- * on --gpu's (basis, occ_launch_basis_of). */
-static enum occ_status dev_compute(const struct launch_dev *ld,
-				   enum occ_launch_basis basis,
-				   const struct occ_launch_record *l,
-				   struct occ_launch_model *m)
-{
-	if (ld->in_part)
-		return occ_launch_part_compute(&ld->arch, &ld->part, l, m);
-	return occ_launch_compute_on(basis, &ld->arch,
-				     ld->d.multiProcessorCount, l,
-				     ld->have_layout ? &ld->layout : NULL, m);
-}
-
-static enum skip fault_skip(enum occ_launch_fault f, enum occ_launch_basis b)
-{
-	if (b == OCC_LAUNCH_BASIS_WHAT_IF && f == OCC_LAUNCH_FAULT_CLUSTER)
-		return SKIP_WHAT_IF_CLUSTER;
-	switch (f) {
-	case OCC_LAUNCH_FAULT_CLUSTER: return SKIP_CLUSTER;
-	case OCC_LAUNCH_FAULT_NO_FIT: return SKIP_NO_FIT;
-	default: return SKIP_SHAPE;
-	}
-}
-
-static void model(struct launch_run *run, struct launch_row *r,
-		  struct launch_dev *dev)
-{
-	enum skip why = SKIP_COUNT;
-
-	if (!dev)
-		why = SKIP_NO_DEVICE;
-	else if (dev->arch_status == OCC_ERR_UNKNOWN_ARCH)
-		why = SKIP_NO_TABLE;
-	else if (dev->arch_status != OCC_OK)
-		why = SKIP_BAD_DEVICE;
-	else if (dev_compute(dev, r->basis, r->l, &r->m) != OCC_OK)
-		why = fault_skip(r->m.fault, r->basis);
-	if (why == SKIP_COUNT) {
-		if (dev->in_part && !dev->part.measured &&
-		    r->m.cluster_size > 1)
-			run->part_unmeasured++;
-		return;
-	}
-	if (why == SKIP_BAD_DEVICE)
-		dev->skipped++;
-	run->skipped[why]++;
-	r->not_modelled = skip_why[why];
-}
-
-static int wanted(const struct launch_run *run, const struct occ_launch_record *l)
-{
-	return !run->have_re || regexec(&run->re, l->kernel, 0, NULL, 0) == 0 ||
-	       (l->mangled[0] && regexec(&run->re, l->mangled, 0, NULL, 0) == 0);
-}
-
-static enum occ_status on_launch(void *ctx, const struct occ_launch_record *l,
-				 const struct occ_launch_device *d)
+/* Each row as the library makes it: to --compare, the summary or the
+ * output, and to the trace --annotate or --chrome-trace writes. */
+static enum occ_status on_row(void *ctx, const struct occ_launch_row *r)
 {
 	struct launch_run *run = ctx;
-	struct launch_dev *dev, *named;
-	struct launch_row r;
 
-	(void)d;
-	if (!wanted(run, l)) {
-		run->filtered++;
-		return OCC_OK;
-	}
-	memset(&r, 0, sizeof r);
-	r.file = run->file;
-	r.l = l;
-	dev = launch_dev_of(run, l->device);
-	named = run->named && (run->named_what_if || !dev) ? run->named : NULL;
-	/* The library's rule says which GPU: --gpu's, else the trace's. */
-	r.basis = occ_launch_basis_of(dev ? &dev->d : NULL, named ?
-				      &named->d : NULL, NULL);
-	if (named) {
-		dev = named;
-		*(r.basis == OCC_LAUNCH_BASIS_WHAT_IF ? &dev->what_if
-						      : &dev->named_ran) += 1;
-	}
-	r.dev = dev;
-	model(run, &r, dev);
-	run->launches++;
 	if (run->chrome)
-		chrome_row(run->chrome, &r);
+		chrome_row(run->chrome, r);
 	if (run->sink)
-		run->sink(run->sink_ctx, &r);
+		run->sink(run->sink_ctx, r);
 	else if (run->text) {
-		launch_summary_add(run->sum, &r);
+		launch_summary_add(run->sum, r);
 		if (run->s->checks)
-			check_judge(run->s->checks, &r);
+			check_judge(run->s->checks, r);
 	} else
-		out_row(&run->out, &r);
+		out_row(&run->out, r);
 	return OCC_OK;
 }
 
@@ -245,9 +149,7 @@ static void file_notes(const char *path, const struct occ_launch_file *fi)
 /* fd >= 0: the file already open (--trace's, checked as its run's). */
 static void read_one(struct launch_run *run, const char *path, int fd)
 {
-	static const struct occ_launch_callbacks cb = { launch_on_device,
-							   on_launch };
-	struct occ_launch_file fi;
+	struct occ_launch_file fi = { 0 };
 	struct occ_diag d;
 	enum occ_status st;
 
@@ -255,16 +157,14 @@ static void read_one(struct launch_run *run, const char *path, int fd)
 		fd = STDIN_FILENO;
 	path = launches_input_name(path);
 	run->file = path;
-	run->n_ids = 0;
-	st = fd >= 0 ? occ_launches_read_fd(fd, path, &cb, run, &fi, &d) :
-	     run->chrome ? chrome_read(run->chrome, path, &cb, run, &fi, &d) :
-			   occ_launches_read_file(path, &cb, run, &fi, &d);
+	st = fd >= 0 ? occ_launch_rows_fd(run->rows, fd, path, on_row, run,
+					  &fi, &d) :
+	     run->chrome ? chrome_read(run->chrome, path, run->rows, on_row,
+				       run, &fi, &d) :
+			   occ_launch_rows_file(run->rows, path, on_row, run,
+						&fi, &d);
 	launches_read_said(run->s->o, path, st, &fi, &d);
 	launch_devices_stopped(run);
-	if (run->too_many_devices)
-		die("%s: more than %d different devices described in the "
-		    "traces: no GPU has that many (a trace describes each of "
-		    "its devices once)", path, DEVICES_KEPT_MAX);
 	if (st != OCC_OK)
 		read_failed(st, &d);
 	if (run->sum)
@@ -323,46 +223,11 @@ static void files_openable(const char *const *files, int n)
 }
 
 
-static void skipped_notes(const struct launch_run *run)
-{
-	size_t j;
-	int i;
-
-	for (j = 0; j < run->n_all; j++)
-		if (run->all[j]->fault && run->all[j]->skipped)
-			launch_device_note(run->all[j]);
-	for (i = 0; i < SKIP_COUNT; i++)
-		if (run->skipped[i] && i != SKIP_BAD_DEVICE)
-			warn("%" PRIu64 " launch%s %s: no occupancy figures",
-			     run->skipped[i], run->skipped[i] == 1 ? "" : "es",
-			     skip_why[i]);
-	for (j = 0; j < run->n_all; j++)
-		if (run->all[j]->layout_mismatch)
-			warn("--layout %s: %d SMs, not the %d of device %d (%s): "
-			     "not used for its cluster launches",
-			     run->s->o->layout_text, run->s->o->layout.sms,
-			     run->all[j]->d.multiProcessorCount,
-			     run->all[j]->d.device, run->all[j]->d.name);
-	if (run->filtered)
-		warn("%" PRIu64 " launch%s of kernels --kernel does not match "
-		     "left out", run->filtered, run->filtered == 1 ? "" : "es");
-	if (run->part_unmeasured)
-		warn("%" PRIu64 " cluster launch%s in --partition's %s, whose "
-		     "GPCs are not measured on its GPU (partitions.txt): no "
-		     "cluster figures", run->part_unmeasured,
-		     run->part_unmeasured == 1 ? "" : "es",
-		     run->s->o->partition.group >= 0 ? "group" : "remainder");
-}
-
 void launches_free(struct launch_run *run)
 {
-	size_t i;
-
 	if (!run)
 		return;
-	for (i = 0; i < run->n_all; i++)
-		free(run->all[i]);
-	free(run->all);
+	occ_launch_rows_free(run->rows);
 	if (run->have_re)
 		regfree(&run->re);
 	launches_inputs_free(&run->in);
@@ -390,7 +255,6 @@ static void run_prepare(struct session *s, struct launch_run *run)
 					  : "--chrome-trace");
 	/* That trace on standard output: no rows nor summary beside it. */
 	run->quiet = run->chrome && chrome_stdout(run->chrome);
-	run->named_what_if = 1;
 	run->text = (o->format == OUT_TEXT && !o->fields) || run->quiet;
 	if (o->kernel_re) {
 		e = regcomp(&run->re, o->kernel_re, REG_EXTENDED | REG_NOSUB);
@@ -403,10 +267,10 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	/* What the callbacks use, found before any file is read. */
 	session_tables(s);
 	session_gpus(s);
-	launch_named_prepare(run);
+	launches_rows_open(run, 0);
 	if (o->compare)
 		return;               /* its rows are launches_compare.c's */
-	fieldsel_make(&run->sel, &kind_launches, o->fields,
+	fieldsel_make(&run->sel, &occ_launch_kind, o->fields,
 		      o->achieved ? (o->partition.given ? DEFAULT_FIELDS_PART
 				     ",achieved_occupancy_pct" : DEFAULT_FIELDS
 				     ",achieved_occupancy_pct")
@@ -415,7 +279,7 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	if (o->by && strcmp(o->by, "kernel") != 0 && strcmp(o->by, "op") != 0)
 		die_usage("--by %s: kernel or op", o->by);
 	if (run->text) {
-		check_prepare(s, &kind_launches);
+		check_prepare(s, &occ_launch_kind);
 		run->sum = launch_summary_new(o->by && strcmp(o->by, "op") == 0,
 					      o->wide);
 		if (!run->sum)
@@ -424,16 +288,17 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	}
 	out_open(&run->out, stdout, o->format, &run->sel);
 	out_style(&run->out, o->format_style);
-	check_attach(s, &run->out, &kind_launches);
+	check_attach(s, &run->out, &occ_launch_kind);
 }
 
 void launches_sink(struct session *s,
-		   void (*fn)(void *ctx, const struct launch_row *r), void *ctx,
+		   void (*fn)(void *ctx, const struct occ_launch_row *r), void *ctx,
 		   int what_if)
 {
 	s->launches->sink = fn;
 	s->launches->sink_ctx = ctx;
-	s->launches->named_what_if = what_if;
+	if (!what_if && s->o->gpu)
+		launches_rows_open(s->launches, 1);
 }
 
 void launches_prepare(struct session *s)
@@ -469,9 +334,9 @@ int launches_report(struct session *s, const char *const *files,
 				     (size_t)s->o->achieved_top : 0);
 	else
 		out_close(&run->out);
-	skipped_notes(run);
+	launch_devices_notes(run);
 	if (launches)
-		*launches = run->launches;
+		*launches = occ_launch_rows_stats(run->rows)->launches;
 	launches_free(run);
 	s->launches = NULL;
 	return 0;
@@ -508,5 +373,5 @@ const struct mode mode_launches = {
 	.name = "--launches",
 	.run = run_launches,
 	.tables = TABLES_READ,
-	.kinds = { &kind_launches, &kind_launch_compare },
+	.kinds = { &occ_launch_kind, &kind_launch_compare },
 };

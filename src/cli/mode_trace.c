@@ -50,5 +50,5 @@ const struct mode mode_trace = {
 	.name = "--trace",
 	.run = run_trace,
 	.tables = TABLES_READ,
-	.kinds = { &kind_launches },
+	.kinds = { &occ_launch_kind },
 };

@@ -490,5 +490,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/config.h"
 #include "occcalc/cluster_row.h"
 #include "occcalc/lists.h"
+#include "occcalc/launch_rows.h"
 
 #endif

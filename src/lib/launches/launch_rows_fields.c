@@ -1,14 +1,16 @@
 /*
- * fields_launch.c - the launch rows' field table (--launches, --trace):
- * a field each, its getter reading the record, the device it ran on and
- * the model's figures (struct launch_row).
+ * launch_rows_fields.c - the fields of a launch's row (struct
+ * occ_launch_row, occcalc/launch_rows.h): one entry each, its name,
+ * type, description and text column, and its getter reading the record,
+ * the device it was modelled on and the model's figures. What
+ * `occcalc --launches` and --trace print, and a program reads.
  */
 #include <stddef.h>
 #include <stdio.h>
 
-#include "launches.h"
+#include "occcalc.h"
 
-#define ROW const struct launch_row *r = p; (void)f
+#define ROW const struct occ_launch_row *r = p; (void)f
 #define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
 				  struct occ_val *v)
 /* A number of the record; absent where the trace has none (-1). */
@@ -95,7 +97,7 @@ REC_GETTER(get_local, r->l->local_mem_per_thread)
 /* The model's result, where the launch was modelled. */
 static const struct occ_result *row_result(const void *p)
 {
-	const struct launch_row *r = p;
+	const struct occ_launch_row *r = p;
 
 	return r->not_modelled ? NULL : &r->m.result;
 }
@@ -136,7 +138,8 @@ GETTER(get_waves_fraction)
 }
 
 /* --partition: the part of the launch's device it is computed in. */
-static const struct occ_launch_part *part_of_row(const struct launch_row *r)
+static const struct occ_launch_part *
+part_of_row(const struct occ_launch_row *r)
 {
 	return r->dev && r->dev->in_part ? &r->dev->part : NULL;
 }
@@ -378,7 +381,7 @@ static const struct occ_field fields[] = {
 	  "--achieved's profiler), so the largest is assumed", get_unknown),
 };
 
-const struct occ_row_kind kind_launches = {
+const struct occ_row_kind occ_launch_kind = {
 	"launch", fields, sizeof fields / sizeof fields[0], NULL
 };
 
