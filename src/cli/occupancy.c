@@ -30,16 +30,10 @@
 #define SHAPE_FIELD "block_shape"
 #define TEXT_GPU_FIELDS ",api_blocks_per_sm,measured_blocks_per_sm," \
 	"achieved_occupancy_pct,agrees"
-#define FIELDS TEXT_FIELDS ",max_warps_per_sm,warps_per_block," \
-	"limit_warps,limit_registers,limit_shared_memory,limit_blocks," \
-	"limit_barriers,regs_per_block,smem_per_block,smem_per_sm,carveout," \
-	"optin,needs_optin,barriers,reason,min_grid_size,ties,grid,waves," \
-	"tail_blocks,launch_occupancy_pct,kernel,mangled,stack,spill_stores," \
-	"spill_loads,max_dynamic_smem_per_block"
-#define HEADROOM_FIELDS ",regs_keep_max,regs_gain_at,regs_gain_blocks," \
-	"regs_drop_from,regs_drop_to,regs_drop_blocks,smem_keep_max," \
-	"smem_gain_at,smem_gain_blocks,smem_drop_from,smem_drop_to," \
-	"smem_drop_blocks"
+/* The library's (occcalc/config.h), the kernel's among them. */
+#define FIELDS OCC_CONFIG_FIELDS_MODEL ",kernel,mangled,stack," \
+	"spill_stores,spill_loads,max_dynamic_smem_per_block"
+#define HEADROOM_FIELDS OCC_CONFIG_HEADROOM_FIELDS
 #define GPU_FIELDS ",kernel_regs,api_blocks_per_sm,measured_grid," \
 	"expected_blocks_per_sm,measured_blocks_per_sm," \
 	"achieved_occupancy_pct,measure_ms,agrees," \

@@ -82,3 +82,13 @@ enum occ_status occ_config_compute(const struct occ_arch *a,
 							 &row->max_dyn) == OCC_OK;
 	return OCC_OK;
 }
+
+void occ_config_default_fields(const struct occ_config_query *q,
+			       unsigned with, char *buf, size_t n)
+{
+	const char *rest = OCC_CONFIG_FIELDS + sizeof "arch,block" - 1;
+
+	snprintf(buf, n, "arch,block%s%s%s", q->shape[0] ? ",block_shape" : "",
+		 rest, with & OCC_CONFIG_HEADROOM ? OCC_CONFIG_HEADROOM_FIELDS
+						  : "");
+}

@@ -74,6 +74,28 @@ enum occ_status occ_config_compute(const struct occ_arch *a,
  * names: occupancy_pct, limiter, waves, regs_gain_at, ... */
 extern const struct occ_row_kind occ_config_kind;
 
+/* The fields a row shows unless others are asked for, as occcalc's JSON
+ * and CSV show them: the model's, up to the launch's (the command line
+ * puts the kernel's after these), the most dynamic shared memory, and
+ * with headroom asked, the steps of the registers and shared memory. */
+#define OCC_CONFIG_FIELDS_MODEL "arch,block,regs,smem,static_smem," \
+	"blocks_per_sm,warps_per_sm,occupancy_pct,limiter,max_warps_per_sm," \
+	"warps_per_block,limit_warps,limit_registers,limit_shared_memory," \
+	"limit_blocks,limit_barriers,regs_per_block,smem_per_block," \
+	"smem_per_sm,carveout,optin,needs_optin,barriers,reason," \
+	"min_grid_size,ties,grid,waves,tail_blocks,launch_occupancy_pct"
+#define OCC_CONFIG_FIELDS OCC_CONFIG_FIELDS_MODEL ",max_dynamic_smem_per_block"
+#define OCC_CONFIG_HEADROOM_FIELDS ",regs_keep_max,regs_gain_at," \
+	"regs_gain_blocks,regs_drop_from,regs_drop_to,regs_drop_blocks," \
+	"smem_keep_max,smem_gain_at,smem_gain_blocks,smem_drop_from," \
+	"smem_drop_to,smem_drop_blocks"
+
+/* The default fields of q's row into buf (n bytes): OCC_CONFIG_FIELDS,
+ * block_shape after block where q gives a shape, and with
+ * OCC_CONFIG_HEADROOM in with, OCC_CONFIG_HEADROOM_FIELDS. */
+void occ_config_default_fields(const struct occ_config_query *q,
+			       unsigned with, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

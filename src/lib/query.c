@@ -1,0 +1,218 @@
+/*
+ * query.c - one call for a program's question (occcalc/query.h): the
+ * tables and GPU list once, then a configuration's row on a GPU named as
+ * the command line names it, as the JSON the command line writes. The
+ * rules are the command line's own: --gpu's SMs unless --sms is given, a
+ * grid needing SMs, the fields a row's needs follow.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "occcalc.h"
+
+struct occ_env {
+	struct occ_tables *tables;
+	struct occ_gpus *gpus;
+};
+
+enum occ_status occ_env_open(const char *dir, struct occ_env **out,
+			     struct occ_diag *diag)
+{
+	struct occ_env *e;
+	char path[4096];
+	enum occ_status st;
+
+	if (!out)
+		return OCC_ERR_INVALID_INPUT;
+	*out = NULL;
+	if (!dir)
+		dir = getenv("OCCCALC_TABLES");
+	if (!dir || !*dir)
+		dir = occ_tables_dir();
+	if (strlen(dir) + sizeof "/gpus.txt" > sizeof path)
+		return OCC_ERR_RANGE;
+	if (!(e = calloc(1, sizeof *e)))
+		return OCC_ERR_NOMEM;
+	st = occ_tables_load(dir, &e->tables, diag);
+	strcat(strcpy(path, dir), "/gpus.txt");
+	if (st == OCC_OK)
+		st = occ_gpus_load(path, &e->gpus, diag);
+	if (st != OCC_OK) {
+		occ_env_free(e);
+		return st;
+	}
+	*out = e;
+	return OCC_OK;
+}
+
+void occ_env_free(struct occ_env *env)
+{
+	if (!env)
+		return;
+	occ_tables_free(env->tables);
+	occ_gpus_free(env->gpus);
+	free(env);
+}
+
+const struct occ_tables *occ_env_tables(const struct occ_env *env)
+{
+	return env->tables;
+}
+
+const struct occ_gpus *occ_env_gpus(const struct occ_env *env)
+{
+	return env->gpus;
+}
+
+static void diag_key(struct occ_diag *diag, const char *what)
+{
+	if (diag) {
+		memset(diag, 0, sizeof *diag);
+		strncpy(diag->key, what, sizeof diag->key - 1);
+	}
+}
+
+static enum occ_status listed_gpu(const struct occ_env *env, const char *gpu,
+				  const struct occ_gpu **g,
+				  struct occ_diag *diag)
+{
+	struct occ_gpu_match m;
+
+	if (occ_gpus_match(env->gpus, gpu, &m) != OCC_OK || m.n != 1 ||
+	    m.ambiguous) {
+		diag_key(diag, gpu);
+		return OCC_ERR_UNKNOWN_ARCH;
+	}
+	*g = m.gpu[0];
+	return OCC_OK;
+}
+
+enum occ_status occ_env_gpu(const struct occ_env *env, const char *arch,
+			    const char *gpu, const struct occ_arch **a,
+			    int *sms, struct occ_diag *diag)
+{
+	const struct occ_gpu *g = NULL;
+	int major, minor;
+	enum occ_status st;
+
+	*a = NULL;
+	*sms = 0;
+	if (!env || (!arch && !gpu))
+		return OCC_ERR_INVALID_INPUT;
+	if (gpu && (st = listed_gpu(env, gpu, &g, diag)) != OCC_OK)
+		return st;
+	if (arch && occ_arch_parse_name(arch, &major, &minor) != OCC_OK) {
+		diag_key(diag, arch);
+		return OCC_ERR_BAD_ARCH_NAME;
+	}
+	if (g && arch && (major != g->cc_major || minor != g->cc_minor)) {
+		diag_key(diag, gpu);
+		return OCC_ERR_INCONSISTENT;
+	}
+	if (g) {
+		major = g->cc_major;
+		minor = g->cc_minor;
+		*sms = g->sms;
+	}
+	if (!(*a = occ_tables_find(env->tables, major, minor))) {
+		diag_key(diag, arch ? arch : gpu);
+		return OCC_ERR_UNKNOWN_ARCH;
+	}
+	return OCC_OK;
+}
+
+void occ_config_query_init(struct occ_config_query *q)
+{
+	memset(q, 0, sizeof *q);
+	occ_kernel_init(&q->k);
+}
+
+size_t occ_config_query_size(void)
+{
+	return sizeof (struct occ_config_query);
+}
+
+enum occ_status occ_row_kind_select(const struct occ_row_kind *kind,
+				    const char *list,
+				    const struct occ_field **f, size_t max,
+				    size_t *n, unsigned *needs,
+				    struct occ_diag *diag)
+{
+	const char *p = list;
+	size_t i, count = occ_row_kind_count(kind);
+
+	*n = 0;
+	*needs = 0;
+	if (!list) {
+		if (count > max)
+			return OCC_ERR_RANGE;
+		for (i = 0; i < count; i++) {
+			f[i] = occ_row_kind_field(kind, i);
+			*needs |= f[i]->needs;
+		}
+		*n = count;
+		return OCC_OK;
+	}
+	while (p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const struct occ_field *x = occ_field_find(kind, p, len);
+
+		if (!x) {
+			if (diag) {
+				memset(diag, 0, sizeof *diag);
+				memcpy(diag->key, p, len < sizeof diag->key
+				       ? len : sizeof diag->key - 1);
+			}
+			return OCC_ERR_UNKNOWN_KEY;
+		}
+		if (*n == max)
+			return OCC_ERR_RANGE;
+		f[(*n)++] = x;
+		*needs |= x->needs;
+		p = comma ? comma + 1 : NULL;
+	}
+	return OCC_OK;
+}
+
+#define FIELDS_MAX 128
+
+enum occ_status occ_env_config_json(const struct occ_env *env,
+				    const char *arch, const char *gpu,
+				    const struct occ_config_query *q,
+				    const char *fields, char *buf, size_t cap,
+				    size_t *len, struct occ_diag *diag)
+{
+	const struct occ_field *f[FIELDS_MAX];
+	struct occ_config_query query;
+	struct occ_config_row row;
+	char defaults[1024];
+	const struct occ_arch *a;
+	enum occ_status st;
+	size_t n;
+	int sms;
+
+	if (!q || !len)
+		return OCC_ERR_INVALID_INPUT;
+	*len = 0;
+	query = *q;
+	if (!fields) {
+		occ_config_default_fields(q, q->needs, defaults,
+					  sizeof defaults);
+		fields = defaults;
+	}
+	if ((st = occ_env_gpu(env, arch, gpu, &a, &sms, diag)) != OCC_OK ||
+	    (st = occ_row_kind_select(&occ_config_kind, fields, f, FIELDS_MAX,
+				      &n, &query.needs, diag)) != OCC_OK)
+		return st;
+	if (!query.sms)
+		query.sms = sms;
+	if (query.grid && !query.sms) {
+		diag_key(diag, "sms");
+		return OCC_ERR_MISSING_KEY;
+	}
+	if ((st = occ_config_compute(a, &query, &row)) != OCC_OK)
+		return st;
+	*len = occ_row_json(f, n, &row, buf, cap);
+	return OCC_OK;
+}
