@@ -10,10 +10,52 @@
 
 #include "occcalc.h"
 
+#define FIELDS_MAX 128
+
+/* Fields of a kind, chosen. */
+struct selection {
+	const struct occ_field *f[FIELDS_MAX];
+	size_t n;
+	unsigned needs;
+};
+
+/* The default selections are made once: a tuner asks millions of rows,
+ * and reading a list of names each time cost as much as the row. */
 struct occ_env {
 	struct occ_tables *tables;
 	struct occ_gpus *gpus;
+	struct selection defaults[4];      /* by shape given, headroom */
 };
+
+static enum occ_status select_fields(const char *list, struct selection *s,
+				     struct occ_diag *diag)
+{
+	return occ_row_kind_select(&occ_config_kind, list, s->f, FIELDS_MAX,
+				   &s->n, &s->needs, diag);
+}
+
+static int default_index(const struct occ_config_query *q)
+{
+	return (q->shape[0] != 0) | (q->needs & OCC_CONFIG_HEADROOM ? 2 : 0);
+}
+
+static enum occ_status make_defaults(struct occ_env *e)
+{
+	struct occ_config_query q;
+	char list[1024];
+	enum occ_status st;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		occ_config_query_init(&q);
+		q.shape[0] = i & 1;
+		q.needs = i & 2 ? OCC_CONFIG_HEADROOM : 0;
+		occ_config_default_fields(&q, q.needs, list, sizeof list);
+		if ((st = select_fields(list, &e->defaults[i], NULL)) != OCC_OK)
+			return st;
+	}
+	return OCC_OK;
+}
 
 enum occ_status occ_env_open(const char *dir, struct occ_env **out,
 			     struct occ_diag *diag)
@@ -37,6 +79,8 @@ enum occ_status occ_env_open(const char *dir, struct occ_env **out,
 	strcat(strcpy(path, dir), "/gpus.txt");
 	if (st == OCC_OK)
 		st = occ_gpus_load(path, &e->gpus, diag);
+	if (st == OCC_OK)
+		st = make_defaults(e);
 	if (st != OCC_OK) {
 		occ_env_free(e);
 		return st;
@@ -175,36 +219,33 @@ enum occ_status occ_row_kind_select(const struct occ_row_kind *kind,
 	return OCC_OK;
 }
 
-#define FIELDS_MAX 128
-
 enum occ_status occ_env_config_json(const struct occ_env *env,
 				    const char *arch, const char *gpu,
 				    const struct occ_config_query *q,
 				    const char *fields, char *buf, size_t cap,
 				    size_t *len, struct occ_diag *diag)
 {
-	const struct occ_field *f[FIELDS_MAX];
+	const struct selection *sel;
+	struct selection asked;
 	struct occ_config_query query;
 	struct occ_config_row row;
-	char defaults[1024];
 	const struct occ_arch *a;
 	enum occ_status st;
-	size_t n;
 	int sms;
 
 	if (!q || !len)
 		return OCC_ERR_INVALID_INPUT;
 	*len = 0;
-	query = *q;
-	if (!fields) {
-		occ_config_default_fields(q, q->needs, defaults,
-					  sizeof defaults);
-		fields = defaults;
-	}
-	if ((st = occ_env_gpu(env, arch, gpu, &a, &sms, diag)) != OCC_OK ||
-	    (st = occ_row_kind_select(&occ_config_kind, fields, f, FIELDS_MAX,
-				      &n, &query.needs, diag)) != OCC_OK)
+	if ((st = occ_env_gpu(env, arch, gpu, &a, &sms, diag)) != OCC_OK)
 		return st;
+	sel = &env->defaults[default_index(q)];
+	if (fields) {
+		if ((st = select_fields(fields, &asked, diag)) != OCC_OK)
+			return st;
+		sel = &asked;
+	}
+	query = *q;
+	query.needs = sel->needs;
 	if (!query.sms)
 		query.sms = sms;
 	if (query.grid && !query.sms) {
@@ -213,6 +254,6 @@ enum occ_status occ_env_config_json(const struct occ_env *env,
 	}
 	if ((st = occ_config_compute(a, &query, &row)) != OCC_OK)
 		return st;
-	*len = occ_row_json(f, n, &row, buf, cap);
+	*len = occ_row_json(sel->f, sel->n, &row, buf, cap);
 	return OCC_OK;
 }

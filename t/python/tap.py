@@ -1,0 +1,28 @@
+"""TAP for the Python tests (t/python.sh runs them)."""
+import sys
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, what):
+        self.n += 1
+        if not cond:
+            self.failed += 1
+        print("%sok %d - %s" % ("" if cond else "not ", self.n, what))
+        sys.stdout.flush()
+        return cond
+
+    def diag(self, text):
+        for line in str(text).splitlines():
+            print("# " + line)
+
+    def skip_all(self, why):
+        print("1..0 # SKIP " + why)
+        sys.exit(0)
+
+    def done(self):
+        print("1..%d" % self.n)
+        sys.exit(1 if self.failed else 0)
