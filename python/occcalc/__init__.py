@@ -16,12 +16,13 @@ Errors raise occcalc.Error with the library's status and message.
 import ctypes
 import json
 import os
+import queue
 import threading
 from json import decoder as _decoder
 
 from . import _lib
 
-__all__ = ["Error", "Env", "occupancy", "best_block", "fields"]
+__all__ = ["Error", "Env", "occupancy", "best_block", "launches", "fields"]
 
 
 class Error(Exception):
@@ -203,6 +204,81 @@ def _row_json(e, arch, gpu, q, fields):
         if t.n.value < len(t.buf):
             return _scan(t.buf.value.decode(), 0)[0]
         cap = t.n.value + 1
+
+
+_END = object()
+
+
+def launches(path, gpu=None, fields=None, env=None, tables=None,
+             buffered=256):
+    """The rows of `occcalc --launches PATH -f jsonl` (--gpu, --fields),
+    one dict a launch, as the trace (occcalc's or PyTorch's Kineto, plain
+    or gzip) is read: at most `buffered` rows are held, so a trace of any
+    size is read in bounded memory. Stopping early stops the read."""
+    e = _env(env, tables)
+    if isinstance(fields, (list, tuple)):
+        fields = ",".join(fields)
+    rows = queue.Queue(maxsize=buffered)
+    stop = threading.Event()
+    outcome = {}
+
+    @_lib.JSON_ROW_FN
+    def take(ctx, text, length):
+        if stop.is_set():
+            return 1
+        rows.put(text.decode())
+        return 0
+
+    def read():
+        diag = _lib.Diag()
+        n = ctypes.c_uint64()
+        try:
+            outcome["status"] = e._lib.occ_env_launches_json(
+                e._handle, os.fsencode(path),
+                gpu.encode() if gpu else None,
+                fields.encode() if fields else None, take, None,
+                ctypes.byref(n), ctypes.byref(diag))
+            outcome["diag"] = diag
+        finally:
+            rows.put(_END)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    finished = False
+    try:
+        while True:
+            text = rows.get()
+            if text is _END:
+                finished = True
+                break
+            yield _scan(text, 0)[0]
+    finally:
+        if not finished:               # the caller stopped: so does the read
+            stop.set()
+            while reader.is_alive():   # a put may be waiting for room
+                try:
+                    rows.get(timeout=0.1)
+                except queue.Empty:
+                    pass
+        reader.join()
+    st = outcome.get("status", 0)
+    if st != 0:
+        _launches_refused(st, path, gpu, outcome["diag"])
+
+
+def _launches_refused(st, path, gpu, diag):
+    lib = _lib.load()
+    where = diag.file.decode(errors="replace") or str(path)
+    at = f":{diag.line}" if diag.line else (
+        f": byte {diag.offset}" if diag.offset else "")
+    key = diag.key.decode(errors="replace")
+    if gpu and key == gpu:
+        raise Error(st, f"launches: gpu {gpu!r}: not one GPU of the list "
+                    "with an SM count")
+    what = ("not a PyTorch profiler or occcalc trace"
+            if st == _lib.OCC_ERR_SYNTAX else lib.occ_strerror(st).decode())
+    raise Error(st, f"launches: {where}{at}: {what}" +
+                (f" ({key})" if key else ""))
 
 
 def fields(kind="occupancy"):

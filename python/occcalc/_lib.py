@@ -6,6 +6,7 @@ import ctypes.util
 import os
 import threading
 
+OCC_ERR_SYNTAX = 4
 OCC_ERR_INCONSISTENT = 8
 OCC_ERR_UNKNOWN_ARCH = 10
 OCC_ERR_INVALID_INPUT = 12
@@ -45,6 +46,9 @@ class Field(ctypes.Structure):
                 ("desc", ctypes.c_char_p)]
 
 
+JSON_ROW_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
+                               ctypes.c_char_p, ctypes.c_size_t)
+
 _lib = None
 _lock = threading.Lock()
 
@@ -79,6 +83,10 @@ def _declare(lib):
                                           c.c_char_p, c.c_size_t,
                                           c.POINTER(c.c_size_t),
                                           c.POINTER(Diag)]),
+        "occ_env_launches_json": (c.c_int, [P, c.c_char_p, c.c_char_p,
+                                            c.c_char_p, JSON_ROW_FN, P,
+                                            c.POINTER(c.c_uint64),
+                                            c.POINTER(Diag)]),
         "occ_row_kind_count": (c.c_size_t, [P]),
         "occ_row_kind_field": (c.POINTER(Field), [P, c.c_size_t]),
         "occ_field_type_name": (c.c_char_p, [c.c_int]),
@@ -122,7 +130,7 @@ def query_defaults():
     return _defaults
 
 
-_KINDS = {"occupancy": "occ_config_kind"}
+_KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind"}
 
 
 def kind(name):

@@ -19,15 +19,9 @@
 
 #include "launches_run.h"
 
-/* Kineto records no static/dynamic split: smem_total is what it has;
- * --achieved adds its measure (fields_default()). */
-#define DEFAULT_TAIL "stream,kernel,op,grid,block,cluster_dims," \
-	"regs,static_smem,smem,smem_total,smem_executed,blocks_per_sm," \
-	"occupancy_pct,limiter,waves_per_multiprocessor,tail_blocks," \
-	"max_active_clusters,duration_ns,kineto_est_pct"
-#define DEFAULT_FIELDS "file,device," DEFAULT_TAIL
-#define DEFAULT_FIELDS_PART "file,device,partition_part,partition_part_sms," \
-	DEFAULT_TAIL
+/* The library's (occcalc/launch_rows.h); --achieved adds its measure. */
+#define DEFAULT_FIELDS OCC_LAUNCH_FIELDS
+#define DEFAULT_FIELDS_PART OCC_LAUNCH_FIELDS_PART
 
 /* ---- The read ---- */
 

@@ -5,6 +5,7 @@
  * rules are the command line's own: --gpu's SMs unless --sms is given, a
  * grid needing SMs, the fields a row's needs follow.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ struct selection {
 struct occ_env {
 	struct occ_tables *tables;
 	struct occ_gpus *gpus;
+	char gpus_path[4096];
 	struct selection defaults[4];      /* by shape given, headroom */
 };
 
@@ -77,6 +79,7 @@ enum occ_status occ_env_open(const char *dir, struct occ_env **out,
 		return OCC_ERR_NOMEM;
 	st = occ_tables_load(dir, &e->tables, diag);
 	strcat(strcpy(path, dir), "/gpus.txt");
+	strcpy(e->gpus_path, path);
 	if (st == OCC_OK)
 		st = occ_gpus_load(path, &e->gpus, diag);
 	if (st == OCC_OK)
@@ -256,4 +259,82 @@ enum occ_status occ_env_config_json(const struct occ_env *env,
 		return st;
 	*len = occ_row_json(sel->f, sel->n, &row, buf, cap);
 	return OCC_OK;
+}
+
+/* What the launch rows' callback carries to the caller's. */
+struct launch_json {
+	const struct occ_field *f[FIELDS_MAX];
+	size_t n;
+	char small[8192];
+	occ_json_row_fn fn;
+	void *ctx;
+	int stopped;
+};
+
+static enum occ_status launch_json_row(void *ctx,
+				       const struct occ_launch_row *r)
+{
+	struct launch_json *j = ctx;
+	size_t len = occ_row_json(j->f, j->n, r, j->small, sizeof j->small);
+	char *big = NULL;
+	int stop;
+
+	if (len >= sizeof j->small) {
+		if (!(big = malloc(len + 1)))
+			return OCC_ERR_NOMEM;
+		occ_row_json(j->f, j->n, r, big, len + 1);
+	}
+	stop = j->fn(j->ctx, big ? big : j->small, len);
+	free(big);
+	if (stop) {
+		j->stopped = 1;
+		return OCC_ERR_INVALID_INPUT;
+	}
+	return OCC_OK;
+}
+
+enum occ_status occ_env_launches_json(const struct occ_env *env,
+				      const char *path, const char *gpu,
+				      const char *fields, occ_json_row_fn fn,
+				      void *ctx, uint64_t *launches,
+				      struct occ_diag *diag)
+{
+	struct occ_launch_rows_opts opts;
+	struct occ_launch_rows_stats stats;
+	struct occ_launch_device dev;
+	struct launch_json *j;
+	const struct occ_gpu *g;
+	unsigned needs;
+	enum occ_status st;
+
+	if (!env || !path || !fn)
+		return OCC_ERR_INVALID_INPUT;
+	memset(&opts, 0, sizeof opts);
+	memset(&stats, 0, sizeof stats);
+	opts.tables = env->tables;
+	opts.gpus = env->gpus;
+	opts.gpus_path = env->gpus_path;
+	if (gpu) {
+		if ((st = listed_gpu(env, gpu, &g, diag)) != OCC_OK)
+			return st;
+		if ((st = occ_launch_device_of_gpu(g, -1, &dev)) != OCC_OK) {
+			diag_key(diag, gpu);
+			return st;
+		}
+		opts.gpu = &dev;
+	}
+	if (!(j = calloc(1, sizeof *j)))
+		return OCC_ERR_NOMEM;
+	st = occ_row_kind_select(&occ_launch_kind, fields ? fields
+				 : OCC_LAUNCH_FIELDS, j->f, FIELDS_MAX, &j->n,
+				 &needs, diag);
+	j->fn = fn;
+	j->ctx = ctx;
+	if (st == OCC_OK)
+		st = occ_launch_rows_read_file(&opts, path, launch_json_row, j,
+					       &stats, diag);
+	if (launches)
+		*launches = stats.launches;
+	free(j);
+	return st;
 }

@@ -106,6 +106,17 @@ struct occ_launch_rows_opts {
 	void *want_ctx;
 };
 
+/* The fields a launch row shows unless others are asked for, as occcalc
+ * --launches' JSON shows them (with a partition, the part's after the
+ * device). */
+#define OCC_LAUNCH_FIELDS_TAIL "stream,kernel,op,grid,block,cluster_dims," \
+	"regs,static_smem,smem,smem_total,smem_executed,blocks_per_sm," \
+	"occupancy_pct,limiter,waves_per_multiprocessor,tail_blocks," \
+	"max_active_clusters,duration_ns,kineto_est_pct"
+#define OCC_LAUNCH_FIELDS "file,device," OCC_LAUNCH_FIELDS_TAIL
+#define OCC_LAUNCH_FIELDS_PART "file,device,partition_part," \
+	"partition_part_sms," OCC_LAUNCH_FIELDS_TAIL
+
 /* The most distinct devices one reader keeps (a trace describing a
  * device again costs nothing); past it the read stops. */
 #define OCC_LAUNCH_ROWS_DEVICES_MAX 1024

@@ -68,6 +68,23 @@ enum occ_status occ_env_config_json(const struct occ_env *env,
 				    const char *fields, char *buf, size_t cap,
 				    size_t *len, struct occ_diag *diag);
 
+/* Called with each row's JSON object (len bytes, NUL-terminated), valid
+ * until it returns; nonzero stops the read, which returns
+ * OCC_ERR_INVALID_INPUT. */
+typedef int (*occ_json_row_fn)(void *ctx, const char *json, size_t len);
+
+/* Each launch of the trace at path (an occcalc trace or a Kineto one,
+ * plain or gzip) as occcalc --launches path -f jsonl writes it, handed to
+ * fn as it is read: never more than one row held. gpu: a name of the
+ * list to model every launch on (occcalc --gpu), or NULL; fields as the
+ * list names them (NULL: OCC_LAUNCH_FIELDS). launches (may be NULL): the
+ * rows handed over. Statuses as occ_launch_rows_read_file's. */
+enum occ_status occ_env_launches_json(const struct occ_env *env,
+				      const char *path, const char *gpu,
+				      const char *fields, occ_json_row_fn fn,
+				      void *ctx, uint64_t *launches,
+				      struct occ_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
