@@ -25,8 +25,6 @@
 
 /* What every launch's object holds; the cluster figures, the achieved
  * occupancy and the reason are added where a launch has them. */
-#define OBJECT_FIELDS "occupancy_pct,blocks_per_sm,warps_per_sm,limiter," \
-	"waves,tail_blocks,waves_per_multiprocessor,unknown"
 #define HEADER "{\"traceEvents\":[\n"
 #define FOOTER "\n],\"displayTimeUnit\":\"ns\"," \
 	"\"otherData\":{\"producer\":\"occcalc\"}}\n"
@@ -45,10 +43,7 @@ struct chrome {
 	int write_errno;                /* a write failed */
 	uint64_t events;                /* events of occcalc's launches */
 	int64_t last_end_ns;            /* of the last launch timed */
-	struct fieldsel base, row;
-	const struct occ_field *extra[5];   /* cluster_size, max_active_clusters,
-					   cluster_occupancy_pct,
-					   achieved_occupancy_pct, reason */
+	struct fieldsel row;            /* the annotation's (the library's) */
 	const char *text;               /* the members for the launch just
 					   read, until taken */
 	size_t text_len;
@@ -191,18 +186,10 @@ struct chrome *chrome_open(const char *path, const char *input,
 			   const char *opt)
 {
 	struct chrome *c = calloc(1, sizeof *c);
-	const char *extra[] = { "cluster_size", "max_active_clusters",
-				"cluster_occupancy_pct",
-				"achieved_occupancy_pct", "reason" };
-	size_t i;
 
 	if (!c)
 		die("out of memory");
 	c->path = path;
-	fieldsel_make(&c->base, &occ_launch_kind, NULL, OBJECT_FIELDS);
-	for (i = 0; i < sizeof extra / sizeof extra[0]; i++)
-		c->extra[i] = occ_field_find(&occ_launch_kind, extra[i],
-					 strlen(extra[i]));
 	out_open(&c->o, NULL, OUT_JSONL, &c->row);
 	c->o.piece = 1;                 /* formatted into memory */
 	c->fd = -1;
@@ -271,20 +258,10 @@ static void out_us(struct chrome *c, const char *key, int64_t ns)
 	out_put(&c->o, buf, strlen(buf));
 }
 
-/* "occcalc":{...}: the row's fields, those it has of the extra ones. */
+/* "occcalc":{...}: the library's annotation of the row. */
 static void out_occcalc(struct chrome *c, const struct occ_launch_row *r)
 {
-	struct occ_val v;
-	size_t i;
-
-	c->row = c->base;
-	for (i = 0; i < sizeof c->extra / sizeof c->extra[0]; i++) {
-		c->extra[i]->get(r, c->extra[i], &v);
-		/* cluster_size 1 says no more than the launch's absent
-		 * cluster figures do. */
-		if (v.type != OCC_VAL_NULL && !(i == 0 && v.u == 1))
-			c->row.f[c->row.n++] = c->extra[i];
-	}
+	c->row.n = occ_launch_annotation_fields(r, c->row.f);
 	LIT(c, "\"occcalc\":");
 	out_object(&c->o, r);
 }

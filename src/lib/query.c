@@ -10,24 +10,7 @@
 #include <string.h>
 
 #include "occcalc.h"
-
-#define FIELDS_MAX 128
-
-/* Fields of a kind, chosen. */
-struct selection {
-	const struct occ_field *f[FIELDS_MAX];
-	size_t n;
-	unsigned needs;
-};
-
-/* The default selections are made once: a tuner asks millions of rows,
- * and reading a list of names each time cost as much as the row. */
-struct occ_env {
-	struct occ_tables *tables;
-	struct occ_gpus *gpus;
-	char gpus_path[4096];
-	struct selection defaults[4];      /* by shape given, headroom */
-};
+#include "query_int.h"
 
 static enum occ_status select_fields(const char *list, struct selection *s,
 				     struct occ_diag *diag)
@@ -111,7 +94,7 @@ const struct occ_gpus *occ_env_gpus(const struct occ_env *env)
 	return env->gpus;
 }
 
-static void diag_key(struct occ_diag *diag, const char *what)
+void occ_query_diag_key(struct occ_diag *diag, const char *what)
 {
 	if (diag) {
 		memset(diag, 0, sizeof *diag);
@@ -119,15 +102,15 @@ static void diag_key(struct occ_diag *diag, const char *what)
 	}
 }
 
-static enum occ_status listed_gpu(const struct occ_env *env, const char *gpu,
-				  const struct occ_gpu **g,
-				  struct occ_diag *diag)
+enum occ_status occ_query_listed_gpu(const struct occ_env *env,
+				     const char *gpu, const struct occ_gpu **g,
+				     struct occ_diag *diag)
 {
 	struct occ_gpu_match m;
 
 	if (occ_gpus_match(env->gpus, gpu, &m) != OCC_OK || m.n != 1 ||
 	    m.ambiguous) {
-		diag_key(diag, gpu);
+		occ_query_diag_key(diag, gpu);
 		return OCC_ERR_UNKNOWN_ARCH;
 	}
 	*g = m.gpu[0];
@@ -146,14 +129,14 @@ enum occ_status occ_env_gpu(const struct occ_env *env, const char *arch,
 	*sms = 0;
 	if (!env || (!arch && !gpu))
 		return OCC_ERR_INVALID_INPUT;
-	if (gpu && (st = listed_gpu(env, gpu, &g, diag)) != OCC_OK)
+	if (gpu && (st = occ_query_listed_gpu(env, gpu, &g, diag)) != OCC_OK)
 		return st;
 	if (arch && occ_arch_parse_name(arch, &major, &minor) != OCC_OK) {
-		diag_key(diag, arch);
+		occ_query_diag_key(diag, arch);
 		return OCC_ERR_BAD_ARCH_NAME;
 	}
 	if (g && arch && (major != g->cc_major || minor != g->cc_minor)) {
-		diag_key(diag, gpu);
+		occ_query_diag_key(diag, gpu);
 		return OCC_ERR_INCONSISTENT;
 	}
 	if (g) {
@@ -162,7 +145,7 @@ enum occ_status occ_env_gpu(const struct occ_env *env, const char *arch,
 		*sms = g->sms;
 	}
 	if (!(*a = occ_tables_find(env->tables, major, minor))) {
-		diag_key(diag, arch ? arch : gpu);
+		occ_query_diag_key(diag, arch ? arch : gpu);
 		return OCC_ERR_UNKNOWN_ARCH;
 	}
 	return OCC_OK;
@@ -252,89 +235,11 @@ enum occ_status occ_env_config_json(const struct occ_env *env,
 	if (!query.sms)
 		query.sms = sms;
 	if (query.grid && !query.sms) {
-		diag_key(diag, "sms");
+		occ_query_diag_key(diag, "sms");
 		return OCC_ERR_MISSING_KEY;
 	}
 	if ((st = occ_config_compute(a, &query, &row)) != OCC_OK)
 		return st;
 	*len = occ_row_json(sel->f, sel->n, &row, buf, cap);
 	return OCC_OK;
-}
-
-/* What the launch rows' callback carries to the caller's. */
-struct launch_json {
-	const struct occ_field *f[FIELDS_MAX];
-	size_t n;
-	char small[8192];
-	occ_json_row_fn fn;
-	void *ctx;
-	int stopped;
-};
-
-static enum occ_status launch_json_row(void *ctx,
-				       const struct occ_launch_row *r)
-{
-	struct launch_json *j = ctx;
-	size_t len = occ_row_json(j->f, j->n, r, j->small, sizeof j->small);
-	char *big = NULL;
-	int stop;
-
-	if (len >= sizeof j->small) {
-		if (!(big = malloc(len + 1)))
-			return OCC_ERR_NOMEM;
-		occ_row_json(j->f, j->n, r, big, len + 1);
-	}
-	stop = j->fn(j->ctx, big ? big : j->small, len);
-	free(big);
-	if (stop) {
-		j->stopped = 1;
-		return OCC_ERR_INVALID_INPUT;
-	}
-	return OCC_OK;
-}
-
-enum occ_status occ_env_launches_json(const struct occ_env *env,
-				      const char *path, const char *gpu,
-				      const char *fields, occ_json_row_fn fn,
-				      void *ctx, uint64_t *launches,
-				      struct occ_diag *diag)
-{
-	struct occ_launch_rows_opts opts;
-	struct occ_launch_rows_stats stats;
-	struct occ_launch_device dev;
-	struct launch_json *j;
-	const struct occ_gpu *g;
-	unsigned needs;
-	enum occ_status st;
-
-	if (!env || !path || !fn)
-		return OCC_ERR_INVALID_INPUT;
-	memset(&opts, 0, sizeof opts);
-	memset(&stats, 0, sizeof stats);
-	opts.tables = env->tables;
-	opts.gpus = env->gpus;
-	opts.gpus_path = env->gpus_path;
-	if (gpu) {
-		if ((st = listed_gpu(env, gpu, &g, diag)) != OCC_OK)
-			return st;
-		if ((st = occ_launch_device_of_gpu(g, -1, &dev)) != OCC_OK) {
-			diag_key(diag, gpu);
-			return st;
-		}
-		opts.gpu = &dev;
-	}
-	if (!(j = calloc(1, sizeof *j)))
-		return OCC_ERR_NOMEM;
-	st = occ_row_kind_select(&occ_launch_kind, fields ? fields
-				 : OCC_LAUNCH_FIELDS, j->f, FIELDS_MAX, &j->n,
-				 &needs, diag);
-	j->fn = fn;
-	j->ctx = ctx;
-	if (st == OCC_OK)
-		st = occ_launch_rows_read_file(&opts, path, launch_json_row, j,
-					       &stats, diag);
-	if (launches)
-		*launches = stats.launches;
-	free(j);
-	return st;
 }

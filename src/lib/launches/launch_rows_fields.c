@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "occcalc.h"
 
@@ -385,3 +386,36 @@ const struct occ_row_kind occ_launch_kind = {
 	"launch", fields, sizeof fields / sizeof fields[0], NULL
 };
 
+
+static size_t add_fields(const char *list, const struct occ_field **f)
+{
+	size_t n = 0;
+
+	while (list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+
+		f[n++] = occ_field_find(&occ_launch_kind, list, len);
+		list = comma ? comma + 1 : NULL;
+	}
+	return n;
+}
+
+size_t occ_launch_annotation_fields(const struct occ_launch_row *r,
+				    const struct occ_field **f)
+{
+	const struct occ_field *extra[OCC_LAUNCH_ANNOTATION_MAX];
+	size_t n = add_fields(OCC_LAUNCH_ANNOTATION_FIELDS, f), i, k;
+	struct occ_val v;
+
+	k = add_fields(OCC_LAUNCH_ANNOTATION_EXTRA, extra);
+	for (i = 0; i < k; i++) {
+		extra[i]->get(r, extra[i], &v);
+		/* cluster_size 1 says no more than the launch's absent
+		 * cluster figures do. */
+		if (v.type != OCC_VAL_NULL &&
+		    !(i == 0 && v.type == OCC_VAL_UINT && v.u == 1))
+			f[n++] = extra[i];
+	}
+	return n;
+}

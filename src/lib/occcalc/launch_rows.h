@@ -117,6 +117,21 @@ struct occ_launch_rows_opts {
 #define OCC_LAUNCH_FIELDS_PART "file,device,partition_part," \
 	"partition_part_sms," OCC_LAUNCH_FIELDS_TAIL
 
+/* What an annotated trace adds to a launch's event ("occcalc":{...} in
+ * its args, occcalc --annotate): these fields, then those of
+ * OCC_LAUNCH_ANNOTATION_EXTRA the row has (a cluster of more than one
+ * CTA, a measured occupancy, a reason). */
+#define OCC_LAUNCH_ANNOTATION_FIELDS "occupancy_pct,blocks_per_sm," \
+	"warps_per_sm,limiter,waves,tail_blocks,waves_per_multiprocessor," \
+	"unknown"
+#define OCC_LAUNCH_ANNOTATION_EXTRA "cluster_size,max_active_clusters," \
+	"cluster_occupancy_pct,achieved_occupancy_pct,reason"
+#define OCC_LAUNCH_ANNOTATION_MAX 13
+/* r's fields of the annotation into f (OCC_LAUNCH_ANNOTATION_MAX);
+ * returns how many. */
+size_t occ_launch_annotation_fields(const struct occ_launch_row *r,
+				    const struct occ_field **f);
+
 /* The most distinct devices one reader keeps (a trace describing a
  * device again costs nothing); past it the read stops. */
 #define OCC_LAUNCH_ROWS_DEVICES_MAX 1024

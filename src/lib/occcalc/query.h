@@ -85,6 +85,20 @@ enum occ_status occ_env_launches_json(const struct occ_env *env,
 				      void *ctx, uint64_t *launches,
 				      struct occ_diag *diag);
 
+/* Called with the next n bytes of the output; nonzero: it failed. */
+typedef int (*occ_write_fn)(void *ctx, const void *p, size_t n);
+
+/* The Kineto trace at path (PyTorch's profiler's, plain or gzip) written
+ * to write as occcalc --launches path --annotate writes it: byte for byte,
+ * with "occcalc":{...} added to each kernel event's args (its occupancy,
+ * blocks, warps, limiter, waves; OCC_LAUNCH_ANNOTATION_FIELDS), modelled
+ * on gpu (a name of the list) if given. OCC_ERR_UNSUPPORTED for an
+ * occcalc trace (nothing written); OCC_ERR_IO where write failed; the
+ * reader's statuses (occ_launches_annotate_file). */
+enum occ_status occ_env_annotate(const struct occ_env *env, const char *path,
+				 const char *gpu, occ_write_fn write,
+				 void *ctx, struct occ_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,36 @@
+/* query_int.h - what query.c and query_launches.c share (internal to the
+ * library): the environment, and how the GPU list names a GPU. */
+#ifndef OCC_QUERY_INT_H
+#define OCC_QUERY_INT_H
+
+#include "occcalc.h"
+#include "util.h"
+
+#define FIELDS_MAX 128
+
+/* Fields of a kind, chosen. */
+struct selection {
+	const struct occ_field *f[FIELDS_MAX];
+	size_t n;
+	unsigned needs;
+};
+
+/* The default selections are made once: a tuner asks millions of rows,
+ * and reading a list of names each time cost as much as the row. */
+struct occ_env {
+	struct occ_tables *tables;
+	struct occ_gpus *gpus;
+	char gpus_path[4096];
+	struct selection defaults[4];      /* by shape given, headroom */
+};
+
+OCC_INTERNAL enum occ_status occ_query_listed_gpu(const struct occ_env *env,
+		const char *gpu, const struct occ_gpu **g, struct occ_diag *diag);
+/* diag cleared, what in its key. */
+OCC_INTERNAL void occ_query_diag_key(struct occ_diag *diag, const char *what);
+/* The --gpu what-if device of opts, from the list's gpu (dev: its room). */
+OCC_INTERNAL enum occ_status occ_query_what_if(const struct occ_env *env,
+		const char *gpu, struct occ_launch_rows_opts *opts,
+		struct occ_launch_device *dev, struct occ_diag *diag);
+
+#endif
