@@ -22,15 +22,19 @@ from json import decoder as _decoder
 
 from . import _lib
 
-__all__ = ["Error", "Env", "occupancy", "best_block", "launches", "fields"]
+__all__ = ["Error", "Env", "occupancy", "best_block", "launches",
+           "annotate", "fields"]
 
 
 class Error(Exception):
-    """A question the library refused: .status is its enum occ_status."""
+    """A question the library refused: .status is its enum occ_status,
+    .name that status's name (OCC_ERR_UNKNOWN_ARCH)."""
 
     def __init__(self, status, message):
         super().__init__(message)
         self.status = status
+        name = _lib.load().occ_status_name(status)
+        self.name = name.decode() if name else None
 
 
 def _refused(st, arch, gpu, diag):
@@ -266,18 +270,54 @@ def launches(path, gpu=None, fields=None, env=None, tables=None,
         _launches_refused(st, path, gpu, outcome["diag"])
 
 
-def _launches_refused(st, path, gpu, diag):
+def annotate(path, out, gpu=None, env=None, tables=None):
+    """Writes the PyTorch profiler trace at path to out (gzip when its
+    name ends .gz) as `occcalc --launches PATH --annotate OUT` does: byte
+    for byte, each kernel event's args given "occcalc": its occupancy,
+    blocks, warps, limiter and waves. Returns out."""
+    import gzip
+    e = _env(env, tables)
+    tmp = "%s.tmp%d" % (out, os.getpid())
+    failed = []
+    opener = gzip.open if str(out).endswith(".gz") else open
+    with opener(tmp, "wb") as f:
+        @_lib.WRITE_FN
+        def write(ctx, p, n):
+            try:
+                f.write(ctypes.string_at(p, n))
+                return 0
+            except OSError as err:
+                failed.append(err)
+                return 1
+
+        diag = _lib.Diag()
+        st = e._lib.occ_env_annotate(e._handle, os.fsencode(path),
+                                     gpu.encode() if gpu else None, write,
+                                     None, ctypes.byref(diag))
+    if st != 0 or failed:
+        os.unlink(tmp)
+        if failed:
+            raise failed[0]
+        if st == _lib.OCC_ERR_UNSUPPORTED:
+            raise Error(st, f"annotate: {path}: an occcalc trace, not "
+                        "PyTorch's: occcalc --chrome-trace writes one")
+        _launches_refused(st, path, gpu, diag, "annotate")
+    os.replace(tmp, out)
+    return out
+
+
+def _launches_refused(st, path, gpu, diag, what="launches"):
     lib = _lib.load()
     where = diag.file.decode(errors="replace") or str(path)
     at = f":{diag.line}" if diag.line else (
         f": byte {diag.offset}" if diag.offset else "")
     key = diag.key.decode(errors="replace")
     if gpu and key == gpu:
-        raise Error(st, f"launches: gpu {gpu!r}: not one GPU of the list "
+        raise Error(st, f"{what}: gpu {gpu!r}: not one GPU of the list "
                     "with an SM count")
-    what = ("not a PyTorch profiler or occcalc trace"
+    text = ("not a PyTorch profiler or occcalc trace"
             if st == _lib.OCC_ERR_SYNTAX else lib.occ_strerror(st).decode())
-    raise Error(st, f"launches: {where}{at}: {what}" +
+    raise Error(st, f"{what}: {where}{at}: {text}" +
                 (f" ({key})" if key else ""))
 
 

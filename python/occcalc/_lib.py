@@ -6,10 +6,6 @@ import ctypes.util
 import os
 import threading
 
-OCC_ERR_SYNTAX = 4
-OCC_ERR_INCONSISTENT = 8
-OCC_ERR_UNKNOWN_ARCH = 10
-OCC_ERR_INVALID_INPUT = 12
 OCC_CONFIG_HEADROOM = 1
 
 
@@ -46,6 +42,8 @@ class Field(ctypes.Structure):
                 ("desc", ctypes.c_char_p)]
 
 
+WRITE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                            ctypes.c_size_t)
 JSON_ROW_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
                                ctypes.c_char_p, ctypes.c_size_t)
 
@@ -73,6 +71,7 @@ def _declare(lib):
     P = c.c_void_p
     sigs = {
         "occ_strerror": (c.c_char_p, [c.c_int]),
+        "occ_status_name": (c.c_char_p, [c.c_int]),
         "occ_env_open": (c.c_int, [c.c_char_p, c.POINTER(P),
                                    c.POINTER(Diag)]),
         "occ_env_free": (None, [P]),
@@ -87,6 +86,8 @@ def _declare(lib):
                                             c.c_char_p, JSON_ROW_FN, P,
                                             c.POINTER(c.c_uint64),
                                             c.POINTER(Diag)]),
+        "occ_env_annotate": (c.c_int, [P, c.c_char_p, c.c_char_p, WRITE_FN,
+                                       P, c.POINTER(Diag)]),
         "occ_row_kind_count": (c.c_size_t, [P]),
         "occ_row_kind_field": (c.POINTER(Field), [P, c.c_size_t]),
         "occ_field_type_name": (c.c_char_p, [c.c_int]),
@@ -106,12 +107,25 @@ def _declare(lib):
                            ctypes.sizeof(Query)))
 
 
+def _statuses(lib):
+    """The library's statuses by name (OCC_ERR_RANGE, ...), as module
+    constants: no copy of the enum to drift from it."""
+    i = 0
+    while True:
+        name = lib.occ_status_name(i)
+        if name is None:
+            return
+        globals()[name.decode()] = i
+        i += 1
+
+
 def load():
     global _lib
     with _lock:
         if _lib is None:
             lib = ctypes.CDLL(_path())
             _declare(lib)
+            _statuses(lib)
             _lib = lib
         return _lib
 

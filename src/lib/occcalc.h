@@ -455,6 +455,8 @@ void occ_arch_set(struct occ_arch *arch, const struct occ_key *key,
 const char *occ_arch_check(const struct occ_arch *arch);
 
 const char *occ_strerror(enum occ_status status);
+/* Its name as the enum spells it ("OCC_ERR_RANGE"); NULL past the last. */
+const char *occ_status_name(enum occ_status status);
 
 /* ---- Reading numbers ---- */
 

@@ -478,6 +478,26 @@ enum occ_status occ_arch_parse_name(const char *s, int *major, int *minor)
 	return *major > 0 ? OCC_OK : OCC_ERR_BAD_ARCH_NAME;
 }
 
+const char *occ_status_name(enum occ_status st)
+{
+	static const char *const names[] = {
+#define NAME(x) [x] = #x
+		NAME(OCC_OK), NAME(OCC_ERR_NOMEM), NAME(OCC_ERR_IO),
+		NAME(OCC_ERR_NO_TABLES), NAME(OCC_ERR_SYNTAX),
+		NAME(OCC_ERR_UNKNOWN_KEY), NAME(OCC_ERR_DUPLICATE_KEY),
+		NAME(OCC_ERR_MISSING_KEY), NAME(OCC_ERR_BAD_VALUE),
+		NAME(OCC_ERR_INCONSISTENT), NAME(OCC_ERR_MISNAMED),
+		NAME(OCC_ERR_UNKNOWN_ARCH), NAME(OCC_ERR_BAD_ARCH_NAME),
+		NAME(OCC_ERR_INVALID_INPUT), NAME(OCC_ERR_UNSUPPORTED),
+		NAME(OCC_ERR_CORRUPT), NAME(OCC_ERR_NOT_BINARY),
+		NAME(OCC_ERR_NOT_REGULAR), NAME(OCC_ERR_LINE_TOO_LONG),
+		NAME(OCC_ERR_RANGE),
+#undef NAME
+	};
+
+	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : NULL;
+}
+
 const char *occ_strerror(enum occ_status st)
 {
 	switch (st) {
