@@ -129,7 +129,9 @@ def cli_rows(occcalc, rows):
              "--cluster", ",".join(shapes), "--api", "--measure",
              "--format", "csv", "--fields", CLI_FIELDS],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if p.returncode != 0:
+        # 1 with its rows: a kernel none of whose configurations can
+        # launch (occcalc's exit status since 2026-11-24).
+        if p.returncode not in (0, 1) or not p.stdout.strip():
             out.append({"error": p.stderr.strip(), "regs": regs,
                         "block": block, "smem": smem})
             continue
