@@ -6,10 +6,11 @@ import ctypes.util
 import os
 import threading
 
+# As enum occ_status numbers them (t/python/lists.py reads occcalc.h).
 OCC_ERR_SYNTAX = 4
-OCC_ERR_INCONSISTENT = 8
-OCC_ERR_UNKNOWN_ARCH = 10
-OCC_ERR_INVALID_INPUT = 12
+OCC_ERR_INCONSISTENT = 9
+OCC_ERR_UNKNOWN_ARCH = 11
+OCC_ERR_INVALID_INPUT = 13
 OCC_CONFIG_HEADROOM = 1
 
 
@@ -87,6 +88,14 @@ def _declare(lib):
                                             c.c_char_p, JSON_ROW_FN, P,
                                             c.POINTER(c.c_uint64),
                                             c.POINTER(Diag)]),
+        "occ_env_archs_json": (c.c_int, [P, c.c_char_p, JSON_ROW_FN, P,
+                                         c.POINTER(Diag)]),
+        "occ_env_gpus_json": (c.c_int, [P, c.c_char_p, JSON_ROW_FN, P,
+                                        c.POINTER(Diag)]),
+        "occ_env_info_json": (c.c_int, [P, c.c_char_p, c.c_char_p,
+                                        c.c_char_p, c.c_char_p, c.c_size_t,
+                                        c.POINTER(c.c_size_t),
+                                        c.POINTER(Diag)]),
         "occ_row_kind_count": (c.c_size_t, [P]),
         "occ_row_kind_field": (c.POINTER(Field), [P, c.c_size_t]),
         "occ_field_type_name": (c.c_char_p, [c.c_int]),
@@ -130,7 +139,8 @@ def query_defaults():
     return _defaults
 
 
-_KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind"}
+_KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind",
+          "list-archs": "occ_archs_kind", "list-gpus": "occ_gpus_kind"}
 
 
 def kind(name):
