@@ -23,7 +23,7 @@ from json import decoder as _decoder
 from . import _lib
 
 __all__ = ["Error", "Env", "occupancy", "best_block", "launches",
-           "annotate", "fields"]
+           "annotate", "fields", "archs", "gpus", "info"]
 
 
 class Error(Exception):
@@ -37,15 +37,15 @@ class Error(Exception):
         self.name = name.decode() if name else None
 
 
-def _refused(st, arch, gpu, diag):
+def _refused(st, arch, gpu, diag, what="occupancy"):
     """The library's refusal of a row, in the words of what was asked."""
     key = diag.key.decode(errors="replace")
     if gpu and key == gpu and st == _lib.OCC_ERR_UNKNOWN_ARCH:
-        raise Error(st, f"occupancy: gpu {gpu!r}: not one GPU of the list "
+        raise Error(st, f"{what}: gpu {gpu!r}: not one GPU of the list "
                     "(occcalc.gpus() or occcalc --list-gpus lists them)")
     if gpu and key == gpu and st == _lib.OCC_ERR_INCONSISTENT:
-        raise Error(st, f"occupancy: gpu {gpu!r} is not arch {arch!r}")
-    _fail(st, "occupancy", diag)
+        raise Error(st, f"{what}: gpu {gpu!r} is not arch {arch!r}")
+    _fail(st, what, diag)
 
 
 def _fail(st, what, diag=None):
@@ -97,6 +97,13 @@ def _env(env, tables):
         if key not in _envs:
             _envs[key] = Env(tables)
         return _envs[key]
+
+
+def _field_list(fields):
+    """fields as the library takes them: comma-separated bytes, or None."""
+    if isinstance(fields, (list, tuple)):
+        fields = ",".join(fields)
+    return fields.encode() if fields else None
 
 
 def _block(block, q):
@@ -164,9 +171,7 @@ def occupancy(arch=None, gpu=None, block=None, regs=None, smem=0,
     q = _query(block, regs, smem, static_smem, smem_per_thread,
                smem_per_warp, carveout, optin, barriers, max_threads, grid,
                sms, headroom)
-    if isinstance(fields, (list, tuple)):
-        fields = ",".join(fields)
-    return _row_json(e, arch, gpu, q, fields)
+    return _row_json(e, arch, gpu, q, _field_list(fields))
 
 
 def best_block(**options):
@@ -201,8 +206,8 @@ def _row_json(e, arch, gpu, q, fields):
     while True:
         t = _scratch(cap)
         st = call(e._handle, arch.encode() if arch else None,
-                  gpu.encode() if gpu else None, ctypes.byref(q),
-                  fields.encode() if fields else None, *t.tail)
+                  gpu.encode() if gpu else None, ctypes.byref(q), fields,
+                  *t.tail)
         if st != 0:
             _refused(st, arch, gpu, t.diag)
         if t.n.value < len(t.buf):
@@ -220,8 +225,7 @@ def launches(path, gpu=None, fields=None, env=None, tables=None,
     or gzip) is read: at most `buffered` rows are held, so a trace of any
     size is read in bounded memory. Stopping early stops the read."""
     e = _env(env, tables)
-    if isinstance(fields, (list, tuple)):
-        fields = ",".join(fields)
+    fields = _field_list(fields)
     rows = queue.Queue(maxsize=buffered)
     stop = threading.Event()
     outcome = {}
@@ -239,8 +243,7 @@ def launches(path, gpu=None, fields=None, env=None, tables=None,
         try:
             outcome["status"] = e._lib.occ_env_launches_json(
                 e._handle, os.fsencode(path),
-                gpu.encode() if gpu else None,
-                fields.encode() if fields else None, take, None,
+                gpu.encode() if gpu else None, fields, take, None,
                 ctypes.byref(n), ctypes.byref(diag))
             outcome["diag"] = diag
         finally:
@@ -332,3 +335,57 @@ def fields(kind="occupancy"):
                     "type": lib.occ_field_type_name(f.type).decode(),
                     "description": f.desc.decode()})
     return out
+
+
+def _listing(call, what, fields, env, tables):
+    """The rows a listing of the library hands over, as dicts."""
+    e = _env(env, tables)
+    rows = []
+
+    @_lib.JSON_ROW_FN
+    def take(ctx, text, length):
+        rows.append(_scan(text.decode(), 0)[0])
+        return 0
+
+    diag = _lib.Diag()
+    st = getattr(e._lib, call)(e._handle, _field_list(fields), take, None,
+                               ctypes.byref(diag))
+    if st != 0:
+        _fail(st, what, diag)
+    return rows
+
+
+def archs(fields=None, env=None, tables=None):
+    """The rows of `occcalc --list-archs -f json` (--fields): one dict a
+    table, in the command line's order."""
+    return _listing("occ_env_archs_json", "archs", fields, env, tables)
+
+
+def gpus(fields=None, env=None, tables=None):
+    """The rows of `occcalc --list-gpus -f json` (--fields): one dict a
+    GPU of the list, the names gpu= takes."""
+    return _listing("occ_env_gpus_json", "gpus", fields, env, tables)
+
+
+def info(arch=None, gpu=None, fields=None, env=None, tables=None):
+    """The record `occcalc --arch ARCH --info -f json` prints (--gpu NAME:
+    its table's; --fields), as a dict: the table's values under their
+    cudaDeviceProp names."""
+    if not arch and not gpu:
+        raise Error(_lib.OCC_ERR_INVALID_INPUT, "info: arch= or gpu= names "
+                    "the table")
+    e = _env(env, tables)
+    cap = 8192
+    while True:
+        buf = ctypes.create_string_buffer(cap)
+        n = ctypes.c_size_t()
+        diag = _lib.Diag()
+        st = e._lib.occ_env_info_json(
+            e._handle, arch.encode() if arch else None,
+            gpu.encode() if gpu else None, _field_list(fields), buf, cap,
+            ctypes.byref(n), ctypes.byref(diag))
+        if st != 0:
+            _refused(st, arch, gpu, diag, "info")
+        if n.value < cap:
+            return _scan(buf.value.decode(), 0)[0]
+        cap = n.value + 1

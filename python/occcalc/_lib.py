@@ -88,6 +88,14 @@ def _declare(lib):
                                             c.POINTER(Diag)]),
         "occ_env_annotate": (c.c_int, [P, c.c_char_p, c.c_char_p, WRITE_FN,
                                        P, c.POINTER(Diag)]),
+        "occ_env_archs_json": (c.c_int, [P, c.c_char_p, JSON_ROW_FN, P,
+                                         c.POINTER(Diag)]),
+        "occ_env_gpus_json": (c.c_int, [P, c.c_char_p, JSON_ROW_FN, P,
+                                        c.POINTER(Diag)]),
+        "occ_env_info_json": (c.c_int, [P, c.c_char_p, c.c_char_p,
+                                        c.c_char_p, c.c_char_p, c.c_size_t,
+                                        c.POINTER(c.c_size_t),
+                                        c.POINTER(Diag)]),
         "occ_row_kind_count": (c.c_size_t, [P]),
         "occ_row_kind_field": (c.POINTER(Field), [P, c.c_size_t]),
         "occ_field_type_name": (c.c_char_p, [c.c_int]),
@@ -144,7 +152,8 @@ def query_defaults():
     return _defaults
 
 
-_KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind"}
+_KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind",
+          "list-archs": "occ_archs_kind", "list-gpus": "occ_gpus_kind"}
 
 
 def kind(name):

@@ -50,8 +50,8 @@ static int run_list_archs(struct session *s)
 
 	for (i = 0; i < n && i < 256; i++)
 		occ_arch_row_init(&rows[i], occ_tables_get(t, i));
-	list_all(s, &occ_archs_kind, "arch,computeCapability,name,products",
-		 rows, sizeof rows[0], i);
+	list_all(s, &occ_archs_kind, OCC_ARCHS_FIELDS, rows, sizeof rows[0],
+		 i);
 	return 0;
 }
 
@@ -170,8 +170,7 @@ static int run_list_gpus(struct session *s)
 
 	for (i = 0; i < occ_gpus_count(l) && i < 256; i++)
 		occ_gpu_row_init(&rows[i], occ_gpus_get(l, i));
-	list_all(s, &occ_gpus_kind, "name,computeCapability,multiProcessorCount,"
-		 "source", rows, sizeof rows[0], i);
+	list_all(s, &occ_gpus_kind, OCC_GPUS_FIELDS, rows, sizeof rows[0], i);
 	return 0;
 }
 

@@ -12,11 +12,18 @@
 #include "occcalc.h"
 #include "query_int.h"
 
+static enum occ_status select_kind(const struct occ_row_kind *kind,
+				   const char *list, struct selection *s,
+				   struct occ_diag *diag)
+{
+	return occ_row_kind_select(kind, list, s->f, FIELDS_MAX, &s->n,
+				   &s->needs, diag);
+}
+
 static enum occ_status select_fields(const char *list, struct selection *s,
 				     struct occ_diag *diag)
 {
-	return occ_row_kind_select(&occ_config_kind, list, s->f, FIELDS_MAX,
-				   &s->n, &s->needs, diag);
+	return select_kind(&occ_config_kind, list, s, diag);
 }
 
 static int default_index(const struct occ_config_query *q)
@@ -241,5 +248,119 @@ enum occ_status occ_env_config_json(const struct occ_env *env,
 	if ((st = occ_config_compute(a, &query, &row)) != OCC_OK)
 		return st;
 	*len = occ_row_json(sel->f, sel->n, &row, buf, cap);
+	return OCC_OK;
+}
+
+/* row's object handed to fn, written into small (cap bytes) when it fits
+ * and to the heap when not: a row has no bound but most are short. */
+enum occ_status occ_query_hand_json(const struct selection *sel,
+				    const void *row, char *small, size_t cap,
+				    occ_json_row_fn fn, void *ctx)
+{
+	size_t len = occ_row_json(sel->f, sel->n, row, small, cap);
+	char *big = NULL;
+	int stop;
+
+	if (len >= cap) {
+		if (!(big = malloc(len + 1)))
+			return OCC_ERR_NOMEM;
+		occ_row_json(sel->f, sel->n, row, big, len + 1);
+	}
+	stop = fn(ctx, big ? big : small, len);
+	free(big);
+	return stop ? OCC_ERR_INVALID_INPUT : OCC_OK;
+}
+
+/* Rows of the listings are small: a table's products, a GPU's source. */
+#define LIST_ROW_CAP 1024
+
+/* A listing's i-th row of env, made into row. */
+typedef void (*list_row_fn)(const struct occ_env *env, size_t i, void *row);
+
+static void arch_row(const struct occ_env *env, size_t i, void *row)
+{
+	occ_arch_row_init(row, occ_tables_get(env->tables, i));
+}
+
+static void gpu_row(const struct occ_env *env, size_t i, void *row)
+{
+	occ_gpu_row_init(row, occ_gpus_get(env->gpus, i));
+}
+
+/* The n rows of a listing, each made into row and handed to fn. */
+static enum occ_status list_json(const struct occ_env *env,
+				 const struct occ_row_kind *kind,
+				 const char *fields, size_t n, list_row_fn make,
+				 void *row, occ_json_row_fn fn, void *ctx,
+				 struct occ_diag *diag)
+{
+	struct selection sel;
+	char small[LIST_ROW_CAP];
+	enum occ_status st;
+	size_t i;
+
+	if (!fn)
+		return OCC_ERR_INVALID_INPUT;
+	st = select_kind(kind, fields, &sel, diag);
+	for (i = 0; st == OCC_OK && i < n; i++) {
+		make(env, i, row);
+		st = occ_query_hand_json(&sel, row, small, sizeof small, fn, ctx);
+	}
+	return st;
+}
+
+enum occ_status occ_env_archs_json(const struct occ_env *env,
+				   const char *fields, occ_json_row_fn fn,
+				   void *ctx, struct occ_diag *diag)
+{
+	struct occ_arch_row row;
+
+	if (!env)
+		return OCC_ERR_INVALID_INPUT;
+	return list_json(env, &occ_archs_kind, fields ? fields
+			 : OCC_ARCHS_FIELDS, occ_tables_count(env->tables),
+			 arch_row, &row, fn, ctx, diag);
+}
+
+enum occ_status occ_env_gpus_json(const struct occ_env *env,
+				  const char *fields, occ_json_row_fn fn,
+				  void *ctx, struct occ_diag *diag)
+{
+	struct occ_gpu_row row;
+
+	if (!env)
+		return OCC_ERR_INVALID_INPUT;
+	return list_json(env, &occ_gpus_kind, fields ? fields
+			 : OCC_GPUS_FIELDS, occ_gpus_count(env->gpus),
+			 gpu_row, &row, fn, ctx, diag);
+}
+
+/* A GPU's record is its table's, as --gpu NAME --info shows it: the
+ * device's own values come only from a device (occcalc --info alone). */
+enum occ_status occ_env_info_json(const struct occ_env *env,
+				  const char *arch, const char *gpu,
+				  const char *fields, char *buf, size_t cap,
+				  size_t *len, struct occ_diag *diag)
+{
+	struct occ_info_fields x;
+	struct occ_info_row row;
+	struct occ_row_kind kind = { "info", NULL, 0, NULL };
+	struct selection sel;
+	const struct occ_arch *a;
+	enum occ_status st;
+	int sms;
+
+	if (!len)
+		return OCC_ERR_INVALID_INPUT;
+	*len = 0;
+	if ((st = occ_env_gpu(env, arch, gpu, &a, &sms, diag)) != OCC_OK)
+		return st;
+	occ_info_row_init(&row, a, NULL);
+	occ_info_fields_make(&x, &row);
+	kind.fields = x.f;
+	kind.n = x.n;
+	if ((st = select_kind(&kind, fields, &sel, diag)) != OCC_OK)
+		return st;
+	*len = occ_row_json(sel.f, sel.n, &row, buf, cap);
 	return OCC_OK;
 }

@@ -26,6 +26,11 @@ struct occ_env {
 
 OCC_INTERNAL enum occ_status occ_query_listed_gpu(const struct occ_env *env,
 		const char *gpu, const struct occ_gpu **g, struct occ_diag *diag);
+/* row's object (sel's fields) handed to fn, written into small (cap
+ * bytes) when it fits and to the heap when not. */
+OCC_INTERNAL enum occ_status occ_query_hand_json(const struct selection *sel,
+		const void *row, char *small, size_t cap, occ_json_row_fn fn,
+		void *ctx);
 /* diag cleared, what in its key. */
 OCC_INTERNAL void occ_query_diag_key(struct occ_diag *diag, const char *what);
 /* The --gpu what-if device of opts, from the list's gpu (dev: its room). */

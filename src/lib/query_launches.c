@@ -38,34 +38,19 @@ enum occ_status occ_query_what_if(const struct occ_env *env,
 
 /* What the launch rows' callback carries to the caller's. */
 struct launch_json {
-	const struct occ_field *f[FIELDS_MAX];
-	size_t n;
+	struct selection sel;
 	char small[8192];
 	occ_json_row_fn fn;
 	void *ctx;
-	int stopped;
 };
 
 static enum occ_status launch_json_row(void *ctx,
 				       const struct occ_launch_row *r)
 {
 	struct launch_json *j = ctx;
-	size_t len = occ_row_json(j->f, j->n, r, j->small, sizeof j->small);
-	char *big = NULL;
-	int stop;
 
-	if (len >= sizeof j->small) {
-		if (!(big = malloc(len + 1)))
-			return OCC_ERR_NOMEM;
-		occ_row_json(j->f, j->n, r, big, len + 1);
-	}
-	stop = j->fn(j->ctx, big ? big : j->small, len);
-	free(big);
-	if (stop) {
-		j->stopped = 1;
-		return OCC_ERR_INVALID_INPUT;
-	}
-	return OCC_OK;
+	return occ_query_hand_json(&j->sel, r, j->small, sizeof j->small,
+				   j->fn, j->ctx);
 }
 
 enum occ_status occ_env_launches_json(const struct occ_env *env,
@@ -78,7 +63,6 @@ enum occ_status occ_env_launches_json(const struct occ_env *env,
 	struct occ_launch_rows_stats stats;
 	struct occ_launch_device dev;
 	struct launch_json *j;
-	unsigned needs;
 	enum occ_status st;
 
 	if (!env || !path || !fn)
@@ -89,8 +73,8 @@ enum occ_status occ_env_launches_json(const struct occ_env *env,
 	if (!(j = calloc(1, sizeof *j)))
 		return OCC_ERR_NOMEM;
 	st = occ_row_kind_select(&occ_launch_kind, fields ? fields
-				 : OCC_LAUNCH_FIELDS, j->f, FIELDS_MAX, &j->n,
-				 &needs, diag);
+				 : OCC_LAUNCH_FIELDS, j->sel.f, FIELDS_MAX,
+				 &j->sel.n, &j->sel.needs, diag);
 	j->fn = fn;
 	j->ctx = ctx;
 	if (st == OCC_OK)

@@ -29,6 +29,8 @@ void occ_arch_row_init(struct occ_arch_row *row, const struct occ_arch *a);
 /* Its fields (struct occ_arch_row rows): arch, computeCapability, name,
  * products. */
 extern const struct occ_row_kind occ_archs_kind;
+/* The fields --list-archs shows unless --fields says otherwise. */
+#define OCC_ARCHS_FIELDS "arch,computeCapability,name,products"
 
 /* A GPU of the list, as --list-gpus lists it. */
 struct occ_gpu_row {
@@ -40,6 +42,8 @@ void occ_gpu_row_init(struct occ_gpu_row *row, const struct occ_gpu *g);
 /* Its fields (struct occ_gpu_row rows): name, computeCapability,
  * multiProcessorCount, source, the L2's and aliases. */
 extern const struct occ_row_kind occ_gpus_kind;
+/* The fields --list-gpus shows unless --fields says otherwise. */
+#define OCC_GPUS_FIELDS "name,computeCapability,multiProcessorCount,source"
 
 /* An architecture's record (--info): a table, or a device's properties
  * put over its table (occ_target_device's t->arch over t->table). */

@@ -99,6 +99,27 @@ enum occ_status occ_env_annotate(const struct occ_env *env, const char *path,
 				 const char *gpu, occ_write_fn write,
 				 void *ctx, struct occ_diag *diag);
 
+/* Each table as occcalc --list-archs -f json lists it, then each GPU of
+ * the list as --list-gpus does, handed to fn one row at a time; fields as
+ * the list names them (NULL: OCC_ARCHS_FIELDS, OCC_GPUS_FIELDS).
+ * Statuses: occ_row_kind_select's; OCC_ERR_INVALID_INPUT when fn stops. */
+enum occ_status occ_env_archs_json(const struct occ_env *env,
+				   const char *fields, occ_json_row_fn fn,
+				   void *ctx, struct occ_diag *diag);
+enum occ_status occ_env_gpus_json(const struct occ_env *env,
+				  const char *fields, occ_json_row_fn fn,
+				  void *ctx, struct occ_diag *diag);
+
+/* The record of the table of the GPU that arch and gpu name (occ_env_gpu)
+ * as occcalc --arch ARCH --info -f json writes its object, fields as the
+ * list names them (NULL: all of them, as --info shows), into buf as
+ * occ_row_json writes (*len: the length it needs). Statuses: occ_env_gpu's
+ * and occ_row_kind_select's. */
+enum occ_status occ_env_info_json(const struct occ_env *env,
+				  const char *arch, const char *gpu,
+				  const char *fields, char *buf, size_t cap,
+				  size_t *len, struct occ_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
