@@ -76,7 +76,7 @@ def softmax(x, y, n, BLOCK: tl.constexpr):
 arch = occcalc.triton.current_arch()
 say("# import occcalc on the GPU (make check-gpu: python)")
 say()
-say("%s, %s, driver %s; Triton %s, PyTorch %s; occcalc's arch %s." % (
+say("%s, %s, CUDA %s (PyTorch's); Triton %s, PyTorch %s; occcalc's arch %s." % (
     torch.cuda.get_device_name(), "cc %d.%d" %
     torch.cuda.get_device_capability(), torch.version.cuda,
     triton.__version__, torch.__version__, arch))
