@@ -36,6 +36,10 @@ class Query(ctypes.Structure):
                 ("needs", ctypes.c_uint)]
 
 
+class ClusterShape(ctypes.Structure):
+    _fields_ = [("dims", ctypes.c_int * 3), ("size", ctypes.c_int)]
+
+
 class Field(ctypes.Structure):
     # Only the members a binding reads, which come first.
     _fields_ = [("name", ctypes.c_char_p), ("type", ctypes.c_int),
@@ -108,6 +112,7 @@ def _declare(lib):
     # conversions (a third of its time): its callers pass each argument
     # as the C type it is (_row_json).
     lib.occ_env_config_json.argtypes = None
+    lib.occ_env_cluster_json.restype = ctypes.c_int
     if lib.occ_config_query_size() != ctypes.sizeof(Query):
         raise ImportError("occcalc: this package does not match %s "
                           "(struct occ_config_query: %d bytes, not %d)" %

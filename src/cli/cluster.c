@@ -242,28 +242,37 @@ static void partition_best_check(const struct session *s)
 				  "measured: give sizes");
 }
 
-/* A table with only the portable size: the sizes it bounds, no more,
- * and no "best", which needs the unknown cap to be chosen. */
-static void cap_unknown_sizes(const struct options *o, const char *tag,
-			      int portable)
+/* The library's refusal of an item (occ_cluster_refused), worded. */
+static void item_refused(const struct occ_arch *a, const char *tag,
+			 const struct cluster_item *it)
 {
-	int i;
+	struct occ_cluster_query q = { .shape = it->shape, .best = it->best };
 
-	for (i = 0; i < o->cluster.n; i++) {
-		const struct cluster_item *it = &o->cluster.items[i];
-
-		if (it->best)
-			die_usage("--cluster best: on %s the size with the most "
-				  "CTAs depends on a cluster launch's blocks per "
-				  "SM (clusterBlocksPerMultiprocessor), neither "
-				  "documented by NVIDIA nor measured here: give "
-				  "sizes up to %d", tag, portable);
-		if (it->shape.size > portable)
-			die_usage("--cluster: '%s': %d CTAs, more than the %d "
-				  "portable on %s; its largest non-portable size "
-				  "(clusterSizeMax) is neither documented by "
-				  "NVIDIA nor measured here", it->name,
-				  it->shape.size, portable, tag);
+	switch (occ_cluster_refused(a, 0, &q)) {
+	case OCC_CLUSTER_NO_CLUSTERS:
+		die_usage("--cluster: %s has no thread-block clusters (compute "
+			  "capability 9.0 on)", tag);
+	case OCC_CLUSTER_BEST_CAP_UNKNOWN:
+		die_usage("--cluster best: on %s the size with the most "
+			  "CTAs depends on a cluster launch's blocks per "
+			  "SM (clusterBlocksPerMultiprocessor), neither "
+			  "documented by NVIDIA nor measured here: give "
+			  "sizes up to %d", tag, a->cluster_size_portable);
+	case OCC_CLUSTER_ABOVE_PORTABLE:
+		die_usage("--cluster: '%s': %d CTAs, more than the %d "
+			  "portable on %s; its largest non-portable size "
+			  "(clusterSizeMax) is neither documented by "
+			  "NVIDIA nor measured here", it->name,
+			  it->shape.size, a->cluster_size_portable, tag);
+	case OCC_CLUSTER_NO_FIGURES:
+		die_usage("--cluster: the %s table has no cluster figures "
+			  "(clusterSizeMax)", tag);
+	case OCC_CLUSTER_ABOVE_MAX:
+		die_usage("--cluster: '%s': %d CTAs, more than the %d a "
+			  "cluster may have on %s", it->name, it->shape.size,
+			  a->cluster_size_max, tag);
+	default:
+		break;
 	}
 }
 
@@ -274,21 +283,8 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 	int i;
 
 	arch_tag(tag, sizeof tag, a);
-	if (a->cc_major < 9)
-		die_usage("--cluster: %s has no thread-block clusters (compute "
-			  "capability 9.0 on)", tag);
-	if (occ_cluster_cap_unknown(a))
-		cap_unknown_sizes(o, tag, a->cluster_size_portable);
-	else if (a->cluster_size_max == 0)
-		die_usage("--cluster: the %s table has no cluster figures "
-			  "(clusterSizeMax)", tag);
-	for (i = 0; i < o->cluster.n && !occ_cluster_cap_unknown(a); i++)
-		if (o->cluster.items[i].shape.size > a->cluster_size_max)
-			die_usage("--cluster: '%s': %d CTAs, more than the %d a "
-				  "cluster may have on %s",
-				  o->cluster.items[i].name,
-				  o->cluster.items[i].shape.size,
-				  a->cluster_size_max, tag);
+	for (i = 0; i < o->cluster.n; i++)
+		item_refused(a, tag, &o->cluster.items[i]);
 	memset(&s->layout, 0, sizeof s->layout);
 	if (partition_cluster_layout(s))
 		partition_best_check(s);

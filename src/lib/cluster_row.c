@@ -243,3 +243,22 @@ size_t occ_cluster_limiter_names(unsigned bits, const char *names[3])
 			names[n++] = occ_cluster_limit_name(order[i]);
 	return n;
 }
+
+enum occ_cluster_refusal occ_cluster_refused(const struct occ_arch *a,
+					     int bound,
+					     const struct occ_cluster_query *q)
+{
+	if (a->cc_major < 9)
+		return OCC_CLUSTER_NO_CLUSTERS;
+	if (occ_cluster_cap_unknown(a)) {
+		if (q->best)
+			return OCC_CLUSTER_BEST_CAP_UNKNOWN;
+		if (q->shape.size > a->cluster_size_portable)
+			return OCC_CLUSTER_ABOVE_PORTABLE;
+	} else if (a->cluster_size_max == 0) {
+		return OCC_CLUSTER_NO_FIGURES;
+	} else if (!q->best && q->shape.size > a->cluster_size_max) {
+		return OCC_CLUSTER_ABOVE_MAX;
+	}
+	return q->best && bound ? OCC_CLUSTER_BEST_BOUND : OCC_CLUSTER_ACCEPTED;
+}

@@ -364,3 +364,103 @@ enum occ_status occ_env_info_json(const struct occ_env *env,
 	*len = occ_row_json(sel.f, sel.n, &row, buf, cap);
 	return OCC_OK;
 }
+
+/* The target's GPC layout for clusters, by the library's one rule: the
+ * list's for gpu, else its SMs as one group. */
+static enum occ_status cluster_layout(const struct occ_env *env,
+				      const struct occ_arch *a, const char *gpu,
+				      int sms, struct occ_cluster_layout *L,
+				      struct occ_diag *diag)
+{
+	struct occ_layout_request r = { .flags = OCC_LAYOUT_SMS_STRICT };
+	const struct occ_gpu *g = NULL;
+	struct occ_target t;
+	enum occ_status st;
+
+	occ_target_table(a, &t);
+	t.sms = sms;
+	if (gpu && (st = occ_query_listed_gpu(env, gpu, &g, diag)) != OCC_OK)
+		return st;
+	if (g) {
+		r.gpus = env->gpus;
+		r.gpus_path = env->gpus_path;
+		r.name = g->name;
+	}
+	if ((st = occ_target_layout(&t, &r, diag)) != OCC_OK)
+		return st;
+	if (occ_cluster_layout_of(&t, g ? g->name : NULL, L) != OCC_OK) {
+		occ_query_diag_key(diag, "layout");
+		return OCC_ERR_MISSING_KEY;
+	}
+	return OCC_OK;
+}
+
+enum occ_status occ_env_cluster_json(const struct occ_env *env,
+				     const char *arch, const char *gpu,
+				     const struct occ_config_query *q,
+				     const struct occ_cluster_shape *shape,
+				     char *buf, size_t cap, size_t *len,
+				     struct occ_diag *diag)
+{
+	static const char *const refusals[] = {
+		[OCC_CLUSTER_NO_CLUSTERS] = "no thread-block clusters",
+		[OCC_CLUSTER_BEST_CAP_UNKNOWN] = "best: the cap unknown",
+		[OCC_CLUSTER_ABOVE_PORTABLE] = "above the portable size",
+		[OCC_CLUSTER_NO_FIGURES] = "no cluster figures",
+		[OCC_CLUSTER_ABOVE_MAX] = "above clusterSizeMax",
+		[OCC_CLUSTER_BEST_BOUND] = "best: the layout not measured",
+	};
+	enum occ_cluster_refusal refusal;
+	const struct occ_field *f[FIELDS_MAX];
+	const struct selection *sel;
+	struct occ_config_query query;
+	struct occ_cluster_query cq;
+	struct occ_cluster_layout L;
+	struct occ_config_row row;
+	struct occ_cluster_row cl;
+	const struct occ_arch *a;
+	enum occ_status st;
+	size_t at, n;
+	int sms;
+
+	if (!q || !len)
+		return OCC_ERR_INVALID_INPUT;
+	*len = 0;
+	if ((st = occ_env_gpu(env, arch, gpu, &a, &sms, diag)) != OCC_OK)
+		return st;
+	query = *q;
+	if (!query.sms)
+		query.sms = sms;
+	if (query.grid && !query.sms) {
+		occ_query_diag_key(diag, "sms");
+		return OCC_ERR_MISSING_KEY;
+	}
+	sel = &env->defaults[default_index(q)];
+	query.needs = sel->needs;
+	memset(&cq, 0, sizeof cq);
+	cq.best = !shape;
+	if (shape)
+		cq.shape = *shape;
+	if ((st = cluster_layout(env, a, gpu, query.sms, &L, diag)) != OCC_OK)
+		return st;
+	if ((refusal = occ_cluster_refused(a, L.bound, &cq)) !=
+	    OCC_CLUSTER_ACCEPTED) {
+		occ_query_diag_key(diag, refusals[refusal]);
+		return OCC_ERR_UNSUPPORTED;
+	}
+	if ((st = occ_config_compute(a, &query, &row)) != OCC_OK ||
+	    (st = occ_cluster_row_compute(&row, &L, &cq, &cl)) != OCC_OK)
+		return st;
+	occ_cluster_row_waves(&cl, &row);
+	/* The launch's object over the configuration's '}', its '{' made
+	 * the ',' between their members (as occ_cluster_config_json). */
+	at = occ_row_json(sel->f, sel->n, &row, buf, cap) - 1;
+	for (n = 0; n < occ_row_kind_count(&occ_cluster_kind) && n < FIELDS_MAX;
+	     n++)
+		f[n] = occ_row_kind_field(&occ_cluster_kind, n);
+	*len = at + occ_row_json(f, n, &cl, at < cap ? buf + at : NULL,
+				 at < cap ? cap - at : 0);
+	if (at + 1 < cap)
+		buf[at] = ',';
+	return OCC_OK;
+}

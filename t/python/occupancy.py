@@ -94,6 +94,12 @@ def random_options(rng):
     if rng.random() < 0.3:
         opts["headroom"] = True
         args += ["--headroom"]
+    if rng.random() < 0.25:
+        opts["cluster"] = rng.choice([1, 2, 4, 8, 16, "best", (2, 2),
+                                      (2, 1, 2)])
+        c = opts["cluster"]
+        args += ["--cluster", c if isinstance(c, str) else str(c)
+                 if isinstance(c, int) else "x".join(map(str, c))]
     return opts, args
 
 
@@ -119,8 +125,8 @@ for i in range(300):
     if not ok and len(bad) < 3:
         bad.append((args, row, want))
 t.ok(agree == tried, "%d of %d random configurations (every architecture, "
-     "GPUs of the list, shapes, shared memory, carveouts, grids, headroom) "
-     "give the command line's row" % (agree, tried))
+     "GPUs of the list, shapes, shared memory, carveouts, grids, headroom, "
+     "clusters) give the command line's row" % (agree, tried))
 for args, row, want in bad:
     t.diag("occcalc %s\n  python: %s\n  cli:    %s" % (" ".join(args), row,
                                                        want))
@@ -130,6 +136,13 @@ t.ok(best == cli_row(["--arch", "sm_86", "--regs", "64"], list(best)) and
      best["ties"] and best["block"] == best["ties"][0],
      "best_block(): the command line's best block, first of its ties")
 
+row = occcalc.occupancy(gpu="H100-SXM", block=128, regs=40, cluster=2)
+t.ok(row["max_active_clusters"] == 528 and row["layout"] ==
+     "8,16x5,18x2,2x4" and row == cli_row(
+         ["--gpu", "H100-SXM", "--block", "128", "--regs", "40",
+          "--cluster", "2"], list(row)),
+     "cluster=2 on H100-SXM: 528 clusters on its measured layout, the "
+     "command line's row")
 row = occcalc.occupancy(arch="sm_90", block=256, regs=32,
                         fields=["occupancy_pct", "limiter"])
 t.ok(list(row) == ["occupancy_pct", "limiter"],
@@ -147,7 +160,9 @@ for what, kwargs, word in (
         ("an unknown field", {"arch": "sm_90", "fields": "blocks"},
          "blocks"),
         ("--arch and --gpu that disagree",
-         {"arch": "sm_80", "gpu": "H100-SXM"}, "H100-SXM")):
+         {"arch": "sm_80", "gpu": "H100-SXM"}, "H100-SXM"),
+        ("a cluster on a GPU of unknown layout", {"arch": "sm_90",
+                                                  "cluster": 2}, "layout")):
     try:
         occcalc.occupancy(block=128, **kwargs)
         t.ok(False, "%s raises occcalc.Error" % what)

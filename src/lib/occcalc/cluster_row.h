@@ -190,6 +190,28 @@ size_t occ_cluster_config_json(const struct occ_config_row *row,
 		"or the SMs as one, allows), or no cluster blocks-per-SM cap " \
 		"known (Blackwell)", get_cluster_bound, { 0 })
 
+/* Why a cluster launch is refused before any figure: the architecture
+ * has no clusters, best's or a size's figures need what its table does
+ * not know, a size above the largest, best on a layout that only bounds
+ * the figures. */
+enum occ_cluster_refusal {
+	OCC_CLUSTER_ACCEPTED = 0,
+	OCC_CLUSTER_NO_CLUSTERS,        /* below compute capability 9.0 */
+	OCC_CLUSTER_BEST_CAP_UNKNOWN,   /* best, the blocks-per-SM cap unknown */
+	OCC_CLUSTER_ABOVE_PORTABLE,     /* above the portable size, the cap
+					   and clusterSizeMax unknown */
+	OCC_CLUSTER_NO_FIGURES,         /* no clusterSizeMax in the table */
+	OCC_CLUSTER_ABOVE_MAX,          /* above clusterSizeMax */
+	OCC_CLUSTER_BEST_BOUND          /* best, the layout not measured */
+};
+
+/* Whether q may be computed on a (bound: the layout only bounds the
+ * figures, occ_cluster_layout's bound), and if not, why; checked in the
+ * order above. */
+enum occ_cluster_refusal occ_cluster_refused(const struct occ_arch *a,
+					     int bound,
+					     const struct occ_cluster_query *q);
+
 #ifdef __cplusplus
 }
 #endif

@@ -68,6 +68,21 @@ enum occ_status occ_env_config_json(const struct occ_env *env,
 				    const char *fields, char *buf, size_t cap,
 				    size_t *len, struct occ_diag *diag);
 
+/* The row of q launched in clusters of shape (NULL: the portable size
+ * with the most CTAs resident, occcalc --cluster best) on the GPU that
+ * arch and gpu name, as occcalc --cluster writes it: q's default fields
+ * (occ_config_default_fields), then occ_cluster_kind's. The GPC layout
+ * is the target's (occ_target_layout): gpu's in the list, else the SMs
+ * (q->sms) as one group. OCC_ERR_MISSING_KEY (diag key "layout") where
+ * neither is known; occ_env_config_json's and occ_cluster_row_compute's
+ * statuses. */
+enum occ_status occ_env_cluster_json(const struct occ_env *env,
+				     const char *arch, const char *gpu,
+				     const struct occ_config_query *q,
+				     const struct occ_cluster_shape *shape,
+				     char *buf, size_t cap, size_t *len,
+				     struct occ_diag *diag);
+
 /* Called with each row's JSON object (len bytes, NUL-terminated), valid
  * until it returns; nonzero stops the read, which returns
  * OCC_ERR_INVALID_INPUT. */
