@@ -81,16 +81,7 @@ GETTER(get_api_dyn_loses)
 }
 #undef G
 
-#define LIMIT(name, member, desc) { name, OCC_FT_INT, desc, get_result_limit, \
-	NULL, { 0 }, 0, RESULT_AT(member) }
-/* A field of the model's result, shown as text columns show it. */
-#define RESULT(name, type, desc, get, member, text) { name, type, desc, get, \
-	NULL, text, 0, RESULT_AT(member) }
-#define COL(label, width, gap, flags, get) { label, width, gap, flags, get, 0 }
-#define STEP(name, member, desc) { name, OCC_FT_INT, desc, get_step, NULL, \
-	{ 0 }, NEED_HEADROOM, member }
 #define PLAIN(name, type, desc, get) { name, type, desc, get, NULL, { 0 }, 0, 0 }
-#define SMEM_STEP 8
 /* The library's fields of a cluster launch (occ_cluster_kind), read from
  * the row's. */
 #define OCC_CLUSTER_TEXT(fn) text_cluster_model
