@@ -24,6 +24,8 @@ void launch_summary_add(struct launch_summary *s, const struct occ_launch_row *r
  * time (0: all). */
 void launch_summary_print(FILE *f, struct launch_summary *s,
 			  size_t achieved_top);
+/* Each group as a row of occ_launch_summary_kind to out (--summary). */
+void launch_summary_rows(struct out *out, struct launch_summary *s);
 void launch_summary_free(struct launch_summary *s);
 
 /* ---- --annotate, --chrome-trace (chrome.c) ---- */

@@ -12,40 +12,30 @@
 #include "launches_sum.h"
 #include "occupancy.h"
 
+/* A set of limiters (occ_launch_limiter_set) as the text names it. */
 static void set_name(char *buf, size_t n, unsigned set)
 {
-	size_t len = 0;
-	int i;
+	struct occ_val v;
 
-	buf[0] = '\0';
-	for (i = 0; i < N_LIMITERS; i++)
-		if (set & (1u << i))
-			len += (size_t)snprintf(buf + len, len < n ? n - len : 0,
-						"%s%s", len ? "+" : "",
-						occ_resource_name(limiters[i]));
+	occ_val_limiters(&v, occ_launch_limiter_resources(set));
+	occ_val_format(buf, n, &v);
 	if (!set)
 		snprintf(buf, n, "cannot launch");
 }
 
 /* ---- Printing ---- */
 
+/* What a summary is printed from: the library's totals and groups. */
+struct view {
+	const struct launch_summary *s;
+	const struct occ_launch_totals *t;
+};
+
 /* By time where the traces timed launches, else by launch. */
-static const struct acc *weights(const struct launch_summary *s,
-				 const struct ksum *k)
+static const struct occ_launch_acc *weights(const struct view *s,
+					    const struct occ_launch_summary_group *k)
 {
-	if (s->t.all > 0)
-		return k ? &k->t : &s->t;
-	return k ? &k->n : &s->n_acc;
-}
-
-static int by_rank(const void *x, const void *y)
-{
-	const struct ksum *a = *(const struct ksum *const *)x;
-	const struct ksum *b = *(const struct ksum *const *)y;
-
-	if (a->rank != b->rank)
-		return a->rank > b->rank ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return occ_launch_summary_weights(s->t, k);
 }
 
 static double pct(double part, double whole)
@@ -53,24 +43,16 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100 * part / whole : 0;
 }
 
-#define N_SETS (1 << N_LIMITERS)
-
 /* What limits the kernel, by its time: the two sets of limiters that
  * hold the most, with their shares ("registers", "shared_memory 60%,
  * warps+registers 40%"). */
-static void limiter_mix(char *buf, size_t n, const struct acc *a)
+static void limiter_mix(char *buf, size_t n, const struct occ_launch_acc *a)
 {
-	unsigned first = 0, second = N_SETS, set;
+	unsigned first, second;
 	char name[96];
 	size_t len;
+	int two = occ_launch_limiter_mix(a, &first, &second);
 
-	for (set = 1; set < N_SETS; set++)
-		if (a->lim[set] > a->lim[first])
-			first = set;
-	for (set = 0; set < N_SETS; set++)
-		if (set != first && a->lim[set] > 0 &&
-		    (second == N_SETS || a->lim[set] > a->lim[second]))
-			second = set;
 	if (a->modelled <= 0) {
 		snprintf(buf, n, "-");
 		return;
@@ -82,7 +64,7 @@ static void limiter_mix(char *buf, size_t n, const struct acc *a)
 	}
 	len = (size_t)snprintf(buf, n, "%s %.0f%%", name,
 			       pct(a->lim[first], a->modelled));
-	if (second < N_SETS) {
+	if (two) {
 		set_name(name, sizeof name, second);
 		snprintf(buf + len, len < n ? n - len : 0, ", %s %.0f%%", name,
 			 pct(a->lim[second], a->modelled));
@@ -101,19 +83,19 @@ static void name_put(FILE *f, const char *name, size_t width)
 	fprintf(f, "%s%*s", e, (int)(width > cols ? width - cols : 0), "");
 }
 
-static int any_kineto(const struct launch_summary *s)
+static int any_kineto(const struct view *s)
 {
 	return weights(s, NULL)->kineto_w > 0;
 }
 
-static int any_achieved(const struct launch_summary *s)
+static int any_achieved(const struct view *s)
 {
 	return weights(s, NULL)->achieved_w > 0;
 }
 
 /* The achieved occupancy of the kernel's measured launches, and their
  * occupancy in brackets: shown for the first top kernels (0: all). */
-static void achieved_cell(char *buf, size_t n, const struct acc *a,
+static void achieved_cell(char *buf, size_t n, const struct occ_launch_acc *a,
 			  int shown)
 {
 	if (shown && a->achieved_w > 0)
@@ -123,11 +105,11 @@ static void achieved_cell(char *buf, size_t n, const struct acc *a,
 		snprintf(buf, n, "-");
 }
 
-static void kernel_line(FILE *f, const struct launch_summary *s,
-			const struct ksum *k, const char *name, size_t width,
+static void kernel_line(FILE *f, const struct view *s,
+			const struct occ_launch_summary_group *k, const char *name, size_t width,
 			int achieved_shown)
 {
-	const struct acc *a = weights(s, k), *all = weights(s, NULL);
+	const struct occ_launch_acc *a = weights(s, k), *all = weights(s, NULL);
 	char mix[256], occ[16], kin[16], ach[40];
 	char shapes[24];
 
@@ -179,29 +161,30 @@ static void part_note(FILE *f, const struct occ_launch_dev *d)
 	}
 }
 
-static void header(FILE *f, const struct launch_summary *s, size_t width)
+static void header(FILE *f, const struct view *s, size_t width)
 {
-	char dev[sizeof s->devs[0]->d.name * 4];
+	const struct occ_launch_totals *t = s->t;
+	char dev[sizeof t->devs[0]->d.name * 4];
 	size_t i;
 
 	fprintf(f, "%" PRIu64 " launch%s of %zu %s%s in %zu file%s, "
-		"%.3f ms of GPU time\n", s->launches,
-		s->launches == 1 ? "" : "es", s->n, s->by_op ? "op" : "kernel",
-		plural((long long)s->n),
-		s->n_files, plural((long long)s->n_files), s->t.all / 1e6);
-	for (i = 0; i < s->n_devs; i++) {
-		escape_text(dev, sizeof dev, s->devs[i]->d.name);
-		fprintf(f, "  %s: %s, %d SMs%s\n", dev, s->devs[i]->tag,
-			s->devs[i]->d.multiProcessorCount,
-			launches_named_note(s->devs[i]));
-		if (s->devs[i]->in_part)
-			part_note(f, s->devs[i]);
+		"%.3f ms of GPU time\n", t->launches,
+		t->launches == 1 ? "" : "es", t->groups,
+		s->s->by_op ? "op" : "kernel", plural((long long)t->groups),
+		t->files, plural((long long)t->files), t->t.all / 1e6);
+	for (i = 0; i < t->n_devs; i++) {
+		escape_text(dev, sizeof dev, t->devs[i]->d.name);
+		fprintf(f, "  %s: %s, %d SMs%s\n", dev, t->devs[i]->tag,
+			t->devs[i]->d.multiProcessorCount,
+			launches_named_note(t->devs[i]));
+		if (t->devs[i]->in_part)
+			part_note(f, t->devs[i]);
 	}
-	if (s->t.all <= 0 && s->launches)
+	if (t->t.all <= 0 && t->launches)
 		fprintf(f, "No launch has a duration: shares are of launches, "
 			"not of time.\n");
 	fprintf(f, "\n");
-	name_put(f, s->by_op ? "op" : "kernel", width);
+	name_put(f, s->s->by_op ? "op" : "kernel", width);
 	fprintf(f, " %3s %8s %6s %10s %7s %9s %6s %6s %6s", "gpu", "launches", "shapes", "GPU ms", "time", "occupancy",
 		"<25%", "<50%", "tail");
 	if (any_kineto(s))
@@ -211,22 +194,11 @@ static void header(FILE *f, const struct launch_summary *s, size_t width)
 	fprintf(f, "  limiter\n");
 }
 
-static const struct config *heaviest(const struct ksum *k)
-{
-	const struct config *best = NULL;
-	size_t i;
-
-	for (i = 0; i < k->n_configs; i++)
-		if (!best || k->configs[i].weight > best->weight)
-			best = &k->configs[i];
-	return best;
-}
-
 #define TOP 5
 
-static void headroom_of(FILE *f, const struct ksum *k, const char *name)
+static void headroom_of(FILE *f, const struct occ_launch_summary_group *k, const char *name)
 {
-	const struct config *c = heaviest(k);
+	const struct occ_launch_config *c = occ_launch_summary_heaviest(k);
 	const struct occ_launch_record *l;
 	struct occ_headroom h;
 
@@ -264,18 +236,19 @@ static size_t terminal_columns(FILE *f)
 
 /* The rows' names as shown: kernels' shortened (names_shorten), unless
  * --wide or a terminal wide enough for the whole; and the column width. */
-static char **names_of(FILE *f, const struct launch_summary *s,
-		       struct ksum *const *order, size_t *width)
+static char **names_of(FILE *f, const struct view *s,
+		       const struct occ_launch_summary_group *const *order, size_t n,
+		       size_t *width)
 {
-	const char **full = malloc((s->n ? s->n : 1) * sizeof *full);
-	char **shown = calloc(s->n ? s->n : 1, sizeof *shown);
+	const char **full = malloc((n ? n : 1) * sizeof *full);
+	char **shown = calloc(n ? n : 1, sizeof *shown);
 	char e[4 * NAME_KEPT + 8];
 	size_t i, cols, widest = 0;
-	int whole = s->wide || s->by_op;
+	int whole = s->s->wide || s->s->by_op;
 
 	if (!full || !shown)
-		die("out of memory for the summary of %zu kernels", s->n);
-	for (i = 0; i < s->n; i++) {
+		die("out of memory for the summary of %zu kernels", n);
+	for (i = 0; i < n; i++) {
 		full[i] = order[i]->name;
 		escape_text(e, sizeof e, full[i]);
 		cols = name_columns(e);
@@ -284,15 +257,15 @@ static char **names_of(FILE *f, const struct launch_summary *s,
 	if (!whole && terminal_columns(f) >= widest + LINE_REST)
 		whole = 1;
 	if (whole) {
-		for (i = 0; i < s->n; i++)
+		for (i = 0; i < n; i++)
 			if (!(shown[i] = strdup(full[i])))
 				die("out of memory for the summary");
-	} else if (!names_shorten(full, s->n, shown)) {
-		die("out of memory for the summary of %zu kernels", s->n);
+	} else if (!names_shorten(full, n, shown)) {
+		die("out of memory for the summary of %zu kernels", n);
 	}
 	free(full);
-	*width = strlen(s->by_op ? "op" : "kernel");
-	for (i = 0; i < s->n; i++) {
+	*width = strlen(s->s->by_op ? "op" : "kernel");
+	for (i = 0; i < n; i++) {
 		escape_text(e, sizeof e, shown[i]);
 		cols = name_columns(e);
 		*width = cols > *width ? cols : *width;
@@ -300,31 +273,25 @@ static char **names_of(FILE *f, const struct launch_summary *s,
 	return shown;
 }
 
-void launch_summary_print(FILE *f, struct launch_summary *s,
+void launch_summary_print(FILE *f, struct launch_summary *sum,
 			  size_t achieved_top)
 {
-	struct ksum **order;
+	struct view view = { sum, occ_launch_summary_totals(sum->sum) };
+	const struct view *s = &view;
+	const struct occ_launch_totals *t = view.t;
+	const struct occ_launch_summary_group *const *order;
 	char **shown;
-	size_t i, j = 0, top = 0, width;
+	size_t i, n, top = 0, width;
 
-	if (s->failed)
-		die("out of memory for the summary of %zu kernels", s->n);
-	order = malloc((s->n ? s->n : 1) * sizeof *order);
-	if (!order)
-		die("out of memory for the summary of %zu kernels", s->n);
-	for (i = 0; i < s->cap; i++)
-		if (s->slots[i]) {
-			order[j] = s->slots[i];
-			order[j]->rank = weights(s, order[j])->all;
-			j++;
-		}
-	qsort(order, s->n, sizeof *order, by_rank);
-	shown = names_of(f, s, order, &width);
+	if (sum->failed ||
+	    occ_launch_summary_groups(sum->sum, &order, &n) != OCC_OK)
+		die("out of memory for the summary of %zu kernels", t->groups);
+	shown = names_of(f, s, order, n, &width);
 	header(f, s, width);
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < n; i++)
 		kernel_line(f, s, order[i], shown[i], width,
 			    !achieved_top || i < achieved_top);
-	if (s->t.all > 0)
+	if (t->t.all > 0)
 		fprintf(f, "\noccupancy: weighted by GPU time; <25%%, <50%%: "
 			"the kernel's time in launches below\nthat occupancy; "
 			"tail: its time in partial last waves (the waves taken "
@@ -343,21 +310,22 @@ void launch_summary_print(FILE *f, struct launch_summary *s,
 			"weighted alike; in brackets the occupancy of\nthe same "
 			"launches.%s\n", achieved_top ? " Shown for the kernels "
 			"with the most GPU time." : "");
-	if (s->untracked)
+	if (t->untracked)
 		fprintf(f, "\n%" PRIu64 " launch%s of kernels past the first "
 			"%d are in the totals, not listed\n(the summary holds "
 			"at most %d kernels: -f csv gives every launch).\n",
-			s->untracked, s->untracked == 1 ? "" : "es",
-			SUMMARY_KERNELS, SUMMARY_KERNELS);
-	if (s->n_shapes == SHAPES_MAX)
+			t->untracked, t->untracked == 1 ? "" : "es",
+			OCC_LAUNCH_SUMMARY_GROUPS, OCC_LAUNCH_SUMMARY_GROUPS);
+	if (t->n_shapes == OCC_LAUNCH_SUMMARY_SHAPES)
 		fprintf(f, "\nshapes: counted up to %u for all kernels "
-			"together; N+: more, not counted.\n", SHAPES_MAX);
-	if (s->modelled < s->launches)
+			"together; N+: more, not counted.\n",
+			OCC_LAUNCH_SUMMARY_SHAPES);
+	if (t->modelled < t->launches)
 		fprintf(f, "\n%" PRIu64 " launch%s without occupancy figures "
 			"(why: on standard error) count in the time, not in the "
-			"percentages.\n", s->launches - s->modelled,
-			s->launches - s->modelled == 1 ? "" : "es");
-	for (i = 0; i < s->n && top < TOP; i++) {
+			"percentages.\n", t->launches - t->modelled,
+			t->launches - t->modelled == 1 ? "" : "es");
+	for (i = 0; i < n && top < TOP; i++) {
 		if (!order[i]->modelled)
 			continue;
 		if (!top++)
@@ -366,9 +334,8 @@ void launch_summary_print(FILE *f, struct launch_summary *s,
 				"inputs unchanged:\n");
 		headroom_of(f, order[i], shown[i]);
 	}
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < n; i++)
 		free(shown[i]);
 	free(shown);
-	free(order);
 }
 

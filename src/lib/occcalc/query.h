@@ -100,6 +100,18 @@ enum occ_status occ_env_launches_json(const struct occ_env *env,
 				      void *ctx, uint64_t *launches,
 				      struct occ_diag *diag);
 
+/* The summary of the trace at path by kernel or operator (by: "kernel",
+ * "op"; NULL: kernel) and GPU, each group handed to fn as the JSON object
+ * occcalc --launches path --summary -f jsonl writes for it
+ * (OCC_LAUNCH_SUMMARY_FIELDS, _OP), ranked by GPU time; gpu as
+ * occ_env_launches_json's. What is held grows with the groups, never the
+ * launches. OCC_ERR_INVALID_INPUT for another by; statuses as
+ * occ_launch_rows_read_file's, OCC_ERR_NOMEM. */
+enum occ_status occ_env_launch_summary_json(const struct occ_env *env,
+					    const char *path, const char *gpu,
+					    const char *by, occ_json_row_fn fn,
+					    void *ctx, struct occ_diag *diag);
+
 /* Called with the next n bytes of the output; nonzero: it failed. */
 typedef int (*occ_write_fn)(void *ctx, const void *p, size_t n);
 
