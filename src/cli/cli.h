@@ -103,6 +103,7 @@ struct options {
 	const char *kernel_re;          /* --kernel REGEX */
 	const char *by;                 /* --by kernel|op */
 	int wide;                       /* --wide */
+	int summary;                    /* --summary */
 	uint64_t jobs;                  /* --jobs N; 0: one per processor */
 	const char *completion;         /* --completion SHELL */
 	const char *check[32];          /* --check EXPR, each given */

@@ -14,6 +14,8 @@ struct launch_run {
 	struct out out;
 	struct fieldsel sel;
 	int text;                          /* the summary, not rows */
+	int summary_rows;                  /* the summary as rows
+					      (--summary) */
 	struct chrome *chrome;             /* --annotate, --chrome-trace */
 	int quiet;                         /* that trace is standard output */
 	struct launch_summary *sum;

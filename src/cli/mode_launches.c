@@ -231,6 +231,23 @@ void launches_free(struct launch_run *run)
 }
 
 
+/* --summary: its rows written through the summary's fields, unless the
+ * text summary is asked (text without --fields); launch rows are still
+ * what --check judges. */
+static void summary_rows_prepare(struct launch_run *run)
+{
+	const struct options *o = run->s->o;
+
+	if (o->format == OUT_TEXT && !o->fields)
+		return;
+	fieldsel_make(&run->sel, &occ_launch_summary_kind, o->fields,
+		      o->by && strcmp(o->by, "op") == 0
+		      ? OCC_LAUNCH_SUMMARY_FIELDS_OP : OCC_LAUNCH_SUMMARY_FIELDS);
+	out_open(&run->out, stdout, o->format, &run->sel);
+	out_style(&run->out, o->format_style);
+	run->summary_rows = 1;
+}
+
 /* Everything that can refuse the options, done before any file is read
  * (and, for --trace, before the command runs). */
 static void run_prepare(struct session *s, struct launch_run *run)
@@ -249,7 +266,8 @@ static void run_prepare(struct session *s, struct launch_run *run)
 					  : "--chrome-trace");
 	/* That trace on standard output: no rows nor summary beside it. */
 	run->quiet = run->chrome && chrome_stdout(run->chrome);
-	run->text = (o->format == OUT_TEXT && !o->fields) || run->quiet;
+	run->text = (o->format == OUT_TEXT && !o->fields) || run->quiet ||
+		    o->summary;
 	if (o->kernel_re) {
 		e = regcomp(&run->re, o->kernel_re, REG_EXTENDED | REG_NOSUB);
 		if (e) {
@@ -262,16 +280,24 @@ static void run_prepare(struct session *s, struct launch_run *run)
 	session_tables(s);
 	session_gpus(s);
 	launches_rows_open(run, 0);
+	if (o->compare && o->summary)
+		die_usage("--summary and --compare: --compare's rows are its "
+			  "own");
 	if (o->compare)
 		return;               /* its rows are launches_compare.c's */
-	fieldsel_make(&run->sel, &occ_launch_kind, o->fields,
-		      o->achieved ? (o->partition.given ? DEFAULT_FIELDS_PART
-				     ",achieved_occupancy_pct" : DEFAULT_FIELDS
-				     ",achieved_occupancy_pct")
-		      : o->partition.given ? DEFAULT_FIELDS_PART
-		      : DEFAULT_FIELDS);
 	if (o->by && strcmp(o->by, "kernel") != 0 && strcmp(o->by, "op") != 0)
 		die_usage("--by %s: kernel or op", o->by);
+	if (o->summary)
+		summary_rows_prepare(run);
+	else
+		fieldsel_make(&run->sel, &occ_launch_kind, o->fields,
+			      o->achieved ? (o->partition.given
+					     ? DEFAULT_FIELDS_PART
+					     ",achieved_occupancy_pct"
+					     : DEFAULT_FIELDS
+					     ",achieved_occupancy_pct")
+			      : o->partition.given ? DEFAULT_FIELDS_PART
+			      : DEFAULT_FIELDS);
 	if (run->text) {
 		check_prepare(s, &occ_launch_kind);
 		run->sum = launch_summary_new(o->by && strcmp(o->by, "op") == 0,
@@ -323,7 +349,10 @@ int launches_report(struct session *s, const char *const *files,
 		chrome_close(run->chrome);
 	if (run->quiet || run->sink)
 		;
-	else if (run->text)
+	else if (run->summary_rows) {
+		launch_summary_rows(&run->out, run->sum);
+		out_close(&run->out);
+	} else if (run->text)
 		launch_summary_print(stdout, run->sum, s->o->achieved ?
 				     (size_t)s->o->achieved_top : 0);
 	else
@@ -367,5 +396,6 @@ const struct mode mode_launches = {
 	.name = "--launches",
 	.run = run_launches,
 	.tables = TABLES_READ,
-	.kinds = { &occ_launch_kind, &kind_launch_compare },
+	.kinds = { &occ_launch_kind, &kind_launch_compare,
+		   &occ_launch_summary_kind },
 };

@@ -158,6 +158,11 @@ const struct opt opts[] = {
 	  .help = "--launches, --trace: the text summary's rows\nby kernel "
 	  "(default) or by op, the PyTorch\noperator that launched them; a "
 	  "row per GPU" },
+	{ "summary", 0, FLAG(summary, 1), MODES(LAU),
+	  .topic = T_LAUNCHES,
+	  .help = "--launches, --trace: the summary's rows, by\nkernel "
+	  "(or --by op) and GPU, in -f csv,\njson, jsonl: a row per kernel, "
+	  "not per\nlaunch" },
 	{ "wide", 0, FLAG(wide, 1), MODES(LAU),
 	  .topic = T_LAUNCHES,
 	  .help = "--launches, --trace: full kernel names in the\nsummary "

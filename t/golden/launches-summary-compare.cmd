@@ -1,0 +1,1 @@
+--launches $T/fixtures/launches/small.jsonl --summary --compare $T/fixtures/launches/small.jsonl

@@ -1,0 +1,1 @@
+--launches $T/fixtures/launches/small.jsonl --summary -f json

@@ -1,0 +1,1 @@
+--launches $T/fixtures/launches/kineto.json --summary --by op -f jsonl
