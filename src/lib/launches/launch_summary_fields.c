@@ -274,5 +274,5 @@ static const struct occ_field fields[] = {
 };
 
 const struct occ_row_kind occ_launch_summary_kind = {
-	"launch-summary", fields, sizeof fields / sizeof fields[0], NULL
+	"launch_summary", fields, sizeof fields / sizeof fields[0], NULL
 };
