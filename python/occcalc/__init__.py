@@ -21,9 +21,10 @@ import threading
 from json import decoder as _decoder
 
 from . import _lib
+from ._summary import launch_summary
 
 __all__ = ["Error", "Env", "occupancy", "best_block", "launches",
-           "annotate", "fields", "archs", "gpus", "info"]
+           "annotate", "fields", "archs", "gpus", "info", "launch_summary"]
 
 
 class Error(Exception):

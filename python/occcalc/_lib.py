@@ -90,6 +90,9 @@ def _declare(lib):
                                             c.c_char_p, JSON_ROW_FN, P,
                                             c.POINTER(c.c_uint64),
                                             c.POINTER(Diag)]),
+        "occ_env_launch_summary_json": (c.c_int, [P, c.c_char_p, c.c_char_p,
+                                                  c.c_char_p, JSON_ROW_FN, P,
+                                                  c.POINTER(Diag)]),
         "occ_env_annotate": (c.c_int, [P, c.c_char_p, c.c_char_p, WRITE_FN,
                                        P, c.POINTER(Diag)]),
         "occ_env_archs_json": (c.c_int, [P, c.c_char_p, JSON_ROW_FN, P,
@@ -158,6 +161,7 @@ def query_defaults():
 
 
 _KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind",
+          "launch_summary": "occ_launch_summary_kind",
           "list-archs": "occ_archs_kind", "list-gpus": "occ_gpus_kind"}
 
 
