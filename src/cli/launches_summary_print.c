@@ -32,8 +32,8 @@ struct view {
 };
 
 /* By time where the traces timed launches, else by launch. */
-static const struct occ_launch_acc *weights(const struct view *s,
-					    const struct occ_launch_summary_group *k)
+static const struct occ_launch_acc *
+weights(const struct view *s, const struct occ_launch_summary_group *k)
 {
 	return occ_launch_summary_weights(s->t, k);
 }
@@ -106,8 +106,8 @@ static void achieved_cell(char *buf, size_t n, const struct occ_launch_acc *a,
 }
 
 static void kernel_line(FILE *f, const struct view *s,
-			const struct occ_launch_summary_group *k, const char *name, size_t width,
-			int achieved_shown)
+			const struct occ_launch_summary_group *k,
+			const char *name, size_t width, int achieved_shown)
 {
 	const struct occ_launch_acc *a = weights(s, k), *all = weights(s, NULL);
 	char mix[256], occ[16], kin[16], ach[40];
@@ -196,7 +196,8 @@ static void header(FILE *f, const struct view *s, size_t width)
 
 #define TOP 5
 
-static void headroom_of(FILE *f, const struct occ_launch_summary_group *k, const char *name)
+static void headroom_of(FILE *f, const struct occ_launch_summary_group *k,
+			const char *name)
 {
 	const struct occ_launch_config *c = occ_launch_summary_heaviest(k);
 	const struct occ_launch_record *l;
@@ -237,8 +238,8 @@ static size_t terminal_columns(FILE *f)
 /* The rows' names as shown: kernels' shortened (names_shorten), unless
  * --wide or a terminal wide enough for the whole; and the column width. */
 static char **names_of(FILE *f, const struct view *s,
-		       const struct occ_launch_summary_group *const *order, size_t n,
-		       size_t *width)
+		       const struct occ_launch_summary_group *const *order,
+		       size_t n, size_t *width)
 {
 	const char **full = malloc((n ? n : 1) * sizeof *full);
 	char **shown = calloc(n ? n : 1, sizeof *shown);

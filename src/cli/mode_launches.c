@@ -242,7 +242,8 @@ static void summary_rows_prepare(struct launch_run *run)
 		return;
 	fieldsel_make(&run->sel, &occ_launch_summary_kind, o->fields,
 		      o->by && strcmp(o->by, "op") == 0
-		      ? OCC_LAUNCH_SUMMARY_FIELDS_OP : OCC_LAUNCH_SUMMARY_FIELDS);
+		      ? OCC_LAUNCH_SUMMARY_FIELDS_OP
+		      : OCC_LAUNCH_SUMMARY_FIELDS);
 	out_open(&run->out, stdout, o->format, &run->sel);
 	out_style(&run->out, o->format_style);
 	run->summary_rows = 1;

@@ -13,12 +13,14 @@
 
 struct occ_launch_summary {
 	struct occ_launch_totals t;
-	struct occ_launch_summary_group **slots;       /* open addressing by name */
+	struct occ_launch_summary_group **slots;   /* open addressing by
+						      name */
 	size_t cap;
 	/* The (group, shape) pairs seen, as hashes (0: an empty slot). */
 	uint64_t *shapes;
 	size_t cap_shapes;
-	const struct occ_launch_summary_group **order; /* occ_launch_summary_groups */
+	/* What occ_launch_summary_groups hands over. */
+	const struct occ_launch_summary_group **order;
 	int failed;                            /* out of memory */
 };
 
@@ -171,7 +173,8 @@ static int shapes_grow(struct occ_launch_summary *s)
 
 /* Counts the launch's shape under its group if not seen before: 0 out
  * of memory. */
-static int shape_add(struct occ_launch_summary *s, struct occ_launch_summary_group *k,
+static int shape_add(struct occ_launch_summary *s,
+		     struct occ_launch_summary_group *k,
 		     const struct occ_launch_record *l)
 {
 	uint64_t h = shape_hash(l);
@@ -429,9 +432,10 @@ occ_launch_summary_groups(struct occ_launch_summary *s,
 		return OCC_ERR_NOMEM;
 	for (i = 0; i < s->cap; i++)
 		if (s->slots[i]) {
-			s->slots[i]->rank =
-				occ_launch_summary_weights(&s->t, s->slots[i])->all;
-			s->order[j++] = s->slots[i];
+			struct occ_launch_summary_group *g = s->slots[i];
+
+			g->rank = occ_launch_summary_weights(&s->t, g)->all;
+			s->order[j++] = g;
 		}
 	qsort(s->order, j, sizeof *s->order, by_rank);
 	*groups = s->order;
