@@ -45,9 +45,9 @@ unsigned occ_launch_limiter_set(const struct occ_result *r);
 unsigned occ_launch_limiter_resources(unsigned set);
 
 struct occ_launch_acc;
-/* The two sets of limiters that hold the most of a's modelled weight:
- * *first, and *second unless it returns 0 (one set holds it all, or
- * none was modelled: a->modelled is 0). */
+/* The two sets of limiters that hold the most of a's modelled weight
+ * (a->modelled; none where it is 0): *first, and *second where another
+ * set holds any, which it returns (0: one set holds it all). */
 int occ_launch_limiter_mix(const struct occ_launch_acc *a, unsigned *first,
 			   unsigned *second);
 
