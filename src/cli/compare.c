@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
 #include "kernels.h"
 #include "compare_int.h"
 
@@ -53,13 +52,13 @@ static int decimals(const char *t)
 /* t as an integer in units of 10^-d. */
 static __int128 scaled(const char *t, int d)
 {
-	struct expr_num x;
+	struct occ_decimal x;
 	size_t used;
 	__int128 v;
 	uint64_t frac = x.fp = 0;
 	int i;
 
-	expr_num_parse(t, strlen(t), &x, &used);
+	occ_decimal_parse(t, strlen(t), &x, &used);
 	frac = x.fp;
 	for (i = 0; i < 18 - d; i++)
 		frac /= 10;
@@ -106,16 +105,16 @@ static int numeric_field(size_t i)
 
 static int differs(size_t i, const char *a, const char *b)
 {
-	struct expr_num x, y;
+	struct occ_decimal x, y;
 	size_t u;
 
 	if (!a || !b)
 		return !a != !b;
 	if (!numeric_field(i))
 		return strcmp(a, b) != 0;
-	expr_num_parse(a, strlen(a), &x, &u);
-	expr_num_parse(b, strlen(b), &y, &u);
-	return expr_num_cmp(&x, &y) != 0;
+	occ_decimal_parse(a, strlen(a), &x, &u);
+	occ_decimal_parse(b, strlen(b), &y, &u);
+	return occ_decimal_cmp(&x, &y) != 0;
 }
 
 /* ---- The compare rows' fields ---- */

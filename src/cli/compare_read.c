@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "occupancy.h"
-#include "expr.h"
 #include "kernels.h"
 #include "compare_int.h"
 
@@ -123,14 +122,14 @@ int cmp_key_cmp(const struct base_row *x, const struct base_row *y)
 /* Its numbers must read as numbers, or no delta could be exact. */
 static void check_numbers(const char *what, size_t i, const struct base_row *r)
 {
-	struct expr_num x;
+	struct occ_decimal x;
 	const char *t;
 	size_t j, used;
 
 	for (j = 0; j < N_CMP; j++)
 		if (strcmp(cmp_fields[j], TEXT_FIELD) != 0 &&
 		    (t = cmp_get(r, cmp_fields[j])) != NULL &&
-		    (expr_num_parse(t, strlen(t), &x, &used) != 0 || t[used]))
+		    (occ_decimal_parse(t, strlen(t), &x, &used) != 0 || t[used]))
 			die("%s: row %zu: %s: '%.40s' is not a number", what,
 			    i + 1, cmp_fields[j], t);
 }

@@ -489,6 +489,7 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/target.h"
 #include "occcalc/rows.h"
 #include "occcalc/fields.h"
+#include "occcalc/check.h"
 #include "occcalc/config.h"
 #include "occcalc/cluster_row.h"
 #include "occcalc/lists.h"
