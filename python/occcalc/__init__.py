@@ -21,11 +21,11 @@ import threading
 from json import decoder as _decoder
 
 from . import _lib
-from ._check import check, Verdict
+from ._check import check, compare, Verdict
 
 __all__ = ["Error", "Env", "occupancy", "best_block", "launches",
            "annotate", "fields", "archs", "gpus", "info", "check",
-           "Verdict"]
+           "compare", "Verdict"]
 
 
 class Error(Exception):

@@ -1,6 +1,7 @@
-"""occcalc.check(): --check's expressions on a row a program holds, by the
-library's rules (occcalc/check.h), so that Python and `occcalc --check`
-cannot judge a row differently."""
+"""occcalc.check() and compare(): --check's expressions on a row a
+program holds (occcalc/check.h), and --compare's matching of two builds'
+rows (occcalc/row_compare.h), by the library's rules, so that Python and
+the command line cannot judge rows differently."""
 import collections
 import ctypes
 import decimal
@@ -29,6 +30,19 @@ class _Failure(ctypes.Structure):
                 ("seen", ctypes.POINTER(_Seen)), ("n_seen", ctypes.c_size_t)]
 
 
+class _CompareDiag(ctypes.Structure):
+    _fields_ = [("old", ctypes.c_int), ("row", ctypes.c_size_t),
+                ("field", ctypes.c_char * 64), ("value", ctypes.c_char * 48)]
+
+
+class _CompareStats(ctypes.Structure):
+    _fields_ = [("changed", ctypes.c_uint64), ("added", ctypes.c_uint64),
+                ("removed", ctypes.c_uint64), ("unchanged", ctypes.c_uint64)]
+
+
+_COMPARE_BY_BLOCK = 1
+_COMPARE_ALL = 2
+
 _FAILURE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
                                ctypes.POINTER(_Failure))
 
@@ -56,7 +70,24 @@ def _declared(lib):
         P, c.c_char_p, c.c_size_t, c.POINTER(c.c_int),
         c.POINTER(c.POINTER(_lib.Field)), _FAILURE_FN, P,
         c.POINTER(_RowsDiag)]
+    lib.occ_row_set_new.restype = c.c_int
+    lib.occ_row_set_new.argtypes = [c.POINTER(P)]
+    lib.occ_row_set_free.restype = None
+    lib.occ_row_set_free.argtypes = [P]
+    lib.occ_row_set_add_json.restype = c.c_int
+    lib.occ_row_set_add_json.argtypes = [P, c.c_char_p, c.c_size_t,
+                                         c.POINTER(_RowsDiag)]
+    lib.occ_row_sets_compare_json.restype = c.c_int
+    lib.occ_row_sets_compare_json.argtypes = [
+        P, P, c.c_uint, c.c_char_p, _lib.JSON_ROW_FN, P,
+        c.POINTER(_CompareStats), c.POINTER(_CompareDiag)]
     return lib
+
+
+def _error(st, message):
+    """occcalc.Error (imported late: the package imports this module)."""
+    from . import Error
+    return Error(st, message)
 
 
 def _number(x):
@@ -93,8 +124,7 @@ def _parse(lib, expr, kind):
     st = lib.occ_check_parse(text, _lib.kind(kind), ctypes.byref(handle),
                              ctypes.byref(err))
     if st != 0:
-        from . import Error
-        e = Error(st, "check: '%s': column %d: %s" % (
+        e = _error(st, "check: '%s': column %d: %s" % (
             expr, err.column, err.msg.decode(errors="replace")))
         e.column = err.column
         raise e
@@ -137,9 +167,80 @@ def check(expr, row, kind="occupancy"):
     finally:
         lib.occ_check_free(handle)
     if st != 0:
-        from . import Error
-        raise Error(st, "check: row: %s" % (
+        raise _error(st, "check: row: %s" % (
             diag.what.decode(errors="replace") or
             lib.occ_strerror(st).decode()))
     return Verdict(_VALUES[value.value], failures,
                    absent.contents.name.decode() if absent else None)
+
+
+
+def _row_set(lib, rows, side):
+    """A set of the library's holding rows (dicts or JSON texts)."""
+    handle = ctypes.c_void_p()
+    if lib.occ_row_set_new(ctypes.byref(handle)) != 0:
+        raise MemoryError("compare: out of memory")
+    text = b"\n".join(_row_json(r) for r in rows)
+    diag = _RowsDiag()
+    # No rows is no JSON: an empty side, not a refusal.
+    st = lib.occ_row_set_add_json(handle, text, len(text),
+                                  ctypes.byref(diag)) if text else 0
+    if st != 0:
+        lib.occ_row_set_free(handle)
+        at = "row %d: " % diag.line if diag.line else ""
+        raise _error(st, "compare: %s rows: %s%s" % (
+            side, at, diag.what.decode(errors="replace")))
+    return handle
+
+
+def _compare_refused(lib, st, diag):
+    side = "old" if diag.old else "new"
+    field = diag.field.decode(errors="replace")
+    if st == _lib.OCC_ERR_MISSING_KEY:
+        return _error(st, "compare: %s row %d has no %s: not occcalc's "
+                      "--kernels rows" % (side, diag.row + 1, field))
+    if st == _lib.OCC_ERR_BAD_VALUE:
+        return _error(st, "compare: %s row %d: %s: '%s' is not a number" % (
+            side, diag.row + 1, field, diag.value.decode(errors="replace")))
+    if st == _lib.OCC_ERR_UNKNOWN_KEY:
+        return _error(st, "compare: fields: %r: no such field of compare "
+                      "rows" % field)
+    return _error(st, "compare: " + lib.occ_strerror(st).decode())
+
+
+def compare(old_rows, new_rows, block=False, all=False, fields=None):
+    """The rows of `occcalc --kernels NEW --compare OLD -f json` for two
+    builds' rows (dicts of --kernels' rows, as its -f json gives them, or
+    their JSON texts): kernels matched by symbol, image (arch) and, with
+    block=True (--block), block; each a dict with the change (changed,
+    added, removed; unchanged too with all=True, --all), the fields that
+    changed, and old_, new and d_ (the delta, exact) of each field
+    compared; fields= as --fields."""
+    from . import _field_list, _scan
+    lib = _declared(_lib.load())
+    out = []
+
+    @_lib.JSON_ROW_FN
+    def take(ctx, text, length):
+        out.append(_scan(text.decode(), 0)[0])
+        return 0
+
+    old = _row_set(lib, old_rows, "old")
+    try:
+        new = _row_set(lib, new_rows, "new")
+    except Exception:
+        lib.occ_row_set_free(old)
+        raise
+    try:
+        stats = _CompareStats()
+        diag = _CompareDiag()
+        st = lib.occ_row_sets_compare_json(
+            old, new, (_COMPARE_BY_BLOCK if block else 0) |
+            (_COMPARE_ALL if all else 0), _field_list(fields), take, None,
+            ctypes.byref(stats), ctypes.byref(diag))
+    finally:
+        lib.occ_row_set_free(old)
+        lib.occ_row_set_free(new)
+    if st != 0:
+        raise _compare_refused(lib, st, diag)
+    return out
