@@ -6,10 +6,10 @@
  */
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "row_compare_int.h"
+#include "query_int.h"
 
 static void get_text(const struct occ_row_set_row *r, const char *name,
 		     enum occ_field_type t, struct occ_val *v)
@@ -110,37 +110,26 @@ const struct occ_row_kind occ_compare_kind = {
 
 /* ---- As JSON ---- */
 
-#define JSON_FIELDS_MAX 64
-
 struct json_out {
-	const struct occ_field *f[JSON_FIELDS_MAX];
-	size_t n;
+	struct selection sel;
 	unsigned flags;
 	occ_json_row_fn fn;
 	void *ctx;
-	int stopped;
+	enum occ_status st;         /* OCC_ERR_NOMEM, or a stop: not OCC_OK */
 };
 
 /* A match as --compare -f json writes it, if it lists it. */
 static int write_json(void *ctx, const struct occ_compare_row *r)
 {
 	struct json_out *o = ctx;
-	char small[4096], *big = NULL, *text = small;
-	size_t len;
+	char small[4096];
 
 	if (strcmp(r->change, "unchanged") == 0 &&
 	    !(o->flags & OCC_COMPARE_ALL))
 		return 0;
-	len = occ_row_json(o->f, o->n, r, small, sizeof small);
-	if (len >= sizeof small) {
-		if (!(big = malloc(len + 1)))
-			return o->stopped = OCC_ERR_NOMEM;
-		occ_row_json(o->f, o->n, r, big, len + 1);
-		text = big;
-	}
-	o->stopped = o->fn(o->ctx, text, len) != 0 ? -1 : 0;
-	free(big);
-	return o->stopped;
+	o->st = occ_query_hand_json(&o->sel, r, small, sizeof small, o->fn,
+				    o->ctx);
+	return o->st != OCC_OK;
 }
 
 enum occ_status occ_row_sets_compare_json(struct occ_row_set *old,
@@ -152,7 +141,6 @@ enum occ_status occ_row_sets_compare_json(struct occ_row_set *old,
 {
 	struct json_out o;
 	struct occ_diag d;
-	unsigned needs;
 	enum occ_status st;
 
 	memset(&o, 0, sizeof o);
@@ -161,13 +149,14 @@ enum occ_status occ_row_sets_compare_json(struct occ_row_set *old,
 	o.fn = fn;
 	o.ctx = ctx;
 	st = occ_row_kind_select(&occ_compare_kind, fields ? fields
-				 : OCC_COMPARE_FIELDS, o.f, JSON_FIELDS_MAX,
-				 &o.n, &needs, &d);
+				 : OCC_COMPARE_FIELDS, o.sel.f, FIELDS_MAX,
+				 &o.sel.n, &o.sel.needs, &d);
 	if (st != OCC_OK) {
 		snprintf(diag->field, sizeof diag->field, "%s", d.key);
 		return st;
 	}
 	st = occ_row_sets_compare(old, cur, flags, write_json, &o, stats,
 				  diag);
-	return st == OCC_OK && o.stopped == OCC_ERR_NOMEM ? OCC_ERR_NOMEM : st;
+	/* A stop the caller asked for is no failure. */
+	return st == OCC_OK && o.st == OCC_ERR_NOMEM ? OCC_ERR_NOMEM : st;
 }

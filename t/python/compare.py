@@ -112,6 +112,9 @@ rows = occcalc.compare(base, changed, block=True)
 t.ok(len(rows) == 1 and rows[0]["change"] == "changed" and
      rows[0]["d_regs"] == 8 and "regs" in rows[0]["changed"].split("+"),
      "a dict changed in Python: its delta, exactly")
+v = occcalc.check("d_regs <= 0", rows[0], kind="compare")
+t.ok(v.value is False and v.failures[0]["values"] == {"d_regs": "8"},
+     "check(kind='compare') judges a compare row, as --compare --check")
 t.ok(occcalc.compare(base, base, block=True) == [] and
      len(occcalc.compare(base, base, block=True, all=True)) == len(base),
      "the same rows: nothing changed (all=True lists them)")
