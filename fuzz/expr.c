@@ -1,10 +1,11 @@
 /*
- * expr.c - fuzzing --check's expression parser (src/lib/check_parse.c) on rows
- * of a kind made here, with a field of each type, absent in some rows.
- * A refused expression must say why at a column within it; an accepted
- * one must evaluate on every row to one of three values, explain a false
- * one, and agree with itself negated ('!(E)' is the three-valued
- * negation) and doubled ('(E) || (E)', '(E) && (E)' are E).
+ * expr.c - fuzzing --check's expression parser (src/lib/check_parse.c)
+ * on rows of a kind made here, with a field of each type, absent in some
+ * rows. A refused expression must say why at a column within it; an
+ * accepted one must evaluate on every row to one of three values,
+ * explain a false one, give the same on the row's JSON
+ * (occ_check_eval_json), and agree with itself negated ('!(E)' is the
+ * three-valued negation) and doubled ('(E) || (E)', '(E) && (E)' are E).
  */
 #include "fuzz.h"
 #include <stddef.h>
@@ -55,6 +56,24 @@ static enum occ_check_value value_of(const char *text, int i, int *ok)
 	return v;
 }
 
+/* e on the JSON object of row r: what it is on r itself. */
+static void same_on_json(const char *s, const struct occ_check *e,
+			 const struct row *r, enum occ_check_value want)
+{
+	const struct occ_field *f[sizeof fields / sizeof fields[0]];
+	struct occ_rows_diag d;
+	enum occ_check_value v;
+	char json[1024];
+	size_t i;
+
+	for (i = 0; i < kind.n; i++)
+		f[i] = &fields[i];
+	occ_row_json(f, kind.n, r, json, sizeof json);
+	FUZZ_CHECK(occ_check_eval_json(e, json, strlen(json), &v, NULL, NULL,
+				       NULL, &d) == OCC_OK && v == want,
+		   "'%s' on %s: %d, want %d (%s)", s, json, v, want, d.what);
+}
+
 static void agrees(const char *fmt, const char *s, int i,
 		   enum occ_check_value want)
 {
@@ -96,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				occ_check_explain(e, &r, why, sizeof why);
 				FUZZ_CHECK(why[0], "'%s': false, unexplained", s);
 			}
+			same_on_json(s, e, &r, v);
 			agrees("!(%s)%.0s", s, i, not[v]);
 			agrees("(%s) || (%s)", s, i, v);
 			agrees("(%s) && (%s)", s, i, v);

@@ -151,8 +151,9 @@ int mode_compare(struct session *s)
 		       "its __launch_bounds__, else the most threads its "
 		       "registers allow (--block N compares at N).");
 	if (occ_row_sets_compare(c->base, c->now, o->have_block ?
-				 OCC_COMPARE_BY_BLOCK : 0, emit, &w, n, &d) != OCC_OK)
-		die("out of memory");
+				 OCC_COMPARE_BY_BLOCK : 0, emit, &w, n,
+				 &d) != OCC_OK)
+		die("out of memory");   /* prepared above: nothing else */
 	if (text)
 		printf("%s%llu changed, %llu added, %llu removed, %llu "
 		       "unchanged%s\n", n->changed + n->added + n->removed ?

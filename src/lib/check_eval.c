@@ -39,7 +39,7 @@ static void field_value(const struct occ_field *f,
 	} else if (v.type == OCC_VAL_DEC) {
 		snprintf(o->text, sizeof o->text, "%s", v.s);
 		o->present = occ_decimal_parse(v.s, strlen(v.s), &o->num,
-					    &used) == 0 && !v.s[used];
+					       &used) == 0 && !v.s[used];
 	} else if (v.type == OCC_VAL_STR) {
 		snprintf(o->text, sizeof o->text, "%s", v.s);
 	} else if (v.type == OCC_VAL_BOOL) {
@@ -79,7 +79,8 @@ static enum occ_check_value compare(const struct check_node *n,
 	if (n->l.kind == OPND_NONE || n->r.kind == OPND_NONE) {
 		int is_none = n->l.kind == OPND_NONE ? !r.present : !l.present;
 
-		return (n->cmp == CMP_EQ) == is_none ? OCC_CHECK_TRUE : OCC_CHECK_FALSE;
+		return (n->cmp == CMP_EQ) == is_none ? OCC_CHECK_TRUE
+		       : OCC_CHECK_FALSE;
 	}
 	if (!l.present || !r.present) {
 		if (absent && !*absent)
@@ -166,7 +167,6 @@ enum occ_check_value check_eval_row(const struct occ_check *e,
 		free(v);
 	return r;
 }
-
 
 enum occ_check_value occ_check_eval(const struct occ_check *c,
 				    const void *row,
@@ -323,5 +323,5 @@ void occ_check_explain(const struct occ_check *c, const void *row, char *buf,
 		return;
 	buf[0] = '\0';
 	if (occ_check_failures(c, row, explain_one, &l) != OCC_OK)
-		snprintf(buf, n, "%s", c->text);   /* out of memory: the whole */
+		snprintf(buf, n, "%s", c->text);   /* no memory: the whole */
 }

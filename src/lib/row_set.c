@@ -209,7 +209,8 @@ static enum occ_status check_numbers(const struct occ_row_set_row *r,
 		if ((t = row_set_get(r, kept[j])) != NULL &&
 		    (occ_decimal_parse(t, strlen(t), &x, &used) != 0 ||
 		     t[used])) {
-			snprintf(diag->field, sizeof diag->field, "%s", kept[j]);
+			snprintf(diag->field, sizeof diag->field, "%s",
+				 kept[j]);
 			snprintf(diag->value, sizeof diag->value, "%.40s", t);
 			return OCC_ERR_BAD_VALUE;
 		}

@@ -59,7 +59,7 @@ enum occ_check_value occ_check_eval(const struct occ_check *c,
 /* A field's value as a failing comparison saw it. */
 struct occ_check_seen {
 	const char *field;
-	const char *value;      /* as written (a set '+'-joined); NULL: absent */
+	const char *value;      /* as written (sets '+'-joined); NULL: absent */
 };
 
 /* One reason a row fails: a comparison (or a '!') that is false where
