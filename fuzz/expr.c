@@ -1,13 +1,16 @@
 /*
- * expr.c - fuzzing --check's expression parser (src/cli/expr.c) on rows
- * of a kind made here, with a field of each type, absent in some rows.
- * A refused expression must say why at a column within it; an accepted
- * one must evaluate on every row to one of three values, explain a false
- * one, and agree with itself negated ('!(E)' is the three-valued
- * negation) and doubled ('(E) || (E)', '(E) && (E)' are E).
+ * expr.c - fuzzing --check's expression parser (src/lib/check_parse.c)
+ * on rows of a kind made here, with a field of each type, absent in some
+ * rows. A refused expression must say why at a column within it; an
+ * accepted one must evaluate on every row to one of three values,
+ * explain a false one, give the same on the row's JSON
+ * (occ_check_eval_json), and agree with itself negated ('!(E)' is the
+ * three-valued negation) and doubled ('(E) || (E)', '(E) && (E)' are E).
  */
 #include "fuzz.h"
-#include "expr.h"
+#include <stddef.h>
+
+#include "occcalc.h"
 
 struct row { int id; };
 
@@ -39,26 +42,45 @@ static const struct occ_field fields[] = {
 static const struct occ_row_kind kind = { "fuzz", fields,
 				      sizeof fields / sizeof fields[0], NULL };
 
-static enum expr_value value_of(const char *text, int i, int *ok)
+static enum occ_check_value value_of(const char *text, int i, int *ok)
 {
-	struct expr e;
-	struct expr_error err;
+	struct occ_check *e;
+	struct occ_check_error err;
 	struct row r = { i };
-	enum expr_value v = EXPR_UNKNOWN;
+	enum occ_check_value v = OCC_CHECK_UNKNOWN;
 
-	*ok = expr_parse(text, &kind, &e, &err) == 0;
+	*ok = occ_check_parse(text, &kind, &e, &err) == OCC_OK;
 	if (*ok)
-		v = expr_eval(&e, &r, NULL);
-	expr_free(&e);
+		v = occ_check_eval(e, &r, NULL);
+	occ_check_free(e);
 	return v;
 }
 
-static void agrees(const char *fmt, const char *s, int i, enum expr_value want)
+/* e on the JSON object of row r: what it is on r itself. */
+static void same_on_json(const char *s, const struct occ_check *e,
+			 const struct row *r, enum occ_check_value want)
+{
+	const struct occ_field *f[sizeof fields / sizeof fields[0]];
+	struct occ_rows_diag d;
+	enum occ_check_value v;
+	char json[1024];
+	size_t i;
+
+	for (i = 0; i < kind.n; i++)
+		f[i] = &fields[i];
+	occ_row_json(f, kind.n, r, json, sizeof json);
+	FUZZ_CHECK(occ_check_eval_json(e, json, strlen(json), &v, NULL, NULL,
+				       NULL, &d) == OCC_OK && v == want,
+		   "'%s' on %s: %d, want %d (%s)", s, json, v, want, d.what);
+}
+
+static void agrees(const char *fmt, const char *s, int i,
+		   enum occ_check_value want)
 {
 	size_t n = strlen(fmt) + 2 * strlen(s) + 1;
 	char *t = malloc(n);
 	int ok;
-	enum expr_value v;
+	enum occ_check_value v;
 
 	if (!t)
 		abort();
@@ -70,14 +92,14 @@ static void agrees(const char *fmt, const char *s, int i, enum expr_value want)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum expr_value not[] = { EXPR_TRUE, EXPR_FALSE,
-					       EXPR_UNKNOWN };
+	static const enum occ_check_value not[] = { OCC_CHECK_TRUE,
+		OCC_CHECK_FALSE, OCC_CHECK_UNKNOWN };
 	char *s = fuzz_string(data, size), why[1024];
-	struct expr e;
-	struct expr_error err;
+	struct occ_check *e;
+	struct occ_check_error err;
 	int i;
 
-	if (expr_parse(s, &kind, &e, &err) != 0) {
+	if (occ_check_parse(s, &kind, &e, &err) != OCC_OK) {
 		FUZZ_CHECK(err.msg[0] && err.column >= 1 &&
 			   err.column <= strlen(s) + 1,
 			   "'%s': refused at column %zu: '%s'", s, err.column,
@@ -85,19 +107,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		for (i = 0; i < 8; i++) {
 			struct row r = { i };
-			enum expr_value v = expr_eval(&e, &r, NULL);
+			enum occ_check_value v = occ_check_eval(e, &r, NULL);
 
-			FUZZ_CHECK(v <= EXPR_UNKNOWN, "'%s': value %d", s, v);
-			if (v == EXPR_FALSE) {
-				expr_explain(&e, &r, why, sizeof why);
+			FUZZ_CHECK(v <= OCC_CHECK_UNKNOWN, "'%s': value %d", s,
+				   v);
+			if (v == OCC_CHECK_FALSE) {
+				occ_check_explain(e, &r, why, sizeof why);
 				FUZZ_CHECK(why[0], "'%s': false, unexplained", s);
 			}
+			same_on_json(s, e, &r, v);
 			agrees("!(%s)%.0s", s, i, not[v]);
 			agrees("(%s) || (%s)", s, i, v);
 			agrees("(%s) && (%s)", s, i, v);
 		}
 	}
-	expr_free(&e);
+	occ_check_free(e);
 	free(s);
 	return 0;
 }

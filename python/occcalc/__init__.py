@@ -22,9 +22,11 @@ from json import decoder as _decoder
 
 from . import _lib
 from ._summary import launch_summary
+from ._check import check, compare, Verdict
 
 __all__ = ["Error", "Env", "occupancy", "best_block", "launches",
-           "annotate", "fields", "archs", "gpus", "info", "launch_summary"]
+           "annotate", "fields", "archs", "gpus", "info", "launch_summary",
+           "check", "compare", "Verdict"]
 
 
 class Error(Exception):

@@ -162,7 +162,8 @@ def query_defaults():
 
 _KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind",
           "launch_summary": "occ_launch_summary_kind",
-          "list-archs": "occ_archs_kind", "list-gpus": "occ_gpus_kind"}
+          "list-archs": "occ_archs_kind", "list-gpus": "occ_gpus_kind",
+          "compare": "occ_compare_kind"}
 
 
 def kind(name):

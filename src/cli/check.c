@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "expr.h"
 
 /* --check-file is a few budgets, not a data set. */
 #define CHECK_FILE_MAX (UINT64_C(1) << 20)
@@ -33,7 +32,7 @@ struct check_item {
 	regex_t re;                /* --check-file: the kernels it is for */
 	uint64_t matched, decided;
 	char absent[64];           /* a field absent where undecided */
-	struct expr e;
+	struct occ_check *e;
 };
 
 /* The fields that name a row in a message, those of its kind that are
@@ -61,7 +60,7 @@ void check_free(struct check_set *c)
 	if (!c)
 		return;
 	for (i = 0; i < c->n; i++) {
-		expr_free(&c->items[i].e);
+		occ_check_free(c->items[i].e);
 		if (c->items[i].have_re)
 			regfree(&c->items[i].re);
 	}
@@ -85,9 +84,12 @@ static struct check_item *add_item(struct check_set *c, const char *text)
 
 static void compile(struct check_set *c, struct check_item *it)
 {
-	struct expr_error err;
+	struct occ_check_error err;
+	enum occ_status st = occ_check_parse(it->text, c->kind, &it->e, &err);
 
-	if (expr_parse(it->text, c->kind, &it->e, &err) != 0)
+	if (st == OCC_ERR_NOMEM)
+		die("out of memory");
+	if (st != OCC_OK)
 		die_usage("%s '%s': column %zu: %s", it->where, it->text,
 			  err.column, err.msg);
 }
@@ -298,11 +300,11 @@ static int judge(struct check_set *c, struct check_item *it, const void *row)
 	const struct occ_field *absent;
 	char why[1024], name[1024];
 
-	switch (expr_eval(&it->e, row, &absent)) {
-	case EXPR_TRUE:
+	switch (occ_check_eval(it->e, row, &absent)) {
+	case OCC_CHECK_TRUE:
 		it->decided++;
 		return 1;
-	case EXPR_UNKNOWN:
+	case OCC_CHECK_UNKNOWN:
 		if (!c->undecided_field[0])
 			snprintf(c->undecided_field, sizeof c->undecided_field,
 				 "%s", absent ? absent->name : "?");
@@ -310,11 +312,11 @@ static int judge(struct check_set *c, struct check_item *it, const void *row)
 			snprintf(it->absent, sizeof it->absent, "%s",
 				 absent ? absent->name : "?");
 		return -1;
-	case EXPR_FALSE:
+	case OCC_CHECK_FALSE:
 		it->decided++;
 		break;
 	}
-	expr_explain(&it->e, row, why, sizeof why);
+	occ_check_explain(it->e, row, why, sizeof why);
 	row_name(c, row, name, sizeof name);
 	say("check failed: %s: %s%s%s%s", name, why,
 	    it->have_re ? " (" : "", it->have_re ? it->where : "",

@@ -1,7 +1,7 @@
 /*
- * expr.c - --check's expressions: a recursive-descent parser over the
- * fields of one kind of row (their value on a row, and why it fails, are
- * expr_eval.c's).
+ * check_parse.c - --check's expressions (occcalc/check.h): a
+ * recursive-descent parser over the fields of one kind of row (their
+ * value on a row, and why it fails, are check_eval.c's).
  *
  *   expr    := and ('||' and)*
  *   and     := unary ('&&' unary)*
@@ -19,15 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "check_int.h"
 
 struct parser {
 	const char *s;
 	size_t pos;
 	const struct occ_row_kind *kind;
-	struct expr *e;
-	struct expr_error *err;
+	struct occ_check *e;
+	struct occ_check_error *err;
 	int depth;
+	int nomem;
 };
 
 static int fail(struct parser *p, size_t at, const char *fmt, ...)
@@ -46,6 +47,12 @@ static int fail(struct parser *p, size_t at, const char *fmt, ...)
 	return -1;
 }
 
+static int out_of_memory(struct parser *p, size_t at)
+{
+	p->nomem = 1;
+	return fail(p, at, "out of memory");
+}
+
 static void skip_space(struct parser *p)
 {
 	while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t')
@@ -60,7 +67,7 @@ static int is_ident(char c, int first)
 
 /* ---- Numbers ---- */
 
-int expr_num_cmp(const struct expr_num *a, const struct expr_num *b)
+int occ_decimal_cmp(const struct occ_decimal *a, const struct occ_decimal *b)
 {
 	int az = !a->ip && !a->fp, bz = !b->ip && !b->fp;
 	int an = a->neg && !az, bn = b->neg && !bz, mag;
@@ -72,7 +79,7 @@ int expr_num_cmp(const struct expr_num *a, const struct expr_num *b)
 	return an ? -mag : mag;
 }
 
-int expr_num_parse(const char *s, size_t len, struct expr_num *out,
+int occ_decimal_parse(const char *s, size_t len, struct occ_decimal *out,
 		   size_t *used)
 {
 	uint64_t scale = UINT64_C(100000000000000000);   /* 1e17 */
@@ -92,7 +99,7 @@ int expr_num_parse(const char *s, size_t len, struct expr_num *out,
 			 * not 0 would be dropped, and the comparison with
 			 * it no longer exact. */
 			if (!scale && s[i] != '0')
-				return EXPR_NUM_TOO_FINE;
+				return OCC_DECIMAL_TOO_FINE;
 			out->fp += (uint64_t)(s[i] - '0') * scale;
 			scale /= 10;
 		}
@@ -105,18 +112,18 @@ int expr_num_parse(const char *s, size_t len, struct expr_num *out,
 
 /* A literal number, with K, M or G (1024, 1024^2, 1024^3) after an
  * integer, as --smem takes. */
-static int parse_number(struct parser *p, struct expr_operand *o)
+static int parse_number(struct parser *p, struct check_operand *o)
 {
 	const char *at = p->s + p->pos;
 	size_t used;
 	uint64_t mul = 1;
 
-	int st = expr_num_parse(at, strlen(at), &o->num, &used);
+	int st = occ_decimal_parse(at, strlen(at), &o->num, &used);
 
-	if (st == EXPR_NUM_TOO_FINE)
+	if (st == OCC_DECIMAL_TOO_FINE)
 		return fail(p, p->pos, "'%.24s': more than %d digits after "
 			    "the point (numbers compare exactly to %d)", at,
-			    EXPR_NUM_DIGITS, EXPR_NUM_DIGITS);
+			    OCC_DECIMAL_DIGITS, OCC_DECIMAL_DIGITS);
 	if (st != 0)
 		return fail(p, p->pos, "'%.12s': not a number (or beyond 64 "
 			    "bits)", at);
@@ -138,7 +145,7 @@ static int parse_number(struct parser *p, struct expr_operand *o)
 
 /* ---- Operands ---- */
 
-static int parse_string(struct parser *p, struct expr_operand *o)
+static int parse_string(struct parser *p, struct check_operand *o)
 {
 	char q = p->s[p->pos];
 	const char *end = strchr(p->s + p->pos + 1, q);
@@ -148,7 +155,7 @@ static int parse_string(struct parser *p, struct expr_operand *o)
 		return fail(p, p->pos, "a quote (%c) that is not closed", q);
 	len = (size_t)(end - (p->s + p->pos + 1));
 	if (!(o->str = malloc(len + 1)))
-		return fail(p, p->pos, "out of memory");
+		return out_of_memory(p, p->pos);
 	memcpy(o->str, p->s + p->pos + 1, len);
 	o->str[len] = '\0';
 	o->kind = OPND_STR;
@@ -156,7 +163,7 @@ static int parse_string(struct parser *p, struct expr_operand *o)
 	return 0;
 }
 
-static int parse_word(struct parser *p, struct expr_operand *o)
+static int parse_word(struct parser *p, struct check_operand *o)
 {
 	const char *w = p->s + p->pos;
 	size_t len = 0;
@@ -192,7 +199,7 @@ static int char_len(const char *s)
 	return n;
 }
 
-static int parse_operand(struct parser *p, struct expr_operand *o)
+static int parse_operand(struct parser *p, struct check_operand *o)
 {
 	char c;
 
@@ -211,9 +218,9 @@ static int parse_operand(struct parser *p, struct expr_operand *o)
 		    char_len(p->s + p->pos), p->s + p->pos);
 }
 
-static int parse_cmp_op(struct parser *p, enum expr_cmp *op)
+static int parse_cmp_op(struct parser *p, enum check_cmp *op)
 {
-	static const struct { const char *t; enum expr_cmp op; } ops[] = {
+	static const struct { const char *t; enum check_cmp op; } ops[] = {
 		{ "==", CMP_EQ }, { "!=", CMP_NE }, { "<=", CMP_LE },
 		{ ">=", CMP_GE }, { "<", CMP_LT }, { ">", CMP_GT },
 	};
@@ -237,13 +244,13 @@ static int parse_cmp_op(struct parser *p, enum expr_cmp *op)
 
 /* ---- Types: what each side may be compared with ---- */
 
-static int numeric(const struct expr_operand *o)
+static int numeric(const struct check_operand *o)
 {
 	return o->kind == OPND_NUM || (o->kind == OPND_FIELD &&
 	       (o->f->type == OCC_FT_INT || o->f->type == OCC_FT_DEC));
 }
 
-static const char *kind_name(const struct expr_operand *o)
+static const char *kind_name(const struct check_operand *o)
 {
 	static const char *const names[] = {
 		[OPND_NUM] = "a number", [OPND_STR] = "text",
@@ -256,9 +263,9 @@ static const char *kind_name(const struct expr_operand *o)
 	       ? "a boolean" : numeric(o) ? "a number" : "text";
 }
 
-static int typed(struct parser *p, const struct expr_node *n, size_t at)
+static int typed(struct parser *p, const struct check_node *n, size_t at)
 {
-	const struct expr_operand *l = &n->l, *r = &n->r;
+	const struct check_operand *l = &n->l, *r = &n->r;
 	int ordered = n->cmp != CMP_EQ && n->cmp != CMP_NE;
 
 	if (l->kind != OPND_FIELD && r->kind != OPND_FIELD)
@@ -281,16 +288,16 @@ static int typed(struct parser *p, const struct expr_node *n, size_t at)
 
 /* ---- Nodes ---- */
 
-static int new_node(struct parser *p, enum expr_op op, size_t start)
+static int new_node(struct parser *p, enum check_op op, size_t start)
 {
-	struct expr *e = p->e;
+	struct occ_check *e = p->e;
 
 	if (e->count == e->cap) {
 		size_t cap = e->cap ? 2 * e->cap : 8;
-		struct expr_node *n = realloc(e->n, cap * sizeof *n);
+		struct check_node *n = realloc(e->n, cap * sizeof *n);
 
 		if (!n)
-			return fail(p, start, "out of memory");
+			return out_of_memory(p, start);
 		e->n = n;
 		e->cap = cap;
 	}
@@ -326,9 +333,9 @@ static int parse_unary(struct parser *p)
 
 	skip_space(p);
 	start = p->pos;
-	if (++p->depth > EXPR_MAX_DEPTH)
+	if (++p->depth > OCC_CHECK_MAX_DEPTH)
 		return fail(p, start, "nested more than %d deep",
-			    EXPR_MAX_DEPTH);
+			    OCC_CHECK_MAX_DEPTH);
 	if (p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') {
 		p->pos++;
 		if ((c = parse_unary(p)) < 0 || (i = new_node(p, EX_NOT,
@@ -354,7 +361,7 @@ static int parse_unary(struct parser *p)
 }
 
 /* One level: operands of op (EX_AND, written tok) joined left to right. */
-static int parse_joined(struct parser *p, enum expr_op op, const char *tok,
+static int parse_joined(struct parser *p, enum check_op op, const char *tok,
 			int (*sub)(struct parser *))
 {
 	size_t start;
@@ -387,37 +394,60 @@ static int parse_or(struct parser *p)
 	return parse_joined(p, EX_OR, "||", parse_and);
 }
 
-int expr_parse(const char *text, const struct occ_row_kind *kind,
-	       struct expr *e, struct expr_error *err)
+/* The whole text; the root node, or -1. */
+static int parse_all(struct parser *p)
 {
-	struct parser p = { text, 0, kind, e, err, 0 };
+	int root = parse_or(p);
 	char c;
 
-	memset(e, 0, sizeof *e);
-	memset(err, 0, sizeof *err);
-	e->text = text;
-	e->root = parse_or(&p);
-	if (e->root < 0)
+	if (root < 0)
 		return -1;
-	skip_space(&p);
-	c = text[p.pos];
+	skip_space(p);
+	c = p->s[p->pos];
 	if (c == '&' || c == '|' || c == ')')
-		return fail(&p, p.pos, "'%.2s': expected && or || between two "
-			    "comparisons", text + p.pos);
+		return fail(p, p->pos, "'%.2s': expected && or || between two "
+			    "comparisons", p->s + p->pos);
 	if (c)
-		return fail(&p, p.pos, "'%.12s': expected && or || or the end "
-			    "of the expression", text + p.pos);
-	return 0;
+		return fail(p, p->pos, "'%.12s': expected && or || or the end "
+			    "of the expression", p->s + p->pos);
+	return root;
 }
 
-void expr_free(struct expr *e)
+enum occ_status occ_check_parse(const char *text,
+				const struct occ_row_kind *kind,
+				struct occ_check **out,
+				struct occ_check_error *err)
+{
+	struct occ_check *e = calloc(1, sizeof *e);
+	struct parser p = { text, 0, kind, e, err, 0, 0 };
+
+	memset(err, 0, sizeof *err);
+	*out = NULL;
+	if (!e) {
+		snprintf(err->msg, sizeof err->msg, "out of memory");
+		err->column = 1;
+		return OCC_ERR_NOMEM;
+	}
+	e->text = text;
+	e->root = parse_all(&p);
+	if (e->root < 0) {
+		occ_check_free(e);
+		return p.nomem ? OCC_ERR_NOMEM : OCC_ERR_SYNTAX;
+	}
+	*out = e;
+	return OCC_OK;
+}
+
+void occ_check_free(struct occ_check *e)
 {
 	size_t i;
 
+	if (!e)
+		return;
 	for (i = 0; i < e->count; i++) {
 		free(e->n[i].l.str);
 		free(e->n[i].r.str);
 	}
 	free(e->n);
-	memset(e, 0, sizeof *e);
+	free(e);
 }
