@@ -38,6 +38,13 @@ run -a sm_90 -b 128:256:128 -r 64 -f csv --check 'regs <= 64' --check 'blocks_pe
 	grep -q 'block 256: blocks_per_sm >= 5 (blocks_per_sm 4)' "$tmp/err"
 ok $? "--check is repeatable; each row is judged by all, only the failing one said"
 
+run -a sm_90 -b 128 -r 40 -f csv --fields occupancy_pct --check 'smem_keep_max < 0'
+[ "$status" -eq 1 ] && grep -qxF 'occcalc: check failed: arch sm_90, block 128: smem_keep_max < 0 (smem_keep_max 18432)' "$tmp/err"
+ok $? "--check of a field not printed (a headroom field): computed and judged, not left undecided"
+run -a sm_90 -b 128 -r 40 --check 'regs_keep_max == 40'
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ]
+ok $? "--check of a field the text report does not print: computed and judged"
+
 run -a sm_90 -b 256 -r 64 -f csv --check 'regs > 100 && occupancy_pct >= 10'
 grep -qF 'regs > 100 (regs 64)' "$tmp/err" && ! grep -qF 'occupancy_pct >= 10 (' "$tmp/err"
 ok $? "a failing && says the comparison that fails, not the one that holds"

@@ -254,6 +254,16 @@ void check_attach(struct session *s, struct out *out,
 	out->check = s->checks;
 }
 
+unsigned check_needs(const struct session *s)
+{
+	unsigned needs = 0;
+	size_t i;
+
+	for (i = 0; s->checks && i < s->checks->n; i++)
+		needs |= occ_check_needs(s->checks->items[i].e);
+	return needs;
+}
+
 /* ---- Judging a row ---- */
 
 static int text_matches(const struct occ_field *f, const regex_t *re,

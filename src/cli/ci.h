@@ -41,6 +41,9 @@ void check_prepare(struct session *s, const struct occ_row_kind *kind);
 /* The same, and has out judge each row it writes. */
 void check_attach(struct session *s, struct out *out,
 		  const struct occ_row_kind *kind);
+/* What rows must compute for the checks to judge them (a field checked
+ * but not printed included). */
+unsigned check_needs(const struct session *s);
 void check_judge(struct check_set *c, const void *row);
 /* The run's exit status: status without checks, else 1 if a row failed
  * one (each said on stderr as it was written), 0 if none did. */

@@ -188,6 +188,7 @@ void occ_run_open(struct occ_run *run, struct session *s, int sweep,
 	out_style(&run->out, o->format_style);
 	if (!o->compare)
 		check_attach(s, &run->out, &kind_occupancy);
+	run->sel.needs |= check_needs(s);
 	run->out.stream = o->measure;
 	/* --plot FILE opened before anything is computed or printed: a file
 	 * that cannot be written ends the run first, not after the report. */

@@ -451,3 +451,20 @@ void occ_check_free(struct occ_check *e)
 	free(e->n);
 	free(e);
 }
+
+static unsigned operand_needs(const struct check_operand *o)
+{
+	return o->kind == OPND_FIELD && o->f ? o->f->needs : 0;
+}
+
+unsigned occ_check_needs(const struct occ_check *c)
+{
+	unsigned needs = 0;
+	size_t i;
+
+	for (i = 0; c && i < c->count; i++)
+		if (c->n[i].op == EX_CMP)
+			needs |= operand_needs(&c->n[i].l) |
+				 operand_needs(&c->n[i].r);
+	return needs;
+}

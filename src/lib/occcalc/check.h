@@ -49,6 +49,12 @@ enum occ_status occ_check_parse(const char *text,
 				struct occ_check_error *err);
 void occ_check_free(struct occ_check *c);
 
+/* What a row must have computed for c to judge it: the union of the
+ * needs (occ_field.needs) of the fields c names. A caller that computes
+ * only the fields it prints adds these, so that a check of a field not
+ * printed is judged, not left undecided. */
+unsigned occ_check_needs(const struct occ_check *c);
+
 /* c on row (a row of c's kind, read through its fields' getters). With
  * absent non-NULL: where the value is unknown, the first field found
  * absent, else NULL. */
