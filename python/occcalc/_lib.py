@@ -6,8 +6,6 @@ import ctypes.util
 import os
 import threading
 
-OCC_CONFIG_HEADROOM = 1
-
 
 class Diag(ctypes.Structure):
     _fields_ = [("file", ctypes.c_char * 512), ("line", ctypes.c_int),
@@ -76,6 +74,7 @@ def _declare(lib):
     sigs = {
         "occ_strerror": (c.c_char_p, [c.c_int]),
         "occ_status_name": (c.c_char_p, [c.c_int]),
+        "occ_config_need_name": (c.c_char_p, [c.c_uint]),
         "occ_env_open": (c.c_int, [c.c_char_p, c.POINTER(P),
                                    c.POINTER(Diag)]),
         "occ_env_free": (None, [P]),
@@ -120,15 +119,16 @@ def _declare(lib):
                            ctypes.sizeof(Query)))
 
 
-def _statuses(lib):
-    """The library's statuses by name (OCC_ERR_RANGE, ...), as module
-    constants: no copy of the enum to drift from it."""
+def _constants(name_of, value_of):
+    """The library's constants, named by name_of(i) until it gives None,
+    as module constants (OCC_ERR_RANGE, OCC_CONFIG_HEADROOM): no copy of
+    its header to drift from it."""
     i = 0
     while True:
-        name = lib.occ_status_name(i)
+        name = name_of(i)
         if name is None:
             return
-        globals()[name.decode()] = i
+        globals()[name.decode()] = value_of(i)
         i += 1
 
 
@@ -138,7 +138,8 @@ def load():
         if _lib is None:
             lib = ctypes.CDLL(_path())
             _declare(lib)
-            _statuses(lib)
+            _constants(lib.occ_status_name, int)
+            _constants(lib.occ_config_need_name, lambda i: 1 << i)
             _lib = lib
         return _lib
 
