@@ -395,6 +395,28 @@ static enum occ_status cluster_layout(const struct occ_env *env,
 	return OCC_OK;
 }
 
+/* sel's fields of row, then every field of its cluster launch cl. */
+static size_t cluster_row_json(const struct selection *sel,
+			       const struct occ_config_row *row,
+			       const struct occ_cluster_row *cl, char *buf,
+			       size_t cap)
+{
+	const struct occ_field *f[2 * FIELDS_MAX];
+	const void *rows[2 * FIELDS_MAX];
+	size_t i, n;
+
+	for (n = 0; n < sel->n; n++) {
+		f[n] = sel->f[n];
+		rows[n] = row;
+	}
+	for (i = 0; i < occ_row_kind_count(&occ_cluster_kind) &&
+	     i < FIELDS_MAX; i++, n++) {
+		f[n] = occ_row_kind_field(&occ_cluster_kind, i);
+		rows[n] = cl;
+	}
+	return occ_row_parts_json(f, rows, n, buf, cap);
+}
+
 enum occ_status occ_env_cluster_json(const struct occ_env *env,
 				     const char *arch, const char *gpu,
 				     const struct occ_config_query *q,
@@ -411,7 +433,6 @@ enum occ_status occ_env_cluster_json(const struct occ_env *env,
 		[OCC_CLUSTER_BEST_BOUND] = "best: the layout not measured",
 	};
 	enum occ_cluster_refusal refusal;
-	const struct occ_field *f[FIELDS_MAX];
 	const struct selection *sel;
 	struct occ_config_query query;
 	struct occ_cluster_query cq;
@@ -420,7 +441,6 @@ enum occ_status occ_env_cluster_json(const struct occ_env *env,
 	struct occ_cluster_row cl;
 	const struct occ_arch *a;
 	enum occ_status st;
-	size_t at, n;
 	int sms;
 
 	if (!q || !len)
@@ -452,15 +472,6 @@ enum occ_status occ_env_cluster_json(const struct occ_env *env,
 	    (st = occ_cluster_row_compute(&row, &L, &cq, &cl)) != OCC_OK)
 		return st;
 	occ_cluster_row_waves(&cl, &row);
-	/* The launch's object over the configuration's '}', its '{' made
-	 * the ',' between their members (as occ_cluster_config_json). */
-	at = occ_row_json(sel->f, sel->n, &row, buf, cap) - 1;
-	for (n = 0; n < occ_row_kind_count(&occ_cluster_kind) && n < FIELDS_MAX;
-	     n++)
-		f[n] = occ_row_kind_field(&occ_cluster_kind, n);
-	*len = at + occ_row_json(f, n, &cl, at < cap ? buf + at : NULL,
-				 at < cap ? cap - at : 0);
-	if (at + 1 < cap)
-		buf[at] = ',';
+	*len = cluster_row_json(sel, &row, &cl, buf, cap);
 	return OCC_OK;
 }
