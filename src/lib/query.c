@@ -49,6 +49,28 @@ static enum occ_status make_defaults(struct occ_env *e)
 	return OCC_OK;
 }
 
+/* Each GPU's layout line of the list, read once. */
+static enum occ_status read_layouts(struct occ_env *e, struct occ_diag *diag)
+{
+	size_t i, n = occ_gpus_count(e->gpus);
+	enum occ_status st;
+
+	if (n && !(e->layouts = calloc(n, sizeof *e->layouts)))
+		return OCC_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		struct env_layout *l = &e->layouts[e->n_layouts];
+
+		l->gpu = occ_gpus_get(e->gpus, i);
+		st = occ_gpu_layout_find(e->gpus_path, l->gpu->name,
+					 &l->layout, diag);
+		if (st == OCC_OK)
+			e->n_layouts++;
+		else if (st != OCC_ERR_UNKNOWN_ARCH)
+			return st;
+	}
+	return OCC_OK;
+}
+
 enum occ_status occ_env_open(const char *dir, struct occ_env **out,
 			     struct occ_diag *diag)
 {
@@ -74,6 +96,8 @@ enum occ_status occ_env_open(const char *dir, struct occ_env **out,
 		st = occ_gpus_load(path, &e->gpus, diag);
 	if (st == OCC_OK)
 		st = make_defaults(e);
+	if (st == OCC_OK)
+		st = read_layouts(e, diag);
 	if (st != OCC_OK) {
 		occ_env_free(e);
 		return st;
@@ -88,6 +112,7 @@ void occ_env_free(struct occ_env *env)
 		return;
 	occ_tables_free(env->tables);
 	occ_gpus_free(env->gpus);
+	free(env->layouts);
 	free(env);
 }
 
@@ -365,6 +390,18 @@ enum occ_status occ_env_info_json(const struct occ_env *env,
 	return OCC_OK;
 }
 
+/* g's layout line, as the env read it at open; NULL: it has none. */
+static const struct occ_gpu_layout *listed_layout(const struct occ_env *env,
+						  const struct occ_gpu *g)
+{
+	size_t i;
+
+	for (i = 0; i < env->n_layouts; i++)
+		if (env->layouts[i].gpu == g)
+			return &env->layouts[i].layout;
+	return NULL;
+}
+
 /* The target's GPC layout for clusters, by the library's one rule: the
  * list's for gpu, else its SMs as one group. */
 static enum occ_status cluster_layout(const struct occ_env *env,
@@ -383,8 +420,8 @@ static enum occ_status cluster_layout(const struct occ_env *env,
 		return st;
 	if (g) {
 		r.gpus = env->gpus;
-		r.gpus_path = env->gpus_path;
 		r.name = g->name;
+		r.listed = listed_layout(env, g);
 	}
 	if ((st = occ_target_layout(&t, &r, diag)) != OCC_OK)
 		return st;

@@ -15,13 +15,23 @@ struct selection {
 	unsigned needs;
 };
 
+/* A GPU of the list and its layout line. */
+struct env_layout {
+	const struct occ_gpu *gpu;
+	struct occ_gpu_layout layout;
+};
+
 /* The default selections are made once: a tuner asks millions of rows,
- * and reading a list of names each time cost as much as the row. */
+ * and reading a list of names each time cost as much as the row. So are
+ * the list's layouts: reading the file for a cluster row took half its
+ * time, and the env, shared between threads, is never written after. */
 struct occ_env {
 	struct occ_tables *tables;
 	struct occ_gpus *gpus;
 	char gpus_path[4096];
 	struct selection defaults[4];      /* by shape given, headroom */
+	struct env_layout *layouts;        /* the GPUs that have one */
+	size_t n_layouts;
 };
 
 OCC_INTERNAL enum occ_status occ_query_listed_gpu(const struct occ_env *env,
