@@ -38,6 +38,13 @@ class ClusterShape(ctypes.Structure):
     _fields_ = [("dims", ctypes.c_int * 3), ("size", ctypes.c_int)]
 
 
+class RowAdds(ctypes.Structure):
+    _fields_ = [("cluster", ctypes.c_int), ("shape", ClusterShape),
+                ("best", ctypes.c_int), ("partition", ctypes.c_int),
+                ("min_sms", ctypes.c_int), ("flags", ctypes.c_uint),
+                ("group", ctypes.c_int)]
+
+
 class Field(ctypes.Structure):
     # Only the members a binding reads, which come first.
     _fields_ = [("name", ctypes.c_char_p), ("type", ctypes.c_int),
@@ -99,6 +106,17 @@ def _declare(lib):
                                         c.c_char_p, c.c_char_p, c.c_size_t,
                                         c.POINTER(c.c_size_t),
                                         c.POINTER(Diag)]),
+        "occ_env_row_json": (c.c_int, [P, c.c_char_p, c.c_char_p,
+                                       c.POINTER(Query), c.POINTER(RowAdds),
+                                       c.c_char_p, c.c_char_p, c.c_size_t,
+                                       c.POINTER(c.c_size_t),
+                                       c.POINTER(Diag)]),
+        "occ_row_adds_size": (c.c_size_t, []),
+        "occ_partition_flags_parse": (c.c_int, [c.c_char_p,
+                                                c.POINTER(c.c_uint),
+                                                c.POINTER(Diag)]),
+        "occ_partition_part_parse": (c.c_int, [c.c_char_p,
+                                               c.POINTER(c.c_int)]),
         "occ_row_kind_count": (c.c_size_t, [P]),
         "occ_row_kind_field": (c.POINTER(Field), [P, c.c_size_t]),
         "occ_field_type_name": (c.c_char_p, [c.c_int]),
@@ -111,12 +129,13 @@ def _declare(lib):
     # conversions (a third of its time): its callers pass each argument
     # as the C type it is (_row_json).
     lib.occ_env_config_json.argtypes = None
-    lib.occ_env_cluster_json.restype = ctypes.c_int
-    if lib.occ_config_query_size() != ctypes.sizeof(Query):
-        raise ImportError("occcalc: this package does not match %s "
-                          "(struct occ_config_query: %d bytes, not %d)" %
-                          (lib._name, lib.occ_config_query_size(),
-                           ctypes.sizeof(Query)))
+    for struct, size, name in (
+            (Query, lib.occ_config_query_size(), "occ_config_query"),
+            (RowAdds, lib.occ_row_adds_size(), "occ_row_adds")):
+        if size != ctypes.sizeof(struct):
+            raise ImportError("occcalc: this package does not match %s "
+                              "(struct %s: %d bytes, not %d)" %
+                              (lib._name, name, size, ctypes.sizeof(struct)))
 
 
 def _constants(name_of, value_of):

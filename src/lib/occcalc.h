@@ -495,5 +495,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/lists.h"
 #include "occcalc/launch_rows.h"
 #include "occcalc/query.h"
+#include "occcalc/query_row.h"
 
 #endif

@@ -31,6 +31,12 @@ static int default_index(const struct occ_config_query *q)
 	return (q->shape[0] != 0) | (q->needs & OCC_CONFIG_HEADROOM ? 2 : 0);
 }
 
+const struct selection *occ_query_defaults(const struct occ_env *env,
+					   const struct occ_config_query *q)
+{
+	return &env->defaults[default_index(q)];
+}
+
 static enum occ_status make_defaults(struct occ_env *e)
 {
 	struct occ_config_query q;
@@ -85,13 +91,14 @@ enum occ_status occ_env_open(const char *dir, struct occ_env **out,
 		dir = getenv("OCCCALC_TABLES");
 	if (!dir || !*dir)
 		dir = occ_tables_dir();
-	if (strlen(dir) + sizeof "/gpus.txt" > sizeof path)
+	if (strlen(dir) + sizeof "/partitions.txt" > sizeof path)
 		return OCC_ERR_RANGE;
 	if (!(e = calloc(1, sizeof *e)))
 		return OCC_ERR_NOMEM;
 	st = occ_tables_load(dir, &e->tables, diag);
 	strcat(strcpy(path, dir), "/gpus.txt");
 	strcpy(e->gpus_path, path);
+	strcat(strcpy(e->parts_path, dir), "/partitions.txt");
 	if (st == OCC_OK)
 		st = occ_gpus_load(path, &e->gpus, diag);
 	if (st == OCC_OK)
@@ -402,20 +409,26 @@ static const struct occ_gpu_layout *listed_layout(const struct occ_env *env,
 	return NULL;
 }
 
-/* The target's GPC layout for clusters, by the library's one rule: the
- * list's for gpu, else its SMs as one group. */
-static enum occ_status cluster_layout(const struct occ_env *env,
-				      const struct occ_arch *a, const char *gpu,
-				      int sms, struct occ_cluster_layout *L,
-				      struct occ_diag *diag)
+const char *occ_query_gpu_name(const struct occ_env *env, const char *gpu)
 {
-	struct occ_layout_request r = { .flags = OCC_LAYOUT_SMS_STRICT };
+	const struct occ_gpu *g;
+
+	if (!gpu || occ_query_listed_gpu(env, gpu, &g, NULL) != OCC_OK)
+		return NULL;
+	return g->name;
+}
+
+enum occ_status occ_query_target(const struct occ_env *env,
+				 const struct occ_arch *a, const char *gpu,
+				 int sms, unsigned flags, struct occ_target *t,
+				 struct occ_diag *diag)
+{
+	struct occ_layout_request r = { .flags = flags };
 	const struct occ_gpu *g = NULL;
-	struct occ_target t;
 	enum occ_status st;
 
-	occ_target_table(a, &t);
-	t.sms = sms;
+	occ_target_table(a, t);
+	t->sms = sms;
 	if (gpu && (st = occ_query_listed_gpu(env, gpu, &g, diag)) != OCC_OK)
 		return st;
 	if (g) {
@@ -423,35 +436,30 @@ static enum occ_status cluster_layout(const struct occ_env *env,
 		r.name = g->name;
 		r.listed = listed_layout(env, g);
 	}
-	if ((st = occ_target_layout(&t, &r, diag)) != OCC_OK)
+	return occ_target_layout(t, &r, diag);
+}
+
+/* The target's GPC layout for clusters, by the library's one rule: the
+ * list's for gpu, else its SMs as one group. */
+enum occ_status occ_query_cluster_layout(const struct occ_env *env,
+					 const struct occ_arch *a,
+					 const char *gpu, int sms,
+					 struct occ_cluster_layout *L,
+					 struct occ_diag *diag)
+{
+	struct occ_target t;
+	enum occ_status st;
+
+	st = occ_query_target(env, a, gpu, sms, OCC_LAYOUT_SMS_STRICT, &t,
+			      diag);
+	if (st != OCC_OK)
 		return st;
-	if (occ_cluster_layout_of(&t, g ? g->name : NULL, L) != OCC_OK) {
+	if (occ_cluster_layout_of(&t, occ_query_gpu_name(env, gpu), L) !=
+	    OCC_OK) {
 		occ_query_diag_key(diag, "layout");
 		return OCC_ERR_MISSING_KEY;
 	}
 	return OCC_OK;
-}
-
-/* sel's fields of row, then every field of its cluster launch cl. */
-static size_t cluster_row_json(const struct selection *sel,
-			       const struct occ_config_row *row,
-			       const struct occ_cluster_row *cl, char *buf,
-			       size_t cap)
-{
-	const struct occ_field *f[2 * FIELDS_MAX];
-	const void *rows[2 * FIELDS_MAX];
-	size_t i, n;
-
-	for (n = 0; n < sel->n; n++) {
-		f[n] = sel->f[n];
-		rows[n] = row;
-	}
-	for (i = 0; i < occ_row_kind_count(&occ_cluster_kind) &&
-	     i < FIELDS_MAX; i++, n++) {
-		f[n] = occ_row_kind_field(&occ_cluster_kind, i);
-		rows[n] = cl;
-	}
-	return occ_row_parts_json(f, rows, n, buf, cap);
 }
 
 enum occ_status occ_env_cluster_json(const struct occ_env *env,
@@ -461,54 +469,10 @@ enum occ_status occ_env_cluster_json(const struct occ_env *env,
 				     char *buf, size_t cap, size_t *len,
 				     struct occ_diag *diag)
 {
-	static const char *const refusals[] = {
-		[OCC_CLUSTER_NO_CLUSTERS] = "no thread-block clusters",
-		[OCC_CLUSTER_BEST_CAP_UNKNOWN] = "best: the cap unknown",
-		[OCC_CLUSTER_ABOVE_PORTABLE] = "above the portable size",
-		[OCC_CLUSTER_NO_FIGURES] = "no cluster figures",
-		[OCC_CLUSTER_ABOVE_MAX] = "above clusterSizeMax",
-		[OCC_CLUSTER_BEST_BOUND] = "best: the layout not measured",
-	};
-	enum occ_cluster_refusal refusal;
-	const struct selection *sel;
-	struct occ_config_query query;
-	struct occ_cluster_query cq;
-	struct occ_cluster_layout L;
-	struct occ_config_row row;
-	struct occ_cluster_row cl;
-	const struct occ_arch *a;
-	enum occ_status st;
-	int sms;
+	struct occ_row_adds adds = { .cluster = 1, .best = !shape };
 
-	if (!q || !len)
-		return OCC_ERR_INVALID_INPUT;
-	*len = 0;
-	if ((st = occ_env_gpu(env, arch, gpu, &a, &sms, diag)) != OCC_OK)
-		return st;
-	query = *q;
-	if (!query.sms)
-		query.sms = sms;
-	if (query.grid && !query.sms) {
-		occ_query_diag_key(diag, "sms");
-		return OCC_ERR_MISSING_KEY;
-	}
-	sel = &env->defaults[default_index(q)];
-	query.needs = sel->needs;
-	memset(&cq, 0, sizeof cq);
-	cq.best = !shape;
 	if (shape)
-		cq.shape = *shape;
-	if ((st = cluster_layout(env, a, gpu, query.sms, &L, diag)) != OCC_OK)
-		return st;
-	if ((refusal = occ_cluster_refused(a, L.bound, &cq)) !=
-	    OCC_CLUSTER_ACCEPTED) {
-		occ_query_diag_key(diag, refusals[refusal]);
-		return OCC_ERR_UNSUPPORTED;
-	}
-	if ((st = occ_config_compute(a, &query, &row)) != OCC_OK ||
-	    (st = occ_cluster_row_compute(&row, &L, &cq, &cl)) != OCC_OK)
-		return st;
-	occ_cluster_row_waves(&cl, &row);
-	*len = cluster_row_json(sel, &row, &cl, buf, cap);
-	return OCC_OK;
+		adds.shape = *shape;
+	return occ_env_row_json(env, arch, gpu, q, &adds, NULL, buf, cap,
+				len, diag);
 }
