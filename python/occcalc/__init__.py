@@ -20,7 +20,7 @@ import queue
 import threading
 from json import decoder as _decoder
 
-from . import _lib
+from . import _lib, _row
 from ._summary import launch_summary
 from ._check import check, compare, Verdict
 
@@ -173,54 +173,27 @@ def occupancy(arch=None, gpu=None, block=None, regs=None, smem=0,
               static_smem=0, smem_per_thread=0, smem_per_warp=0,
               carveout=None, optin=True, barriers=1, max_threads=0,
               grid=None, sms=None, headroom=False, cluster=None,
+              partition=None, partition_flags=None, partition_part=None,
               fields=None, env=None, tables=None):
     """The row `occcalc` prints for these options (its --arch, --gpu,
     --block (a count or a shape), --regs, --smem, --static-smem,
     --smem-per-thread, --smem-per-warp, --carveout, --no-optin,
     --barriers, --grid, --sms, --headroom, --cluster (a size, a shape or
-    "best"), --fields), as a dict. Without block, the best block size."""
+    "best"), --partition (the minimum SMs of a group), --partition-flags
+    ("ignore-coscheduling", ...), --partition-part ("group:N" or N,
+    "remaining"), --fields), as a dict. Without block, the best block
+    size."""
     e = _env(env, tables)
     q = _query(block, regs, smem, static_smem, smem_per_thread,
                smem_per_warp, carveout, optin, barriers, max_threads, grid,
                sms, headroom)
-    if cluster is not None:
-        if fields is not None:
-            raise Error(_lib.OCC_ERR_INVALID_INPUT, "occupancy: fields= "
-                        "with cluster= is not offered yet")
-        return _cluster_json(e, arch, gpu, q, cluster)
+    if cluster is not None or partition is not None or \
+            partition_flags is not None or partition_part is not None:
+        adds = _row.adds_of(e._lib, cluster, partition, partition_flags,
+                            partition_part)
+        return _row.row_json(e, arch, gpu, q, adds, _field_list(fields),
+                             partition)
     return _row_json(e, arch, gpu, q, _field_list(fields))
-
-
-def _cluster_shape(cluster):
-    if cluster == "best":
-        return None
-    dims = [cluster] if isinstance(cluster, int) else list(cluster)
-    if not 1 <= len(dims) <= 3 or any(not isinstance(d, int) or d < 1
-                                      for d in dims):
-        raise Error(_lib.OCC_ERR_INVALID_INPUT, f"occupancy: cluster "
-                    f"{cluster!r}: a size, 1 to 3 dimensions or 'best'")
-    dims += [1] * (3 - len(dims))
-    shape = _lib.ClusterShape()
-    for i in range(3):
-        shape.dims[i] = dims[i]
-    shape.size = dims[0] * dims[1] * dims[2]
-    return shape
-
-
-def _cluster_json(e, arch, gpu, q, cluster):
-    shape = _cluster_shape(cluster)
-    cap = 8192
-    while True:
-        t = _scratch(cap)
-        st = e._lib.occ_env_cluster_json(
-            e._handle, arch.encode() if arch else None,
-            gpu.encode() if gpu else None, ctypes.byref(q),
-            ctypes.byref(shape) if shape is not None else None, *t.tail)
-        if st != 0:
-            _refused(st, arch, gpu, t.diag)
-        if t.n.value < len(t.buf):
-            return _scan(t.buf.value.decode(), 0)[0]
-        cap = t.n.value + 1
 
 
 def best_block(**options):

@@ -6,8 +6,6 @@ import ctypes.util
 import os
 import threading
 
-OCC_CONFIG_HEADROOM = 1
-
 
 class Diag(ctypes.Structure):
     _fields_ = [("file", ctypes.c_char * 512), ("line", ctypes.c_int),
@@ -38,6 +36,13 @@ class Query(ctypes.Structure):
 
 class ClusterShape(ctypes.Structure):
     _fields_ = [("dims", ctypes.c_int * 3), ("size", ctypes.c_int)]
+
+
+class RowAdds(ctypes.Structure):
+    _fields_ = [("cluster", ctypes.c_int), ("shape", ClusterShape),
+                ("best", ctypes.c_int), ("partition", ctypes.c_int),
+                ("min_sms", ctypes.c_int), ("flags", ctypes.c_uint),
+                ("group", ctypes.c_int)]
 
 
 class Field(ctypes.Structure):
@@ -76,6 +81,7 @@ def _declare(lib):
     sigs = {
         "occ_strerror": (c.c_char_p, [c.c_int]),
         "occ_status_name": (c.c_char_p, [c.c_int]),
+        "occ_config_need_name": (c.c_char_p, [c.c_uint]),
         "occ_env_open": (c.c_int, [c.c_char_p, c.POINTER(P),
                                    c.POINTER(Diag)]),
         "occ_env_free": (None, [P]),
@@ -103,6 +109,17 @@ def _declare(lib):
                                         c.c_char_p, c.c_char_p, c.c_size_t,
                                         c.POINTER(c.c_size_t),
                                         c.POINTER(Diag)]),
+        "occ_env_row_json": (c.c_int, [P, c.c_char_p, c.c_char_p,
+                                       c.POINTER(Query), c.POINTER(RowAdds),
+                                       c.c_char_p, c.c_char_p, c.c_size_t,
+                                       c.POINTER(c.c_size_t),
+                                       c.POINTER(Diag)]),
+        "occ_row_adds_size": (c.c_size_t, []),
+        "occ_partition_flags_parse": (c.c_int, [c.c_char_p,
+                                                c.POINTER(c.c_uint),
+                                                c.POINTER(Diag)]),
+        "occ_partition_part_parse": (c.c_int, [c.c_char_p,
+                                               c.POINTER(c.c_int)]),
         "occ_row_kind_count": (c.c_size_t, [P]),
         "occ_row_kind_field": (c.POINTER(Field), [P, c.c_size_t]),
         "occ_field_type_name": (c.c_char_p, [c.c_int]),
@@ -115,23 +132,25 @@ def _declare(lib):
     # conversions (a third of its time): its callers pass each argument
     # as the C type it is (_row_json).
     lib.occ_env_config_json.argtypes = None
-    lib.occ_env_cluster_json.restype = ctypes.c_int
-    if lib.occ_config_query_size() != ctypes.sizeof(Query):
-        raise ImportError("occcalc: this package does not match %s "
-                          "(struct occ_config_query: %d bytes, not %d)" %
-                          (lib._name, lib.occ_config_query_size(),
-                           ctypes.sizeof(Query)))
+    for struct, size, name in (
+            (Query, lib.occ_config_query_size(), "occ_config_query"),
+            (RowAdds, lib.occ_row_adds_size(), "occ_row_adds")):
+        if size != ctypes.sizeof(struct):
+            raise ImportError("occcalc: this package does not match %s "
+                              "(struct %s: %d bytes, not %d)" %
+                              (lib._name, name, size, ctypes.sizeof(struct)))
 
 
-def _statuses(lib):
-    """The library's statuses by name (OCC_ERR_RANGE, ...), as module
-    constants: no copy of the enum to drift from it."""
+def _constants(name_of, value_of):
+    """The library's constants, named by name_of(i) until it gives None,
+    as module constants (OCC_ERR_RANGE, OCC_CONFIG_HEADROOM): no copy of
+    its header to drift from it."""
     i = 0
     while True:
-        name = lib.occ_status_name(i)
+        name = name_of(i)
         if name is None:
             return
-        globals()[name.decode()] = i
+        globals()[name.decode()] = value_of(i)
         i += 1
 
 
@@ -141,7 +160,8 @@ def load():
         if _lib is None:
             lib = ctypes.CDLL(_path())
             _declare(lib)
-            _statuses(lib)
+            _constants(lib.occ_status_name, int)
+            _constants(lib.occ_config_need_name, lambda i: 1 << i)
             _lib = lib
         return _lib
 

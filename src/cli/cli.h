@@ -56,15 +56,14 @@ struct mode {
 	const struct occ_row_kind *kinds[MODE_KINDS];
 };
 
-/* The modes, each defined in its file, and the table of them (main.c). */
-extern const struct mode mode_occupancy, mode_kernels, mode_access,
-	mode_persist, mode_info, mode_list_archs, mode_list_gpus,
-	mode_list_devices, mode_list_fields, mode_traffic, mode_launches,
-	mode_trace;
+/* The table of the modes (main.c, where each is declared). */
 extern const struct mode *const modes[];
 extern const size_t modes_n;
 
-/* The modes other code asks about (o->mode == MODE_KERNELS). */
+/* The modes other code asks about (o->mode == MODE_KERNELS): a mode is
+ * declared here only when code outside its file and the tables names it. */
+extern const struct mode mode_occupancy, mode_kernels, mode_persist,
+	mode_traffic, mode_launches, mode_trace;
 #define MODE_OCCUPANCY (&mode_occupancy)
 #define MODE_KERNELS (&mode_kernels)
 #define MODE_PERSIST (&mode_persist)

@@ -286,7 +286,7 @@ void cluster_prepare(struct session *s, const struct occ_arch *a)
 	for (i = 0; i < o->cluster.n; i++)
 		item_refused(a, tag, &o->cluster.items[i]);
 	memset(&s->layout, 0, sizeof s->layout);
-	if (partition_cluster_layout(s))
+	if (partition_cluster_layout(s, a))
 		partition_best_check(s);
 	else
 		layout_find(s, a);
@@ -348,9 +348,9 @@ static int agrees_exactly(const struct row_cluster *cl)
  * (partition_api_layout); NULL elsewhere. */
 static const struct occ_gpc_layout *runtime_layout(const struct session *s)
 {
-	if (!s->partition.on || !s->partition.measured || s->layout.bound)
+	if (!s->partition.on)
 		return NULL;
-	return &s->partition.part.api;
+	return occ_partition_api_layout(&s->partition.m, &s->layout);
 }
 
 /* An upper bound agrees with answers that stay within it. */

@@ -87,6 +87,9 @@ GETTER(get_api_dyn_loses)
 #define OCC_CLUSTER_TEXT(fn) text_cluster_model
 #define OCC_CLUSTER_FIELD(name, type, desc, get, ...) \
 	{ name, type, desc, get_cluster_model, NULL, __VA_ARGS__, 0, 0 },
+/* And of a part (occ_partition_kind), read from the row's. */
+#define OCC_PARTITION_FIELD(name, type, desc, get) \
+	PLAIN(name, type, desc, get_partition_model),
 
 static const struct occ_field fields[] = {
 	{ "gpu", OCC_FT_STR, "the GPU of --gpu's list the row is for (absent: "
@@ -187,31 +190,12 @@ static const struct occ_field fields[] = {
 	  NULL, { "device", 6, 0, 0, NULL, 0 }, 0, 0 },
 	PLAIN("device_name", OCC_FT_STR, "its name", get_device_name),
 	OCC_CLUSTER_FIELDS
-	PLAIN("partition_part", OCC_FT_STR, "the part of the split computed in "
-	      "(--partition): group N or remaining", get_partition_part),
-	PLAIN("partition_flags", OCC_FT_STR, "the split's flags: default, "
-	      "ignore-coscheduling, max-cluster-size", get_partition_flags),
-	PLAIN("partition_groups", OCC_FT_INT, "groups the split makes, "
-	      "cuDevSmResourceSplitByCount's nbGroups (the most, where "
-	      "partition_bound)", get_partition_groups),
-	PLAIN("partition_sms", OCC_FT_INT, "SMs of each group", get_partition_sms),
-	PLAIN("partition_remaining_sms", OCC_FT_INT, "SMs no group has (absent: "
-	      "not known without the GPC layout)", get_partition_remaining_sms),
-	PLAIN("partition_part_sms", OCC_FT_INT, "SMs of the part computed in: "
-	      "the SMs of min_grid_size, waves and clusters",
-	      get_partition_part_sms),
-	PLAIN("partition_layout", OCC_FT_STR, "the part's SMs per GPC, as its "
-	      "clusters run (absent: not measured)", get_partition_layout),
-	PLAIN("partition_api_layout", OCC_FT_STR, "the GPCs "
-	      "cudaOccupancyMaxActiveClusters counts in the part",
-	      get_partition_api_layout),
+	OCC_PARTITION_FIELDS
 	PLAIN("partition_api_max_active_clusters", OCC_FT_INT, "what "
 	      "cudaOccupancyMaxActiveClusters answers in the part's green "
 	      "context (it may be below max_active_clusters)",
 	      get_partition_api_clusters),
-	PLAIN("partition_bound", OCC_FT_BOOL, "true where the split or the part's "
-	      "layout is not measured: the figures are the most it allows",
-	      get_partition_bound),
+	OCC_PARTITION_BOUND_FIELDS
 	PLAIN("api_partition_groups", OCC_FT_INT, "the groups the driver made "
 	      "(--api)", get_api_partition_groups),
 	PLAIN("api_partition_sms", OCC_FT_INT, "SMs of each", get_api_partition_sms),

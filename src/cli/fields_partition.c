@@ -5,6 +5,7 @@
  * (fields_occupancy.c), which getters.h declares them to.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "getters.h"
@@ -13,44 +14,20 @@
 #define GETTER(fn) GETTER_SIG(fn)
 
 #define P r->partition
-GETTER(get_partition_part)
+
+/* The model's fields of the part are the library's (occ_partition_kind,
+ * OCC_PARTITION_FIELDS in this kind's table): each read from the row's
+ * part by the library's field of its name. */
+GETTER(get_partition_model)
 {
+	const struct occ_field *m = occ_field_find(&occ_partition_kind,
+						   f->name, strlen(f->name));
+
 	ROW;
 	v->type = OCC_VAL_NULL;
-	if (P)
-		set_str(v, P->name);
+	if (P && m)
+		m->get(&P->m, m, v);
 }
-GETTER(get_partition_flags)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (P)
-		set_str(v, occ_partition_flags_name(P->split_flags));
-}
-KOPT_GETTER(get_partition_groups, P, P->split.groups)
-KOPT_GETTER(get_partition_sms, P, P->split.group_sms)
-KOPT_GETTER(get_partition_remaining_sms, P && !P->bound_remaining,
-	    P->split.remaining_sms)
-KOPT_GETTER(get_partition_part_sms, P, P->part_sms)
-GETTER(get_partition_layout)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (P && P->measured) {
-		occ_layout_format(&P->part.hw, v->buf, sizeof v->buf);
-		set_str(v, v->buf);
-	}
-}
-GETTER(get_partition_api_layout)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (P && P->measured) {
-		occ_layout_format(&P->part.api, v->buf, sizeof v->buf);
-		set_str(v, v->buf);
-	}
-}
-KBOOL_GETTER(get_partition_bound, P, P->bound)
 KOPT_GETTER(get_partition_api_clusters, r->cl && r->cl->model.have_part_api,
 	    r->cl->model.part_api.max_active_clusters)
 KOPT_GETTER(get_api_partition_groups, P && P->have_driver, P->driver_groups)

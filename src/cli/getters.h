@@ -44,11 +44,7 @@ static inline void set_str(struct occ_val *v, const char *s)
 }
 
 /* fields_partition.c: --partition's split, part and driver. */
-GETTER_SIG(get_partition_part); GETTER_SIG(get_partition_flags);
-GETTER_SIG(get_partition_groups); GETTER_SIG(get_partition_sms);
-GETTER_SIG(get_partition_remaining_sms); GETTER_SIG(get_partition_part_sms);
-GETTER_SIG(get_partition_layout); GETTER_SIG(get_partition_api_layout);
-GETTER_SIG(get_partition_bound); GETTER_SIG(get_partition_api_clusters);
+GETTER_SIG(get_partition_model); GETTER_SIG(get_partition_api_clusters);
 GETTER_SIG(get_api_partition_groups); GETTER_SIG(get_api_partition_sms);
 GETTER_SIG(get_api_partition_remaining_sms);
 GETTER_SIG(get_api_partition_part_sms);

@@ -12,8 +12,13 @@
 
 #include "cli.h"
 
-/* Every mode, each defined in its file. The order is --list-fields': the
- * kinds of row are listed as the modes come. */
+/* Every mode, each defined in its file: adding one is its file and its
+ * two lines here, as a command is in tmux's cmd.c. The order is
+ * --list-fields': the kinds of row are listed as the modes come. */
+extern const struct mode mode_occupancy, mode_kernels, mode_access,
+	mode_traffic, mode_persist, mode_launches, mode_trace, mode_info,
+	mode_list_archs, mode_list_gpus, mode_list_devices, mode_list_fields;
+
 const struct mode *const modes[] = {
 	&mode_occupancy,
 	&mode_kernels,

@@ -12,6 +12,11 @@
 
 #define SMEM_MAX UINT64_C(0xffffffff)  /* cuLaunchKernel's unsigned int */
 
+/* The modes the options name (the one each selects, those each applies
+ * to), beyond those cli.h declares for all. */
+extern const struct mode mode_access, mode_info, mode_list_archs,
+	mode_list_gpus, mode_list_devices, mode_list_fields;
+
 #define O(field) offsetof(struct options, field)
 #define OCC &mode_occupancy
 #define KER &mode_kernels

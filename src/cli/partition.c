@@ -12,52 +12,45 @@
 
 /* ---- Arguments ---- */
 
+/* The words are the library's (occ_partition_flags_parse): here only
+ * what is wrong with them. */
 void arg_partition_flags(const char *opt, const char *arg, struct options *o)
 {
-	char buf[128], *tok, *save = NULL;
-	unsigned flags = 0;
+	struct occ_diag d;
 
 	(void)opt;
-	if (strlen(arg) >= sizeof buf)
+	switch (occ_partition_flags_parse(arg, &o->partition.flags, &d)) {
+	case OCC_OK:
+		return;
+	case OCC_ERR_RANGE:
 		die_usage("--partition-flags: '%.40s...': too long", arg);
-	if (!*arg || strstr(arg, ",,") || *arg == ',' ||
-	    arg[strlen(arg) - 1] == ',')
-		die_usage("--partition-flags: '%s': empty value", arg);
-	snprintf(buf, sizeof buf, "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "ignore-coscheduling") == 0)
-			flags |= OCC_PARTITION_IGNORE_COSCHEDULING;
-		else if (strcmp(tok, "max-cluster-size") == 0)
-			flags |= OCC_PARTITION_MAX_CLUSTER_SIZE;
-		else if (strcmp(tok, "default") != 0)
-			die_usage("--partition-flags: '%s': not a flag "
-				  "(ignore-coscheduling, max-cluster-size, "
-				  "default)", tok);
-	}
-	if (flags == (OCC_PARTITION_IGNORE_COSCHEDULING |
-		      OCC_PARTITION_MAX_CLUSTER_SIZE))
+	case OCC_ERR_UNKNOWN_KEY:
+		die_usage("--partition-flags: '%s': not a flag "
+			  "(ignore-coscheduling, max-cluster-size, default)",
+			  d.key);
+	case OCC_ERR_INVALID_INPUT:
 		die_usage("--partition-flags: ignore-coscheduling and "
 			  "max-cluster-size together: the driver refuses the "
 			  "pair (CUDA_ERROR_INVALID_VALUE)");
-	o->partition.flags = flags;
+	default:
+		die_usage("--partition-flags: '%s': empty value", arg);
+	}
 }
 
-/* "group" (the first), "group:N" or "remaining". */
+/* "group" (the first), "group:N" or "remaining", as the library reads
+ * them (occ_partition_part_parse); a number it refuses is worded as
+ * other options' numbers are. */
 void arg_partition_part(const char *opt, const char *arg, struct options *o)
 {
 	(void)opt;
-	if (strcmp(arg, "remaining") == 0) {
-		o->partition.group = OCC_PARTITION_REMAINING;
-	} else if (strcmp(arg, "group") == 0) {
-		o->partition.group = 0;
-	} else if (strncmp(arg, "group:", 6) == 0 && arg[6]) {
+	if (occ_partition_part_parse(arg, &o->partition.group) == OCC_OK)
+		return;
+	if (strncmp(arg, "group:", 6) == 0 && arg[6])
 		o->partition.group = (int)arg_number("partition-part", arg + 6,
 						     0, 1023);
-	} else {
+	else
 		die_usage("--partition-part: '%s': not a part (group, group:N, "
 			  "remaining)", arg);
-	}
 }
 
 /* ---- The GPU split ---- */
@@ -127,16 +120,6 @@ void partition_parts_failed(enum occ_status st, const struct occ_diag *d,
 		die_data(st, d, err, "");
 }
 
-static int largest(const struct occ_gpc_layout *l)
-{
-	int i, n = 0;
-
-	for (i = 0; i < l->n_gpcs; i++)
-		if (l->sms_per_gpc[i] > n)
-			n = l->sms_per_gpc[i];
-	return n;
-}
-
 void partition_part_refused(const struct occ_partition_split *p, int group,
 			    enum occ_status st, int gpu_sms, const char *of)
 {
@@ -174,28 +157,36 @@ static const struct occ_arch *partition_arch(struct session *s)
 	return session_find_arch(s, o->arch);
 }
 
-/* The split, the part or partitions.txt refused (occ_target_part). */
+/* The split, the part or partitions.txt refused
+ * (occ_partition_row_compute). */
 static _Noreturn void split_refused(const struct session *s,
 				    const struct occ_arch *a,
-				    const struct occ_launch_part *p,
+				    const struct occ_partition_row *p,
 				    enum occ_status st, const struct occ_diag *d,
 				    int err)
 {
 	const struct options *o = s->o;
+	const struct occ_partition_split *split = &p->part.split;
 	char tag[16];
 
+	if (p->gpu_sms <= 0)
+		die_usage("--partition needs the GPU's SMs: --gpu NAME, the "
+			  "device, or --sms N");
+	if (o->partition.min_sms > (uint64_t)p->gpu_sms)
+		die_usage("--partition %llu: more than the GPU's %d SMs "
+			  "(minCount is 0 to the SM count)",
+			  (unsigned long long)o->partition.min_sms, p->gpu_sms);
 	arch_tag(tag, sizeof tag, a);
-	if (st == OCC_ERR_UNSUPPORTED && !p->split.group_sms)
+	if (st == OCC_ERR_UNSUPPORTED && !split->group_sms)
 		die_usage("--partition: %s %s", tag,
 			  a->cc_major < 6 ? "has no green contexts (compute "
 			  "capability 6.0 on)" : "has no clusters: "
 			  "max-cluster-size is for compute capability 9.0 on");
-	if (!p->split.group_sms)
+	if (!split->group_sms)
 		die_usage("--partition %llu: %s", (unsigned long long)
 			  o->partition.min_sms, occ_strerror(st));
 	partition_parts_failed(st, d, err);
-	partition_part_refused(&p->split, o->partition.group, st,
-			       s->partition.gpu_sms, "");
+	partition_part_refused(split, o->partition.group, st, p->gpu_sms, "");
 }
 
 void partition_prepare(struct session *s)
@@ -203,12 +194,8 @@ void partition_prepare(struct session *s)
 	struct session_partition *P = &s->partition;
 	struct options *o = s->o;
 	const struct occ_arch *a;
-	const struct occ_gpc_layout *l;
-	struct occ_launch_part part;
 	struct occ_target t;
 	struct occ_diag d;
-	const char *name;
-	int have_layout;
 	enum occ_status st;
 	char path[1024];
 
@@ -216,78 +203,29 @@ void partition_prepare(struct session *s)
 		return;
 	memset(P, 0, sizeof *P);
 	a = partition_arch(s);
-	name = listed_name(s);
-	gpu_layout(s, name, a, &t);
-	have_layout = occ_layout_basis_exact(t.basis);
-	l = &t.layout;
-	P->gpu_sms = t.sms;
-	if (P->gpu_sms <= 0)
-		die_usage("--partition needs the GPU's SMs: --gpu NAME, the "
-			  "device, or --sms N");
-	if (o->partition.min_sms > (uint64_t)P->gpu_sms)
-		die_usage("--partition %llu: more than the GPU's %d SMs "
-			  "(minCount is 0 to the SM count)",
-			  (unsigned long long)o->partition.min_sms, P->gpu_sms);
+	gpu_layout(s, listed_name(s), a, &t);
 	partition_parts_path(s, path, sizeof path);
 	errno = 0;
-	st = occ_target_part(&t, path, o->partition.flags,
-			     (int)o->partition.min_sms, o->partition.group,
-			     &part, &d);
+	/* min_sms: NUM(0, 1024), so an int. */
+	st = occ_partition_row_compute(&t, path, o->partition.flags,
+				       (int)o->partition.min_sms,
+				       o->partition.group, &P->m, &d);
 	if (st != OCC_OK)
-		split_refused(s, a, &part, st, &d, errno);
-	P->split = part.split;
-	P->part_sms = part.sms;
-	P->measured = part.measured;
-	P->part.hw = part.layout;
-	P->part.api = part.api;
-	snprintf(P->part.source, sizeof P->part.source, "%s", part.source);
+		split_refused(s, a, &P->m, st, &d, errno);
 	P->on = 1;
-	if (o->partition.group >= 0)
-		snprintf(P->name, sizeof P->name, "group %d", o->partition.group);
-	else
-		snprintf(P->name, sizeof P->name, "remaining");
-	P->largest_gpc = have_layout ? largest(l) : s->listed.sms_per_gpc_max;
-	P->split_flags = o->partition.flags;
-	P->bound_remaining = P->split.groups_min != P->split.groups_max;
-	P->bound = !P->measured || P->bound_remaining;
-	o->sms = (uint64_t)P->part_sms;
+	o->sms = (uint64_t)P->m.part.sms;
 	if (o->api)
 		partition_on_device(s);
 }
 
-/* --cluster inside the part: its measured layout, or where none is the
- * most any arrangement of its SMs in the GPU's GPCs allows. */
-int partition_cluster_layout(struct session *s)
+/* --cluster inside the part: the library's layout there. */
+int partition_cluster_layout(struct session *s, const struct occ_arch *a)
 {
 	struct session_partition *P = &s->partition;
-	struct occ_cluster_layout *L = &s->layout;
 
 	if (!P->on)
 		return 0;
-	if (P->measured) {
-		L->l = P->part.hw;
-		snprintf(L->source, sizeof L->source, "--partition %s of %s: %.200s",
-			 P->name, s->gpu_name, P->part.source);
-		return 1;
-	}
-	if (!P->largest_gpc) {
-		L->whole = 1;
-		L->l.n_gpcs = 1;
-		L->l.sms_per_gpc[0] = L->l.sms = P->part_sms;
-		snprintf(L->text, sizeof L->text, "not known: a part of %d SMs, "
-			 "GPCs not published", P->part_sms);
-		snprintf(L->source, sizeof L->source, "--partition");
-		return 1;
-	}
-	L->bound = 1;
-	L->counts.sms = P->part_sms;
-	L->counts.gpcs = 1;
-	L->counts.sms_per_gpc_max = P->largest_gpc;
-	L->l.sms = P->part_sms;
-	snprintf(L->text, sizeof L->text, "not measured: a part of %d SMs in "
-		 "GPCs of at most %d", P->part_sms, P->largest_gpc);
-	snprintf(L->source, sizeof L->source, "--partition (no measured "
-		 "layout of this part)");
+	occ_partition_cluster_layout(a, &P->m, s->gpu_name, &s->layout);
 	return 1;
 }
 
@@ -297,15 +235,15 @@ int partition_cluster_layout(struct session *s)
  * at most its bounds where not. */
 static int split_agrees(const struct session_partition *P)
 {
-	const struct occ_partition_split *p = &P->split;
+	const struct occ_partition_split *p = &P->m.part.split;
 
 	if (P->driver_group_sms != p->group_sms ||
 	    P->driver_groups < p->groups_min || P->driver_groups > p->groups_max)
 		return 0;
-	if (P->bound_remaining)
-		return P->driver_part_sms == P->part_sms;
+	if (P->m.bound_remaining)
+		return P->driver_part_sms == P->m.part.sms;
 	return P->driver_remaining_sms == p->remaining_sms &&
-	       P->driver_part_sms == P->part_sms;
+	       P->driver_part_sms == P->m.part.sms;
 }
 
 void partition_on_device(struct session *s)
@@ -335,7 +273,7 @@ void partition_on_device(struct session *s)
 		     "left %d over; the model says %d of %d and %d",
 		     (unsigned long long)o->partition.min_sms, g.groups,
 		     plural(g.groups), g.group_sms, g.remaining_sms,
-		     P->split.groups, P->split.group_sms,
-		     P->split.remaining_sms);
+		     P->m.part.split.groups, P->m.part.split.group_sms,
+		     P->m.part.split.remaining_sms);
 	}
 }

@@ -18,19 +18,11 @@ struct partition_request {
 					  or OCC_PARTITION_REMAINING */
 };
 
-/* The part a run computes in. */
+/* The part a run computes in: the library's (occ_partition_row_compute),
+ * and with --api the driver's. */
 struct session_partition {
 	int on;
-	int gpu_sms;                   /* the whole GPU's */
-	struct occ_partition_split split;
-	int part_sms;                  /* SMs of the part computed in */
-	unsigned split_flags;          /* --partition-flags */
-	int bound;                     /* groups or layout not measured */
-	int bound_remaining;           /* the remainder not known */
-	int measured;                  /* part holds its measured layouts */
-	struct occ_partition_part part;
-	int largest_gpc;               /* for the bound: the GPU's, or 0 */
-	char name[24];                 /* "group 0", "remaining" */
+	struct occ_partition_row m;
 	/* --api: what the driver made (gpu_partition_enter). */
 	int have_driver;
 	int driver_groups, driver_group_sms, driver_remaining_sms;
@@ -53,7 +45,7 @@ void partition_parts_failed(enum occ_status st, const struct occ_diag *d,
 			    int err);
 /* --cluster in the part: its layout made the session's; 0 without
  * --partition. */
-int partition_cluster_layout(struct session *s);
+int partition_cluster_layout(struct session *s, const struct occ_arch *a);
 /* --api: the split and the part's green context made on the device
  * (partition_gpu.c), the session's GPU calls running in it. */
 void partition_on_device(struct session *s);

@@ -436,7 +436,7 @@ void report_gpu(FILE *f, const struct occ_device *d, const struct occ_row *row)
 
 static void out_partition(FILE *f, const struct session_partition *P)
 {
-	const struct occ_partition_split *p = &P->split;
+	const struct occ_partition_split *p = &P->m.part.split;
 	char hw[64], api[64];
 
 	fprintf(f, "\nPartition: %s%d group%s of %d SMs", p->groups_min ==
@@ -446,11 +446,11 @@ static void out_partition(FILE *f, const struct session_partition *P)
 		fprintf(f, ", %d SM%s left over", p->remaining_sms,
 			plural(p->remaining_sms));
 	fprintf(f, " (%s); computed in %s, %d SM%s\n",
-		occ_partition_flags_name(P->split_flags), P->name, P->part_sms,
-		plural(P->part_sms));
-	if (P->measured) {
-		occ_layout_format(&P->part.hw, hw, sizeof hw);
-		occ_layout_format(&P->part.api, api, sizeof api);
+		occ_partition_flags_name(P->m.part.flags), P->m.name,
+		P->m.part.sms, plural(P->m.part.sms));
+	if (P->m.part.measured) {
+		occ_layout_format(&P->m.part.layout, hw, sizeof hw);
+		occ_layout_format(&P->m.part.api, api, sizeof api);
 		fprintf(f, "  Its GPCs: %s as clusters run; %s as "
 			"cudaOccupancyMaxActiveClusters counts them\n", hw, api);
 	} else {

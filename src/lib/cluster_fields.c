@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "occcalc.h"
+#include "util.h"
 
 #define GETTER(fn) static void fn(const void *p, const struct occ_field *f, \
 				  struct occ_val *v)
@@ -83,14 +84,17 @@ const struct occ_row_kind occ_cluster_kind = {
 	"cluster", fields, sizeof fields / sizeof fields[0], NULL
 };
 
-/* kind's fields, its base's first, in f (128); how many. */
-static size_t fields_of(const struct occ_row_kind *kind,
-			const struct occ_field *f[128])
+/* kind's fields, its base's first, in f (128), each read from row (in
+ * rows); how many. */
+static size_t fields_of(const struct occ_row_kind *kind, const void *row,
+			const struct occ_field **f, const void **rows)
 {
 	size_t i, n = occ_row_kind_count(kind);
 
-	for (i = 0; i < n && i < 128; i++)
+	for (i = 0; i < n && i < 128; i++) {
 		f[i] = occ_row_kind_field(kind, i);
+		rows[i] = row;
+	}
 	return i;
 }
 
@@ -98,15 +102,10 @@ size_t occ_cluster_config_json(const struct occ_config_row *row,
 			       const struct occ_cluster_row *cl, char *buf,
 			       size_t cap)
 {
-	const struct occ_field *f[128];
-	size_t at = occ_row_json(f, fields_of(&occ_config_kind, f), row, buf,
-				 cap) - 1, len;
+	const struct occ_field *f[256];
+	const void *rows[256];
+	size_t n = fields_of(&occ_config_kind, row, f, rows);
 
-	/* The launch's object over the configuration's '}', its '{' made
-	 * the ',' between their members. */
-	len = occ_row_json(f, fields_of(&occ_cluster_kind, f), cl,
-			   at < cap ? buf + at : NULL, at < cap ? cap - at : 0);
-	if (at + 1 < cap)
-		buf[at] = ',';
-	return at + len;
+	n += fields_of(&occ_cluster_kind, cl, f + n, rows + n);
+	return occ_row_parts_json(f, rows, n, buf, cap);
 }

@@ -31,6 +31,12 @@ static int default_index(const struct occ_config_query *q)
 	return (q->shape[0] != 0) | (q->needs & OCC_CONFIG_HEADROOM ? 2 : 0);
 }
 
+const struct selection *occ_query_defaults(const struct occ_env *env,
+					   const struct occ_config_query *q)
+{
+	return &env->defaults[default_index(q)];
+}
+
 static enum occ_status make_defaults(struct occ_env *e)
 {
 	struct occ_config_query q;
@@ -44,6 +50,28 @@ static enum occ_status make_defaults(struct occ_env *e)
 		q.needs = i & 2 ? OCC_CONFIG_HEADROOM : 0;
 		occ_config_default_fields(&q, q.needs, list, sizeof list);
 		if ((st = select_fields(list, &e->defaults[i], NULL)) != OCC_OK)
+			return st;
+	}
+	return OCC_OK;
+}
+
+/* Each GPU's layout line of the list, read once. */
+static enum occ_status read_layouts(struct occ_env *e, struct occ_diag *diag)
+{
+	size_t i, n = occ_gpus_count(e->gpus);
+	enum occ_status st;
+
+	if (n && !(e->layouts = calloc(n, sizeof *e->layouts)))
+		return OCC_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		struct env_layout *l = &e->layouts[e->n_layouts];
+
+		l->gpu = occ_gpus_get(e->gpus, i);
+		st = occ_gpu_layout_find(e->gpus_path, l->gpu->name,
+					 &l->layout, diag);
+		if (st == OCC_OK)
+			e->n_layouts++;
+		else if (st != OCC_ERR_UNKNOWN_ARCH)
 			return st;
 	}
 	return OCC_OK;
@@ -63,17 +91,20 @@ enum occ_status occ_env_open(const char *dir, struct occ_env **out,
 		dir = getenv("OCCCALC_TABLES");
 	if (!dir || !*dir)
 		dir = occ_tables_dir();
-	if (strlen(dir) + sizeof "/gpus.txt" > sizeof path)
+	if (strlen(dir) + sizeof "/partitions.txt" > sizeof path)
 		return OCC_ERR_RANGE;
 	if (!(e = calloc(1, sizeof *e)))
 		return OCC_ERR_NOMEM;
 	st = occ_tables_load(dir, &e->tables, diag);
 	strcat(strcpy(path, dir), "/gpus.txt");
 	strcpy(e->gpus_path, path);
+	strcat(strcpy(e->parts_path, dir), "/partitions.txt");
 	if (st == OCC_OK)
 		st = occ_gpus_load(path, &e->gpus, diag);
 	if (st == OCC_OK)
 		st = make_defaults(e);
+	if (st == OCC_OK)
+		st = read_layouts(e, diag);
 	if (st != OCC_OK) {
 		occ_env_free(e);
 		return st;
@@ -88,6 +119,7 @@ void occ_env_free(struct occ_env *env)
 		return;
 	occ_tables_free(env->tables);
 	occ_gpus_free(env->gpus);
+	free(env->layouts);
 	free(env);
 }
 
@@ -365,30 +397,65 @@ enum occ_status occ_env_info_json(const struct occ_env *env,
 	return OCC_OK;
 }
 
-/* The target's GPC layout for clusters, by the library's one rule: the
- * list's for gpu, else its SMs as one group. */
-static enum occ_status cluster_layout(const struct occ_env *env,
-				      const struct occ_arch *a, const char *gpu,
-				      int sms, struct occ_cluster_layout *L,
-				      struct occ_diag *diag)
+/* g's layout line, as the env read it at open; NULL: it has none. */
+static const struct occ_gpu_layout *listed_layout(const struct occ_env *env,
+						  const struct occ_gpu *g)
 {
-	struct occ_layout_request r = { .flags = OCC_LAYOUT_SMS_STRICT };
+	size_t i;
+
+	for (i = 0; i < env->n_layouts; i++)
+		if (env->layouts[i].gpu == g)
+			return &env->layouts[i].layout;
+	return NULL;
+}
+
+const char *occ_query_gpu_name(const struct occ_env *env, const char *gpu)
+{
+	const struct occ_gpu *g;
+
+	if (!gpu || occ_query_listed_gpu(env, gpu, &g, NULL) != OCC_OK)
+		return NULL;
+	return g->name;
+}
+
+enum occ_status occ_query_target(const struct occ_env *env,
+				 const struct occ_arch *a, const char *gpu,
+				 int sms, unsigned flags, struct occ_target *t,
+				 struct occ_diag *diag)
+{
+	struct occ_layout_request r = { .flags = flags };
 	const struct occ_gpu *g = NULL;
-	struct occ_target t;
 	enum occ_status st;
 
-	occ_target_table(a, &t);
-	t.sms = sms;
+	occ_target_table(a, t);
+	t->sms = sms;
 	if (gpu && (st = occ_query_listed_gpu(env, gpu, &g, diag)) != OCC_OK)
 		return st;
 	if (g) {
 		r.gpus = env->gpus;
-		r.gpus_path = env->gpus_path;
 		r.name = g->name;
+		r.listed = listed_layout(env, g);
 	}
-	if ((st = occ_target_layout(&t, &r, diag)) != OCC_OK)
+	return occ_target_layout(t, &r, diag);
+}
+
+/* The target's GPC layout for clusters, by the library's one rule: the
+ * list's for gpu, else its SMs as one group. */
+enum occ_status occ_query_cluster_layout(const struct occ_env *env,
+					 const struct occ_arch *a,
+					 const char *gpu, int sms,
+					 struct occ_cluster_layout *L,
+					 struct occ_diag *diag)
+{
+	struct occ_target t;
+	enum occ_status st;
+
+	st = occ_query_target(env, a, gpu, sms, OCC_LAYOUT_SMS_STRICT, &t,
+			      diag);
+	if (st != OCC_OK)
 		return st;
-	if (occ_cluster_layout_of(&t, g ? g->name : NULL, L) != OCC_OK) {
+	if (occ_cluster_layout_of(&t, occ_query_gpu_name(env, gpu), L) !=
+	    OCC_OK) {
 		occ_query_diag_key(diag, "layout");
 		return OCC_ERR_MISSING_KEY;
 	}
@@ -402,65 +469,10 @@ enum occ_status occ_env_cluster_json(const struct occ_env *env,
 				     char *buf, size_t cap, size_t *len,
 				     struct occ_diag *diag)
 {
-	static const char *const refusals[] = {
-		[OCC_CLUSTER_NO_CLUSTERS] = "no thread-block clusters",
-		[OCC_CLUSTER_BEST_CAP_UNKNOWN] = "best: the cap unknown",
-		[OCC_CLUSTER_ABOVE_PORTABLE] = "above the portable size",
-		[OCC_CLUSTER_NO_FIGURES] = "no cluster figures",
-		[OCC_CLUSTER_ABOVE_MAX] = "above clusterSizeMax",
-		[OCC_CLUSTER_BEST_BOUND] = "best: the layout not measured",
-	};
-	enum occ_cluster_refusal refusal;
-	const struct occ_field *f[FIELDS_MAX];
-	const struct selection *sel;
-	struct occ_config_query query;
-	struct occ_cluster_query cq;
-	struct occ_cluster_layout L;
-	struct occ_config_row row;
-	struct occ_cluster_row cl;
-	const struct occ_arch *a;
-	enum occ_status st;
-	size_t at, n;
-	int sms;
+	struct occ_row_adds adds = { .cluster = 1, .best = !shape };
 
-	if (!q || !len)
-		return OCC_ERR_INVALID_INPUT;
-	*len = 0;
-	if ((st = occ_env_gpu(env, arch, gpu, &a, &sms, diag)) != OCC_OK)
-		return st;
-	query = *q;
-	if (!query.sms)
-		query.sms = sms;
-	if (query.grid && !query.sms) {
-		occ_query_diag_key(diag, "sms");
-		return OCC_ERR_MISSING_KEY;
-	}
-	sel = &env->defaults[default_index(q)];
-	query.needs = sel->needs;
-	memset(&cq, 0, sizeof cq);
-	cq.best = !shape;
 	if (shape)
-		cq.shape = *shape;
-	if ((st = cluster_layout(env, a, gpu, query.sms, &L, diag)) != OCC_OK)
-		return st;
-	if ((refusal = occ_cluster_refused(a, L.bound, &cq)) !=
-	    OCC_CLUSTER_ACCEPTED) {
-		occ_query_diag_key(diag, refusals[refusal]);
-		return OCC_ERR_UNSUPPORTED;
-	}
-	if ((st = occ_config_compute(a, &query, &row)) != OCC_OK ||
-	    (st = occ_cluster_row_compute(&row, &L, &cq, &cl)) != OCC_OK)
-		return st;
-	occ_cluster_row_waves(&cl, &row);
-	/* The launch's object over the configuration's '}', its '{' made
-	 * the ',' between their members (as occ_cluster_config_json). */
-	at = occ_row_json(sel->f, sel->n, &row, buf, cap) - 1;
-	for (n = 0; n < occ_row_kind_count(&occ_cluster_kind) && n < FIELDS_MAX;
-	     n++)
-		f[n] = occ_row_kind_field(&occ_cluster_kind, n);
-	*len = at + occ_row_json(f, n, &cl, at < cap ? buf + at : NULL,
-				 at < cap ? cap - at : 0);
-	if (at + 1 < cap)
-		buf[at] = ',';
-	return OCC_OK;
+		adds.shape = *shape;
+	return occ_env_row_json(env, arch, gpu, q, &adds, NULL, buf, cap,
+				len, diag);
 }

@@ -225,9 +225,12 @@ static int listed(struct occ_target *t, const struct occ_layout_request *r,
 {
 	struct occ_gpu_layout g;
 
-	if (!t->gpu || !r->gpus_path)
+	if (!t->gpu || (!r->gpus_path && !r->listed))
 		return 0;
-	*st = occ_gpu_layout_find(r->gpus_path, t->gpu->name, &g, diag);
+	if (r->listed)
+		g = *r->listed;
+	else
+		*st = occ_gpu_layout_find(r->gpus_path, t->gpu->name, &g, diag);
 	if (*st == OCC_ERR_UNKNOWN_ARCH)
 		return 0;
 	if (*st != OCC_OK)

@@ -90,4 +90,10 @@ static inline int64_t occ_div_up(int64_t x, int64_t y)
 	return (x + y - 1) / y;
 }
 
+/* One object of n fields, f[i]'s value read from rows[i] (runs of one row
+ * written together), into buf as occ_row_json writes one row. */
+OCC_INTERNAL size_t occ_row_parts_json(const struct occ_field *const *f,
+				       const void *const *rows, size_t n,
+				       char *buf, size_t cap);
+
 #endif

@@ -23,6 +23,9 @@ extern "C" {
  * fields ask (struct occ_field's needs, in occ_config_kind). */
 #define OCC_CONFIG_HEADROOM 1u     /* the registers' and smem's steps */
 #define OCC_CONFIG_MAX_DYN 2u      /* max_dynamic_smem_per_block */
+/* The name of the need 1u << i ("OCC_CONFIG_HEADROOM"), NULL past the
+ * last: a binding's constants, read from the library. */
+const char *occ_config_need_name(unsigned i);
 
 struct occ_config_query {
 	/* The kernel: registers, static shared memory, barriers, carveout,

@@ -113,6 +113,10 @@ struct occ_layout_request {
 	const char *gpus_path;
 	const char *name;
 	unsigned flags;                         /* enum occ_layout_flag */
+	/* The list's layout of the entry, read already (occ_gpu_layout_find
+	 * once, for a caller that asks many times): taken for gpus_path's,
+	 * which is then not read. */
+	const struct occ_gpu_layout *listed;
 };
 
 enum occ_layout_flag {
