@@ -192,7 +192,7 @@ static void test_bounds(void)
 	const struct occ_launch_summary_group *const *g;
 	const struct occ_launch_totals *t;
 	struct occ_launch_summary *s;
-	static char name[3000];
+	static char name[OCC_LAUNCH_SUMMARY_NAME_KEPT + 2000];
 	size_t n, i;
 	int64_t k;
 

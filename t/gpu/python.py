@@ -9,6 +9,8 @@ import occcalc against the driver and PyTorch.
 2. occcalc.profiler.trace_handler: a profiled PyTorch step written with
    occcalc's figures; every kernel event has them, and they equal
    occcalc.launches() of the same trace written without the handler.
+3. occcalc.launch_summary of that trace: each kernel's launches and
+   time-weighted occupancy equal what occcalc.launches() adds up to.
 Writes a Markdown report to argv[1]; exits 1 on any disagreement."""
 import ctypes
 import glob
@@ -185,6 +187,35 @@ same = sum(1 for e, r in zip(have, rows)
 say("occcalc.launches() of that trace gives the same occupancy, blocks, "
     "warps and limiter for %d of %d launches." % (same, len(have)))
 bad += same != len(have) or len(rows) != len(have)
+
+say()
+say("## occcalc.launch_summary of that trace")
+say()
+# Each summary row against the launches it sums: their count, and the
+# occupancy weighted by GPU time (duration_ns), as a notebook would add
+# the rows of occcalc.launches() up.
+every = list(occcalc.launches(path, fields="kernel,occupancy_pct,"
+                              "duration_ns"))
+summary = occcalc.launch_summary(path)
+agree = 0
+for r in summary:
+    mine = [x for x in every if x["kernel"] == r["kernel"]]
+    t_ns = sum(x["duration_ns"] for x in mine)
+    pct = (sum(x["occupancy_pct"] * x["duration_ns"] for x in mine) / t_ns
+           if t_ns else None)
+    ok = (len(mine) == r["launches"] and pct is not None and
+          abs(pct - r["occupancy_pct"]) <= 0.005 + 1e-9)
+    agree += ok
+    if not ok:
+        say("- %s: %d launches, %s %% by launches(); the summary: %d, %s %%"
+            % (r["kernel"][:60], len(mine), pct, r["launches"],
+               r["occupancy_pct"]))
+say("%d kernels summarised; for %d of them the launches and the "
+    "time-weighted occupancy equal those added up from "
+    "occcalc.launches() (%d launches)." % (len(summary), agree,
+                                           len(every)))
+bad += not summary or agree != len(summary) or \
+    sum(r["launches"] for r in summary) != len(every)
 say()
 say("Result: %s" % ("PASS" if not bad else "FAIL (%d)" % bad))
 with open(sys.argv[1], "w") as f:

@@ -57,6 +57,27 @@ t.ok(sum(r["launches"] for r in ops) ==
      sum(1 for _ in occcalc.launches(path)),
      "by kernel and by op, the rows' launches add up to the trace's")
 
+# Each row against the launches it sums, as a notebook would add up the
+# rows of occcalc.launches(): their count, and the occupancy weighted by
+# GPU time, on the same kernel and GPU (a CUTLASS name of 1,646 bytes in
+# kineto.json.gz among them).
+for path in traces[2:5]:
+    every = list(occcalc.launches(path, fields="kernel,device,"
+                                  "occupancy_pct,duration_ns"))
+    rows = occcalc.launch_summary(path)
+    agree = 0
+    for r in rows:
+        mine = [x for x in every
+                if (x["kernel"], x["device"]) == (r["kernel"], r["device"])]
+        ns = sum(x["duration_ns"] for x in mine)
+        pct = sum(x["occupancy_pct"] * x["duration_ns"] for x in mine) / ns
+        agree += (len(mine) == r["launches"] and
+                  abs(pct - r["occupancy_pct"]) <= 0.005 + 1e-9)
+    t.ok(rows and agree == len(rows),
+         "%s: each of %d rows holds the launches of its kernel and their "
+         "time-weighted occupancy, as occcalc.launches() adds them up "
+         "(%d agree)" % (os.path.basename(path), len(rows), agree))
+
 for what, call, word in (
         ("a file that does not exist",
          lambda: occcalc.launch_summary("/nonexistent/x.json"),

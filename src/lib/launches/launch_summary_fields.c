@@ -214,7 +214,7 @@ GETTER(get_headroom_smem)
 
 static const struct occ_field fields[] = {
 	F("kernel", OCC_FT_STR, "the kernel's name, demangled (--by kernel; "
-	  "its first 1024 bytes)", get_kernel),
+	  "its first 8192 bytes)", get_kernel),
 	F("op", OCC_FT_STR, "the operator that launched the kernels (--by op; "
 	  "absent: launches of no known operator)", get_op),
 	F("device", OCC_FT_INT, "the device they ran on, as the trace numbers it",

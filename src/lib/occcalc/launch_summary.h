@@ -28,7 +28,7 @@ extern "C" {
  * tracked for its headroom; the distinct shapes of all groups together
  * are counted up to SHAPES; devices past DEVICES are not listed. */
 #define OCC_LAUNCH_SUMMARY_GROUPS 8192
-#define OCC_LAUNCH_SUMMARY_NAME_KEPT 1024
+#define OCC_LAUNCH_SUMMARY_NAME_KEPT 8192
 #define OCC_LAUNCH_SUMMARY_CONFIGS 8
 #define OCC_LAUNCH_SUMMARY_SHAPES (1u << 20)
 #define OCC_LAUNCH_SUMMARY_DEVICES 64
