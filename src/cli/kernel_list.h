@@ -18,9 +18,6 @@ extern "C" {
 struct session;
 struct kernel_launch;
 
-enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
-		     KSRC_ELF, KSRC_PTX };
-
 /* What few kernels have (kernel_info.more): a compiler report's spills
  * and line, an exact block shape or cluster a cubin requires, Triton's
  * launch. */
@@ -53,7 +50,7 @@ struct kernel_info {
 	int max_threads;         /* 0: no bound */
 	int min_blocks;          /* 0: none */
 	int max_regs;            /* the register cap ptxas honoured; 0: none */
-	unsigned source : 3;     /* enum kernel_source */
+	unsigned source : 3;     /* enum occ_kernel_source */
 	/* With a GPU named, the image of its fatbin the driver loads there:
 	 * how it was chosen (enum occ_bin_image), and whether it is the
 	 * only image of its fatbin that runs there. */
@@ -145,9 +142,10 @@ struct kernel_list {
 	int need_names;          /* demangled names are printed or matched */
 	char **files;            /* the files read, for kernel_info.file */
 	size_t nfiles;
-	unsigned char *stdin_buf;   /* a binary read from standard input */
-	size_t stdin_len;
-	unsigned char *report;   /* a compiler report's text while it is read */
+	/* What the library's read holds (standard input's bytes, kept for
+	 * --api; a report's text while it is read): freed with the list,
+	 * also when a run ends midway. */
+	struct occ_kernels_held held;
 	char *skipped;           /* a directory's files not read, a line each */
 	size_t skipped_len, nskipped;
 	int text;                /* read from a compiler report */

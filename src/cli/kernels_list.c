@@ -138,8 +138,8 @@ void kernels_free(struct kernel_list *l)
 		free(l->files[i]);
 	free(l->k);
 	free(l->files);
-	free(l->stdin_buf);
-	free(l->report);
+	free(l->held.input);
+	free(l->held.text);
 	free(l->skipped);
 	ptxas_jit_clear(&l->jit);
 	free((void *)l->order);

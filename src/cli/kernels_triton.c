@@ -116,7 +116,7 @@ void kernels_triton(struct kernel_list *l, size_t first, size_t n,
 	struct occ_triton_launch launch;
 	struct occ_triton_meta m;
 
-	if (!n || k->ptx_only || k->source != KSRC_CUBIN ||
+	if (!n || k->ptx_only || k->source != OCC_KSRC_CUBIN ||
 	    !split(cubin, dir, sizeof dir, stem, sizeof stem))
 		return;
 	snprintf(json, sizeof json, "%s/%s.json", dir, stem);

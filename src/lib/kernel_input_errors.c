@@ -1,22 +1,27 @@
 /*
- * kernels_errors.c - --kernels on the report of a failed compile: the
- * errors nvcc, the host compiler and the tools write, said in one line
- * (how many, on which lines, the first) rather than read as no kernels.
+ * kernel_input_errors.c - the report of a failed compile: the errors
+ * nvcc, the host compiler and the tools write, said in one line (how
+ * many, on which lines, the first) rather than read as no kernels.
  */
+#define _GNU_SOURCE 1  /* memmem */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "kernels.h"
+#include "kernel_input_int.h"
 
 /* The summary nvcc's front end ends with ("1 error detected in the
  * compilation of ..."): it marks a failed build, but is not an error. */
 #define ERROR_SUMMARY "error detected in the compilation of"
 
+static int has(const char *line, size_t n, const char *mark)
+{
+	return memmem(line, n, mark, strlen(mark)) != NULL;
+}
+
 /* Lines that say the compile failed: nvcc's front end ("k.cu(12): error:
  * ..."), the host compiler ("k.cpp:3:1: error: ..."), and the tools'
  * "ptxas fatal   : ..." and friends. */
-static int compiler_error(const char *line)
+static int compiler_error(const char *line, size_t n)
 {
 	static const char *const marks[] = {
 		"): error", ": error:", ": fatal error:", "ptxas fatal",
@@ -26,7 +31,7 @@ static int compiler_error(const char *line)
 	size_t i;
 
 	for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
-		if (strstr(line, marks[i]))
+		if (has(line, n, marks[i]))
 			return 1;
 	return 0;
 }
@@ -40,12 +45,13 @@ struct build_errors {
 	char first[160];               /* the first error (or summary) */
 };
 
-static void note_error(struct build_errors *e, const char *p, int line)
+static void note_error(struct build_errors *e, const char *p, size_t n,
+		       int line)
 {
-	int summary = strstr(p, ERROR_SUMMARY) != NULL;
+	int summary = has(p, n, ERROR_SUMMARY);
 
 	if (e->lines++ == 0 || (e->n == 0 && !summary))
-		snprintf(e->first, sizeof e->first, "%s", p);
+		snprintf(e->first, sizeof e->first, "%.*s", (int)n, p);
 	if (summary)
 		return;
 	if (e->n < ERROR_LINES_NAMED)
@@ -57,7 +63,7 @@ static void note_error(struct build_errors *e, const char *p, int line)
 static void error_lines(char *buf, size_t size, const struct build_errors *e)
 {
 	int i, named = e->n < ERROR_LINES_NAMED ? e->n : ERROR_LINES_NAMED;
-	size_t len = (size_t)snprintf(buf, size, "line%s", plural(e->n));
+	size_t len = (size_t)snprintf(buf, size, "line%s", kin_plural(e->n));
 
 	for (i = 0; i < named && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s %d",
@@ -67,11 +73,11 @@ static void error_lines(char *buf, size_t size, const struct build_errors *e)
 		snprintf(buf + len, size - len, " and %d more", e->n - named);
 }
 
-/* A failed compile's report: one line saying how many errors and where,
- * with the first, not made-up rows. */
-void kernels_compiler_errors(const char *input, char *text, size_t len)
+enum occ_status kin_compiler_errors(struct kin_read *r, const char *text,
+				    size_t len)
 {
-	char *p = text, *end = text + len, *nl, where[96];
+	const char *p = text, *end = text + len, *nl;
+	char where[96];
 	struct build_errors e;
 	int line = 0;
 
@@ -81,19 +87,19 @@ void kernels_compiler_errors(const char *input, char *text, size_t len)
 		if (!nl)
 			nl = end;
 		line++;
-		*nl = '\0';
-		if (compiler_error(p))
-			note_error(&e, p, line);
-		if (nl < end)
-			*nl = '\n';
+		/* A line ends at a NUL too, as C strings do. */
+		if (compiler_error(p, strnlen(p, (size_t)(nl - p))))
+			note_error(&e, p, strnlen(p, (size_t)(nl - p)), line);
 	}
 	if (!e.lines)
-		return;
+		return OCC_OK;
 	if (e.n == 0)          /* only the summary: it is the one error */
-		die("%s: the compiler reported errors (%s): no kernel to read",
-		    input, e.first);
+		return kin_fail(r, OCC_ERR_SYNTAX, "%s: the compiler reported "
+				"errors (%s): no kernel to read", r->input,
+				e.first);
 	error_lines(where, sizeof where, &e);
-	die("%s: the compiler reported %d error%s (%s%s %s): no kernel to "
-	    "read", input, e.n, plural(e.n), where,
-	    e.n == 1 ? ":" : "; the first:", e.first);
+	return kin_fail(r, OCC_ERR_SYNTAX, "%s: the compiler reported %d "
+			"error%s (%s%s %s): no kernel to read", r->input, e.n,
+			kin_plural(e.n), where, e.n == 1 ? ":" : "; the first:",
+			e.first);
 }
