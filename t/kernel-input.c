@@ -3,8 +3,8 @@
  * (occcalc/kernel_input.h): a compiler report by path, descriptor
  * (a file, a pipe) and buffer, cuobjdump's shared memory less the
  * driver's reserve, binaries with and without a GPU named, a PTX file, a
- * Triton cache's directory, the caller's start and stop, and the one
- * line each failure is worded in.
+ * Triton cache's directory, the caller's start and stop, the one line
+ * each failure is worded in, and a Triton cache entry's launch.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -281,6 +281,36 @@ static void test_failures(void)
 	tap_ok(s.n == 0, "no kernel handed over from any failed read");
 }
 
+static void test_triton(void)
+{
+	const char *cubin = fixture("triton-cache/triton/OT3E4PCMCDJCJIBN3AIV"
+				    "OXBSYGZ77IPYEGF5GVZGROG6UYAM37YQ/"
+				    "triton_bmm.cubin");
+	struct occ_kernels_diag d;
+	struct occ_triton_entry e;
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s", cubin);
+	tap_ok(occ_triton_entry_read(path, "triton_bmm", 1, &e, &d) == OCC_OK &&
+	       e.launch.block == 128 && e.launch.dynamic_smem == 8192 &&
+	       strcmp(e.version, "3.6.0") == 0 &&
+	       strncmp(e.entry, "OT3E4PCM", 8) == 0,
+	       "a Triton cache's cubin: 32 x num_warps threads, its shared "
+	       "bytes, the entry named");
+	tap_ok(occ_triton_entry_read(path, "other", 1, &e, &d) ==
+	       OCC_ERR_INVALID_INPUT && strstr(d.msg, "Triton metadata of "
+					       "kernel triton_bmm beside a cubin "
+					       "whose kernel is other"),
+	       "metadata of another kernel: not applied, the warning worded");
+	tap_ok(occ_triton_entry_read(path, "triton_bmm", 3, &e, &d) ==
+	       OCC_ERR_INVALID_INPUT && strstr(d.msg, "a cubin of 3 kernels"),
+	       "a cubin of several kernels: not applied");
+	snprintf(path, sizeof path, "%s", fixture("bin/sm_90a.cubin"));
+	tap_ok(occ_triton_entry_read(path, "x", 1, &e, &d) ==
+	       OCC_ERR_UNSUPPORTED && !*d.msg,
+	       "a cubin of no cache: nothing to say");
+}
+
 int main(void)
 {
 	static char path[4096];
@@ -297,6 +327,7 @@ int main(void)
 	test_descriptors();
 	test_binaries();
 	test_failures();
+	test_triton();
 	tap_plan(tap_n);
 	occ_tables_free(tables);
 	return tap_done();

@@ -16,7 +16,6 @@ extern "C" {
 #endif
 
 struct session;
-struct kernel_launch;
 
 /* What few kernels have (kernel_info.more): a compiler report's spills
  * and line, an exact block shape or cluster a cubin requires, Triton's
@@ -25,7 +24,7 @@ struct kernel_more {
 	int64_t spill_stores, spill_loads;   /* -1: not recorded */
 	int line;                /* in a compiler report; 0: none */
 	int req_threads[3], cluster[3];      /* 0: none */
-	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
+	struct occ_triton_entry *launch;   /* Triton's, or NULL */
 };
 
 /* One kernel of one architecture, as read; -1: not recorded there. A

@@ -15,13 +15,6 @@
 struct occ_row;
 struct row_gpu;
 
-/* How Triton launches a kernel of its cache (kernels_triton.c). */
-struct kernel_launch {
-	struct occ_triton_launch launch;
-	char name[256], version[32];
-	char entry[256];         /* the cache entry: the cubin's directory */
-};
-
 /* How the library reads binaries (kernels_opts.c): --jobs, and --arch's
  * compute capability (f, which opts points to) for images left unread. */
 struct arch_filter {

@@ -171,6 +171,36 @@ enum occ_status occ_kernels_read_buf(const void *buf, size_t len,
 				     struct occ_kernels_read_stats *stats,
 				     struct occ_kernels_diag *diag);
 
+/* ---- A Triton cache's launch ---- */
+
+/* What Triton's cache says of a cubin's launch. */
+struct occ_triton_entry {
+	struct occ_triton_launch launch;
+	char name[256];         /* the kernel's, as the metadata names it */
+	char version[32];       /* triton_version; "" when absent */
+	char entry[256];        /* the cache entry: the cubin's directory */
+};
+
+/* Triton's metadata larger than this is none of its (it writes a few
+ * KB). */
+#define OCC_TRITON_META_MAX (UINT64_C(1) << 20)
+
+/* The launch Triton makes of the kernel mangled, read from a cache (a
+ * directory walked) in the cubin at path cubin, which holds in_cubin
+ * kernels: from the metadata beside it (NAME.json for NAME.cubin).
+ * OCC_OK with *e; OCC_ERR_UNSUPPORTED with diag->msg empty where cubin
+ * is no cache entry's (no NAME.cubin, or none of NAME.json,
+ * __grp__NAME.json, NAME.ttgir beside it). Else the cubin keeps its own
+ * resources and diag->msg is the warning that says why: the metadata
+ * missing beside the entry's other files (OCC_ERR_MISSING_KEY),
+ * unreadable (OCC_ERR_IO, OCC_ERR_NOT_REGULAR, OCC_ERR_RANGE, too
+ * large), malformed (occ_triton_meta_parse's status), partial
+ * (OCC_ERR_MISSING_KEY), of another kernel or of a cubin of several
+ * (OCC_ERR_INVALID_INPUT). */
+enum occ_status occ_triton_entry_read(const char *cubin, const char *mangled,
+				      int in_cubin, struct occ_triton_entry *e,
+				      struct occ_kernels_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
