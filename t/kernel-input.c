@@ -4,7 +4,8 @@
  * (a file, a pipe) and buffer, cuobjdump's shared memory less the
  * driver's reserve, binaries with and without a GPU named, a PTX file, a
  * Triton cache's directory, the caller's start and stop, the one line
- * each failure is worded in, and a Triton cache entry's launch.
+ * each failure is worded in, a Triton cache entry's launch, and which
+ * image runs on a GPU.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -311,6 +312,49 @@ static void test_triton(void)
 	       "a cubin of no cache: nothing to say");
 }
 
+static void test_images(void)
+{
+	struct occ_kernel_image sm80 = { "sm_80", 8, 0, 0, 0, 0, OCC_IMAGE_ALL },
+		sm90a = { "sm_90a", 9, 0, 0, 0, 0, OCC_IMAGE_ALL },
+		ptx80 = { "compute_80", 8, 0, 1, 0, 0, OCC_IMAGE_ALL },
+		rdc = { "sm_90", 9, 0, 0, 1, 0, OCC_IMAGE_ALL },
+		chosen = { "sm_90a", 9, 0, 0, 0, 0, OCC_IMAGE_SASS };
+
+	tap_ok(occ_kernel_runs_on(&sm80, 8, 9) && !occ_kernel_runs_on(&sm80, 9, 0) &&
+	       occ_kernel_runs_on(&sm90a, 9, 0) &&
+	       !occ_kernel_runs_on(&sm90a, 10, 0) &&
+	       occ_kernel_runs_on(&ptx80, 12, 0),
+	       "binary compatibility: sm_80 SASS on 8.x, sm_90a on 9.0 only, "
+	       "PTX on any later GPU");
+	tap_ok(occ_arch_names_gpu("sm_90") && occ_arch_names_gpu("9.0") &&
+	       !occ_arch_names_gpu("sm_90a") && !occ_arch_names_gpu("x"),
+	       "--arch names a GPU, or a suffixed target's code");
+	tap_ok(occ_kernel_arch_keeps("sm_89", &sm80) &&
+	       !occ_kernel_arch_keeps("sm_90", &sm80) &&
+	       occ_kernel_arch_keeps("sm_90", &sm90a) &&
+	       !occ_kernel_arch_keeps("sm_90a", &sm80) &&
+	       occ_kernel_arch_keeps("sm_90a", &sm90a) &&
+	       occ_kernel_arch_matches("90", &sm90a) &&
+	       !occ_kernel_arch_matches("sm_90", &sm80),
+	       "--arch keeps what runs on the GPU it names, a suffixed "
+	       "target only its own code");
+	tap_ok(occ_kernel_image_rank(&chosen, 9, 0) >
+	       occ_kernel_image_rank(&sm90a, 9, 0) &&
+	       occ_kernel_image_rank(&sm90a, 9, 0) >
+	       occ_kernel_image_rank(&ptx80, 9, 0) &&
+	       occ_kernel_image_rank(&ptx80, 9, 0) > 0 &&
+	       occ_kernel_image_rank(&sm80, 8, 9) >
+	       occ_kernel_image_rank(&ptx80, 8, 9) &&
+	       occ_kernel_image_rank(&sm80, 9, 0) == 0 &&
+	       occ_kernel_image_rank(&rdc, 9, 0) == 0 &&
+	       occ_kernel_image_rank(&sm90a, 10, 0) == 0,
+	       "a fatbin's choice first, then SASS that runs before PTX; "
+	       "-rdc code and what cannot run never");
+	tap_ok(strstr(occ_kernel_image_why(&chosen), "arch-specific") &&
+	       !occ_kernel_image_why(&sm80),
+	       "why an image was chosen, in a sentence; none unchosen");
+}
+
 int main(void)
 {
 	static char path[4096];
@@ -328,6 +372,7 @@ int main(void)
 	test_binaries();
 	test_failures();
 	test_triton();
+	test_images();
 	tap_plan(tap_n);
 	occ_tables_free(tables);
 	return tap_done();

@@ -179,29 +179,18 @@ void kernels_name(struct kernel_list *l, struct kernel_info *k, size_t n);
 /* Takes out the PTX read beside the SASS chosen (OCC_IMAGE_BESIDE), once
  * its launch bounds have been given to the SASS rows. */
 void kernels_drop_beside(struct kernel_list *l);
-/* The target, with a binary's suffix: whether --arch keeps it. */
+/* The library's rules of which image runs (occcalc/kernel_input.h) on
+ * a kernel of the list; cc: major * 10 + minor. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
-/* Whether k's image runs on a GPU of compute capability cc (major * 10
- * + minor): CUDA's binary compatibility (occ_bin_image_runs). */
 int kernel_runs_on(const struct kernel_info *k, int cc);
-/* Whether --arch names a GPU (sm_90, 90, 9.0) rather than the code of a
- * suffixed target (sm_90a, sm_120f). */
-int kernel_arch_names_gpu(const char *want);
-/* Whether --arch keeps k: code that runs on that GPU; a suffixed target
- * (sm_90a, sm_120f) keeps only code for that target. */
 int kernel_arch_keeps(const char *want, const struct kernel_info *k);
-/* How well k's image suits a GPU of compute capability cc, 0: not at all;
- * higher is preferred: a fatbin's image chosen for it, else (a cubin, a
- * report's row) SASS before PTX, the newest target, the most specific. */
 int kernel_image_rank(const struct kernel_info *k, int cc);
+const char *kernel_image_why(const struct kernel_info *k);
 /* Of each kernel's images in one file that no fatbin chose (cubins, a
  * report's rows), only the one kernel_image_rank prefers on cc, where
  * one runs there: as the driver would choose were they in one fatbin;
  * where none does, one of those marked OCC_IMAGE_NONE. */
 void kernels_keep_loaded(struct kernel_list *l, int cc);
-/* Why the driver loads k's image on the GPU named (a sentence), or NULL
- * where no image was chosen. */
-const char *kernel_image_why(const struct kernel_info *k);
 
 #ifdef __cplusplus
 }

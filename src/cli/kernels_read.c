@@ -68,7 +68,7 @@ static void keep_or_drop(struct reader *r, struct kernel_info *k,
 		   !o->arch || kernel_arch_keeps(o->arch, k);
 	const struct name_entry *e;
 
-	if (!keep && !o->all_images && kernel_arch_names_gpu(o->arch)) {
+	if (!keep && !o->all_images && occ_arch_names_gpu(o->arch)) {
 		k->image = OCC_IMAGE_NONE;
 		keep = 1;
 	}

@@ -171,6 +171,40 @@ enum occ_status occ_kernels_read_buf(const void *buf, size_t len,
 				     struct occ_kernels_read_stats *stats,
 				     struct occ_kernels_diag *diag);
 
+/* ---- Which image runs: among those no fatbin chose (a cubin's, a
+ * compiler report's rows), and what --arch keeps ---- */
+
+/* A kernel's image as these rules see it (occ_kernel_in's fields). */
+struct occ_kernel_image {
+	const char *arch;       /* as compiled: sm_90a, sm_120f, compute_90 */
+	int cc_major, cc_minor;
+	int ptx_only, relocatable, sole_image;
+	enum occ_bin_image image;
+};
+
+/* Whether k runs on a GPU of that compute capability: CUDA's binary
+ * compatibility (occ_bin_image_runs). */
+int occ_kernel_runs_on(const struct occ_kernel_image *k, int cc_major,
+		       int cc_minor);
+/* Whether want (--arch) names a GPU (sm_90, 90, 9.0) rather than the code
+ * of a suffixed target (sm_90a, sm_120f). */
+int occ_arch_names_gpu(const char *want);
+/* Whether k is code for want: its compute capability, and for a suffixed
+ * target that target's only. */
+int occ_kernel_arch_matches(const char *want, const struct occ_kernel_image *k);
+/* Whether --arch want keeps k: code that runs on the GPU it names; a
+ * suffixed target keeps only code for that target. */
+int occ_kernel_arch_keeps(const char *want, const struct occ_kernel_image *k);
+/* How well k suits a GPU of that compute capability, 0: not at all;
+ * higher is preferred: a fatbin's image chosen for it, else SASS before
+ * PTX, the newest target, the most specific (as the driver would choose
+ * were they in one fatbin). Relocatable code never runs as it is. */
+int occ_kernel_image_rank(const struct occ_kernel_image *k, int cc_major,
+			  int cc_minor);
+/* Why the driver loads k's image on the GPU given, a sentence, or NULL
+ * where no image was chosen. */
+const char *occ_kernel_image_why(const struct occ_kernel_image *k);
+
 /* ---- A Triton cache's launch ---- */
 
 /* What Triton's cache says of a cubin's launch. */
