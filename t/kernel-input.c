@@ -26,7 +26,7 @@ struct seen {
 	int n, stop_after, starts, start_kind, before_start;
 	struct occ_kernel_in first;
 	char first_name[256], first_file[512];
-	int images_sass, images_beside, sources[8];
+	int images_sass, images_beside, images_none, sources[8];
 };
 
 static int count(const struct occ_kernel_in *k, void *ctx)
@@ -41,6 +41,7 @@ static int count(const struct occ_kernel_in *k, void *ctx)
 	}
 	s->images_sass += k->image == OCC_IMAGE_SASS;
 	s->images_beside += k->image == OCC_IMAGE_BESIDE;
+	s->images_none += k->image == OCC_IMAGE_NONE;
 	s->sources[k->source & 7]++;
 	return s->stop_after && s->n == s->stop_after ? 7 : 0;
 }
@@ -108,6 +109,23 @@ static void test_reports(void)
 	tap_ok(read_path("cuobjdump-sm90.txt", &o, &s, &st, &d) == OCC_OK &&
 	       s.first.static_smem == 1536,
 	       "without tables: the figure as cuobjdump states it");
+
+	memset(&s, 0, sizeof s);
+	o.arch = "sm_86";
+	tap_ok(read_path("ptxas-multi.txt", &o, &s, &st, &d) == OCC_OK &&
+	       s.n == 21 && s.images_none == 14,
+	       "--arch sm_86 on rows for 7.5, 8.6 and 12.0: sm_75's and "
+	       "sm_120's marked as running there not");
+	memset(&s, 0, sizeof s);
+	o.all_images = 1;
+	tap_ok(read_path("ptxas-multi.txt", &o, &s, &st, &d) == OCC_OK &&
+	       s.n == 7 && !s.images_none && s.first.cc_major == 8,
+	       "with all_images: --arch a filter, 8.6's rows only");
+	memset(&s, 0, sizeof s);
+	o.arch = "sm_90a";
+	o.all_images = 0;
+	tap_ok(read_path("ptxas-multi.txt", &o, &s, &st, &d) == OCC_OK &&
+	       s.n == 0, "a suffixed target keeps only its own code: none");
 }
 
 /* The report's bytes written to a pipe by a child. */

@@ -183,7 +183,6 @@ void kernels_drop_beside(struct kernel_list *l);
  * a kernel of the list; cc: major * 10 + minor. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
 int kernel_runs_on(const struct kernel_info *k, int cc);
-int kernel_arch_keeps(const char *want, const struct kernel_info *k);
 int kernel_image_rank(const struct kernel_info *k, int cc);
 const char *kernel_image_why(const struct kernel_info *k);
 /* Of each kernel's images in one file that no fatbin chose (cubins, a

@@ -175,13 +175,6 @@ int kernel_runs_on(const struct kernel_info *k, int cc)
 	return occ_kernel_runs_on(&im, cc / 10, cc % 10);
 }
 
-int kernel_arch_keeps(const char *want, const struct kernel_info *k)
-{
-	struct occ_kernel_image im = image_of(k);
-
-	return occ_kernel_arch_keeps(want, &im);
-}
-
 int kernel_image_rank(const struct kernel_info *k, int cc)
 {
 	struct occ_kernel_image im = image_of(k);

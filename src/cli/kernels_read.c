@@ -50,31 +50,19 @@ static int wanted(const char *mangled, void *ctx)
 	return name_kept(ctx, mangled);
 }
 
-/* Keeps k (the last added, its mangled name still the reader's) or
- * takes it back. An image chosen for the GPU is kept whatever its
- * target (compute_80 PTX runs on a 9.0 device), and so is a kernel none
- * of whose images runs there: its row says so (mode_kernels.c). A
- * cubin's or a report's kernel that does not run on the GPU --arch (or
- * --gpu) names is such a kernel too, unless --all-images or a suffixed
- * target (sm_90a) makes --arch a filter. The name of a kept one is kept
+/* Keeps k (the last added, its mangled name still the reader's; --arch
+ * kept it, occ_kernels_read_opts.arch) or takes it back: --kernel's.
+ * A kernel none of whose images runs on the GPU named is kept: its row
+ * says so (mode_kernels.c). The name of a kept one is kept
  * once, demangled when it is needed (once per name: once all is read,
  * kernels_name_all, or as rows are written, kernels_stream.c), with its
  * rare fields more; a kernel left out holds nothing. */
 static void keep_or_drop(struct reader *r, struct kernel_info *k,
 			 const struct kernel_more *more)
 {
-	const struct options *o = r->s->o;
-	int keep = r->s->n_targets > 0 || k->image != OCC_IMAGE_ALL ||
-		   !o->arch || kernel_arch_keeps(o->arch, k);
 	const struct name_entry *e;
 
-	if (!keep && !o->all_images && occ_arch_names_gpu(o->arch)) {
-		k->image = OCC_IMAGE_NONE;
-		keep = 1;
-	}
-	if (keep)
-		keep = name_kept(r, k->mangled);
-	if (!keep) {
+	if (!name_kept(r, k->mangled)) {
 		r->l->n--;
 		return;
 	}
@@ -343,6 +331,9 @@ void kernels_read_add(struct session *s, const char *path,
 	kernels_bin_opts(s->o, &r.opts.bin, &r.arch);
 	r.opts.start = reader_start;
 	r.opts.bad_file = bad_file;
+	/* A GPU list keeps every image: each GPU chooses (targets.c). */
+	r.opts.arch = s->n_targets ? NULL : s->o->arch;
+	r.opts.all_images = s->o->all_images;
 	/* --api loads standard input's code from its bytes. */
 	r.opts.hold_input = s->o->api;
 	r.opts.held = &l->held;

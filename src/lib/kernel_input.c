@@ -57,6 +57,23 @@ static int64_t report_smem(const struct occ_tables *t,
 	return (int64_t)u->static_smem;
 }
 
+/* Whether --arch keeps k, marked where its row is to say that no image
+ * of it runs on the GPU --arch names. */
+static int arch_kept(const struct kin_read *r, struct occ_kernel_in *k)
+{
+	struct occ_kernel_image im = { k->arch, k->cc_major, k->cc_minor,
+				       k->ptx_only, k->relocatable,
+				       k->sole_image, k->image };
+
+	if (!r->o.arch || k->image != OCC_IMAGE_ALL ||
+	    occ_kernel_arch_keeps(r->o.arch, &im))
+		return 1;
+	if (r->o.all_images || !occ_arch_names_gpu(r->o.arch))
+		return 0;
+	k->image = OCC_IMAGE_NONE;
+	return 1;
+}
+
 static int from_report(const struct occ_usage *u, void *ctx)
 {
 	struct kin_read *r = ctx;
@@ -80,7 +97,7 @@ static int from_report(const struct occ_usage *u, void *ctx)
 	k.min_blocks = -1;
 	k.fatbin_offset = -1;
 	k.line = u->line;
-	return r->fn(&k, r->ctx);
+	return arch_kept(r, &k) ? r->fn(&k, r->ctx) : 0;
 }
 
 /* ---- Binaries ---- */
@@ -153,7 +170,7 @@ static int from_binary(const struct occ_bin_kernel *b, void *ctx)
 	k.image = b->image;
 	k.sole_image = b->images_run == 1;
 	k.bin = b;
-	return r->fn(&k, r->ctx);
+	return arch_kept(r, &k) ? r->fn(&k, r->ctx) : 0;
 }
 
 /* A binary reader's failure: its file, what, and where when it can say. */

@@ -111,6 +111,14 @@ struct occ_kernels_read_opts {
 	 * the options as given. */
 	void (*start)(enum occ_kernels_kind kind,
 		      struct occ_kernels_read_opts *o, void *ctx);
+	/* --arch: a GPU's name (sm_90, 9.0) keeps the kernels whose image
+	 * runs there, and, unless all_images, those that do not too, marked
+	 * OCC_IMAGE_NONE (a row saying no image runs); a suffixed target
+	 * (sm_90a, sm_120f) keeps only its own code. An image a fatbin
+	 * chose for the GPU (bin.cc_major) is kept whatever its target.
+	 * NULL: every kernel. */
+	const char *arch;
+	int all_images;
 	/* A directory's file that cannot be read, worded "FILE: WHAT" (and
 	 * " at byte N" where there is one); the walk goes on. NULL: counted
 	 * only. */
