@@ -255,6 +255,28 @@ static void test_binaries(void)
 	       "a Triton cache: its cubins walked, each kernel with its path");
 }
 
+static void test_none_why(void)
+{
+	struct occ_bin_contents c;
+	struct occ_kernels_diag d;
+
+	memset(&c, 0, sizeof c);
+	c.fatbins = 1;
+	c.ltoir = 2;
+	tap_ok(occ_kernels_none_why(&c, "a.o", &d) == OCC_ERR_UNSUPPORTED &&
+	       strncmp(d.msg, "a.o: no kernel to read: its 1 fatbin holds 2 "
+		       "LTO-IR images (nvcc -dlto)", 57) == 0,
+	       "LTO-IR only: no resources before the program runs, said so");
+	c.ltoir = 0;
+	c.data_fatbins = 3;
+	tap_ok(occ_kernels_none_why(&c, "b.so", &d) == OCC_ERR_UNSUPPORTED &&
+	       strstr(d.msg, "3 more fatbins lie in its other sections"),
+	       "fatbins outside those the runtime registers: said so");
+	c.kernels = 5;
+	tap_ok(occ_kernels_none_why(&c, "b.so", &d) == OCC_OK && !*d.msg,
+	       "kernels read and left out: nothing to say here");
+}
+
 static void test_failures(void)
 {
 	struct occ_kernels_read_opts o;
@@ -298,6 +320,7 @@ static void test_failures(void)
 	       "a directory without binaries: OCC_ERR_NOT_BINARY");
 	rmdir(dir);
 	tap_ok(s.n == 0, "no kernel handed over from any failed read");
+	test_none_why();
 }
 
 static void test_triton(void)

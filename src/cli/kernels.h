@@ -65,8 +65,6 @@ const char *kernels_file_name(struct kernel_list *l, const char *file);
 void kernels_drop_relocatable(struct kernel_list *l);
 /* A cubin's minimum blocks (__launch_bounds__), from its PTX beside it. */
 void kernels_min_blocks_from_ptx(struct kernel_list *l);
-/* Ends the run when nothing was read: why, from what the fatbins held. */
-void kernels_no_kernel(const struct occ_bin_contents *n, const char *input);
 
 /* A cubin of a Triton cache (in_cubin kernels, of which l->k[first ..
  * first + n) are kept): the launch its metadata records, attached to its

@@ -367,26 +367,3 @@ void kernels_read_add(struct session *s, const char *path,
 		kernels_keep_loaded(l, cc);
 	kernels_name_all(s, l);
 }
-
-/* A binary without kernels whose fatbins hold something else: what, and
- * why no resources can be read from it. */
-void kernels_no_kernel(const struct occ_bin_contents *n, const char *input)
-{
-	if (n->kernels)
-		return;          /* all left out by --arch or --kernel */
-	if (n->ltoir && !n->data_fatbins)
-		die("%s: no kernel to read: its %llu fatbin%s hold%s %llu "
-		    "LTO-IR image%s (nvcc -dlto), which is linked and compiled "
-		    "to SASS only when the program runs (nvJitLink): no "
-		    "registers or shared memory exist before", input,
-		    (unsigned long long)n->fatbins, plural(n->fatbins),
-		    n->fatbins == 1 ? "s" : "", (unsigned long long)n->ltoir,
-		    plural(n->ltoir));
-	if (n->data_fatbins)
-		die("%s: no kernel in the fatbins the CUDA runtime registers "
-		    "(%llu, .nv_fatbin); %llu more fatbins lie in its other "
-		    "sections, outside what the runtime registers: occcalc "
-		    "does not read those", input,
-		    (unsigned long long)n->fatbins,
-		    (unsigned long long)n->data_fatbins);
-}

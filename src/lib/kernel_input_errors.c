@@ -1,7 +1,9 @@
 /*
- * kernel_input_errors.c - the report of a failed compile: the errors
- * nvcc, the host compiler and the tools write, said in one line (how
- * many, on which lines, the first) rather than read as no kernels.
+ * kernel_input_errors.c - inputs that give no kernel, said in one line:
+ * the report of a failed compile (the errors nvcc, the host compiler and
+ * the tools write: how many, on which lines, the first) rather than read
+ * as no kernels, and a binary whose fatbins hold no kernel but something
+ * else.
  */
 #define _GNU_SOURCE 1  /* memmem */
 #include <stdio.h>
@@ -102,4 +104,33 @@ enum occ_status kin_compiler_errors(struct kin_read *r, const char *text,
 			"error%s (%s%s %s): no kernel to read", r->input, e.n,
 			kin_plural(e.n), where, e.n == 1 ? ":" : "; the first:",
 			e.first);
+}
+
+enum occ_status occ_kernels_none_why(const struct occ_bin_contents *n,
+				     const char *input,
+				     struct occ_kernels_diag *diag)
+{
+	memset(diag, 0, sizeof *diag);
+	if (n->kernels)
+		return OCC_OK;   /* all left out by the caller's choice */
+	if (n->ltoir && !n->data_fatbins)
+		snprintf(diag->msg, sizeof diag->msg, "%s: no kernel to read: "
+			 "its %llu fatbin%s hold%s %llu LTO-IR image%s (nvcc "
+			 "-dlto), which is linked and compiled to SASS only when "
+			 "the program runs (nvJitLink): no registers or shared "
+			 "memory exist before", input,
+			 (unsigned long long)n->fatbins,
+			 kin_plural((long long)n->fatbins),
+			 n->fatbins == 1 ? "s" : "", (unsigned long long)n->ltoir,
+			 kin_plural((long long)n->ltoir));
+	else if (n->data_fatbins)
+		snprintf(diag->msg, sizeof diag->msg, "%s: no kernel in the "
+			 "fatbins the CUDA runtime registers (%llu, .nv_fatbin); "
+			 "%llu more fatbins lie in its other sections, outside "
+			 "what the runtime registers: occcalc does not read "
+			 "those", input, (unsigned long long)n->fatbins,
+			 (unsigned long long)n->data_fatbins);
+	else
+		return OCC_OK;
+	return OCC_ERR_UNSUPPORTED;
 }

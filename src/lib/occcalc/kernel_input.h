@@ -179,6 +179,16 @@ enum occ_status occ_kernels_read_buf(const void *buf, size_t len,
 				     struct occ_kernels_read_stats *stats,
 				     struct occ_kernels_diag *diag);
 
+/* Why a binary read gave no kernel, from what its fatbins held (the
+ * contents occ_bin_opts.contents counted): OCC_ERR_UNSUPPORTED with the
+ * line in diag->msg where they hold LTO-IR only (compiled when the
+ * program runs) or fatbins outside those the runtime registers; OCC_OK
+ * where there is nothing to say (kernels were read and left out, or the
+ * binary holds none). */
+enum occ_status occ_kernels_none_why(const struct occ_bin_contents *n,
+				     const char *input,
+				     struct occ_kernels_diag *diag);
+
 /* ---- Which image runs: among those no fatbin chose (a cubin's, a
  * compiler report's rows), and what --arch keeps ---- */
 
