@@ -1,9 +1,9 @@
 /*
  * kernels_read.c - --kernels PATH: the kernels the library reads of a
  * compiler report, a PTX file, a binary or a directory of binaries, or of
- * standard input (occ_kernels_read, occcalc/kernel_input.h), kept if
- * --arch and --kernel say so, in the list (kernels_list.c) as struct
- * kernel_info; Triton's metadata applied to a directory's cubins
+ * standard input (occ_kernels_read, occcalc/kernel_input.h, which
+ * applies --arch), kept if --kernel says so, in the list
+ * (kernels_list.c) as struct kernel_info; Triton's metadata applied to a directory's cubins
  * (kernels_triton.c), --ptxas-jit's resources to PTX the driver compiles.
  */
 #include <regex.h>
