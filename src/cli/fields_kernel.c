@@ -38,9 +38,9 @@ GETTER(get_file) { ROW; v->type = OCC_VAL_NULL; if (K) set_str(v, K->file); }
 GETTER(get_container)
 {
 	static const char *const names[] = {
-		[KSRC_PTXAS] = "ptxas", [KSRC_CUOBJDUMP] = "cuobjdump",
-		[KSRC_CUBIN] = "cubin", [KSRC_FATBIN] = "fatbin",
-		[KSRC_ELF] = "elf", [KSRC_PTX] = "ptx"
+		[OCC_KSRC_PTXAS] = "ptxas", [OCC_KSRC_CUOBJDUMP] = "cuobjdump",
+		[OCC_KSRC_CUBIN] = "cubin", [OCC_KSRC_FATBIN] = "fatbin",
+		[OCC_KSRC_ELF] = "elf", [OCC_KSRC_PTX] = "ptx"
 	};
 	ROW;
 	v->type = OCC_VAL_NULL;
@@ -102,7 +102,7 @@ GETTER(text_min_blocks)
 	set_str(v, v->buf);
 }
 KOPT_GETTER(get_max_regs, K && K->max_regs > 0, K->max_regs)
-KOPT_GETTER(get_ptx_shared, K && K->source == KSRC_PTX && K->static_smem >= 0,
+KOPT_GETTER(get_ptx_shared, K && K->source == OCC_KSRC_PTX && K->static_smem >= 0,
 	    K->static_smem)
 /* x y z, or absent when x is 0. */
 static void dims(struct occ_val *v, const int d[3])

@@ -16,10 +16,6 @@ extern "C" {
 #endif
 
 struct session;
-struct kernel_launch;
-
-enum kernel_source { KSRC_PTXAS, KSRC_CUOBJDUMP, KSRC_CUBIN, KSRC_FATBIN,
-		     KSRC_ELF, KSRC_PTX };
 
 /* What few kernels have (kernel_info.more): a compiler report's spills
  * and line, an exact block shape or cluster a cubin requires, Triton's
@@ -28,7 +24,7 @@ struct kernel_more {
 	int64_t spill_stores, spill_loads;   /* -1: not recorded */
 	int line;                /* in a compiler report; 0: none */
 	int req_threads[3], cluster[3];      /* 0: none */
-	struct kernel_launch *launch;   /* Triton's (kernels.h), or NULL */
+	struct occ_triton_entry *launch;   /* Triton's, or NULL */
 };
 
 /* One kernel of one architecture, as read; -1: not recorded there. A
@@ -53,7 +49,7 @@ struct kernel_info {
 	int max_threads;         /* 0: no bound */
 	int min_blocks;          /* 0: none */
 	int max_regs;            /* the register cap ptxas honoured; 0: none */
-	unsigned source : 3;     /* enum kernel_source */
+	unsigned source : 3;     /* enum occ_kernel_source */
 	/* With a GPU named, the image of its fatbin the driver loads there:
 	 * how it was chosen (enum occ_bin_image), and whether it is the
 	 * only image of its fatbin that runs there. */
@@ -145,9 +141,10 @@ struct kernel_list {
 	int need_names;          /* demangled names are printed or matched */
 	char **files;            /* the files read, for kernel_info.file */
 	size_t nfiles;
-	unsigned char *stdin_buf;   /* a binary read from standard input */
-	size_t stdin_len;
-	unsigned char *report;   /* a compiler report's text while it is read */
+	/* What the library's read holds (standard input's bytes, kept for
+	 * --api; a report's text while it is read): freed with the list,
+	 * also when a run ends midway. */
+	struct occ_kernels_held held;
 	char *skipped;           /* a directory's files not read, a line each */
 	size_t skipped_len, nskipped;
 	int text;                /* read from a compiler report */
@@ -182,29 +179,17 @@ void kernels_name(struct kernel_list *l, struct kernel_info *k, size_t n);
 /* Takes out the PTX read beside the SASS chosen (OCC_IMAGE_BESIDE), once
  * its launch bounds have been given to the SASS rows. */
 void kernels_drop_beside(struct kernel_list *l);
-/* The target, with a binary's suffix: whether --arch keeps it. */
+/* The library's rules of which image runs (occcalc/kernel_input.h) on
+ * a kernel of the list; cc: major * 10 + minor. */
 int kernel_arch_matches(const char *want, const struct kernel_info *k);
-/* Whether k's image runs on a GPU of compute capability cc (major * 10
- * + minor): CUDA's binary compatibility (occ_bin_image_runs). */
 int kernel_runs_on(const struct kernel_info *k, int cc);
-/* Whether --arch names a GPU (sm_90, 90, 9.0) rather than the code of a
- * suffixed target (sm_90a, sm_120f). */
-int kernel_arch_names_gpu(const char *want);
-/* Whether --arch keeps k: code that runs on that GPU; a suffixed target
- * (sm_90a, sm_120f) keeps only code for that target. */
-int kernel_arch_keeps(const char *want, const struct kernel_info *k);
-/* How well k's image suits a GPU of compute capability cc, 0: not at all;
- * higher is preferred: a fatbin's image chosen for it, else (a cubin, a
- * report's row) SASS before PTX, the newest target, the most specific. */
 int kernel_image_rank(const struct kernel_info *k, int cc);
+const char *kernel_image_why(const struct kernel_info *k);
 /* Of each kernel's images in one file that no fatbin chose (cubins, a
  * report's rows), only the one kernel_image_rank prefers on cc, where
  * one runs there: as the driver would choose were they in one fatbin;
  * where none does, one of those marked OCC_IMAGE_NONE. */
 void kernels_keep_loaded(struct kernel_list *l, int cc);
-/* Why the driver loads k's image on the GPU named (a sentence), or NULL
- * where no image was chosen. */
-const char *kernel_image_why(const struct kernel_info *k);
 
 #ifdef __cplusplus
 }

@@ -3,10 +3,9 @@
  * to the command line): Triton's launch (kernels_triton.c), the cluster
  * launches kernels declare (kernels_cluster.c), PTX files' lines
  * (kernels_ptx.c); how binaries are read (kernels_opts.c) and the input
- * read (kernels_read.c, kernels_input.c); the summary
+ * read (kernels_read.c, over the library's occ_kernels_read); the summary
  * and notes under the text table (kernels_summary.c); the driver beside
- * the model (--api, kernels_api.c); the list's upkeep (kernels_list.c)
- * and a failed compile's report (kernels_errors.c).
+ * the model (--api, kernels_api.c); the list's upkeep (kernels_list.c).
  */
 #ifndef OCC_CLI_KERNELS_H
 #define OCC_CLI_KERNELS_H
@@ -15,13 +14,6 @@
 
 struct occ_row;
 struct row_gpu;
-
-/* How Triton launches a kernel of its cache (kernels_triton.c). */
-struct kernel_launch {
-	struct occ_triton_launch launch;
-	char name[256], version[32];
-	char entry[256];         /* the cache entry: the cubin's directory */
-};
 
 /* How the library reads binaries (kernels_opts.c): --jobs, and --arch's
  * compute capability (f, which opts points to) for images left unread. */
@@ -34,39 +26,22 @@ void kernels_bin_opts(const struct options *o, struct occ_bin_opts *opts,
 /* Whether kernel names are demangled: printed, matched or compared. */
 int kernels_names_needed(const struct options *o);
 
-/* ---- Reading --kernels' input: kernels_read.c makes the kernels of
- * what kernels_input.c reads (a file, standard input) ---- */
-
-/* Compiler reports are text: more than this is no report. */
-#define KERNELS_TEXT_MAX (UINT64_C(256) << 20)
+/* ---- Reading --kernels' input: the library reads it, kernels_read.c
+ * makes the list's kernels of what it hands over ---- */
 
 struct reader {
 	struct session *s;
 	struct kernel_list *l;
-	const char *input;       /* as the user named it */
+	const char *input;       /* as messages name it */
 	int walk;                /* a directory: a Triton cache, perhaps */
-	struct occ_bin_opts opts;
-	struct arch_filter arch; /* --arch's, for opts.select */
+	struct occ_kernels_read_opts opts;
+	struct arch_filter arch; /* --arch's, for opts.bin.select */
 	struct {                 /* the cubin whose kernels are coming */
 		const char *file;
 		size_t first;    /* its first kept kernel in the list */
 		int kernels;     /* all it holds, kept or not */
 	} cubin;
 };
-
-/* kernels_read.c: the options a binary is read with (the image of the
- * GPU named), the callback its kernels come through, a failed read's
- * message, and a compiler report's (or PTX file's) kernels from its
- * text. */
-const struct occ_bin_opts *reader_bin_opts(struct reader *r);
-int reader_from_binary(const struct occ_bin_kernel *b, void *ctx);
-_Noreturn void reader_bin_failed(enum occ_status st,
-				 const struct occ_bin_diag *d);
-void reader_report(struct reader *r, unsigned char *text, size_t len);
-/* kernels_input.c: the kernels of a regular file, or of standard input,
- * by content. */
-void reader_read_file(struct reader *r, const char *path);
-void reader_read_stdin(struct reader *r);
 
 /* How messages name an input: standard input ('-') as "<stdin>". */
 const char *kernels_input_name(const char *path);
@@ -90,11 +65,6 @@ const char *kernels_file_name(struct kernel_list *l, const char *file);
 void kernels_drop_relocatable(struct kernel_list *l);
 /* A cubin's minimum blocks (__launch_bounds__), from its PTX beside it. */
 void kernels_min_blocks_from_ptx(struct kernel_list *l);
-/* Ends the run when nothing was read: why, from what the fatbins held. */
-void kernels_no_kernel(const struct occ_bin_contents *n, const char *input);
-/* A compiler report that says the compile failed: exits 1 with how many
- * errors, where and the first (kernels_errors.c); text is restored. */
-void kernels_compiler_errors(const char *input, char *text, size_t len);
 
 /* A cubin of a Triton cache (in_cubin kernels, of which l->k[first ..
  * first + n) are kept): the launch its metadata records, attached to its

@@ -243,8 +243,8 @@ void kernels_api_open(struct api *a, struct session *s,
 	a->loader = gpu_loader_open(&s->gpu, err, sizeof err);
 	if (!a->loader)
 		session_device_failed(s, err);
-	a->fixed = l->stdin_buf;
-	a->fixed_len = l->stdin_len;
+	a->fixed = l->held.input;
+	a->fixed_len = l->held.input_len;
 	a->ok = api_targets(l, &s->dev);
 	progress_start(&a->progress);
 	for (i = 0; i < l->n; i++)

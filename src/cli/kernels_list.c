@@ -138,8 +138,8 @@ void kernels_free(struct kernel_list *l)
 		free(l->files[i]);
 	free(l->k);
 	free(l->files);
-	free(l->stdin_buf);
-	free(l->report);
+	free(l->held.input);
+	free(l->held.text);
 	free(l->skipped);
 	ptxas_jit_clear(&l->jit);
 	free((void *)l->order);
@@ -151,76 +151,35 @@ void kernels_free(struct kernel_list *l)
 
 /* ---- What --arch and --kernel keep ---- */
 
-int kernel_arch_matches(const char *want, const struct kernel_info *k)
+/* k as the library's rules of which image runs see it. */
+static struct occ_kernel_image image_of(const struct kernel_info *k)
 {
-	size_t n = strlen(want);
-	char last = n ? want[n - 1] : 0;
-	int major, minor;
+	struct occ_kernel_image im = { k->arch, k->cc_major, k->cc_minor,
+				       k->ptx_only, k->relocatable,
+				       k->sole_image, (enum occ_bin_image)k->image };
 
-	if (occ_arch_parse_name(want, &major, &minor) != OCC_OK)
-		return 0;
-	if (major != k->cc_major || minor != k->cc_minor)
-		return 0;
-	/* sm_90a keeps only sm_90a code; sm_90, 90 and 9.0 keep all of 9.0. */
-	if (last == 'a' || last == 'f')
-		return k->arch[strlen(k->arch) - 1] == last;
-	return 1;
+	return im;
 }
 
-/* k's target as a fatbin entry's header names it. */
-static struct occ_bin_image_head image_head(const struct kernel_info *k)
+int kernel_arch_matches(const char *want, const struct kernel_info *k)
 {
-	size_t n = strlen(k->arch);
-	char suffix = n ? k->arch[n - 1] : 0;
-	struct occ_bin_image_head im;
+	struct occ_kernel_image im = image_of(k);
 
-	memset(&im, 0, sizeof im);
-	im.ptx = k->ptx_only;
-	im.sm = (unsigned)(k->cc_major * 10 + k->cc_minor);
-	im.arch_specific = suffix == 'a';
-	im.family = suffix == 'f';
-	return im;
+	return occ_kernel_arch_matches(want, &im);
 }
 
 int kernel_runs_on(const struct kernel_info *k, int cc)
 {
-	struct occ_bin_image_head im = image_head(k);
+	struct occ_kernel_image im = image_of(k);
 
-	return occ_bin_image_runs(&im, cc / 10, cc % 10);
-}
-
-int kernel_arch_names_gpu(const char *want)
-{
-	size_t n = want ? strlen(want) : 0;
-	int major, minor;
-
-	return n && want[n - 1] != 'a' && want[n - 1] != 'f' &&
-	       occ_arch_parse_name(want, &major, &minor) == OCC_OK;
-}
-
-int kernel_arch_keeps(const char *want, const struct kernel_info *k)
-{
-	int major, minor;
-
-	if (!kernel_arch_names_gpu(want))
-		return kernel_arch_matches(want, k);
-	if (occ_arch_parse_name(want, &major, &minor) != OCC_OK)
-		return 0;
-	return kernel_runs_on(k, major * 10 + minor);
+	return occ_kernel_runs_on(&im, cc / 10, cc % 10);
 }
 
 int kernel_image_rank(const struct kernel_info *k, int cc)
 {
-	size_t n = strlen(k->arch);
-	char suffix = n ? k->arch[n - 1] : 0;
+	struct occ_kernel_image im = image_of(k);
 
-	if (k->image == OCC_IMAGE_SASS || k->image == OCC_IMAGE_PTX)
-		return 10000;
-	if (k->image != OCC_IMAGE_ALL || k->relocatable ||
-	    !kernel_runs_on(k, cc))
-		return 0;
-	return (k->ptx_only ? 0 : 5000) + (k->cc_major * 10 + k->cc_minor) * 4 +
-	       (suffix == 'a' ? 2 : suffix == 'f' ? 1 : 0);
+	return occ_kernel_image_rank(&im, cc / 10, cc % 10);
 }
 
 /* A kernel of the list, by file, then name, then place. */
@@ -294,22 +253,9 @@ void kernels_keep_loaded(struct kernel_list *l, int cc)
 
 const char *kernel_image_why(const struct kernel_info *k)
 {
-	size_t n = strlen(k->arch);
+	struct occ_kernel_image im = image_of(k);
 
-	if (k->image == OCC_IMAGE_NONE)
-		return "no image of its fatbin runs on this GPU: its SASS is "
-		       "for other GPUs, its PTX (if any) for later ones";
-	if (k->image == OCC_IMAGE_PTX)
-		return "no SASS of its fatbin runs on this GPU: the driver "
-		       "compiles its newest PTX not newer than the GPU";
-	if (k->image != OCC_IMAGE_SASS)
-		return NULL;
-	if (k->sole_image)
-		return "the only image of its fatbin that runs on this GPU";
-	if (n && k->arch[n - 1] == 'a')
-		return "SASS for this GPU, arch-specific: the driver loads it "
-		       "before plain SASS and PTX";
-	return "SASS for this GPU: the driver loads SASS before PTX";
+	return occ_kernel_image_why(&im);
 }
 
 /* Relocatable device code (nvcc -rdc) is linked before the driver runs it

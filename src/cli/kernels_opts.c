@@ -24,9 +24,9 @@ int kernels_names_needed(const struct options *o)
 
 /* Whether --arch can keep an image's kernels, from its fatbin entry's
  * header: those it cannot are never decompressed. The code that runs on
- * that GPU (kernel_arch_keeps), or for a suffixed target its compute
- * capability's (the suffix is the cubin's to say); keep_or_drop decides
- * the rest. Where a GPU is named, the image the driver loads there is
+ * that GPU (occ_kernel_arch_keeps), or for a suffixed target its compute
+ * capability's (the suffix is the cubin's to say); the library's read
+ * decides the rest (occ_kernels_read_opts.arch). Where a GPU is named, the image the driver loads there is
  * read instead, and this is not asked. */
 static int arch_may_keep(const struct occ_bin_image_head *im, void *ctx)
 {

@@ -29,7 +29,7 @@ void kernels_ptx_line(char *buf, size_t n, const struct kernel_info *k)
 			 k->name ? k->name : k->mangled);
 
 	at = w < 0 ? 0 : (size_t)w;
-	if (k->source == KSRC_PTX) {
+	if (k->source == OCC_KSRC_PTX) {
 		if (at + 2 < n) {
 			memcpy(buf + at, ": ", 3);
 			at += 2;

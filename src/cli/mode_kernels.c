@@ -203,9 +203,11 @@ static __attribute__((noreturn)) void no_kernel(struct session *s, const struct 
 {
 	const struct options *o = s->o;
 	const char *input = kernels_input_name(o->ptxas);
+	struct occ_kernels_diag d;
 
-	if (!l->text && o->n_more_kernels == 0)
-		kernels_no_kernel(&l->contents, input);
+	if (!l->text && o->n_more_kernels == 0 &&
+	    occ_kernels_none_why(&l->contents, input, &d) != OCC_OK)
+		die("%s", d.msg);
 	die("%s: no kernel%s%s%s", input, gpu_words(s, (char[160]){ 0 }, 160),
 	    o->kernel_re ? " matching --kernel " : "",
 	    o->kernel_re ? o->kernel_re : "");

@@ -480,6 +480,7 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 
 /* The rest of the API, by subject. */
 #include "occcalc/kernels.h"
+#include "occcalc/kernel_input.h"
 #include "occcalc/memory.h"
 #include "occcalc/cluster.h"
 #include "occcalc/partition.h"
