@@ -11,41 +11,20 @@
 
 /* ---- Numbers ---- */
 
-static const char *seq_error_text(enum occ_seq_error e)
-{
-	static const char *const text[] = {
-		[OCC_SEQ_OK] = "", [OCC_SEQ_EMPTY] = "empty value",
-		[OCC_SEQ_NOT_NUMBER] = "not a number",
-		[OCC_SEQ_NEGATIVE] = "must not be negative",
-		[OCC_SEQ_OVERFLOW] = "number too large",
-		[OCC_SEQ_TOO_LARGE] = "above the maximum of",
-		[OCC_SEQ_TOO_SMALL] = "below the minimum of",
-		[OCC_SEQ_STEP_ZERO] = "a range's step must not be 0",
-		[OCC_SEQ_REVERSED] = "range reversed: START must not exceed END",
-		[OCC_SEQ_NOMEM] = "out of memory",
-		[OCC_SEQ_SHAPE] = "a block shape is XxY or XxYxZ, whole numbers "
-		"(16x16, 8x8x4; not a range)",
-		[OCC_SEQ_SHAPE_ZERO] = "a block dimension must be at least 1",
-		[OCC_SEQ_SHAPE_LARGE] = "beyond CUDA's block limits",
-	};
-
-	return text[e];
-}
-
 static void seq_failed(const char *opt, const char *arg, uint64_t min,
 		       uint64_t max, enum occ_seq_error e)
 {
 	if (e == OCC_SEQ_SHAPE_LARGE)
 		die_usage("--%s: '%s': %s (%d threads; x and y up to %d, z up "
-			  "to %d)", opt, arg, seq_error_text(e),
+			  "to %d)", opt, arg, occ_seq_error_text(e),
 			  OCC_BLOCK_MAX_THREADS, OCC_BLOCK_MAX_XY,
 			  OCC_BLOCK_MAX_Z);
 	if (e == OCC_SEQ_TOO_LARGE || e == OCC_SEQ_TOO_SMALL)
-		die_usage("--%s: '%s': %s %llu", opt, arg, seq_error_text(e),
+		die_usage("--%s: '%s': %s %llu", opt, arg, occ_seq_error_text(e),
 			  (unsigned long long)(e == OCC_SEQ_TOO_LARGE ? max
 						       : min));
 	if (e != OCC_SEQ_OK)
-		die_usage("--%s: '%s': %s", opt, arg, seq_error_text(e));
+		die_usage("--%s: '%s': %s", opt, arg, occ_seq_error_text(e));
 }
 
 void arg_seq(const char *opt, const char *arg, uint64_t min,

@@ -142,6 +142,27 @@ static enum occ_seq_error parse(const char *s, uint64_t min, uint64_t max,
 	return e;
 }
 
+const char *occ_seq_error_text(enum occ_seq_error e)
+{
+	static const char *const text[] = {
+		[OCC_SEQ_OK] = "", [OCC_SEQ_EMPTY] = "empty value",
+		[OCC_SEQ_NOT_NUMBER] = "not a number",
+		[OCC_SEQ_NEGATIVE] = "must not be negative",
+		[OCC_SEQ_OVERFLOW] = "number too large",
+		[OCC_SEQ_TOO_LARGE] = "above the maximum of",
+		[OCC_SEQ_TOO_SMALL] = "below the minimum of",
+		[OCC_SEQ_STEP_ZERO] = "a range's step must not be 0",
+		[OCC_SEQ_REVERSED] = "range reversed: START must not exceed END",
+		[OCC_SEQ_NOMEM] = "out of memory",
+		[OCC_SEQ_SHAPE] = "a block shape is XxY or XxYxZ, whole numbers "
+		"(16x16, 8x8x4; not a range)",
+		[OCC_SEQ_SHAPE_ZERO] = "a block dimension must be at least 1",
+		[OCC_SEQ_SHAPE_LARGE] = "beyond CUDA's block limits",
+	};
+
+	return (unsigned)e < sizeof text / sizeof text[0] ? text[e] : "";
+}
+
 /* The status of a refusal, for callers that need not word it. */
 static enum occ_status status_of(enum occ_seq_error e)
 {
