@@ -114,10 +114,28 @@ static void test_invalid(void)
 	}
 }
 
+/* The words are the command line's: its usage errors quote them. */
+static void test_words(void)
+{
+	char buf[160];
+
+	occ_seq_refusal(OCC_SEQ_TOO_LARGE, 255, buf, sizeof buf);
+	tap_ok(strcmp(buf, "above the maximum of 255") == 0, "%s", buf);
+	occ_seq_refusal(OCC_SEQ_SHAPE_LARGE, 0, buf, sizeof buf);
+	tap_ok(strcmp(buf, "beyond CUDA's block limits (1024 threads; x and "
+		      "y up to 1024, z up to 64)") == 0, "%s", buf);
+	occ_seq_refusal(OCC_SEQ_REVERSED, 0, buf, sizeof buf);
+	tap_ok(strcmp(buf, "range reversed: START must not exceed END") == 0,
+	       "%s", buf);
+	occ_seq_refusal(OCC_SEQ_OK, 0, buf, sizeof buf);
+	tap_ok(buf[0] == '\0', "no words for no refusal");
+}
+
 int main(void)
 {
 	test_valid();
 	test_invalid();
+	test_words();
 	tap_plan(tap_n);
 	return tap_done();
 }

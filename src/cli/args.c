@@ -14,17 +14,13 @@
 static void seq_failed(const char *opt, const char *arg, uint64_t min,
 		       uint64_t max, enum occ_seq_error e)
 {
-	if (e == OCC_SEQ_SHAPE_LARGE)
-		die_usage("--%s: '%s': %s (%d threads; x and y up to %d, z up "
-			  "to %d)", opt, arg, occ_seq_error_text(e),
-			  OCC_BLOCK_MAX_THREADS, OCC_BLOCK_MAX_XY,
-			  OCC_BLOCK_MAX_Z);
-	if (e == OCC_SEQ_TOO_LARGE || e == OCC_SEQ_TOO_SMALL)
-		die_usage("--%s: '%s': %s %llu", opt, arg, occ_seq_error_text(e),
-			  (unsigned long long)(e == OCC_SEQ_TOO_LARGE ? max
-						       : min));
-	if (e != OCC_SEQ_OK)
-		die_usage("--%s: '%s': %s", opt, arg, occ_seq_error_text(e));
+	char words[160];
+
+	if (e == OCC_SEQ_OK)
+		return;
+	occ_seq_refusal(e, e == OCC_SEQ_TOO_SMALL ? min : max, words,
+			sizeof words);
+	die_usage("--%s: '%s': %s", opt, arg, words);
 }
 
 void arg_seq(const char *opt, const char *arg, uint64_t min,

@@ -90,11 +90,14 @@ static enum occ_status values(const char *text, const char *dflt,
 			      unsigned flags, struct occ_seq *out,
 			      struct occ_diag *diag)
 {
+	enum occ_seq_error why;
 	enum occ_status st = occ_seq_parse(text ? text : dflt, min, max, flags,
-					   out, NULL, diag);
+					   out, &why, diag);
 
-	if (st != OCC_OK && diag)
+	if (st != OCC_OK && diag) {
 		strcpy(diag->key, name);
+		diag->line = (int)why;
+	}
 	return st;
 }
 

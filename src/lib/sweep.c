@@ -142,7 +142,7 @@ static enum occ_seq_error parse(const char *s, uint64_t min, uint64_t max,
 	return e;
 }
 
-const char *occ_seq_error_text(enum occ_seq_error e)
+static const char *error_text(enum occ_seq_error e)
 {
 	static const char *const text[] = {
 		[OCC_SEQ_OK] = "", [OCC_SEQ_EMPTY] = "empty value",
@@ -161,6 +161,20 @@ const char *occ_seq_error_text(enum occ_seq_error e)
 	};
 
 	return (unsigned)e < sizeof text / sizeof text[0] ? text[e] : "";
+}
+
+void occ_seq_refusal(enum occ_seq_error e, uint64_t limit, char *buf,
+		     size_t n)
+{
+	if (e == OCC_SEQ_SHAPE_LARGE)
+		snprintf(buf, n, "%s (%d threads; x and y up to %d, z up to "
+			 "%d)", error_text(e), OCC_BLOCK_MAX_THREADS,
+			 OCC_BLOCK_MAX_XY, OCC_BLOCK_MAX_Z);
+	else if (e == OCC_SEQ_TOO_LARGE || e == OCC_SEQ_TOO_SMALL)
+		snprintf(buf, n, "%s %llu", error_text(e),
+			 (unsigned long long)limit);
+	else
+		snprintf(buf, n, "%s", error_text(e));
 }
 
 /* The status of a refusal, for callers that need not word it. */

@@ -57,7 +57,8 @@ size_t occ_sweep_size(void);
  * gives a shape), with a GPU list "gpu" first and can_launch last. Every
  * value and target is checked before the first row: statuses of
  * occ_seq_parse with diag->key the option ("block", "regs", "smem",
- * "static_smem"; occ_seq_parse on its text says why); of
+ * "static_smem", diag->line the enum occ_seq_error, diag->limit the
+ * bound, for occ_seq_refusal to word); of
  * occ_target_list_next and OCC_ERR_RANGE for more than OCC_TARGETS_MAX
  * with diag->key "gpu" or "arch" and diag->line the item (0: the list);
  * OCC_ERR_INVALID_INPUT (key "arch") for a GPU list with arch, or an

@@ -82,9 +82,11 @@ int occ_seq_first(struct occ_seq_iter *it, const struct occ_seq *s);
 /* The next value into it->value: 1, or 0 after the last. */
 int occ_seq_next(struct occ_seq_iter *it);
 /* Why e refused a text, as occcalc words it ("range reversed: START
- * must not exceed END"); TOO_LARGE's and TOO_SMALL's words are followed
- * by the bound, SHAPE_LARGE's by CUDA's limits. "" for OCC_SEQ_OK. */
-const char *occ_seq_error_text(enum occ_seq_error e);
+ * must not exceed END", "above the maximum of 255" with limit, CUDA's
+ * limits after a shape beyond them), into buf (n bytes); "" for
+ * OCC_SEQ_OK. */
+void occ_seq_refusal(enum occ_seq_error e, uint64_t limit, char *buf,
+		     size_t n);
 /* "16x16" for a shape (dim[0] != 0) into buf. */
 void occ_seq_shape_text(char *buf, size_t n, const uint16_t dim[3]);
 
