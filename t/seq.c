@@ -49,13 +49,14 @@ static void test_valid(void)
 	tap_ok(occ_seq_parse("16x8,64", 1, 1024, OCC_SEQ_SHAPES, &q, NULL,
 			     NULL) == OCC_OK && q.is_sweep && q.n == 2 &&
 	       q.ranges[0].dim[0] == 16 && q.ranges[0].dim[1] == 8 &&
-	       !q.ranges[1].dim[0], "a shape keeps its dimensions");
+	       !q.ranges[1].dim[0] && occ_seq_has_shape(&q),
+	       "a shape keeps its dimensions");
 	occ_seq_shape_text(text, sizeof text, q.ranges[0].dim);
 	tap_ok(strcmp(text, "16x8") == 0, "a shape's text");
 	tap_ok(occ_seq_count(&q) == 2, "counted");
 	occ_seq_free(&q);
 	tap_ok(occ_seq_parse("7", 0, 10, 0, &q, NULL, NULL) == OCC_OK &&
-	       !q.is_sweep, "one value is no sweep");
+	       !q.is_sweep && !occ_seq_has_shape(&q), "one value is no sweep");
 	occ_seq_free(&q);
 	tap_ok(occ_seq_parse("7:7", 0, 10, 0, &q, NULL, NULL) == OCC_OK &&
 	       q.is_sweep, "a range of one value is a sweep");

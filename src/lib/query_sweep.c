@@ -213,17 +213,6 @@ static enum occ_status plan_named(struct plan *p, const char *list,
 	return st;
 }
 
-/* Where the block gives a shape anywhere, every row has block_shape. */
-static int any_shape(const struct occ_seq *block)
-{
-	size_t i;
-
-	for (i = 0; i < block->n; i++)
-		if (block->ranges[i].dim[0])
-			return 1;
-	return 0;
-}
-
 static enum occ_status plan_fields(const struct occ_env *env,
 				   const struct occ_sweep *s, const char *list,
 				   struct plan *p, struct occ_diag *diag)
@@ -235,7 +224,9 @@ static enum occ_status plan_fields(const struct occ_env *env,
 
 	if (list)
 		return plan_named(p, list, diag);
-	q.shape[0] = (uint16_t)any_shape(&p->block);
+	/* Where the block gives a shape anywhere, every row has
+	 * block_shape. */
+	q.shape[0] = (uint16_t)occ_seq_has_shape(&p->block);
 	sel = occ_query_defaults(env, &q);
 	if (p->gpu_list)
 		st = add_field(p, &gpu_field, 1);

@@ -219,6 +219,16 @@ void occ_seq_free(struct occ_seq *s)
 	s->n = 0;
 }
 
+int occ_seq_has_shape(const struct occ_seq *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->ranges[i].dim[0])
+			return 1;
+	return 0;
+}
+
 int occ_seq_first(struct occ_seq_iter *it, const struct occ_seq *s)
 {
 	it->s = s;

@@ -77,6 +77,8 @@ enum occ_status occ_seq_parse(const char *s, uint64_t min, uint64_t max,
 void occ_seq_free(struct occ_seq *s);
 /* How many values s holds (saturating at UINT64_MAX). */
 uint64_t occ_seq_count(const struct occ_seq *s);
+/* Whether an item of s is a block shape (16x16). */
+int occ_seq_has_shape(const struct occ_seq *s);
 /* The first value of s into it->value (s holds one at least): 1. */
 int occ_seq_first(struct occ_seq_iter *it, const struct occ_seq *s);
 /* The next value into it->value: 1, or 0 after the last. */
