@@ -272,7 +272,7 @@ static int signed_value(const char *s, size_t len, __int128 *v)
 		return 0;
 	memcpy(buf, s + neg, len - neg);
 	buf[len - neg] = '\0';
-	if (seq_parse(buf, 0, UINT64_MAX, &q) != SEQ_OK)
+	if (occ_seq_parse(buf, 0, UINT64_MAX, 0, &q, NULL, NULL) != OCC_OK)
 		return 0;
 	if (seq_count(&q) != 1 || !seq_first(&it, &q)) {
 		seq_free(&q);
@@ -319,7 +319,8 @@ static uint64_t values(const char *s)
 	struct seq q;
 	uint64_t n;
 
-	if (seq_parse_shapes(s, 0, UINT64_MAX, &q) != SEQ_OK)
+	if (occ_seq_parse(s, 0, UINT64_MAX, OCC_SEQ_SHAPES, &q, NULL,
+			  NULL) != OCC_OK)
 		return signed_values(s);
 	n = seq_count(&q);
 	seq_free(&q);

@@ -1,6 +1,6 @@
 /*
- * seq.c - fuzzing the command line's lists and ranges (seq_parse in
- * src/cli/sweep.c): every value a sequence yields lies within the bounds
+ * seq.c - fuzzing the command line's lists and ranges (occ_seq_parse in
+ * src/lib/sweep.c): every value a sequence yields lies within the bounds
  * it was parsed with, and it yields as many as seq_count says.
  */
 #include <inttypes.h>
@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	b = bounds[data[0] % (sizeof bounds / sizeof bounds[0])];
 	s = fuzz_string(data + 1, size - 1);
-	if (seq_parse(s, b[0], b[1], &q) == SEQ_OK) {
+	if (occ_seq_parse(s, b[0], b[1], 0, &q, NULL, NULL) == OCC_OK) {
 		count = seq_count(&q);
 		FUZZ_CHECK(q.n >= 1 && count >= 1, "'%s': an empty sequence", s);
 		for (seq_first(&it, &q); n < 100000; n++) {

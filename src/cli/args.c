@@ -11,52 +11,35 @@
 
 /* ---- Numbers ---- */
 
-static const char *seq_error_text(enum seq_error e)
-{
-	static const char *const text[] = {
-		[SEQ_OK] = "", [SEQ_EMPTY] = "empty value",
-		[SEQ_NOT_NUMBER] = "not a number",
-		[SEQ_NEGATIVE] = "must not be negative",
-		[SEQ_OVERFLOW] = "number too large",
-		[SEQ_TOO_LARGE] = "above the maximum of",
-		[SEQ_TOO_SMALL] = "below the minimum of",
-		[SEQ_STEP_ZERO] = "a range's step must not be 0",
-		[SEQ_REVERSED] = "range reversed: START must not exceed END",
-		[SEQ_NOMEM] = "out of memory",
-		[SEQ_SHAPE] = "a block shape is XxY or XxYxZ, whole numbers "
-		"(16x16, 8x8x4; not a range)",
-		[SEQ_SHAPE_ZERO] = "a block dimension must be at least 1",
-		[SEQ_SHAPE_LARGE] = "beyond CUDA's block limits",
-	};
-
-	return text[e];
-}
-
 static void seq_failed(const char *opt, const char *arg, uint64_t min,
-		       uint64_t max, enum seq_error e)
+		       uint64_t max, enum occ_seq_error e)
 {
-	if (e == SEQ_SHAPE_LARGE)
-		die_usage("--%s: '%s': %s (%d threads; x and y up to %d, z up "
-			  "to %d)", opt, arg, seq_error_text(e), BLOCK_MAX_THREADS,
-			  BLOCK_MAX_XY, BLOCK_MAX_Z);
-	if (e == SEQ_TOO_LARGE || e == SEQ_TOO_SMALL)
-		die_usage("--%s: '%s': %s %llu", opt, arg, seq_error_text(e),
-			  (unsigned long long)(e == SEQ_TOO_LARGE ? max : min));
-	if (e != SEQ_OK)
-		die_usage("--%s: '%s': %s", opt, arg, seq_error_text(e));
+	char words[160];
+
+	if (e == OCC_SEQ_OK)
+		return;
+	occ_seq_refusal(e, e == OCC_SEQ_TOO_SMALL ? min : max, words,
+			sizeof words);
+	die_usage("--%s: '%s': %s", opt, arg, words);
 }
 
 void arg_seq(const char *opt, const char *arg, uint64_t min,
 		      uint64_t max, struct seq *out)
 {
-	seq_failed(opt, arg, min, max, seq_parse(arg, min, max, out));
+	enum occ_seq_error e;
+
+	occ_seq_parse(arg, min, max, 0, out, &e, NULL);
+	seq_failed(opt, arg, min, max, e);
 }
 
 /* Numbers, ranges and block shapes (--block 16x16,32x8). */
 void arg_shapes(const char *opt, const char *arg, uint64_t min,
 		uint64_t max, struct seq *out)
 {
-	seq_failed(opt, arg, min, max, seq_parse_shapes(arg, min, max, out));
+	enum occ_seq_error e;
+
+	occ_seq_parse(arg, min, max, OCC_SEQ_SHAPES, out, &e, NULL);
+	seq_failed(opt, arg, min, max, e);
 }
 
 /* An option that takes one number, not a sweep. */

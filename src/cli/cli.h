@@ -188,7 +188,7 @@ int option_given(const struct options *o, const char *name);
 
 /* ---- The session: what a run has found, passed to every mode ---- */
 
-#define MAX_TARGETS 32
+#define MAX_TARGETS OCC_TARGETS_MAX
 
 struct target {
 	char name[48];                    /* the GPU's; "" for an --arch */

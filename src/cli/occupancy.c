@@ -83,16 +83,6 @@ void occ_run_kernel_defaults(const struct options *o, struct occ_kernel *k)
 	k->optin = o->optin;
 }
 
-static int block_shapes(const struct seq *block)
-{
-	size_t i;
-
-	for (i = 0; i < block->n; i++)
-		if (block->ranges[i].dim[0])
-			return 1;
-	return 0;
-}
-
 /* name inserted after the field after in list (comma-separated). */
 static void insert_after(char *list, size_t n, const char *after,
 			 const char *name)
@@ -143,7 +133,7 @@ static void default_fields(const struct options *o, int kernels, char *buf,
 			 o->headroom ? HEADROOM_FIELDS : "",
 			 o->api ? GPU_FIELDS : "", cl ? CLUSTER_FIELDS : "",
 			 cl && o->api ? CLUSTER_GPU_FIELDS : "");
-	if (block_shapes(&o->block))
+	if (occ_seq_has_shape(&o->block))
 		insert_after(buf, n, "block", SHAPE_FIELD);
 	/* --partition's figures are of a part: which, rows must say. */
 	if (o->partition.given && !text &&

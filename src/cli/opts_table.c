@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "opts.h"
 
-#define SMEM_MAX UINT64_C(0xffffffff)  /* cuLaunchKernel's unsigned int */
+#define SMEM_MAX OCC_SWEEP_SMEM_MAX    /* the library's bound (query_sweep.h) */
 
 /* The modes the options name (the one each selects, those each applies
  * to), beyond those cli.h declares for all. */
@@ -51,7 +51,8 @@ const struct opt opts[] = {
 	  .help = "the CUDA device to use without --arch (default 0);\n'all': "
 	  "every GPU of this machine, one row each;\n--kernels: the image "
 	  "that GPU loads" },
-	{ "block", 'b', SHAPES(1, INT32_MAX), .metavar = "N", .dest = O(block),
+	{ "block", 'b', SHAPES(1, OCC_SWEEP_BLOCK_MAX), .metavar = "N",
+	  .dest = O(block),
 	  .topic = T_KERNEL,
 	  .def = "0", MODES(CFG, TRF), .groups = G_OCC,
 	  .help = "threads per block, or its shape (16x16, "

@@ -22,19 +22,17 @@
 #include "cli.h"
 #include "kernels.h"
 
-/* The next item of a comma-separated list into buf: its end, or NULL. */
+/* The next item of a comma-separated list into buf (the library's rule,
+ * occ_target_list_next): the item after it, or NULL. */
 static const char *next_item(const char *list, const char *p, char *buf,
 			     size_t n, const char *opt)
 {
-	const char *comma = strchr(p, ',');
-	size_t len = comma ? (size_t)(comma - p) : strlen(p);
+	enum occ_status st = occ_target_list_next(&p, buf, n);
 
-	if (len == 0 || len >= n)
-		die_usage("--%s: '%s': %s", opt, list, len ? "an item too long"
-			  : "an empty item in the list");
-	memcpy(buf, p, len);
-	buf[len] = '\0';
-	return comma ? comma + 1 : NULL;
+	if (st != OCC_OK)
+		die_usage("--%s: '%s': %s", opt, list, st == OCC_ERR_RANGE
+			  ? "an item too long" : "an empty item in the list");
+	return p;
 }
 
 static struct target *add_target(struct session *s, const char *opt)

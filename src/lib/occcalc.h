@@ -498,6 +498,8 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/launch_rows.h"
 #include "occcalc/launch_summary.h"
 #include "occcalc/query.h"
+#include "occcalc/sweep.h"
+#include "occcalc/query_sweep.h"
 #include "occcalc/row_compare.h"
 #include "occcalc/query_row.h"
 
