@@ -248,6 +248,7 @@ n_none=$(sed -n '/^Occupancy by GPU/,$p' "$tmp/out" | grep -c 'no image')
 ok $? "a Triton cache (sm_90a cubins) on an H100 and an A100: every kernel loads on the first, none on the second"
 expect 2 "--gpu LIST names each GPU's architecture: leave out --arch" --gpu H100-SXM,A100 -a sm_90 -b 128
 expect 2 "--gpu takes a list with an occupancy calculation or --kernels" --gpu H100-SXM,A100 --info
+expect 2 "--arch LIST: each architecture's table is modelled, not --gpu H100-SXM: leave out --gpu, or give --gpu a list" --gpu H100-SXM -a sm_80,sm_90 -b 128
 expect 2 "--gpu: 'H100-SXM,,A100': an empty item in the list" --gpu 'H100-SXM,,A100' -b 128
 expect 2 "--arch: 'sm_99x': not an architecture" -a sm_80,sm_99x -b 128
 

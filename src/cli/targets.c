@@ -103,6 +103,10 @@ void targets_prepare(struct session *s)
 			  gpus ? "gpu" : "arch");
 	if (gpus)
 		gpu_targets(s);
+	else if (o->gpu)
+		die_usage("--arch LIST: each architecture's table is modelled, "
+			  "not --gpu %s: leave out --gpu, or give --gpu a list",
+			  o->gpu);
 	else
 		arch_targets(s);
 	s->sms_given = o->sms;
