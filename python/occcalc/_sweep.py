@@ -113,7 +113,7 @@ def _refused(st, diag, texts, arch, gpu):
     if key in ("gpu", "arch") and st == _lib.OCC_ERR_RANGE and \
             diag.line == 0:
         raise _error(st, f"sweep: {opt}: more than "
-                     f"{_TARGETS_MAX} in the list")
+                     f"{diag.limit} in the list")
     if key in ("gpu", "arch") and diag.line:
         given = (gpu if key == "gpu" else arch).decode()
         raise _error(st, f"sweep: {opt}: '{given}': " + (
@@ -124,10 +124,6 @@ def _refused(st, diag, texts, arch, gpu):
         gpu = key.encode()
     refused_row(st, arch and arch.decode(), gpu and gpu.decode(), diag,
                 "sweep")
-
-
-# occcalc/query_sweep.h's OCC_TARGETS_MAX, for the message.
-_TARGETS_MAX = 32
 
 
 def sweep(arch=None, gpu=None, block=None, regs=None, smem=None,

@@ -151,6 +151,8 @@ static enum occ_status plan_targets(const struct occ_env *env,
 	for (; at; p->n++) {
 		if (p->n == OCC_TARGETS_MAX) {
 			diag_item(diag, opt, 0);
+			if (diag)
+				diag->limit = OCC_TARGETS_MAX;
 			return OCC_ERR_RANGE;
 		}
 		st = occ_target_list_next(&at, name, opt[0] == 'g' ? ITEM_MAX

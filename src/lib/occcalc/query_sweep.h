@@ -60,7 +60,7 @@ size_t occ_sweep_size(void);
  * "static_smem", diag->line the enum occ_seq_error, diag->limit the
  * bound, for occ_seq_refusal to word); of
  * occ_target_list_next and OCC_ERR_RANGE for more than OCC_TARGETS_MAX
- * with diag->key "gpu" or "arch" and diag->line the item (0: the list);
+ * (diag->limit) with diag->key "gpu" or "arch" and diag->line the item (0: the list);
  * OCC_ERR_INVALID_INPUT (key "arch") for a GPU list with arch, or an
  * arch list with gpu; occ_env_gpu's for a target; occ_row_kind_select's;
  * OCC_ERR_MISSING_KEY (key "sms") for a grid on a GPU of no known SM
