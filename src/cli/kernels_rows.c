@@ -64,28 +64,26 @@ void report_row(struct occ_run *run, struct occ_row *row,
 	}
 }
 
-/* The table k's rows are computed with: the GPU's it runs on. The driver
- * runs sm_80 SASS on an 8.9 GPU with 8.9's limits (1,536 threads, 24
- * blocks, 99 KB of shared memory a block), not sm_80's; with no GPU
- * named, the image's own. */
+/* The table k's rows are computed with (occ_kernel_table: the GPU's it
+ * runs on, else the image's own); dies where there is none. */
 static const struct occ_arch *kernel_arch(struct report *rep,
 					  const struct kernel_info *k)
 {
-	struct session *s = rep->run.s;
+	struct occ_kernel_in in;
 	const struct occ_arch *a;
 
-	if (rep->named && kernel_runs_on(k, rep->named_cc))
-		return rep->named;
-	a = occ_tables_find(session_tables(s), k->cc_major, k->cc_minor);
-	if (!a && kernel_more(k)->line)
+	kernel_in_of(k, &in);
+	if (occ_kernel_table(session_tables(rep->run.s), rep->named,
+			     rep->named_cc / 10, rep->named_cc % 10, &in,
+			     &a) == OCC_OK)
+		return a;
+	if (kernel_more(k)->line)
 		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
 		    "which has no table", k->file, kernel_more(k)->line, k->mangled,
 		    k->cc_major, k->cc_minor);
-	if (!a)
-		die("%s: kernel %s is compiled for compute capability %d.%d, "
-		    "which has no table (--arch keeps one architecture)",
-		    k->file, k->mangled, k->cc_major, k->cc_minor);
-	return a;
+	die("%s: kernel %s is compiled for compute capability %d.%d, "
+	    "which has no table (--arch keeps one architecture)",
+	    k->file, k->mangled, k->cc_major, k->cc_minor);
 }
 
 /* A row without the model's figures goes to the sink, or, under a text

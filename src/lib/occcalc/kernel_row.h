@@ -1,0 +1,166 @@
+/*
+ * occcalc/kernel_row.h - a kernel's row: the configuration's fields
+ * (occ_config_kind), then the kernel's own as it was read (where it came
+ * from, its stack and spills, its launch bounds, the image the driver
+ * loads, Triton's launch), as `occcalc --kernels PATH` prints them. The
+ * command line's table takes these fields from OCC_KERNEL_FIELDS and
+ * reads them through occ_kernel_value, so a program reads the same
+ * values; and which table a kernel's rows are computed with is decided
+ * here (occ_kernel_table), for every front end.
+ * Part of the occcalc API: include <occcalc.h>, which includes this.
+ */
+#ifndef OCCCALC_KERNEL_ROW_H
+#define OCCCALC_KERNEL_ROW_H
+
+#ifndef OCCCALC_H
+#error "include <occcalc.h>, not occcalc/kernel_row.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a row knows of its kernel beside its configuration. */
+struct occ_kernel_of {
+	const struct occ_config_row *c;  /* the row's configuration */
+	const struct occ_kernel_in *k;   /* the kernel as read; NULL: none,
+					    and every field is absent */
+	const char *name;                /* demangled; NULL: k->mangled */
+	int from_ptxas;                  /* PTX compiled by the toolkit's
+					    ptxas for the GPU named */
+	const struct occ_triton_entry *launch;   /* Triton's, or NULL */
+};
+
+/* A kernel's row: its configuration (c.no_model for a PTX-only kernel,
+ * c.no_image where no image runs on the GPU named), and the kernel. */
+struct occ_kernel_row {
+	struct occ_config_row c;
+	struct occ_kernel_of of;         /* of.c: &c */
+};
+
+/* The kernel's fields, each read by one rule (occ_kernel_value); an
+ * entry's arg in a table of them. */
+enum occ_kernel_field_id {
+	OCC_KF_KERNEL, OCC_KF_MANGLED, OCC_KF_STACK, OCC_KF_SPILL_STORES,
+	OCC_KF_SPILL_LOADS, OCC_KF_FILE, OCC_KF_CONTAINER, OCC_KF_PTX_ONLY,
+	OCC_KF_IMAGE, OCC_KF_IMAGE_WHY, OCC_KF_RELOCATABLE,
+	OCC_KF_FROM_PTXAS, OCC_KF_BOUNDS_KNOWN, OCC_KF_MAX_THREADS,
+	OCC_KF_MIN_BLOCKS, OCC_KF_REACHES_MIN, OCC_KF_MAX_REGS,
+	OCC_KF_PTX_SHARED, OCC_KF_REQUIRED_BLOCK, OCC_KF_CLUSTER_DIMS,
+	OCC_KF_TRITON_KERNEL, OCC_KF_TRITON_VERSION, OCC_KF_TRITON_ENTRY,
+	OCC_KF_NUM_WARPS, OCC_KF_NUM_CTAS,
+	OCC_KF_COUNT
+};
+
+/* Field id of the kernel o into v (absent where o has no kernel or the
+ * input does not record it); occ_kernel_text the text table's cell,
+ * where it differs: spills as stored/loaded, '?' for a bound a compiler
+ * report cannot say, the minimum blocks with '!' when the prediction
+ * falls short, or the register cap (r64). */
+void occ_kernel_value(const struct occ_kernel_of *o, size_t id,
+		      struct occ_val *v);
+void occ_kernel_text(const struct occ_kernel_of *o, size_t id,
+		     struct occ_val *v);
+
+/* The fields of a kernel's row (struct occ_kernel_row rows):
+ * occ_config_kind's, then kernel, then OCC_KERNEL_FIELDS. */
+extern const struct occ_row_kind occ_kernel_kind;
+
+#define OCC_KERNEL_NAME_DESC "the kernel's name, demangled (--kernels)"
+
+/* The fields' entries after kernel, for a table of rows that hold a
+ * kernel elsewhere (occcalc's): a table defines OCC_KERNEL_FIELD(name,
+ * type, desc, getter, id, text column) and OCC_KERNEL_TEXT(getter) to
+ * make its entries; getter names the library's. */
+#define OCC_KERNEL_FIELDS \
+	OCC_KERNEL_FIELD("mangled", OCC_FT_STR, "the kernel's symbol", \
+		get_kernel_field, OCC_KF_MANGLED, { 0 }) \
+	OCC_KERNEL_FIELD("stack", OCC_FT_INT, "its local memory per thread " \
+		"as the driver allocates it, bytes: from a binary the call " \
+		"chain's, from a compiler report its own frame", \
+		get_kernel_field, OCC_KF_STACK, \
+		{ NULL, 6, 1, OCC_TXT_DASH, NULL, 0 }) \
+	OCC_KERNEL_FIELD("spill_stores", OCC_FT_INT, "bytes it spills (a " \
+		"ptxas report only)", get_kernel_field, OCC_KF_SPILL_STORES, \
+		{ "spills", 8, 1, OCC_TXT_DASH, \
+		OCC_KERNEL_TEXT(text_kernel_field), 0 }) \
+	OCC_KERNEL_FIELD("spill_loads", OCC_FT_INT, "bytes it loads back", \
+		get_kernel_field, OCC_KF_SPILL_LOADS, { 0 }) \
+	OCC_KERNEL_FIELD("file", OCC_FT_STR, "the file the kernel was read " \
+		"from", get_kernel_field, OCC_KF_FILE, { 0 }) \
+	OCC_KERNEL_FIELD("container", OCC_FT_STR, "what it was read from: " \
+		"ptxas, cuobjdump, cubin, fatbin, elf (an object, executable " \
+		"or library) or ptx", get_kernel_field, OCC_KF_CONTAINER, { 0 }) \
+	OCC_KERNEL_FIELD("ptx_only", OCC_FT_BOOL, "PTX only: the driver " \
+		"compiles it when loaded, its resources unknown until then", \
+		get_kernel_field, OCC_KF_PTX_ONLY, { 0 }) \
+	OCC_KERNEL_FIELD("image", OCC_FT_STR, "with a GPU named, the image " \
+		"of its fatbin the driver loads there: sass, or ptx (compiled " \
+		"by the driver)", get_kernel_field, OCC_KF_IMAGE, { 0 }) \
+	OCC_KERNEL_FIELD("image_why", OCC_FT_STR, "why the driver loads that " \
+		"image", get_kernel_field, OCC_KF_IMAGE_WHY, { 0 }) \
+	OCC_KERNEL_FIELD("relocatable", OCC_FT_BOOL, "relocatable device " \
+		"code (nvcc -rdc) not linked yet: the driver loads the linked " \
+		"code", get_kernel_field, OCC_KF_RELOCATABLE, { 0 }) \
+	OCC_KERNEL_FIELD("from_ptxas", OCC_FT_BOOL, "PTX the driver " \
+		"compiles, its resources the toolkit's ptxas's for the GPU " \
+		"named (--ptxas-jit): a prediction of the driver's", \
+		get_kernel_field, OCC_KF_FROM_PTXAS, { 0 }) \
+	OCC_KERNEL_FIELD("bounds_known", OCC_FT_BOOL, "whether the input " \
+		"records __launch_bounds__ (a binary does, a compiler report " \
+		"does not)", get_kernel_field, OCC_KF_BOUNDS_KNOWN, { 0 }) \
+	OCC_KERNEL_FIELD("max_threads", OCC_FT_INT, "__launch_bounds__' " \
+		"maximum threads per block (absent: none, or not recorded)", \
+		get_kernel_field, OCC_KF_MAX_THREADS, { "bound", 6, 1, \
+		OCC_TXT_DASH, OCC_KERNEL_TEXT(text_kernel_field), 0 }) \
+	OCC_KERNEL_FIELD("min_blocks_per_sm", OCC_FT_INT, "__launch_bounds__' " \
+		"minimum blocks per SM (absent: none, or not recorded: a " \
+		"cubin keeps only max_regs)", get_kernel_field, \
+		OCC_KF_MIN_BLOCKS, { "min", 5, 1, OCC_TXT_DASH, \
+		OCC_KERNEL_TEXT(text_kernel_field), 0 }) \
+	OCC_KERNEL_FIELD("reaches_min_blocks", OCC_FT_BOOL, "whether " \
+		"blocks_per_sm reaches min_blocks_per_sm", get_kernel_field, \
+		OCC_KF_REACHES_MIN, { 0 }) \
+	OCC_KERNEL_FIELD("max_regs", OCC_FT_INT, "the register cap ptxas " \
+		"honoured (__maxnreg__, -maxrregcount, or the minimum blocks)", \
+		get_kernel_field, OCC_KF_MAX_REGS, { 0 }) \
+	OCC_KERNEL_FIELD("ptx_shared", OCC_FT_INT, "the static shared memory " \
+		"a PTX file's entry declares, bytes (registers unknown until " \
+		"compiled)", get_kernel_field, OCC_KF_PTX_SHARED, { 0 }) \
+	OCC_KERNEL_FIELD("required_block", OCC_FT_LIST, "the block shape the " \
+		"kernel requires, x y z", get_kernel_field, \
+		OCC_KF_REQUIRED_BLOCK, { 0 }) \
+	OCC_KERNEL_FIELD("cluster_dims", OCC_FT_LIST, "its cluster shape " \
+		"(__cluster_dims__), x y z", get_kernel_field, \
+		OCC_KF_CLUSTER_DIMS, { 0 }) \
+	OCC_KERNEL_FIELD("triton_kernel", OCC_FT_STR, "the kernel's name in " \
+		"Triton's metadata (a Triton cache)", get_kernel_field, \
+		OCC_KF_TRITON_KERNEL, { 0 }) \
+	OCC_KERNEL_FIELD("triton_version", OCC_FT_STR, "the Triton that " \
+		"compiled it", get_kernel_field, OCC_KF_TRITON_VERSION, { 0 }) \
+	OCC_KERNEL_FIELD("triton_entry", OCC_FT_STR, "its entry (directory) " \
+		"in the Triton cache", get_kernel_field, OCC_KF_TRITON_ENTRY, \
+		{ 0 }) \
+	OCC_KERNEL_FIELD("num_warps", OCC_FT_INT, "Triton's num_warps: the " \
+		"block is 32 times as many threads", get_kernel_field, \
+		OCC_KF_NUM_WARPS, { 0 }) \
+	OCC_KERNEL_FIELD("num_ctas", OCC_FT_INT, "Triton's num_ctas: the CTAs " \
+		"of one cluster it launches", get_kernel_field, \
+		OCC_KF_NUM_CTAS, { 0 })
+
+/* The table k's rows are computed with: the GPU named's (named, of
+ * compute capability named_cc_major.named_cc_minor; NULL: none) where
+ * k's image runs there, as the driver runs sm_80 SASS on an 8.9 GPU with
+ * 8.9's limits; else the table of k's own compute capability in t.
+ * OCC_OK with *a; OCC_ERR_UNKNOWN_ARCH where t has none. */
+enum occ_status occ_kernel_table(const struct occ_tables *t,
+				 const struct occ_arch *named,
+				 int named_cc_major, int named_cc_minor,
+				 const struct occ_kernel_in *k,
+				 const struct occ_arch **a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
