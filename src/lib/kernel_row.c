@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "occcalc.h"
 
@@ -184,12 +185,48 @@ static const kernel_val_fn vals[OCC_KF_COUNT] = {
 	[OCC_KF_NUM_WARPS] = val_num_warps, [OCC_KF_NUM_CTAS] = val_num_ctas
 };
 
+/* A row saying no image runs names the kernel and its file: what its
+ * images hold is not what runs, so nothing else of them is shown. */
+static void no_image_of(const struct occ_kernel_in *k,
+			struct occ_kernel_in *only)
+{
+	memset(only, 0, sizeof *only);
+	only->mangled = k->mangled;
+	only->file = k->file;
+	only->source = k->source;
+	only->image = OCC_IMAGE_NONE;
+	only->stack = -1;
+	only->static_smem = only->fatbin_offset = -1;
+	only->min_blocks = only->barriers = -1;
+	only->spill_stores = only->spill_loads = -1;
+	only->bounds_known = 1;
+}
+
+/* o as its row shows it: a row saying no image runs shows no_image_of's
+ * record (none and only: its room). */
+static const struct occ_kernel_of *shown(const struct occ_kernel_of *o,
+					 struct occ_kernel_of *none,
+					 struct occ_kernel_in *only)
+{
+	if (!o->k || !o->c || !o->c->no_image)
+		return o;
+	no_image_of(o->k, only);
+	*none = *o;
+	none->k = only;
+	none->from_ptxas = 0;
+	none->launch = NULL;
+	return none;
+}
+
 void occ_kernel_value(const struct occ_kernel_of *o, size_t id,
 		      struct occ_val *v)
 {
+	struct occ_kernel_of none;
+	struct occ_kernel_in only;
+
 	v->type = OCC_VAL_NULL;
 	if (id < OCC_KF_COUNT)
-		vals[id](o, v);
+		vals[id](shown(o, &none, &only), v);
 }
 
 /* ---- The text table's cells ---- */
@@ -233,12 +270,16 @@ VAL(text_min_blocks)
 void occ_kernel_text(const struct occ_kernel_of *o, size_t id,
 		     struct occ_val *v)
 {
+	struct occ_kernel_of none;
+	struct occ_kernel_in only;
+	const struct occ_kernel_of *s = shown(o, &none, &only);
+
 	if (id == OCC_KF_SPILL_STORES)
-		text_spills(o, v);
+		text_spills(s, v);
 	else if (id == OCC_KF_MAX_THREADS)
-		text_max_threads(o, v);
+		text_max_threads(s, v);
 	else if (id == OCC_KF_MIN_BLOCKS)
-		text_min_blocks(o, v);
+		text_min_blocks(s, v);
 	else
 		occ_kernel_value(o, id, v);
 }

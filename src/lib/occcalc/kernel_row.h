@@ -159,6 +159,58 @@ enum occ_status occ_kernel_table(const struct occ_tables *t,
 				 const struct occ_kernel_in *k,
 				 const struct occ_arch **a);
 
+/* ---- A kernel's row computed ---- */
+
+/* The kernel's resources into kk (its defaults set: carveout, opt-in,
+ * the barriers asked): registers, static shared memory, its bound, and
+ * its barrier count where the input records one and barriers_given is
+ * 0 (a cuobjdump report has none). */
+void occ_kernel_row_resources(const struct occ_kernel_in *k,
+			      int barriers_given, struct occ_kernel *kk);
+
+/* Triton's launch L (NULL: none) where the caller does not say: its
+ * block of 32 x num_warps threads into *block unless block_given, its
+ * "shared" bytes into *smem unless smem_given; what it set
+ * (OCC_KERNEL_LAUNCH_BLOCK, _SMEM bits). */
+#define OCC_KERNEL_LAUNCH_BLOCK 1u
+#define OCC_KERNEL_LAUNCH_SMEM 2u
+unsigned occ_kernel_row_launch(const struct occ_triton_entry *L,
+			       int block_given, int smem_given,
+			       uint64_t *block, uint64_t *smem);
+
+/* Whether k's row has no figures of the model, and c (zeroed) set for
+ * it: no image that runs on the GPU named (c->no_image; the fields then
+ * name the kernel and its file only), or PTX whose resources the
+ * driver's JIT decides (its arch, block: the block given, 0: none). */
+int occ_kernel_row_bare(const struct occ_kernel_in *k, int block,
+			struct occ_config_row *c);
+/* c (zeroed) as a row saying no image of its kernel runs on the GPU
+ * named: whatever image k records, where the caller knows it does not
+ * run there (a GPU of several named). */
+void occ_kernel_row_no_image(struct occ_config_row *c);
+
+/* What a kernel's row asks beside the kernel. */
+struct occ_kernel_query {
+	/* The launch: q.k's defaults (occ_config_query_init), block_size
+	 * (0: the best one), growth.fixed the dynamic shared memory, sms,
+	 * grid, needs; the kernel's resources are put over q.k. */
+	struct occ_config_query q;
+	int block_given, smem_given, barriers_given;   /* by the caller,
+					    not replaced by Triton's launch
+					    or the kernel's barriers */
+	const struct occ_tables *tables; /* the kernels' own tables */
+	const struct occ_arch *named;    /* the GPU named's; NULL: none */
+	int named_cc_major, named_cc_minor;
+};
+
+/* The row of o's kernel (o->c is set to &row->c) at q's launch on
+ * occ_kernel_table's table, as occcalc --kernels makes it: a bare row
+ * (occ_kernel_row_bare), else the model's at Triton's launch where q does
+ * not give it. Statuses: occ_kernel_table's, occ_config_compute's. */
+enum occ_status occ_kernel_row_compute(const struct occ_kernel_query *q,
+				       const struct occ_kernel_of *o,
+				       struct occ_kernel_row *row);
+
 #ifdef __cplusplus
 }
 #endif
