@@ -159,6 +159,10 @@ enum occ_status occ_kernel_table(const struct occ_tables *t,
 				 const struct occ_kernel_in *k,
 				 const struct occ_arch **a);
 
+/* The demangled name of mangled (malloc'ed; free() it), or NULL where
+ * it is no C++ symbol: the C++ runtime's __cxa_demangle. */
+char *occ_demangle(const char *mangled);
+
 /* ---- A kernel's row computed ---- */
 
 /* The kernel's resources into kk (its defaults set: carveout, opt-in,
