@@ -16,17 +16,17 @@ Errors raise occcalc.Error with the library's status and message.
 import ctypes
 import json
 import os
-import queue
 import threading
 from json import decoder as _decoder
 
-from . import _lib, _row
+from . import _lib, _row, _stream
+from ._kernels import kernels
 from ._summary import launch_summary
 from ._check import check, compare, Verdict
 
 __all__ = ["Error", "Env", "occupancy", "best_block", "launches",
            "annotate", "fields", "archs", "gpus", "info", "launch_summary",
-           "check", "compare", "Verdict"]
+           "check", "compare", "Verdict", "kernels"]
 
 
 class Error(Exception):
@@ -237,9 +237,6 @@ def _row_json(e, arch, gpu, q, fields):
         cap = t.n.value + 1
 
 
-_END = object()
-
-
 def launches(path, gpu=None, fields=None, env=None, tables=None,
              buffered=256):
     """The rows of `occcalc --launches PATH -f jsonl` (--gpu, --fields),
@@ -248,51 +245,19 @@ def launches(path, gpu=None, fields=None, env=None, tables=None,
     size is read in bounded memory. Stopping early stops the read."""
     e = _env(env, tables)
     fields = _field_list(fields)
-    rows = queue.Queue(maxsize=buffered)
-    stop = threading.Event()
-    outcome = {}
 
-    @_lib.JSON_ROW_FN
-    def take(ctx, text, length):
-        if stop.is_set():
-            return 1
-        rows.put(text.decode())
-        return 0
-
-    def read():
+    def call(take):
         diag = _lib.Diag()
         n = ctypes.c_uint64()
-        try:
-            outcome["status"] = e._lib.occ_env_launches_json(
-                e._handle, os.fsencode(path),
-                gpu.encode() if gpu else None, fields, take, None,
-                ctypes.byref(n), ctypes.byref(diag))
-            outcome["diag"] = diag
-        finally:
-            rows.put(_END)
+        st = e._lib.occ_env_launches_json(
+            e._handle, os.fsencode(path), gpu.encode() if gpu else None,
+            fields, take, None, ctypes.byref(n), ctypes.byref(diag))
+        return st, diag
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    finished = False
-    try:
-        while True:
-            text = rows.get()
-            if text is _END:
-                finished = True
-                break
-            yield _scan(text, 0)[0]
-    finally:
-        if not finished:               # the caller stopped: so does the read
-            stop.set()
-            while reader.is_alive():   # a put may be waiting for room
-                try:
-                    rows.get(timeout=0.1)
-                except queue.Empty:
-                    pass
-        reader.join()
-    st = outcome.get("status", 0)
+    st, diag = yield from _stream.rows(call, lambda t: _scan(t, 0)[0],
+                                       buffered)
     if st != 0:
-        _launches_refused(st, path, gpu, outcome["diag"])
+        _launches_refused(st, path, gpu, diag)
 
 
 def annotate(path, out, gpu=None, env=None, tables=None):

@@ -494,12 +494,12 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/config.h"
 #include "occcalc/cluster_row.h"
 #include "occcalc/partition_row.h"
-#include "occcalc/kernel_row.h"
 #include "occcalc/lists.h"
 #include "occcalc/launch_rows.h"
 #include "occcalc/launch_summary.h"
 #include "occcalc/query.h"
 #include "occcalc/row_compare.h"
 #include "occcalc/query_row.h"
+#include "occcalc/kernel_row.h"
 
 #endif

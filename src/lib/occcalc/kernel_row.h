@@ -215,6 +215,41 @@ enum occ_status occ_kernel_row_compute(const struct occ_kernel_query *q,
 				       const struct occ_kernel_of *o,
 				       struct occ_kernel_row *row);
 
+/* ---- A kernel's rows for a program ---- */
+
+/* The fields occcalc --kernels -f json writes unless others are asked
+ * for: the configuration's, the kernel's name and spills, the most
+ * dynamic shared memory, then where it came from and its bounds. */
+#define OCC_KERNEL_ROW_NAME_FIELDS ",kernel,mangled,stack,spill_stores," \
+	"spill_loads"
+#define OCC_KERNEL_ROW_BOUND_FIELDS ",file,container,ptx_only," \
+	"bounds_known,max_threads,min_blocks_per_sm,reaches_min_blocks," \
+	"max_regs,required_block,cluster_dims"
+#define OCC_KERNEL_ROW_FIELDS OCC_CONFIG_FIELDS_MODEL \
+	OCC_KERNEL_ROW_NAME_FIELDS ",max_dynamic_smem_per_block" \
+	OCC_KERNEL_ROW_BOUND_FIELDS
+
+/* Each kernel of path (a compiler report, PTX, a binary, a directory of
+ * them: occ_kernels_read) as occcalc --kernels path -f jsonl writes its
+ * row, handed to fn: on the GPU that arch and gpu name (occ_env_gpu;
+ * both NULL: each kernel on its own architecture's table), arch keeping
+ * kernels as --arch does; block (0: the best one, or Triton's launch)
+ * and smem (dynamic shared memory, bytes; -1: none, or Triton's) as
+ * --block and --smem give them; fields as the list names them (NULL:
+ * OCC_KERNEL_ROW_FIELDS). A file's kernels are held until it ends, a
+ * row at a time handed over. OCC_ERR_UNSUPPORTED where a rule of which
+ * kernels the command line shows, not yet the library's, would change
+ * the rows: relocatable code (nvcc -rdc), PTX beside SASS in one fatbin,
+ * or with a GPU named a kernel compiled twice in one file (a report of
+ * several architectures). Statuses: occ_env_gpu's and
+ * occ_row_kind_select's (diag->data), occ_kernels_read's (diag),
+ * occ_kernel_row_compute's; OCC_ERR_INVALID_INPUT where fn stops. */
+enum occ_status occ_env_kernels_json(const struct occ_env *env,
+				     const char *path, const char *arch,
+				     const char *gpu, int block, int64_t smem,
+				     const char *fields, occ_json_row_fn fn,
+				     void *ctx, struct occ_kernels_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
