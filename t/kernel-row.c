@@ -2,7 +2,8 @@
  * kernel-row.c - a kernel's row (occcalc/kernel_row.h): its fields read
  * through occ_kernel_kind, the text table's cells, which table it takes,
  * Triton's launch where none is given, the rows without the model's
- * figures, the demangler, and occ_env_kernels_json's rows and refusals.
+ * figures, the demangler, the image a GPU loads of a kernel compiled
+ * for several, and occ_env_kernels_json's rows and refusals.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,11 +196,17 @@ static void test_query(const char *fixtures)
 	       strstr(d.msg, "no image runs on compute capability 8.0"),
 	       "no kernel runs on the GPU named: refused, worded");
 	snprintf(path, sizeof path, "%s/ptxas-multi.txt", fixtures);
-	tap_ok(occ_env_kernels_json(env, path, NULL, "H100-SXM", 0, -1, NULL,
-				    take, &r, &d) == OCC_ERR_UNSUPPORTED &&
+	memset(&r, 0, sizeof r);
+	tap_ok(occ_env_kernels_json(env, path, NULL, "L4", 0, -1, NULL, take,
+				    &r, &d) == OCC_OK && r.n == 7 &&
+	       strstr(r.first, "\"arch\":\"sm_86\""),
+	       "each kernel compiled for several GPUs, one named: the image "
+	       "it loads, 7 rows of 21");
+	snprintf(path, sizeof path, "%s/bin/kernels.o", fixtures);
+	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
+				    &r, &d) == OCC_ERR_UNSUPPORTED &&
 	       strstr(d.msg, "not the library's yet"),
-	       "a kernel compiled twice, a GPU named: refused, not answered "
-	       "otherwise");
+	       "PTX beside SASS in a fatbin: refused, not answered otherwise");
 	snprintf(path, sizeof path, "%s/no-such-file", fixtures);
 	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
 				    &r, &d) == OCC_ERR_IO && d.msg[0],

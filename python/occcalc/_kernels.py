@@ -50,8 +50,8 @@ def _refused(Error, st, path, target, diag):
     if st == _lib.OCC_ERR_UNSUPPORTED:
         raise Error(st, f"kernels: {path}: its rows need a rule of which "
                     "kernels run that only the command line applies yet "
-                    "(relocatable code, PTX beside SASS, or a kernel "
-                    "compiled twice with a GPU named): occcalc --kernels")
+                    "(relocatable code, PTX beside SASS): occcalc "
+                    "--kernels")
     where = diag.data.file.decode(errors="replace")
     at = f":{diag.data.line}" if diag.data.line else ""
     text = lib.occ_strerror(st).decode()

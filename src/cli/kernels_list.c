@@ -182,72 +182,29 @@ int kernel_image_rank(const struct kernel_info *k, int cc)
 	return occ_kernel_image_rank(&im, cc / 10, cc % 10);
 }
 
-/* A kernel of the list, by file, then name, then place. */
-struct placed {
-	const struct kernel_info *k;
-	size_t at;
-};
-
-static int by_file_kernel_place(const void *a, const void *b)
+/* The i-th kernel of the list as the library's rules compare them. */
+static void pick_of(const void *list, size_t i, struct occ_kernel_pick *p)
 {
-	const struct placed *x = a, *y = b;
-	int c = x->k->file != y->k->file ? strcmp(x->k->file, y->k->file)
-		: strcmp(x->k->mangled, y->k->mangled);
+	const struct kernel_info *k = &((const struct kernel_info *)list)[i];
 
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-static int same_kernel(const struct kernel_info *a, const struct kernel_info *b)
-{
-	return a->file == b->file && strcmp(a->mangled, b->mangled) == 0;
-}
-
-/* Whether k is one of a kernel's images kernels_keep_loaded chooses
- * among: no fatbin chose it (or none of its fatbin runs there). */
-static int unchosen(const struct kernel_info *k)
-{
-	return k->image == OCC_IMAGE_NONE ||
-	       (k->image == OCC_IMAGE_ALL && !k->relocatable);
+	p->file = k->file;
+	p->mangled = k->mangled;
+	p->im = image_of(k);
 }
 
 void kernels_keep_loaded(struct kernel_list *l, int cc)
 {
-	struct placed *p = l->n ? malloc(l->n * sizeof *p) : NULL;
-	unsigned char *drop = l->n ? calloc(l->n, 1) : NULL;
-	size_t n = 0, i, j, best, none, kept = 0;
+	unsigned char *drop = l->n ? malloc(l->n) : NULL;
+	size_t i, kept = 0;
 
-	if (l->n && (!p || !drop))
+	if (l->n && (!drop || occ_kernels_keep_loaded(l->k, l->n, pick_of,
+						      cc / 10, cc % 10,
+						      drop) != OCC_OK))
 		die("out of memory");
-	for (i = 0; i < l->n; i++)
-		if (unchosen(&l->k[i]))
-			p[n++] = (struct placed){ &l->k[i], i };
-	if (n > 1)
-		qsort(p, n, sizeof *p, by_file_kernel_place);
-	for (i = 0; i < n; i = j) {
-		best = i;
-		none = p[i].k->image == OCC_IMAGE_NONE ? i : n;
-		for (j = i + 1; j < n && same_kernel(p[j].k, p[i].k); j++) {
-			if (kernel_image_rank(p[j].k, cc) >
-			    kernel_image_rank(p[best].k, cc))
-				best = j;
-			if (none == n && p[j].k->image == OCC_IMAGE_NONE)
-				none = j;
-		}
-		/* None runs there: one row saying so, where the kernel's
-		 * images are marked so (else, as with --api and no --arch,
-		 * each is left as read). */
-		if (kernel_image_rank(p[best].k, cc) == 0)
-			best = none;
-		for (; i < j; i++)
-			drop[p[i].at] = i != best &&
-					(best != n || p[i].k->image ==
-						      OCC_IMAGE_NONE);
-	}
 	for (i = 0; i < l->n; i++)
 		if (!drop[i])
 			l->k[kept++] = l->k[i];
 	l->n = kept;
-	free(p);
 	free(drop);
 }
 

@@ -49,22 +49,14 @@ static void held_clear(struct kernels_read *r)
 	r->file = NULL;
 }
 
-static int by_mangled(const void *a, const void *b)
+/* Whether a rule the command line applies to a file's kernels, not yet
+ * the library's, would change them (kernels_list.c, kernels_stream.c):
+ * relocatable code, or PTX beside SASS (its minimum blocks given to the
+ * SASS, or the PTX read beside the image chosen). */
+static int needs_list_rules(const struct kernels_read *r)
 {
-	return strcmp(((const struct held *)a)->mangled,
-		      ((const struct held *)b)->mangled);
-}
-
-/* Whether a rule the command line applies to a file's kernels would
- * change them (kernels_list.c, kernels_stream.c): relocatable code,
- * PTX beside SASS (its minimum blocks given to the SASS, or the PTX
- * read beside the image chosen), or, with a GPU named, a kernel read
- * twice (the image the driver loads there chosen among them). */
-static int needs_list_rules(struct kernels_read *r)
-{
-	struct held *sorted;
 	size_t i;
-	int ptx = 0, sass = 0, twice = 0;
+	int ptx = 0, sass = 0;
 
 	for (i = 0; i < r->n; i++) {
 		const struct occ_kernel_in *k = &r->k[i].in;
@@ -74,18 +66,39 @@ static int needs_list_rules(struct kernels_read *r)
 		ptx |= k->ptx_only && k->min_blocks > 0;
 		sass |= !k->ptx_only && k->min_blocks < 0;
 	}
-	if (ptx && sass)
-		return 1;
+	return ptx && sass;
+}
+
+/* The i-th held kernel as the library's rules compare them. */
+static void pick_held(const void *list, size_t i, struct occ_kernel_pick *p)
+{
+	const struct occ_kernel_in *k = &((const struct held *)list)[i].in;
+	struct occ_kernel_image im = { k->arch, k->cc_major, k->cc_minor,
+				       k->ptx_only, k->relocatable,
+				       k->sole_image, k->image };
+
+	p->file = k->file;
+	p->mangled = k->mangled;
+	p->im = im;
+}
+
+/* With a GPU named, of a kernel's images the file holds, the one the
+ * driver loads there (occ_kernels_keep_loaded) into drop; NULL where
+ * every kernel stays. */
+static enum occ_status kept(const struct kernels_read *r,
+			    unsigned char **drop)
+{
+	enum occ_status st;
+
+	*drop = NULL;
 	if (!r->q.named || r->n < 2)
-		return 0;
-	if (!(sorted = malloc(r->n * sizeof *sorted)))
-		return -1;
-	memcpy(sorted, r->k, r->n * sizeof *sorted);
-	qsort(sorted, r->n, sizeof *sorted, by_mangled);
-	for (i = 1; i < r->n && !twice; i++)
-		twice = strcmp(sorted[i - 1].mangled, sorted[i].mangled) == 0;
-	free(sorted);
-	return twice;
+		return OCC_OK;
+	if (!(*drop = malloc(r->n)))
+		return OCC_ERR_NOMEM;
+	st = occ_kernels_keep_loaded(r->k, r->n, pick_held,
+				     r->q.named_cc_major, r->q.named_cc_minor,
+				     *drop);
+	return st;
 }
 
 /* Whether a held kernel declares a cluster launch (__cluster_dims__, or
@@ -155,18 +168,15 @@ static enum occ_status flush(struct kernels_read *r, int end)
 	struct occ_kernels_diag d;
 	const struct occ_triton_entry *launch = NULL;
 	enum occ_status st = OCC_OK;
+	unsigned char *drop = NULL;
 	size_t i;
-	int rules;
 
 	if (!r->n)
 		return OCC_OK;
-	if ((rules = needs_list_rules(r)) < 0)
-		st = OCC_ERR_NOMEM;
-	else if (rules)
+	if (needs_list_rules(r))
 		st = refuse(r, "its kernels need a rule of which of them run "
 			    "that is not the library's yet (relocatable code, "
-			    "PTX beside SASS, or a kernel compiled twice with a "
-			    "GPU named)");
+			    "or PTX beside SASS)");
 	if (st == OCC_OK && r->walk && !r->k[0].in.ptx_only &&
 	    r->k[0].in.source == OCC_KSRC_CUBIN &&
 	    occ_triton_entry_read(r->file, r->k[0].mangled, (int)r->n, &e,
@@ -179,8 +189,12 @@ static enum occ_status flush(struct kernels_read *r, int end)
 	if (st == OCC_OK && declares_cluster(r, launch))
 		st = refuse(r, "a kernel declares a cluster launch, whose rows "
 			    "are not the library's yet");
+	if (st == OCC_OK)
+		st = kept(r, &drop);
 	for (i = 0; st == OCC_OK && i < r->n; i++)
-		st = hand_row(r, &r->k[i].in, i ? NULL : launch);
+		if (!drop || !drop[i])
+			st = hand_row(r, &r->k[i].in, i ? NULL : launch);
+	free(drop);
 	held_clear(r);
 	return st;
 }

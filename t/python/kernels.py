@@ -34,7 +34,9 @@ answered = [
     ("ptxas-sm90.txt", {}), ("ptxas-sm90.txt", {"gpu": "H100-SXM"}),
     ("ptxas-sm90.txt", {"gpu": "H100-SXM", "smem": 4096}),
     ("ptxas-sm90.txt", {"block": 256}),
-    ("ptxas-multi.txt", {}), ("ptxas-odd-name.txt", {"gpu": "H100-SXM"}),
+    ("ptxas-multi.txt", {}), ("ptxas-multi.txt", {"gpu": "L4"}),
+    ("cuobjdump-multi.txt", {"arch": "8.9"}),
+    ("ptxas-odd-name.txt", {"gpu": "H100-SXM"}),
     ("ptxas-sm80-maxrreg24.txt", {"arch": "sm_80"}),
     ("cuobjdump-sm90.txt", {"gpu": "H100-SXM"}),
     ("cuobjdump-multi.txt", {"block": 256}),
@@ -60,8 +62,8 @@ for rel, opts in answered:
          (name(path, opts), len(want)))
 
 # Refused where the command line applies a rule the library does not yet
-# (a kernel compiled twice with a GPU named, PTX beside SASS, relocatable
-# code, a declared cluster's launch), or where it fails (no image runs).
+# (PTX beside SASS, relocatable code, a declared cluster's launch), or
+# where it fails too (no image runs on the GPU named).
 refused = [
     ("ptxas-multi.txt", {"gpu": "H100-SXM"}), ("bin/kernels.o", {}),
     ("bin/default.fatbin", {"gpu": "H100-SXM"}),

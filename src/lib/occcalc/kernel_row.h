@@ -215,6 +215,29 @@ enum occ_status occ_kernel_row_compute(const struct occ_kernel_query *q,
 				       const struct occ_kernel_of *o,
 				       struct occ_kernel_row *row);
 
+/* ---- Which of a file's kernels are shown ---- */
+
+/* A kernel's image as the list's rules compare them. */
+struct occ_kernel_pick {
+	const char *file;        /* the file read (kernels of one file
+				    compare equal) */
+	const char *mangled;
+	struct occ_kernel_image im;
+};
+/* The i-th kernel of list into *p. */
+typedef void (*occ_kernel_pick_fn)(const void *list, size_t i,
+				   struct occ_kernel_pick *p);
+
+/* Of each kernel's images in one file that no fatbin chose (cubins, a
+ * compiler report's rows), only the one occ_kernel_image_rank prefers on
+ * a GPU of cc_major.cc_minor, where one runs there, as the driver would
+ * choose were they in one fatbin; where none does, one of those marked
+ * OCC_IMAGE_NONE (a row saying so). drop[i] (n bytes) is set for each
+ * kernel of list left out. OCC_ERR_NOMEM. */
+enum occ_status occ_kernels_keep_loaded(const void *list, size_t n,
+					occ_kernel_pick_fn pick, int cc_major,
+					int cc_minor, unsigned char *drop);
+
 /* ---- A kernel's rows for a program ---- */
 
 /* The fields occcalc --kernels -f json writes unless others are asked
@@ -237,13 +260,17 @@ enum occ_status occ_kernel_row_compute(const struct occ_kernel_query *q,
  * and smem (dynamic shared memory, bytes; -1: none, or Triton's) as
  * --block and --smem give them; fields as the list names them (NULL:
  * OCC_KERNEL_ROW_FIELDS). A file's kernels are held until it ends, a
- * row at a time handed over. OCC_ERR_UNSUPPORTED where a rule of which
- * kernels the command line shows, not yet the library's, would change
- * the rows: relocatable code (nvcc -rdc), PTX beside SASS in one fatbin,
- * or with a GPU named a kernel compiled twice in one file (a report of
- * several architectures). Statuses: occ_env_gpu's and
- * occ_row_kind_select's (diag->data), occ_kernels_read's (diag),
- * occ_kernel_row_compute's; OCC_ERR_INVALID_INPUT where fn stops. */
+ * row at a time handed over; with a GPU named, of a kernel's images in
+ * a file, the one it loads (occ_kernels_keep_loaded). OCC_ERR_UNSUPPORTED
+ * with diag->msg where a rule of which kernels the command line shows,
+ * not yet the library's, would change the rows (relocatable code, nvcc
+ * -rdc; PTX beside SASS in one fatbin), where a kernel declares a
+ * cluster launch on a GPU named whose layout occcalc computes it on, and
+ * where no kernel read runs on the GPU named (as occcalc fails; in a
+ * directory, after the rows of the files before). Statuses:
+ * occ_env_gpu's and occ_row_kind_select's (diag->data),
+ * occ_kernels_read's (diag), occ_kernel_row_compute's;
+ * OCC_ERR_INVALID_INPUT where fn stops. */
 enum occ_status occ_env_kernels_json(const struct occ_env *env,
 				     const char *path, const char *arch,
 				     const char *gpu, int block, int64_t smem,
