@@ -203,10 +203,17 @@ static void test_query(const char *fixtures)
 	       "each kernel compiled for several GPUs, one named: the image "
 	       "it loads, 7 rows of 21");
 	snprintf(path, sizeof path, "%s/bin/kernels.o", fixtures);
+	memset(&r, 0, sizeof r);
+	tap_ok(occ_env_kernels_json(env, path, NULL, "L4", 0, -1,
+				    "kernel,arch,min_blocks_per_sm", take, &r,
+				    &d) == OCC_OK && r.n == 22,
+	       "an object's fatbin on an L4: the SASS it loads, the PTX "
+	       "beside it left out");
+	snprintf(path, sizeof path, "%s/bin/kernels-rdc.o", fixtures);
 	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
 				    &r, &d) == OCC_ERR_UNSUPPORTED &&
 	       strstr(d.msg, "not the library's yet"),
-	       "PTX beside SASS in a fatbin: refused, not answered otherwise");
+	       "relocatable code: refused, not answered otherwise");
 	snprintf(path, sizeof path, "%s/no-such-file", fixtures);
 	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
 				    &r, &d) == OCC_ERR_IO && d.msg[0],

@@ -190,6 +190,8 @@ static void pick_of(const void *list, size_t i, struct occ_kernel_pick *p)
 	p->file = k->file;
 	p->mangled = k->mangled;
 	p->im = image_of(k);
+	p->fatbin_offset = k->fatbin_offset;
+	p->min_blocks = k->min_blocks;
 }
 
 void kernels_keep_loaded(struct kernel_list *l, int cc)
@@ -268,71 +270,17 @@ void kernels_drop_relocatable(struct kernel_list *l)
 	l->n = kept;
 }
 
-/* A PTX kernel of a fatbin that states its minimum blocks. */
-struct ptx_min {
-	const char *mangled;
-	size_t at;               /* its place in the list */
-};
-
-static int by_name_then_place(const void *a, const void *b)
-{
-	const struct ptx_min *x = a, *y = b;
-	int c = strcmp(x->mangled, y->mangled);
-
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-/* The first of the n (sorted) named m, or NULL. */
-static const struct ptx_min *ptx_min_find(const struct ptx_min *p, size_t n,
-					  const char *m)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(p[mid].mangled, m) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && strcmp(p[lo].mangled, m) == 0 ? &p[lo] : NULL;
-}
-
-/* The fatbin's entries from start: where they end. */
-static size_t fatbin_end(const struct kernel_list *l, size_t start)
-{
-	size_t end = start;
-
-	while (end < l->n && l->k[end].file == l->k[start].file &&
-	       l->k[end].fatbin_offset == l->k[start].fatbin_offset)
-		end++;
-	return end;
-}
-
-/* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
- * the same kernel beside it in the fatbin does (.minnctapersm): the first
- * such PTX's. Looked up sorted, as a fatbin can hold thousands. */
 void kernels_min_blocks_from_ptx(struct kernel_list *l)
 {
-	struct ptx_min *p = l->n ? malloc(l->n * sizeof *p) : NULL;
-	const struct ptx_min *f;
-	size_t start, end, i, n;
+	int *min = l->n ? malloc(l->n * sizeof *min) : NULL;
+	size_t i;
 
-	if (l->n && !p)
+	if (l->n && (!min || occ_kernels_min_blocks_from_ptx(l->k, l->n,
+							     pick_of, min) !=
+			     OCC_OK))
 		die("out of memory");
-	for (start = 0; start < l->n; start = end) {
-		end = fatbin_end(l, start);
-		for (n = 0, i = start; i < end; i++)
-			if (l->k[i].ptx_only && l->k[i].min_blocks > 0)
-				p[n++] = (struct ptx_min){ l->k[i].mangled, i };
-		if (n == 0)
-			continue;
-		qsort(p, n, sizeof *p, by_name_then_place);
-		for (i = start; i < end; i++)
-			if (!l->k[i].ptx_only && l->k[i].min_blocks < 0 &&
-			    (f = ptx_min_find(p, n, l->k[i].mangled)))
-				l->k[i].min_blocks = l->k[f->at].min_blocks;
-	}
-	free(p);
+	for (i = 0; i < l->n; i++)
+		if (min[i] > 0)
+			l->k[i].min_blocks = min[i];
+	free(min);
 }

@@ -1,9 +1,10 @@
 /*
- * kernel_keep.c - of a kernel's images in one file that no fatbin chose
+ * kernel_keep.c - which of a file's kernels are shown
+ * (occcalc/kernel_row.h): of a kernel's images that no fatbin chose
  * (cubins, a compiler report's rows), the one the driver would load on
- * the GPU named (occcalc/kernel_row.h): the rule occcalc --kernels
- * applies to its list and occ_env_kernels_json to a file's kernels, over
- * any caller's records through occ_kernel_pick_fn.
+ * the GPU named; a cubin's minimum blocks from the PTX beside it. The
+ * rules occcalc --kernels applies to its list and occ_env_kernels_json
+ * to a file's kernels, over any caller's records (occ_kernel_pick_fn).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,104 @@ enum occ_status occ_kernels_keep_loaded(const void *list, size_t n,
 		for (j = i + 1; j < m && same_kernel(&p[j], &p[i]); j++)
 			;
 		keep_best(&c, p, i, j, m, drop);
+	}
+	free(p);
+	return OCC_OK;
+}
+
+/* ---- A cubin's minimum blocks, from its PTX beside it ---- */
+
+/* A PTX kernel of a fatbin that states its minimum blocks. */
+struct ptx_min {
+	const char *mangled;
+	size_t at;               /* its place in the list */
+	int min_blocks;
+};
+
+static int by_name_then_place(const void *a, const void *b)
+{
+	const struct ptx_min *x = a, *y = b;
+	int c = strcmp(x->mangled, y->mangled);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The first of the n (sorted) named m, or NULL. */
+static const struct ptx_min *ptx_min_find(const struct ptx_min *p, size_t n,
+					  const char *m)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(p[mid].mangled, m) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strcmp(p[lo].mangled, m) == 0 ? &p[lo] : NULL;
+}
+
+/* Whether a and b are entries of one fatbin. */
+static int same_fatbin(const struct occ_kernel_pick *a,
+		       const struct occ_kernel_pick *b)
+{
+	return (a->file == b->file || strcmp(a->file, b->file) == 0) &&
+	       a->fatbin_offset == b->fatbin_offset;
+}
+
+/* The fatbin's entries from start: where they end. */
+static size_t fatbin_end(const void *list, size_t n, occ_kernel_pick_fn pick,
+			 size_t start)
+{
+	struct occ_kernel_pick first, k;
+	size_t end = start + 1;
+
+	pick(list, start, &first);
+	while (end < n && (pick(list, end, &k), same_fatbin(&k, &first)))
+		end++;
+	return end;
+}
+
+/* The fatbin's [start, end): its PTX's minimum blocks into the SASS's. */
+static void fatbin_min_blocks(const void *list, occ_kernel_pick_fn pick,
+			      size_t start, size_t end, struct ptx_min *p,
+			      int *min_blocks)
+{
+	struct occ_kernel_pick k;
+	const struct ptx_min *f;
+	size_t i, n = 0;
+
+	for (i = start; i < end; i++) {
+		pick(list, i, &k);
+		if (k.im.ptx_only && k.min_blocks > 0)
+			p[n++] = (struct ptx_min){ k.mangled, i, k.min_blocks };
+	}
+	if (n == 0)
+		return;
+	qsort(p, n, sizeof *p, by_name_then_place);
+	for (i = start; i < end; i++) {
+		pick(list, i, &k);
+		if (!k.im.ptx_only && k.min_blocks < 0 &&
+		    (f = ptx_min_find(p, n, k.mangled)))
+			min_blocks[i] = f->min_blocks;
+	}
+}
+
+enum occ_status occ_kernels_min_blocks_from_ptx(const void *list, size_t n,
+						occ_kernel_pick_fn pick,
+						int *min_blocks)
+{
+	struct ptx_min *p = n ? malloc(n * sizeof *p) : NULL;
+	size_t start, end;
+
+	if (n && !p)
+		return OCC_ERR_NOMEM;
+	memset(min_blocks, 0, n * sizeof *min_blocks);
+	for (start = 0; start < n; start = end) {
+		end = fatbin_end(list, n, pick, start);
+		fatbin_min_blocks(list, pick, start, end, p, min_blocks);
 	}
 	free(p);
 	return OCC_OK;

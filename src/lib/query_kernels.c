@@ -51,22 +51,15 @@ static void held_clear(struct kernels_read *r)
 
 /* Whether a rule the command line applies to a file's kernels, not yet
  * the library's, would change them (kernels_list.c, kernels_stream.c):
- * relocatable code, or PTX beside SASS (its minimum blocks given to the
- * SASS, or the PTX read beside the image chosen). */
+ * relocatable code, left out where linked code is beside it. */
 static int needs_list_rules(const struct kernels_read *r)
 {
 	size_t i;
-	int ptx = 0, sass = 0;
 
-	for (i = 0; i < r->n; i++) {
-		const struct occ_kernel_in *k = &r->k[i].in;
-
-		if (k->relocatable || k->image == OCC_IMAGE_BESIDE)
+	for (i = 0; i < r->n; i++)
+		if (r->k[i].in.relocatable)
 			return 1;
-		ptx |= k->ptx_only && k->min_blocks > 0;
-		sass |= !k->ptx_only && k->min_blocks < 0;
-	}
-	return ptx && sass;
+	return 0;
 }
 
 /* The i-th held kernel as the library's rules compare them. */
@@ -80,24 +73,50 @@ static void pick_held(const void *list, size_t i, struct occ_kernel_pick *p)
 	p->file = k->file;
 	p->mangled = k->mangled;
 	p->im = im;
+	p->fatbin_offset = k->fatbin_offset;
+	p->min_blocks = k->min_blocks;
 }
 
-/* With a GPU named, of a kernel's images the file holds, the one the
- * driver loads there (occ_kernels_keep_loaded) into drop; NULL where
- * every kernel stays. */
-static enum occ_status kept(const struct kernels_read *r,
-			    unsigned char **drop)
+/* With a GPU named, of a kernel's images the file holds, only the one
+ * the driver loads there (occ_kernels_keep_loaded). */
+static enum occ_status keep_loaded(struct kernels_read *r)
 {
+	unsigned char *drop;
 	enum occ_status st;
+	size_t i, kept = 0;
 
-	*drop = NULL;
 	if (!r->q.named || r->n < 2)
 		return OCC_OK;
-	if (!(*drop = malloc(r->n)))
+	if (!(drop = malloc(r->n)))
 		return OCC_ERR_NOMEM;
 	st = occ_kernels_keep_loaded(r->k, r->n, pick_held,
 				     r->q.named_cc_major, r->q.named_cc_minor,
-				     *drop);
+				     drop);
+	for (i = 0; st == OCC_OK && i < r->n; i++)
+		if (drop[i])
+			free(r->k[i].mangled);
+		else
+			r->k[kept++] = r->k[i];
+	if (st == OCC_OK)
+		r->n = kept;
+	free(drop);
+	return st;
+}
+
+/* A cubin's minimum blocks from the PTX beside it in its fatbin
+ * (occ_kernels_min_blocks_from_ptx). */
+static enum occ_status min_blocks_from_ptx(struct kernels_read *r)
+{
+	int *min = malloc(r->n * sizeof *min);
+	enum occ_status st = OCC_ERR_NOMEM;
+	size_t i;
+
+	if (min && (st = occ_kernels_min_blocks_from_ptx(r->k, r->n, pick_held,
+							 min)) == OCC_OK)
+		for (i = 0; i < r->n; i++)
+			if (min[i] > 0)
+				r->k[i].in.min_blocks = min[i];
+	free(min);
 	return st;
 }
 
@@ -167,20 +186,19 @@ static enum occ_status flush(struct kernels_read *r, int end)
 	struct occ_triton_entry e;
 	struct occ_kernels_diag d;
 	const struct occ_triton_entry *launch = NULL;
+	const char *first;
 	enum occ_status st = OCC_OK;
-	unsigned char *drop = NULL;
 	size_t i;
 
 	if (!r->n)
 		return OCC_OK;
+	first = r->k[0].mangled;
 	if (needs_list_rules(r))
 		st = refuse(r, "its kernels need a rule of which of them run "
-			    "that is not the library's yet (relocatable code, "
-			    "or PTX beside SASS)");
+			    "that is not the library's yet (relocatable code)");
 	if (st == OCC_OK && r->walk && !r->k[0].in.ptx_only &&
 	    r->k[0].in.source == OCC_KSRC_CUBIN &&
-	    occ_triton_entry_read(r->file, r->k[0].mangled, (int)r->n, &e,
-				  &d) == OCC_OK)
+	    occ_triton_entry_read(r->file, first, (int)r->n, &e, &d) == OCC_OK)
 		launch = &e;
 	for (i = 0; i < r->n; i++)
 		r->runs |= r->k[i].in.image != OCC_IMAGE_NONE;
@@ -190,11 +208,15 @@ static enum occ_status flush(struct kernels_read *r, int end)
 		st = refuse(r, "a kernel declares a cluster launch, whose rows "
 			    "are not the library's yet");
 	if (st == OCC_OK)
-		st = kept(r, &drop);
+		st = keep_loaded(r);
+	if (st == OCC_OK)
+		st = min_blocks_from_ptx(r);
+	/* The PTX read beside the SASS chosen gave it its minimum blocks:
+	 * it is not what runs. */
 	for (i = 0; st == OCC_OK && i < r->n; i++)
-		if (!drop || !drop[i])
-			st = hand_row(r, &r->k[i].in, i ? NULL : launch);
-	free(drop);
+		if (r->k[i].in.image != OCC_IMAGE_BESIDE)
+			st = hand_row(r, &r->k[i].in,
+				      r->k[i].mangled == first ? launch : NULL);
 	held_clear(r);
 	return st;
 }

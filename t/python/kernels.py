@@ -1,6 +1,7 @@
 """occcalc.kernels(): the rows `occcalc --kernels PATH -f jsonl` prints
 (--gpu, --arch, --block, --smem, --fields) for the fixtures' compiler
-reports, PTX, cubins and a Triton cache, computed by the library; where
+reports, PTX, cubins, fatbins, objects, executables, libraries and a
+Triton cache, computed by the library; where
 the library cannot yet apply a rule the command line does, Error, never
 other rows; unreadable inputs raise Error."""
 import json
@@ -45,6 +46,9 @@ answered = [
     ("bin/sm_80.cubin", {"arch": "sm_80"}),
     ("bin/sm_90a.cubin", {}), ("bin/sm_100a.cubin", {"block": 256}),
     ("bin/relocatable-mixed.fatbin", {"arch": "sm_80"}),
+    ("bin/kernels.o", {}), ("bin/libkernels.so", {"gpu": "L4"}),
+    ("bin/default.fatbin", {"arch": "sm_90"}),
+    ("bin/kernels.exe", {"gpu": "A100-SXM4-80GB", "block": 128}),
     ("triton-cache", {}), ("triton-cache", {"block": 256}),
     ("ptxas-sm90.txt", {"gpu": "H100-SXM",
                         "fields": ["kernel", "block", "image", "image_why",
@@ -62,10 +66,10 @@ for rel, opts in answered:
          (name(path, opts), len(want)))
 
 # Refused where the command line applies a rule the library does not yet
-# (PTX beside SASS, relocatable code, a declared cluster's launch), or
-# where it fails too (no image runs on the GPU named).
+# (relocatable code, a declared cluster's launch), or where it fails too
+# (no image runs on the GPU named).
 refused = [
-    ("ptxas-multi.txt", {"gpu": "H100-SXM"}), ("bin/kernels.o", {}),
+    ("ptxas-multi.txt", {"gpu": "H100-SXM"}), ("bin/kernels-rdc.o", {}),
     ("bin/default.fatbin", {"gpu": "H100-SXM"}),
     ("bin/sm_90a.cubin", {"gpu": "H100-SXM"}),
     ("bin/sm_80.cubin", {"gpu": "H100-SXM"}),

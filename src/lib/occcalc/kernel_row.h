@@ -223,6 +223,8 @@ struct occ_kernel_pick {
 				    compare equal) */
 	const char *mangled;
 	struct occ_kernel_image im;
+	int64_t fatbin_offset;   /* its fatbin's (-1: none) */
+	int min_blocks;          /* -1: not recorded (a cubin) */
 };
 /* The i-th kernel of list into *p. */
 typedef void (*occ_kernel_pick_fn)(const void *list, size_t i,
@@ -237,6 +239,15 @@ typedef void (*occ_kernel_pick_fn)(const void *list, size_t i,
 enum occ_status occ_kernels_keep_loaded(const void *list, size_t n,
 					occ_kernel_pick_fn pick, int cc_major,
 					int cc_minor, unsigned char *drop);
+
+/* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
+ * the same kernel beside it in its fatbin (list's entries of one file
+ * and fatbin_offset, in a row) does (.minnctapersm): min_blocks[i] (n
+ * ints) is the first such PTX's for a SASS kernel without its own, else
+ * 0. OCC_ERR_NOMEM. */
+enum occ_status occ_kernels_min_blocks_from_ptx(const void *list, size_t n,
+						occ_kernel_pick_fn pick,
+						int *min_blocks);
 
 /* ---- A kernel's rows for a program ---- */
 
@@ -261,10 +272,11 @@ enum occ_status occ_kernels_keep_loaded(const void *list, size_t n,
  * --block and --smem give them; fields as the list names them (NULL:
  * OCC_KERNEL_ROW_FIELDS). A file's kernels are held until it ends, a
  * row at a time handed over; with a GPU named, of a kernel's images in
- * a file, the one it loads (occ_kernels_keep_loaded). OCC_ERR_UNSUPPORTED
- * with diag->msg where a rule of which kernels the command line shows,
- * not yet the library's, would change the rows (relocatable code, nvcc
- * -rdc; PTX beside SASS in one fatbin), where a kernel declares a
+ * a file, the one it loads (occ_kernels_keep_loaded); a cubin's minimum
+ * blocks from the PTX beside it (occ_kernels_min_blocks_from_ptx), that
+ * PTX then left out. OCC_ERR_UNSUPPORTED with diag->msg where a rule of
+ * which kernels the command line shows, not yet the library's, would
+ * change the rows (relocatable code, nvcc -rdc), where a kernel declares a
  * cluster launch on a GPU named whose layout occcalc computes it on, and
  * where no kernel read runs on the GPU named (as occcalc fails; in a
  * directory, after the rows of the files before). Statuses:
