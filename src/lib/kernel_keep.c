@@ -117,7 +117,6 @@ enum occ_status occ_kernels_keep_loaded(const void *list, size_t n,
 struct ptx_min {
 	const char *mangled;
 	size_t at;               /* its place in the list */
-	int min_blocks;
 };
 
 static int by_name_then_place(const void *a, const void *b)
@@ -171,14 +170,14 @@ static void fatbin_min_blocks(const void *list, occ_kernel_pick_fn pick,
 			      size_t start, size_t end, struct ptx_min *p,
 			      int *min_blocks)
 {
-	struct occ_kernel_pick k;
+	struct occ_kernel_pick k, ptx;
 	const struct ptx_min *f;
 	size_t i, n = 0;
 
 	for (i = start; i < end; i++) {
 		pick(list, i, &k);
 		if (k.im.ptx_only && k.min_blocks > 0)
-			p[n++] = (struct ptx_min){ k.mangled, i, k.min_blocks };
+			p[n++] = (struct ptx_min){ k.mangled, i };
 	}
 	if (n == 0)
 		return;
@@ -186,8 +185,10 @@ static void fatbin_min_blocks(const void *list, occ_kernel_pick_fn pick,
 	for (i = start; i < end; i++) {
 		pick(list, i, &k);
 		if (!k.im.ptx_only && k.min_blocks < 0 &&
-		    (f = ptx_min_find(p, n, k.mangled)))
-			min_blocks[i] = f->min_blocks;
+		    (f = ptx_min_find(p, n, k.mangled))) {
+			pick(list, f->at, &ptx);
+			min_blocks[i] = ptx.min_blocks;
+		}
 	}
 }
 
