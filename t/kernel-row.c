@@ -3,7 +3,8 @@
  * through occ_kernel_kind, the text table's cells, which table it takes,
  * Triton's launch where none is given, the rows without the model's
  * figures, the demangler, the image a GPU loads of a kernel compiled
- * for several, and occ_env_kernels_json's rows and refusals.
+ * for several, relocatable code left out, and occ_env_kernels_json's
+ * rows and refusals.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,11 +210,18 @@ static void test_query(const char *fixtures)
 				    &d) == OCC_OK && r.n == 22,
 	       "an object's fatbin on an L4: the SASS it loads, the PTX "
 	       "beside it left out");
-	snprintf(path, sizeof path, "%s/bin/kernels-rdc.o", fixtures);
-	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
-				    &r, &d) == OCC_ERR_UNSUPPORTED &&
-	       strstr(d.msg, "not the library's yet"),
-	       "relocatable code: refused, not answered otherwise");
+	snprintf(path, sizeof path, "%s/bin/relocatable-mixed.fatbin",
+		 fixtures);
+	memset(&r, 0, sizeof r);
+	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1,
+				    "kernel,arch", take, &r, &d) == OCC_OK &&
+	       r.n == 3, "relocatable code beside the linked: left out");
+	snprintf(path, sizeof path, "%s/bin/sm_90a.cubin", fixtures);
+	tap_ok(occ_env_kernels_json(env, path, NULL, "H100-SXM", 0, -1, NULL,
+				    take, &r, &d) == OCC_ERR_UNSUPPORTED &&
+	       strstr(d.msg, "cluster launch"),
+	       "a declared cluster on a GPU named: refused, not answered "
+	       "otherwise");
 	snprintf(path, sizeof path, "%s/no-such-file", fixtures);
 	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
 				    &r, &d) == OCC_ERR_IO && d.msg[0],

@@ -15,7 +15,7 @@ def kernels(path, gpu=None, arch=None, block=None, smem=None, fields=None,
     of them (a Triton cache: each kernel at its launch), one dict a kernel
     as it is read. Error where the input cannot be read, where no kernel
     runs on the GPU named, or where its rows need what only the command
-    line computes yet (relocatable code, a declared cluster launch)."""
+    line computes yet (a declared cluster launch on a GPU named)."""
     # The package's helpers, once it has finished importing this module.
     from . import Error, _env, _field_list, _scan
     if block is not None and (not isinstance(block, int) or block <= 0):
@@ -48,10 +48,6 @@ def _refused(Error, st, path, target, diag):
     key = diag.data.key.decode(errors="replace")
     if msg:
         raise Error(st, f"kernels: {msg}")
-    if st == _lib.OCC_ERR_UNSUPPORTED:
-        raise Error(st, f"kernels: {path}: its rows need a rule of which "
-                    "kernels run that only the command line applies yet "
-                    "(relocatable code): occcalc --kernels")
     where = diag.data.file.decode(errors="replace")
     at = f":{diag.data.line}" if diag.data.line else ""
     text = lib.occ_strerror(st).decode()

@@ -218,54 +218,23 @@ const char *kernel_image_why(const struct kernel_info *k)
 }
 
 /* Relocatable device code (nvcc -rdc) is linked before the driver runs it
- * (cuModuleLoadData refuses it as it is: docs/relocatable.md). A file
- * holding a kernel both linked and relocatable for one architecture
- * (NCCL, NVSHMEM) runs the linked one: the relocatable image is left out
- * and counted. A kernel a file holds only as relocatable code (cuBLASLt's
- * 4,058, cuDNN's) is linked by the library at run time, and stays. */
-static int by_name_arch(const void *a, const void *b)
-{
-	const struct kernel_info *x = *(const struct kernel_info *const *)a;
-	const struct kernel_info *y = *(const struct kernel_info *const *)b;
-	int c = strcmp(x->mangled, y->mangled);
-
-	return c ? c : strcmp(x->arch, y->arch);
-}
-
+ * (cuModuleLoadData refuses it as it is: docs/relocatable.md): the
+ * library's rule (occ_kernels_drop_relocatable), the images left out
+ * counted. */
 void kernels_drop_relocatable(struct kernel_list *l)
 {
-	const struct kernel_info **linked;
-	unsigned char *drop;
-	size_t start, end, i, n, kept = 0;
+	unsigned char *drop = l->n ? malloc(l->n) : NULL;
+	size_t i, kept = 0;
 
-	if (!l->n)
-		return;
-	linked = malloc(l->n * sizeof *linked);
-	drop = calloc(l->n, 1);
-	if (!linked || !drop)
+	if (l->n && (!drop || occ_kernels_drop_relocatable(l->k, l->n, pick_of,
+							   drop) != OCC_OK))
 		die("out of memory");
-	for (start = 0; start < l->n; start = end) {
-		n = 0;
-		for (end = start; end < l->n && l->k[end].file == l->k[start].file;
-		     end++)
-			if (!l->k[end].relocatable && !l->k[end].ptx_only)
-				linked[n++] = &l->k[end];
-		qsort(linked, n, sizeof *linked, by_name_arch);
-		for (i = start; i < end; i++) {
-			const struct kernel_info *k = &l->k[i];
-
-			drop[i] = n && k->relocatable &&
-				  bsearch(&k, linked, n, sizeof *linked,
-					  by_name_arch);
-		}
-	}
 	for (i = 0; i < l->n; i++) {
 		if (drop[i])
 			l->relocatable_dropped++;
 		else
 			l->k[kept++] = l->k[i];
 	}
-	free(linked);
 	free(drop);
 	l->n = kept;
 }

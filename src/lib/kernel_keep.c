@@ -209,3 +209,75 @@ enum occ_status occ_kernels_min_blocks_from_ptx(const void *list, size_t n,
 	free(p);
 	return OCC_OK;
 }
+
+/* ---- Relocatable code beside the linked ---- */
+
+/* A linked kernel of a file: its name and architecture. */
+struct linked {
+	const char *mangled, *arch;
+};
+
+static int by_name_arch(const void *a, const void *b)
+{
+	const struct linked *x = a, *y = b;
+	int c = strcmp(x->mangled, y->mangled);
+
+	return c ? c : strcmp(x->arch, y->arch);
+}
+
+/* The file's run of kernels from start: where it ends. */
+static size_t file_end(const void *list, size_t n, occ_kernel_pick_fn pick,
+		       size_t start)
+{
+	struct occ_kernel_pick first, k;
+	size_t end = start + 1;
+
+	pick(list, start, &first);
+	while (end < n && (pick(list, end, &k), k.file == first.file ||
+			   strcmp(k.file, first.file) == 0))
+		end++;
+	return end;
+}
+
+/* The file's [start, end): its -rdc images of kernels linked there. */
+static void file_relocatable(const void *list, occ_kernel_pick_fn pick,
+			     size_t start, size_t end, struct linked *linked,
+			     unsigned char *drop)
+{
+	struct occ_kernel_pick k;
+	struct linked key;
+	size_t i, n = 0;
+
+	for (i = start; i < end; i++) {
+		pick(list, i, &k);
+		if (!k.im.relocatable && !k.im.ptx_only)
+			linked[n++] = (struct linked){ k.mangled, k.im.arch };
+	}
+	if (n == 0)
+		return;
+	qsort(linked, n, sizeof *linked, by_name_arch);
+	for (i = start; i < end; i++) {
+		pick(list, i, &k);
+		key = (struct linked){ k.mangled, k.im.arch };
+		drop[i] = k.im.relocatable &&
+			  bsearch(&key, linked, n, sizeof *linked, by_name_arch);
+	}
+}
+
+enum occ_status occ_kernels_drop_relocatable(const void *list, size_t n,
+					     occ_kernel_pick_fn pick,
+					     unsigned char *drop)
+{
+	struct linked *linked = n ? malloc(n * sizeof *linked) : NULL;
+	size_t start, end;
+
+	if (n && !linked)
+		return OCC_ERR_NOMEM;
+	memset(drop, 0, n);
+	for (start = 0; start < n; start = end) {
+		end = file_end(list, n, pick, start);
+		file_relocatable(list, pick, start, end, linked, drop);
+	}
+	free(linked);
+	return OCC_OK;
+}

@@ -5,8 +5,8 @@
  * Triton cubin's launch needs its count, and the rules of which image
  * runs compare a file's images), then made into its row
  * (occ_kernel_row_compute), named (occ_demangle) and handed over as JSON.
- * An input whose rows need a rule of the list the command line still
- * keeps is refused rather than answered otherwise.
+ * Rows the command line computes and the library does not yet (a
+ * declared cluster's launch) are refused rather than answered otherwise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,19 +49,6 @@ static void held_clear(struct kernels_read *r)
 	r->file = NULL;
 }
 
-/* Whether a rule the command line applies to a file's kernels, not yet
- * the library's, would change them (kernels_list.c, kernels_stream.c):
- * relocatable code, left out where linked code is beside it. */
-static int needs_list_rules(const struct kernels_read *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->k[i].in.relocatable)
-			return 1;
-	return 0;
-}
-
 /* The i-th held kernel as the library's rules compare them. */
 static void pick_held(const void *list, size_t i, struct occ_kernel_pick *p)
 {
@@ -77,28 +64,36 @@ static void pick_held(const void *list, size_t i, struct occ_kernel_pick *p)
 	p->min_blocks = k->min_blocks;
 }
 
-/* With a GPU named, of a kernel's images the file holds, only the one
- * the driver loads there (occ_kernels_keep_loaded). */
-static enum occ_status keep_loaded(struct kernels_read *r)
+/* The held kernels drop leaves, in their order. */
+static void compact(struct kernels_read *r, const unsigned char *drop)
 {
-	unsigned char *drop;
-	enum occ_status st;
 	size_t i, kept = 0;
 
-	if (!r->q.named || r->n < 2)
-		return OCC_OK;
-	if (!(drop = malloc(r->n)))
-		return OCC_ERR_NOMEM;
-	st = occ_kernels_keep_loaded(r->k, r->n, pick_held,
-				     r->q.named_cc_major, r->q.named_cc_minor,
-				     drop);
-	for (i = 0; st == OCC_OK && i < r->n; i++)
+	for (i = 0; i < r->n; i++)
 		if (drop[i])
 			free(r->k[i].mangled);
 		else
 			r->k[kept++] = r->k[i];
-	if (st == OCC_OK)
-		r->n = kept;
+	r->n = kept;
+}
+
+/* Of the file's kernels, those the driver runs: relocatable code left out
+ * where linked code is beside it (occ_kernels_drop_relocatable), then
+ * with a GPU named, of a kernel's images the one it loads there
+ * (occ_kernels_keep_loaded). */
+static enum occ_status keep_what_runs(struct kernels_read *r)
+{
+	unsigned char *drop = malloc(r->n);
+	enum occ_status st = OCC_ERR_NOMEM;
+
+	if (drop && (st = occ_kernels_drop_relocatable(r->k, r->n, pick_held,
+						       drop)) == OCC_OK)
+		compact(r, drop);
+	if (st == OCC_OK && r->q.named && r->n > 1 &&
+	    (st = occ_kernels_keep_loaded(r->k, r->n, pick_held,
+					  r->q.named_cc_major,
+					  r->q.named_cc_minor, drop)) == OCC_OK)
+		compact(r, drop);
 	free(drop);
 	return st;
 }
@@ -143,7 +138,7 @@ static int declares_cluster(const struct kernels_read *r,
 static enum occ_status refuse(struct kernels_read *r, const char *why)
 {
 	snprintf(r->diag->msg, sizeof r->diag->msg, "%s: %s (occcalc "
-		 "--kernels applies it)", r->input, why);
+		 "--kernels computes them)", r->input, why);
 	return OCC_ERR_UNSUPPORTED;
 }
 
@@ -193,10 +188,7 @@ static enum occ_status flush(struct kernels_read *r, int end)
 	if (!r->n)
 		return OCC_OK;
 	first = r->k[0].mangled;
-	if (needs_list_rules(r))
-		st = refuse(r, "its kernels need a rule of which of them run "
-			    "that is not the library's yet (relocatable code)");
-	if (st == OCC_OK && r->walk && !r->k[0].in.ptx_only &&
+	if (r->walk && !r->k[0].in.ptx_only &&
 	    r->k[0].in.source == OCC_KSRC_CUBIN &&
 	    occ_triton_entry_read(r->file, first, (int)r->n, &e, &d) == OCC_OK)
 		launch = &e;
@@ -208,7 +200,7 @@ static enum occ_status flush(struct kernels_read *r, int end)
 		st = refuse(r, "a kernel declares a cluster launch, whose rows "
 			    "are not the library's yet");
 	if (st == OCC_OK)
-		st = keep_loaded(r);
+		st = keep_what_runs(r);
 	if (st == OCC_OK)
 		st = min_blocks_from_ptx(r);
 	/* The PTX read beside the SASS chosen gave it its minimum blocks:

@@ -249,6 +249,16 @@ enum occ_status occ_kernels_min_blocks_from_ptx(const void *list, size_t n,
 						occ_kernel_pick_fn pick,
 						int *min_blocks);
 
+/* Relocatable device code (nvcc -rdc) is linked before the driver runs
+ * it: of a file holding a kernel both linked and relocatable for one
+ * architecture (NCCL, NVSHMEM; list's entries of one file in a row), the
+ * relocatable image is left out, drop[i] (n bytes) set for it; a kernel
+ * a file holds only as relocatable code (cuBLASLt's) stays, linked by
+ * the library at run time. OCC_ERR_NOMEM. */
+enum occ_status occ_kernels_drop_relocatable(const void *list, size_t n,
+					     occ_kernel_pick_fn pick,
+					     unsigned char *drop);
+
 /* ---- A kernel's rows for a program ---- */
 
 /* The fields occcalc --kernels -f json writes unless others are asked
@@ -271,15 +281,16 @@ enum occ_status occ_kernels_min_blocks_from_ptx(const void *list, size_t n,
  * and smem (dynamic shared memory, bytes; -1: none, or Triton's) as
  * --block and --smem give them; fields as the list names them (NULL:
  * OCC_KERNEL_ROW_FIELDS). A file's kernels are held until it ends, a
- * row at a time handed over; with a GPU named, of a kernel's images in
- * a file, the one it loads (occ_kernels_keep_loaded); a cubin's minimum
- * blocks from the PTX beside it (occ_kernels_min_blocks_from_ptx), that
- * PTX then left out. OCC_ERR_UNSUPPORTED with diag->msg where a rule of
- * which kernels the command line shows, not yet the library's, would
- * change the rows (relocatable code, nvcc -rdc), where a kernel declares a
- * cluster launch on a GPU named whose layout occcalc computes it on, and
- * where no kernel read runs on the GPU named (as occcalc fails; in a
- * directory, after the rows of the files before). Statuses:
+ * row at a time handed over: relocatable code beside the linked left
+ * out (occ_kernels_drop_relocatable), with a GPU named of a kernel's
+ * images in a file the one it loads (occ_kernels_keep_loaded), a
+ * cubin's minimum blocks from the PTX beside it
+ * (occ_kernels_min_blocks_from_ptx), that PTX then left out.
+ * OCC_ERR_UNSUPPORTED with diag->msg where a kernel declares a cluster
+ * launch on a GPU named whose layout occcalc computes it on (its rows
+ * are cluster launches, not yet the library's), and where no kernel
+ * read runs on the GPU named (as occcalc fails; in a directory, after
+ * the rows of the files before). Statuses:
  * occ_env_gpu's and occ_row_kind_select's (diag->data),
  * occ_kernels_read's (diag), occ_kernel_row_compute's;
  * OCC_ERR_INVALID_INPUT where fn stops. */
