@@ -21,7 +21,7 @@ am_list = $(shell sed -e ':a' -e '/\\$$/N; s/\\\n//; ta' $(srcdir)/Makefile.am |
 LIB_C := $(call am_list,LIB_C)
 # The GPU layer compiles to stubs without the CUDA runtime (no HAVE_CUDART).
 CLI_C := $(call am_list,CLI_C)
-CLI_CC := src/cli/demangle.cc
+CLI_CC := src/lib/demangle.cc
 
 YAJL_C := $(addprefix yajl/src/,yajl.c yajl_alloc.c yajl_buf.c yajl_encode.c \
 	yajl_gen.c yajl_lex.c yajl_parser.c yajl_tree.c yajl_version.c)

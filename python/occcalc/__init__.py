@@ -20,13 +20,15 @@ import threading
 from json import decoder as _decoder
 
 from . import _lib, _row, _stream
+from ._kernels import kernels
 from ._summary import launch_summary
 from ._check import check, compare, Verdict
 from ._sweep import sweep
 
 __all__ = ["Error", "Env", "occupancy", "best_block", "launches",
            "annotate", "fields", "archs", "gpus", "info", "launch_summary",
-           "check", "compare", "Verdict", "sweep"]
+           "check", "compare", "Verdict", "sweep",
+           "kernels"]
 
 
 class Error(Exception):

@@ -13,6 +13,12 @@ class Diag(ctypes.Structure):
                 ("offset", ctypes.c_uint64)]
 
 
+class KernelsDiag(ctypes.Structure):
+    """A kernel input's failure: its line, or where msg is empty a
+    report's figure placed in data."""
+    _fields_ = [("msg", ctypes.c_char * 8192), ("data", Diag)]
+
+
 class Kernel(ctypes.Structure):
     _fields_ = [("block_size", ctypes.c_int),
                 ("regs_per_thread", ctypes.c_int),
@@ -101,6 +107,10 @@ def _declare(lib):
                                                   c.POINTER(Diag)]),
         "occ_env_annotate": (c.c_int, [P, c.c_char_p, c.c_char_p, WRITE_FN,
                                        P, c.POINTER(Diag)]),
+        "occ_env_kernels_json": (c.c_int, [P, c.c_char_p, c.c_char_p,
+                                           c.c_char_p, c.c_int, c.c_int64,
+                                           c.c_char_p, JSON_ROW_FN, P,
+                                           c.POINTER(KernelsDiag)]),
         "occ_env_archs_json": (c.c_int, [P, c.c_char_p, JSON_ROW_FN, P,
                                          c.POINTER(Diag)]),
         "occ_env_gpus_json": (c.c_int, [P, c.c_char_p, JSON_ROW_FN, P,
@@ -183,7 +193,7 @@ def query_defaults():
 _KINDS = {"occupancy": "occ_config_kind", "launch": "occ_launch_kind",
           "launch_summary": "occ_launch_summary_kind",
           "list-archs": "occ_archs_kind", "list-gpus": "occ_gpus_kind",
-          "compare": "occ_compare_kind"}
+          "compare": "occ_compare_kind", "kernels": "occ_kernel_kind"}
 
 
 def kind(name):

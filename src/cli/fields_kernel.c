@@ -1,7 +1,7 @@
 /*
  * fields_kernel.c - the getters of a kernel's own fields (--kernels):
- * where it came from, its stack and spills, its launch bounds, and the
- * driver's reading.
+ * the library's (occ_kernel_value, occcalc/kernel_row.h) read from the
+ * row's kernel, and the driver's reading.
  * Their entries are in the occupancy rows' one field table
  * (fields_occupancy.c), which getters.h declares them to.
  */
@@ -16,131 +16,72 @@
 #undef GETTER
 #define GETTER(fn) GETTER_SIG(fn)
 
-#define K r->ki
-KOPT_GETTER(get_stack, K && K->stack >= 0, K->stack)
-KOPT_GETTER(get_spill_stores, K && kernel_more(K)->spill_stores >= 0,
-	    kernel_more(K)->spill_stores)
-KOPT_GETTER(get_spill_loads, K && kernel_more(K)->spill_loads >= 0,
-	    kernel_more(K)->spill_loads)
-/* The text table: stored/loaded bytes in one column. */
-GETTER(text_spills)
+void kernel_in_of(const struct kernel_info *k, struct occ_kernel_in *in)
 {
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (!K || kernel_more(K)->spill_stores < 0)
-		return;
-	snprintf(v->buf, sizeof v->buf, "%lld/%lld",
-		 (long long)kernel_more(K)->spill_stores,
-		 (long long)kernel_more(K)->spill_loads);
-	set_str(v, v->buf);
-}
-GETTER(get_file) { ROW; v->type = OCC_VAL_NULL; if (K) set_str(v, K->file); }
-GETTER(get_container)
-{
-	static const char *const names[] = {
-		[OCC_KSRC_PTXAS] = "ptxas", [OCC_KSRC_CUOBJDUMP] = "cuobjdump",
-		[OCC_KSRC_CUBIN] = "cubin", [OCC_KSRC_FATBIN] = "fatbin",
-		[OCC_KSRC_ELF] = "elf", [OCC_KSRC_PTX] = "ptx"
-	};
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (K)
-		set_str(v, names[K->source]);
-}
-KBOOL_GETTER(get_ptx_only, K, K->ptx_only)
-KBOOL_GETTER(get_bounds_known, K, K->bounds_known)
-KBOOL_GETTER(get_relocatable, K, K->relocatable)
-KBOOL_GETTER(get_from_ptxas, K, K->from_ptxas)
-/* With a GPU named: the kind of image the driver loads there. */
-GETTER(get_image)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (K && K->image == OCC_IMAGE_SASS)
-		set_str(v, "sass");
-	else if (K && K->image == OCC_IMAGE_PTX)
-		set_str(v, "ptx");
-}
-GETTER(get_image_why)
-{
-	const char *why;
+	const struct kernel_more *m = kernel_more(k);
 
-	ROW;
-	v->type = OCC_VAL_NULL;
-	/* No GPU named, or not from a fatbin: no choice to explain. */
-	if (K && (why = kernel_image_why(K)))
-		set_str(v, why);
+	memset(in, 0, sizeof *in);
+	in->mangled = k->mangled;
+	in->file = k->file;
+	snprintf(in->arch, sizeof in->arch, "%s", k->arch ? k->arch : "");
+	in->cc_major = k->cc_major;
+	in->cc_minor = k->cc_minor;
+	in->source = (enum occ_kernel_source)k->source;
+	in->regs = k->regs;
+	in->static_smem = k->static_smem;
+	in->barriers = k->barriers;
+	in->stack = k->stack;
+	in->max_threads = k->max_threads;
+	in->min_blocks = k->min_blocks;
+	in->max_regs = k->max_regs;
+	in->bounds_known = k->bounds_known;
+	memcpy(in->req_threads, m->req_threads, sizeof in->req_threads);
+	memcpy(in->cluster, m->cluster, sizeof in->cluster);
+	in->spill_stores = m->spill_stores;
+	in->spill_loads = m->spill_loads;
+	in->line = m->line;
+	in->fatbin_offset = k->fatbin_offset;
+	in->image = (enum occ_bin_image)k->image;
+	in->sole_image = k->sole_image;
+	in->ptx_only = k->ptx_only;
+	in->relocatable = k->relocatable;
 }
-KOPT_GETTER(get_max_threads, K && K->max_threads > 0, K->max_threads)
-/* The text table: '?' where the input cannot say (a compiler report). */
-GETTER(text_max_threads)
-{
-	ROW;
-	get_max_threads(p, f, v);
-	if (K && !K->bounds_known)
-		set_str(v, "?");
-}
-KOPT_GETTER(get_min_blocks, K && K->min_blocks > 0, K->min_blocks)
-KBOOL_GETTER(get_reaches_min, K && K->min_blocks > 0 && !r->c.no_model,
-	     r->c.r.blocks_per_sm >= K->min_blocks)
-/* The text table: the minimum, '!' after it when the prediction falls
- * short; where a cubin keeps only the register cap, the cap: r64. */
-GETTER(text_min_blocks)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (K && K->min_blocks > 0)
-		snprintf(v->buf, sizeof v->buf, "%d%s", K->min_blocks,
-			 r->c.r.blocks_per_sm < K->min_blocks ? "!" : "");
-	else if (K && K->max_regs > 0 && r->c.a &&
-		 K->max_regs < r->c.a->max_regs_per_thread)
-		snprintf(v->buf, sizeof v->buf, "r%d", K->max_regs);
-	else if (K && !K->bounds_known)
-		snprintf(v->buf, sizeof v->buf, "?");
-	else
-		return;
-	set_str(v, v->buf);
-}
-KOPT_GETTER(get_max_regs, K && K->max_regs > 0, K->max_regs)
-KOPT_GETTER(get_ptx_shared, K && K->source == OCC_KSRC_PTX && K->static_smem >= 0,
-	    K->static_smem)
-/* x y z, or absent when x is 0. */
-static void dims(struct occ_val *v, const int d[3])
-{
-	uint64_t *l = v->nums;
-	int i;
 
-	v->type = d[0] > 0 ? OCC_VAL_LIST : OCC_VAL_NULL;
-	for (i = 0; i < 3; i++)
-		l[i] = d[i] > 0 ? (uint64_t)d[i] : 1;
-	v->list = l;
-	v->n = 3;
-}
-GETTER(get_required_block)
+/* The library's view of row r's kernel (in: its record). */
+static void kernel_of(const struct occ_row *r, struct occ_kernel_of *o,
+		      struct occ_kernel_in *in)
 {
-	static const int none[3];
-	ROW;
-	dims(v, K ? kernel_more(K)->req_threads : none);
+	memset(o, 0, sizeof *o);
+	o->c = &r->c;
+	if (!r->ki)
+		return;
+	kernel_in_of(r->ki, in);
+	o->k = in;
+	o->name = r->ki->name;
+	o->from_ptxas = r->ki->from_ptxas;
+	o->launch = kernel_more(r->ki)->launch;
 }
-GETTER(get_cluster_dims)
+
+GETTER(get_kernel_field)
 {
-	static const int none[3];
-	ROW;
-	dims(v, K ? kernel_more(K)->cluster : none);
+	struct occ_kernel_of o;
+	struct occ_kernel_in in;
+	const struct occ_row *r = p;
+
+	kernel_of(r, &o, &in);
+	occ_kernel_value(&o, f->arg, v);
 }
-/* Triton's launch, from its cache's metadata. */
-#define L kernel_more(r->ki)->launch
-#define HAVE_L (r->ki && kernel_more(r->ki)->launch)
-GETTER(get_triton_kernel) { ROW; v->type = OCC_VAL_NULL;
-	if (HAVE_L && L->name[0]) set_str(v, L->name); }
-GETTER(get_triton_version) { ROW; v->type = OCC_VAL_NULL;
-	if (HAVE_L && L->version[0]) set_str(v, L->version); }
-GETTER(get_triton_entry) { ROW; v->type = OCC_VAL_NULL;
-	if (HAVE_L) set_str(v, L->entry); }
-KOPT_GETTER(get_num_warps, HAVE_L, L->launch.num_warps)
-KOPT_GETTER(get_num_ctas, HAVE_L, L->launch.num_ctas)
-#undef L
-#undef HAVE_L
+
+GETTER(text_kernel_field)
+{
+	struct occ_kernel_of o;
+	struct occ_kernel_in in;
+	const struct occ_row *r = p;
+
+	kernel_of(r, &o, &in);
+	occ_kernel_text(&o, f->arg, v);
+}
+
 #define FN r->gpu->func
 #define HAVE_FN (r->gpu && r->gpu->have_func)
 KOPT_GETTER(get_api_regs, HAVE_FN, FN.regs)
@@ -149,4 +90,3 @@ KOPT_GETTER(get_api_stack, HAVE_FN, FN.local)
 KOPT_GETTER(get_api_max_threads, HAVE_FN, FN.max_threads)
 #undef FN
 #undef HAVE_FN
-#undef K

@@ -27,16 +27,6 @@ GETTER(get_gpu)
 	if (r->gpu_name)
 		set_str(v, r->gpu_name);
 }
-GETTER(get_mangled)
-{
-	ROW;
-	v->type = OCC_VAL_NULL;
-	if (r->ki)
-		set_str(v, r->ki->mangled);
-}
-/* ---- The kernel as read (--kernels), whether the model ran or not ---- */
-
-
 /* ---- On the GPU ---- */
 
 #define G r->gpu
@@ -87,6 +77,10 @@ GETTER(get_api_dyn_loses)
 #define OCC_CLUSTER_TEXT(fn) text_cluster_model
 #define OCC_CLUSTER_FIELD(name, type, desc, get, ...) \
 	{ name, type, desc, get_cluster_model, NULL, __VA_ARGS__, 0, 0 },
+/* And of a kernel (occ_kernel_kind), read by its id. */
+#define OCC_KERNEL_TEXT(fn) fn
+#define OCC_KERNEL_FIELD(name, type, desc, get, id, ...) \
+	{ name, type, desc, get, NULL, __VA_ARGS__, 0, id },
 /* And of a part (occ_partition_kind), read from the row's. */
 #define OCC_PARTITION_FIELD(name, type, desc, get) \
 	PLAIN(name, type, desc, get_partition_model),
@@ -94,65 +88,9 @@ GETTER(get_api_dyn_loses)
 static const struct occ_field fields[] = {
 	{ "gpu", OCC_FT_STR, "the GPU of --gpu's list the row is for (absent: "
 	  "no list)", get_gpu, NULL, { NULL, -14, 2, 0, NULL, 0 }, 0, 0 },
-	{ "kernel", OCC_FT_STR, "the kernel's name, demangled (--kernels)",
-	  get_kernel, NULL, { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
-	PLAIN("mangled", OCC_FT_STR, "the kernel's symbol", get_mangled),
-	{ "stack", OCC_FT_INT, "its local memory per thread as the driver "
-	  "allocates it, bytes: from a binary the call chain's, from a "
-	  "compiler report its own frame",
-	  get_stack, NULL, { NULL, 6, 1, OCC_TXT_DASH, NULL, 0 }, 0, 0 },
-	{ "spill_stores", OCC_FT_INT, "bytes it spills (a ptxas report only)",
-	  get_spill_stores, NULL, { "spills", 8, 1, OCC_TXT_DASH, text_spills, 0 },
-	  0, 0 },
-	PLAIN("spill_loads", OCC_FT_INT, "bytes it loads back", get_spill_loads),
-	PLAIN("file", OCC_FT_STR, "the file the kernel was read from", get_file),
-	PLAIN("container", OCC_FT_STR, "what it was read from: ptxas, cuobjdump, "
-	      "cubin, fatbin, elf (an object, executable or library) or ptx",
-	      get_container),
-	PLAIN("ptx_only", OCC_FT_BOOL, "PTX only: the driver compiles it when "
-	      "loaded, its resources unknown until then", get_ptx_only),
-	PLAIN("image", OCC_FT_STR, "with a GPU named, the image of its fatbin "
-	      "the driver loads there: sass, or ptx (compiled by the driver)",
-	      get_image),
-	PLAIN("image_why", OCC_FT_STR, "why the driver loads that image",
-	      get_image_why),
-	PLAIN("relocatable", OCC_FT_BOOL, "relocatable device code (nvcc -rdc) "
-	      "not linked yet: the driver loads the linked code",
-	      get_relocatable),
-	PLAIN("from_ptxas", OCC_FT_BOOL, "PTX the driver compiles, its resources "
-	      "the toolkit's ptxas's for the GPU named (--ptxas-jit): a "
-	      "prediction of the driver's", get_from_ptxas),
-	PLAIN("bounds_known", OCC_FT_BOOL, "whether the input records "
-	      "__launch_bounds__ (a binary does, a compiler report does not)",
-	      get_bounds_known),
-	{ "max_threads", OCC_FT_INT, "__launch_bounds__' maximum threads per block "
-	  "(absent: none, or not recorded)", get_max_threads, NULL,
-	  { "bound", 6, 1, OCC_TXT_DASH, text_max_threads, 0 }, 0, 0 },
-	{ "min_blocks_per_sm", OCC_FT_INT, "__launch_bounds__' minimum blocks per "
-	  "SM (absent: none, or not recorded: a cubin keeps only max_regs)",
-	  get_min_blocks, NULL, { "min", 5, 1, OCC_TXT_DASH, text_min_blocks, 0 },
-	  0, 0 },
-	PLAIN("reaches_min_blocks", OCC_FT_BOOL, "whether blocks_per_sm reaches "
-	      "min_blocks_per_sm", get_reaches_min),
-	PLAIN("max_regs", OCC_FT_INT, "the register cap ptxas honoured "
-	      "(__maxnreg__, -maxrregcount, or the minimum blocks)", get_max_regs),
-	PLAIN("ptx_shared", OCC_FT_INT, "the static shared memory a PTX file's "
-	      "entry declares, bytes (registers unknown until compiled)",
-	      get_ptx_shared),
-	PLAIN("required_block", OCC_FT_LIST, "the block shape the kernel requires, "
-	      "x y z", get_required_block),
-	PLAIN("cluster_dims", OCC_FT_LIST, "its cluster shape (__cluster_dims__), "
-	      "x y z", get_cluster_dims),
-	PLAIN("triton_kernel", OCC_FT_STR, "the kernel's name in Triton's "
-	      "metadata (a Triton cache)", get_triton_kernel),
-	PLAIN("triton_version", OCC_FT_STR, "the Triton that compiled it",
-	      get_triton_version),
-	PLAIN("triton_entry", OCC_FT_STR, "its entry (directory) in the Triton "
-	      "cache", get_triton_entry),
-	PLAIN("num_warps", OCC_FT_INT, "Triton's num_warps: the block is 32 "
-	      "times as many threads", get_num_warps),
-	PLAIN("num_ctas", OCC_FT_INT, "Triton's num_ctas: the CTAs of one "
-	      "cluster it launches", get_num_ctas),
+	{ "kernel", OCC_FT_STR, OCC_KERNEL_NAME_DESC, get_kernel, NULL,
+	  { NULL, 0, 2, 0, NULL, 0 }, 0, 0 },
+	OCC_KERNEL_FIELDS
 	{ "api_regs", OCC_FT_INT, "registers per thread, per the driver "
 	  "(cuFuncGetAttribute, --kernels --api)", get_api_regs, NULL,
 	  { "api regs", 9, 1, OCC_TXT_DASH, NULL, 0 }, 0, 0 },

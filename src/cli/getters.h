@@ -50,23 +50,12 @@ GETTER_SIG(get_api_partition_remaining_sms);
 GETTER_SIG(get_api_partition_part_sms);
 GETTER_SIG(get_api_partition_sm_count); GETTER_SIG(get_partition_agrees);
 
-/* fields_kernel.c: a kernel's own resources and bounds (--kernels). */
-GETTER_SIG(get_stack); GETTER_SIG(get_spill_stores);
-GETTER_SIG(get_spill_loads); GETTER_SIG(text_spills); GETTER_SIG(get_file);
-GETTER_SIG(get_container); GETTER_SIG(get_ptx_only);
-GETTER_SIG(get_image); GETTER_SIG(get_image_why);
-GETTER_SIG(get_relocatable); GETTER_SIG(get_from_ptxas);
-GETTER_SIG(get_bounds_known); GETTER_SIG(get_max_threads);
-GETTER_SIG(text_max_threads); GETTER_SIG(get_min_blocks);
-GETTER_SIG(get_reaches_min); GETTER_SIG(text_min_blocks);
-GETTER_SIG(get_max_regs); GETTER_SIG(get_required_block);
-GETTER_SIG(get_ptx_shared);
-GETTER_SIG(get_cluster_dims); GETTER_SIG(get_api_regs);
-GETTER_SIG(get_api_static_smem); GETTER_SIG(get_api_stack);
-GETTER_SIG(get_api_max_threads);
-GETTER_SIG(get_triton_kernel); GETTER_SIG(get_triton_version);
-GETTER_SIG(get_triton_entry); GETTER_SIG(get_num_warps);
-GETTER_SIG(get_num_ctas);
+/* fields_kernel.c: a kernel's own fields (--kernels), the library's
+ * (any of OCC_KERNEL_FIELDS, read by its id in the entry's arg), and the
+ * driver's reading. */
+GETTER_SIG(get_kernel_field); GETTER_SIG(text_kernel_field);
+GETTER_SIG(get_api_regs); GETTER_SIG(get_api_static_smem);
+GETTER_SIG(get_api_stack); GETTER_SIG(get_api_max_threads);
 
 /* fields_cluster.c: the device, and a cluster launch (--cluster): the
  * library's fields of the model (any of OCC_CLUSTER_FIELDS), and the

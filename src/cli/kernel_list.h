@@ -1,6 +1,6 @@
 /* kernel_list.h - --kernels' kernels as read, in one shape whatever they
  * were read from (kernels_read.c), with their names once each (names.c,
- * demangle.cc). What --kernels adds beyond the binary is in kernels.h. */
+ * occ_demangle). What --kernels adds beyond the binary is in kernels.h. */
 #ifndef OCC_CLI_KERNEL_LIST_H
 #define OCC_CLI_KERNEL_LIST_H
 
@@ -101,8 +101,6 @@ void names_free(struct name_table *t);
 /* Past NAMES_MAX: the one line that says so, and the end of the run. */
 void names_too_many(void) __attribute__((noreturn));
 
-/* The demangled name (malloc'ed), or NULL if it is not a C++ symbol. */
-char *demangle(const char *mangled);
 
 
 struct kernel_list;

@@ -43,6 +43,10 @@ struct reader {
 	} cubin;
 };
 
+/* The library's record of k (occcalc/kernel_input.h), for its rules of
+ * a kernel's row (occcalc/kernel_row.h); valid while k is. */
+void kernel_in_of(const struct kernel_info *k, struct occ_kernel_in *in);
+
 /* How messages name an input: standard input ('-') as "<stdin>". */
 const char *kernels_input_name(const char *path);
 /* Another path's kernels, added to l (--kernels a.o b.o). */

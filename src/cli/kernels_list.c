@@ -182,72 +182,31 @@ int kernel_image_rank(const struct kernel_info *k, int cc)
 	return occ_kernel_image_rank(&im, cc / 10, cc % 10);
 }
 
-/* A kernel of the list, by file, then name, then place. */
-struct placed {
-	const struct kernel_info *k;
-	size_t at;
-};
-
-static int by_file_kernel_place(const void *a, const void *b)
+/* The i-th kernel of the list as the library's rules compare them. */
+static void pick_of(const void *list, size_t i, struct occ_kernel_pick *p)
 {
-	const struct placed *x = a, *y = b;
-	int c = x->k->file != y->k->file ? strcmp(x->k->file, y->k->file)
-		: strcmp(x->k->mangled, y->k->mangled);
+	const struct kernel_info *k = &((const struct kernel_info *)list)[i];
 
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-static int same_kernel(const struct kernel_info *a, const struct kernel_info *b)
-{
-	return a->file == b->file && strcmp(a->mangled, b->mangled) == 0;
-}
-
-/* Whether k is one of a kernel's images kernels_keep_loaded chooses
- * among: no fatbin chose it (or none of its fatbin runs there). */
-static int unchosen(const struct kernel_info *k)
-{
-	return k->image == OCC_IMAGE_NONE ||
-	       (k->image == OCC_IMAGE_ALL && !k->relocatable);
+	p->file = k->file;
+	p->mangled = k->mangled;
+	p->im = image_of(k);
+	p->fatbin_offset = k->fatbin_offset;
+	p->min_blocks = k->min_blocks;
 }
 
 void kernels_keep_loaded(struct kernel_list *l, int cc)
 {
-	struct placed *p = l->n ? malloc(l->n * sizeof *p) : NULL;
-	unsigned char *drop = l->n ? calloc(l->n, 1) : NULL;
-	size_t n = 0, i, j, best, none, kept = 0;
+	unsigned char *drop = l->n ? malloc(l->n) : NULL;
+	size_t i, kept = 0;
 
-	if (l->n && (!p || !drop))
+	if (l->n && (!drop || occ_kernels_keep_loaded(l->k, l->n, pick_of,
+						      cc / 10, cc % 10,
+						      drop) != OCC_OK))
 		die("out of memory");
-	for (i = 0; i < l->n; i++)
-		if (unchosen(&l->k[i]))
-			p[n++] = (struct placed){ &l->k[i], i };
-	if (n > 1)
-		qsort(p, n, sizeof *p, by_file_kernel_place);
-	for (i = 0; i < n; i = j) {
-		best = i;
-		none = p[i].k->image == OCC_IMAGE_NONE ? i : n;
-		for (j = i + 1; j < n && same_kernel(p[j].k, p[i].k); j++) {
-			if (kernel_image_rank(p[j].k, cc) >
-			    kernel_image_rank(p[best].k, cc))
-				best = j;
-			if (none == n && p[j].k->image == OCC_IMAGE_NONE)
-				none = j;
-		}
-		/* None runs there: one row saying so, where the kernel's
-		 * images are marked so (else, as with --api and no --arch,
-		 * each is left as read). */
-		if (kernel_image_rank(p[best].k, cc) == 0)
-			best = none;
-		for (; i < j; i++)
-			drop[p[i].at] = i != best &&
-					(best != n || p[i].k->image ==
-						      OCC_IMAGE_NONE);
-	}
 	for (i = 0; i < l->n; i++)
 		if (!drop[i])
 			l->k[kept++] = l->k[i];
 	l->n = kept;
-	free(p);
 	free(drop);
 }
 
@@ -259,123 +218,38 @@ const char *kernel_image_why(const struct kernel_info *k)
 }
 
 /* Relocatable device code (nvcc -rdc) is linked before the driver runs it
- * (cuModuleLoadData refuses it as it is: docs/relocatable.md). A file
- * holding a kernel both linked and relocatable for one architecture
- * (NCCL, NVSHMEM) runs the linked one: the relocatable image is left out
- * and counted. A kernel a file holds only as relocatable code (cuBLASLt's
- * 4,058, cuDNN's) is linked by the library at run time, and stays. */
-static int by_name_arch(const void *a, const void *b)
-{
-	const struct kernel_info *x = *(const struct kernel_info *const *)a;
-	const struct kernel_info *y = *(const struct kernel_info *const *)b;
-	int c = strcmp(x->mangled, y->mangled);
-
-	return c ? c : strcmp(x->arch, y->arch);
-}
-
+ * (cuModuleLoadData refuses it as it is: docs/relocatable.md): the
+ * library's rule (occ_kernels_drop_relocatable), the images left out
+ * counted. */
 void kernels_drop_relocatable(struct kernel_list *l)
 {
-	const struct kernel_info **linked;
-	unsigned char *drop;
-	size_t start, end, i, n, kept = 0;
+	unsigned char *drop = l->n ? malloc(l->n) : NULL;
+	size_t i, kept = 0;
 
-	if (!l->n)
-		return;
-	linked = malloc(l->n * sizeof *linked);
-	drop = calloc(l->n, 1);
-	if (!linked || !drop)
+	if (l->n && (!drop || occ_kernels_drop_relocatable(l->k, l->n, pick_of,
+							   drop) != OCC_OK))
 		die("out of memory");
-	for (start = 0; start < l->n; start = end) {
-		n = 0;
-		for (end = start; end < l->n && l->k[end].file == l->k[start].file;
-		     end++)
-			if (!l->k[end].relocatable && !l->k[end].ptx_only)
-				linked[n++] = &l->k[end];
-		qsort(linked, n, sizeof *linked, by_name_arch);
-		for (i = start; i < end; i++) {
-			const struct kernel_info *k = &l->k[i];
-
-			drop[i] = n && k->relocatable &&
-				  bsearch(&k, linked, n, sizeof *linked,
-					  by_name_arch);
-		}
-	}
 	for (i = 0; i < l->n; i++) {
 		if (drop[i])
 			l->relocatable_dropped++;
 		else
 			l->k[kept++] = l->k[i];
 	}
-	free(linked);
 	free(drop);
 	l->n = kept;
 }
 
-/* A PTX kernel of a fatbin that states its minimum blocks. */
-struct ptx_min {
-	const char *mangled;
-	size_t at;               /* its place in the list */
-};
-
-static int by_name_then_place(const void *a, const void *b)
-{
-	const struct ptx_min *x = a, *y = b;
-	int c = strcmp(x->mangled, y->mangled);
-
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-/* The first of the n (sorted) named m, or NULL. */
-static const struct ptx_min *ptx_min_find(const struct ptx_min *p, size_t n,
-					  const char *m)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(p[mid].mangled, m) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && strcmp(p[lo].mangled, m) == 0 ? &p[lo] : NULL;
-}
-
-/* The fatbin's entries from start: where they end. */
-static size_t fatbin_end(const struct kernel_list *l, size_t start)
-{
-	size_t end = start;
-
-	while (end < l->n && l->k[end].file == l->k[start].file &&
-	       l->k[end].fatbin_offset == l->k[start].fatbin_offset)
-		end++;
-	return end;
-}
-
-/* A cubin does not record __launch_bounds__' minimum blocks; the PTX of
- * the same kernel beside it in the fatbin does (.minnctapersm): the first
- * such PTX's. Looked up sorted, as a fatbin can hold thousands. */
 void kernels_min_blocks_from_ptx(struct kernel_list *l)
 {
-	struct ptx_min *p = l->n ? malloc(l->n * sizeof *p) : NULL;
-	const struct ptx_min *f;
-	size_t start, end, i, n;
+	int *min = l->n ? malloc(l->n * sizeof *min) : NULL;
+	size_t i;
 
-	if (l->n && !p)
+	if (l->n && (!min || occ_kernels_min_blocks_from_ptx(l->k, l->n,
+							     pick_of, min) !=
+			     OCC_OK))
 		die("out of memory");
-	for (start = 0; start < l->n; start = end) {
-		end = fatbin_end(l, start);
-		for (n = 0, i = start; i < end; i++)
-			if (l->k[i].ptx_only && l->k[i].min_blocks > 0)
-				p[n++] = (struct ptx_min){ l->k[i].mangled, i };
-		if (n == 0)
-			continue;
-		qsort(p, n, sizeof *p, by_name_then_place);
-		for (i = start; i < end; i++)
-			if (!l->k[i].ptx_only && l->k[i].min_blocks < 0 &&
-			    (f = ptx_min_find(p, n, l->k[i].mangled)))
-				l->k[i].min_blocks = l->k[f->at].min_blocks;
-	}
-	free(p);
+	for (i = 0; i < l->n; i++)
+		if (min[i] > 0)
+			l->k[i].min_blocks = min[i];
+	free(min);
 }

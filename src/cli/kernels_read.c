@@ -27,7 +27,7 @@ static int name_kept(struct reader *r, const char *mangled)
 		return 1;
 	if (!r->l->need_names)
 		return 0;
-	name = demangle(mangled);
+	name = occ_demangle(mangled);
 	m = name && regexec(&r->l->re, name, 0, NULL, 0) == 0;
 	free(name);
 	return m;

@@ -64,28 +64,26 @@ void report_row(struct occ_run *run, struct occ_row *row,
 	}
 }
 
-/* The table k's rows are computed with: the GPU's it runs on. The driver
- * runs sm_80 SASS on an 8.9 GPU with 8.9's limits (1,536 threads, 24
- * blocks, 99 KB of shared memory a block), not sm_80's; with no GPU
- * named, the image's own. */
+/* The table k's rows are computed with (occ_kernel_table: the GPU's it
+ * runs on, else the image's own); dies where there is none. */
 static const struct occ_arch *kernel_arch(struct report *rep,
 					  const struct kernel_info *k)
 {
-	struct session *s = rep->run.s;
+	struct occ_kernel_in in;
 	const struct occ_arch *a;
 
-	if (rep->named && kernel_runs_on(k, rep->named_cc))
-		return rep->named;
-	a = occ_tables_find(session_tables(s), k->cc_major, k->cc_minor);
-	if (!a && kernel_more(k)->line)
+	kernel_in_of(k, &in);
+	if (occ_kernel_table(session_tables(rep->run.s), rep->named,
+			     rep->named_cc / 10, rep->named_cc % 10, &in,
+			     &a) == OCC_OK)
+		return a;
+	if (kernel_more(k)->line)
 		die("%s:%d: kernel %s is compiled for compute capability %d.%d, "
 		    "which has no table", k->file, kernel_more(k)->line, k->mangled,
 		    k->cc_major, k->cc_minor);
-	if (!a)
-		die("%s: kernel %s is compiled for compute capability %d.%d, "
-		    "which has no table (--arch keeps one architecture)",
-		    k->file, k->mangled, k->cc_major, k->cc_minor);
-	return a;
+	die("%s: kernel %s is compiled for compute capability %d.%d, "
+	    "which has no table (--arch keeps one architecture)",
+	    k->file, k->mangled, k->cc_major, k->cc_minor);
 }
 
 /* A row without the model's figures goes to the sink, or, under a text
@@ -105,55 +103,39 @@ static int bare_row_written(struct report *rep, struct occ_row *row)
 	return 1;
 }
 
-/* PTX: a row of what the binary says, the model's fields absent (in a
+/* PTX only, or no image that runs on the GPU named: a row of what the
+ * binary says, the model's fields absent (occ_kernel_row_bare; in a
  * text table, listed under it). */
-static void ptx_row(struct report *rep, const struct kernel_info *k)
+static void bare_row(struct report *rep, const struct kernel_info *k,
+		     int no_image)
 {
+	struct occ_kernel_in in;
 	struct occ_row row;
 	struct row_gpu g;
 
 	memset(&row, 0, sizeof row);
 	memset(&g, 0, sizeof g);
+	kernel_in_of(k, &in);
+	if (no_image)
+		occ_kernel_row_no_image(&row.c);
+	else
+		occ_kernel_row_bare(&in, rep->run.s->o->have_block
+				    ? (int)rep->run.s->o->block.ranges[0].start
+				    : 0, &row.c);
 	row.ki = k;
 	row.kernel = k->name ? k->name : k->mangled;
-	row.c.no_model = 1;
 	row.gpu_name = rep->run.gpu_name;
-	snprintf(row.c.arch, sizeof row.c.arch, "%s", k->arch);
-	row.c.k.block_size = rep->run.s->o->have_block
-			   ? (int)rep->run.s->o->block.ranges[0].start : 0;
 	if (!bare_row_written(rep, &row))
 		return;
-	if (rep->api.loader)
+	if (rep->api.loader && !row.c.no_image)
 		kernels_api_row(&rep->api, rep->run.s, rep->l, &row, &g);
 	out_row(&rep->run.out, &row);
 }
 
-/* A kernel no image of which the GPU loads: a row that says so, naming
- * the kernel and its file (what its images hold is not what runs, so
- * nothing else of them is shown); a text table leaves it to the notes. */
+/* A kernel no image of which the GPU loads (a GPU of --gpu LIST). */
 void report_no_image_row(struct report *rep, const struct kernel_info *k)
 {
-	struct kernel_info only;
-	struct occ_row row;
-
-	memset(&only, 0, sizeof only);
-	only.mangled = k->mangled;
-	only.name = k->name;
-	only.file = k->file;
-	only.arch = "";
-	only.source = k->source;
-	only.image = OCC_IMAGE_NONE;
-	only.stack = -1;
-	only.static_smem = only.fatbin_offset = -1;
-	only.min_blocks = only.barriers = -1;
-	only.bounds_known = 1;
-	memset(&row, 0, sizeof row);
-	row.ki = &only;
-	row.kernel = k->name ? k->name : k->mangled;
-	row.c.no_model = row.c.no_image = 1;
-	row.gpu_name = rep->run.gpu_name;
-	if (bare_row_written(rep, &row))
-		out_row(&rep->run.out, &row);
+	bare_row(rep, k, 1);
 }
 
 void report_kernel_rows(struct report *rep, const struct kernel_info *ki)
@@ -166,22 +148,15 @@ void report_kernel_rows(struct report *rep, const struct kernel_info *ki)
 	const struct occ_arch *a;
 	struct cluster_request req;
 
-	if (ki->image == OCC_IMAGE_NONE) {
-		report_no_image_row(rep, ki);
+	struct occ_kernel_in in;
+
+	if (ki->image == OCC_IMAGE_NONE || ki->ptx_only) {
+		bare_row(rep, ki, ki->image == OCC_IMAGE_NONE);
 		return;
 	}
-	if (ki->ptx_only) {
-		ptx_row(rep, ki);
-		return;
-	}
+	kernel_in_of(ki, &in);
 	occ_run_kernel_defaults(s->o, &k);
-	k.regs_per_thread = ki->regs;
-	k.static_smem = ki->static_smem > 0 ? (uint64_t)ki->static_smem : 0;
-	k.max_threads = ki->max_threads;
-	/* The kernel's barrier count where recorded (cuobjdump has none). */
-	if (ki->barriers >= 0 && !s->o->barriers_given)
-		k.barriers = ki->barriers > OCC_MAX_BARRIERS_PER_BLOCK
-			     ? OCC_MAX_BARRIERS_PER_BLOCK : ki->barriers;
+	occ_kernel_row_resources(&in, s->o->barriers_given, &k);
 	rep->run.ki = ki;
 	rep->run.kernel = ki->name ? ki->name : ki->mangled;
 	kernels_launch(s->o, ki, &block, &br, &blocks, &smem, &dyn, &dr);

@@ -160,7 +160,7 @@ static void chunk_name_all(struct chunk_names *c, struct kernel_info *k,
 			j = (j + 1) & (c->cap - 1);
 		if (!c->mangled[j]) {
 			c->mangled[j] = k[i].mangled;
-			c->name[j] = demangle(k[i].mangled);
+			c->name[j] = occ_demangle(k[i].mangled);
 			bytes += c->name[j] ? strlen(c->name[j]) + 1 : 0;
 			if (bytes > NAMES_MAX)
 				names_too_many();

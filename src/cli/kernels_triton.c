@@ -58,16 +58,13 @@ void kernels_launch(const struct options *o, const struct kernel_info *ki,
 		    const struct seq **blocks, const struct seq **smem,
 		    struct seq *dyn, struct seq_range *dr)
 {
-	const struct occ_triton_entry *L = kernel_more(ki)->launch;
+	uint64_t b = 0, d = 0;
+	unsigned set = occ_kernel_row_launch(kernel_more(ki)->launch,
+					     o->have_block,
+					     option_given(o, "smem"), &b, &d);
 
-	*blocks = &o->block;
-	*smem = &o->smem;
-	if (!L)
-		return;
-	if (!option_given(o, "smem"))
-		*smem = one(dyn, dr, (uint64_t)L->launch.dynamic_smem);
-	if (!o->have_block)
-		*blocks = one(block, br, (uint64_t)L->launch.block);
+	*blocks = set & OCC_KERNEL_LAUNCH_BLOCK ? one(block, br, b) : &o->block;
+	*smem = set & OCC_KERNEL_LAUNCH_SMEM ? one(dyn, dr, d) : &o->smem;
 }
 
 void kernels_triton_note(struct out *out, const struct kernel_list *l,

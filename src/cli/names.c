@@ -99,7 +99,7 @@ const char *names_demangle(struct name_table *t, const char *mangled)
 	struct name_entry *e = (struct name_entry *)names_intern(t, mangled);
 
 	if (!e->demangled) {
-		e->name = demangle(e->mangled);
+		e->name = occ_demangle(e->mangled);
 		e->demangled = 1;
 		t->bytes += e->name ? strlen(e->name) + 1 : 0;
 		if (t->bytes > NAMES_MAX)
@@ -138,7 +138,7 @@ static void demangling_make(void *piece, size_t from, size_t to)
 		e = &d->t->e[i];
 		if (!e->mangled || e->demangled)
 			continue;
-		e->name = demangle(e->mangled);
+		e->name = occ_demangle(e->mangled);
 		e->demangled = 1;
 		n = e->name ? strlen(e->name) + 1 : 0;
 		d->bytes += n;

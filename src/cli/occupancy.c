@@ -31,8 +31,8 @@
 #define TEXT_GPU_FIELDS ",api_blocks_per_sm,measured_blocks_per_sm," \
 	"achieved_occupancy_pct,agrees"
 /* The library's (occcalc/config.h), the kernel's among them. */
-#define FIELDS OCC_CONFIG_FIELDS_MODEL ",kernel,mangled,stack," \
-	"spill_stores,spill_loads,max_dynamic_smem_per_block"
+#define FIELDS OCC_CONFIG_FIELDS_MODEL OCC_KERNEL_ROW_NAME_FIELDS \
+	",max_dynamic_smem_per_block"
 #define HEADROOM_FIELDS OCC_CONFIG_HEADROOM_FIELDS
 #define GPU_FIELDS ",kernel_regs,api_blocks_per_sm,measured_grid," \
 	"expected_blocks_per_sm,measured_blocks_per_sm," \
@@ -50,8 +50,7 @@
 	"smem_gain_at"
 #define KERNEL_TEXT_CLUSTER ",cluster,cluster_blocks_per_sm," \
 	"max_active_clusters,cluster_occupancy_pct,cluster_limiter"
-#define KERNEL_FIELDS ",file,container,ptx_only,bounds_known,max_threads," \
-	"min_blocks_per_sm,reaches_min_blocks,max_regs,required_block,cluster_dims"
+#define KERNEL_FIELDS OCC_KERNEL_ROW_BOUND_FIELDS
 #define KERNEL_API_FIELDS ",api_regs,api_static_smem,api_stack," \
 	"api_max_threads,api_blocks_per_sm,agrees"
 /* With --cluster: the text table's columns, and the fields added to

@@ -502,5 +502,6 @@ enum occ_parse_status occ_parse_size_decimal(const char *s, uint64_t *out);
 #include "occcalc/query_sweep.h"
 #include "occcalc/row_compare.h"
 #include "occcalc/query_row.h"
+#include "occcalc/kernel_row.h"
 
 #endif
