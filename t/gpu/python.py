@@ -9,7 +9,10 @@ import occcalc against the driver and PyTorch.
 2. occcalc.profiler.trace_handler: a profiled PyTorch step written with
    occcalc's figures; every kernel event has them, and they equal
    occcalc.launches() of the same trace written without the handler.
-3. occcalc.launch_summary of that trace: each kernel's launches and
+3. occcalc.kernels of the Triton cache those kernels were compiled
+   into: each compiled kernel has a row with Triton's launch and the
+   driver's blocks per SM.
+4. occcalc.launch_summary of that trace: each kernel's launches and
    time-weighted occupancy equal what occcalc.launches() adds up to.
 Writes a Markdown report to argv[1]; exits 1 on any disagreement."""
 import ctypes
@@ -19,8 +22,14 @@ import json
 import os
 import sys
 
-import torch
-import triton
+import tempfile
+
+# A Triton cache of this check's kernels only, for occcalc.kernels() (3.).
+CACHE = tempfile.mkdtemp(prefix="occcalc-triton-")
+os.environ["TRITON_CACHE_DIR"] = CACHE
+
+import torch  # noqa: E402 (after the cache is chosen)
+import triton  # noqa: E402
 import triton.language as tl
 
 import occcalc
@@ -125,6 +134,32 @@ say()
 say("occcalc's blocks per SM equal the driver's for %d of %d compiled "
     "kernels." % (agree, len(cases)))
 bad += agree != len(cases)
+
+say()
+say("## occcalc.kernels of the Triton cache")
+say()
+# The cache those kernels were compiled into, read as a user would point
+# occcalc at it: each cubin's row (Triton's launch from its metadata:
+# 32 x num_warps threads, its shared memory) against the driver's blocks
+# per SM for that compiled kernel.
+krows = list(occcalc.kernels(CACHE, arch=arch))
+found = 0
+for name, fn, cfg, args in cases:
+    compiled = fn.warmup(**args, **cfg.all_kwargs(), grid=(1,))
+    block = 32 * compiled.metadata.num_warps
+    mine = [r for r in krows if r["mangled"] == compiled.metadata.name and
+            r["block"] == block and r["smem"] == compiled.metadata.shared and
+            r["regs"] == compiled.n_regs]
+    drv = driver_blocks(compiled, block, compiled.metadata.shared)
+    found += len(mine) >= 1 and all(r["blocks_per_sm"] == drv for r in mine)
+    if not mine or any(r["blocks_per_sm"] != drv for r in mine):
+        say("- %s %s: %d rows of the cache, blocks/SM %s; the driver %d" % (
+            name, cfg, len(mine), [r["blocks_per_sm"] for r in mine], drv))
+say("occcalc.kernels(%s) gave %d rows; for %d of %d compiled kernels a "
+    "row of the cache has Triton's launch (block, shared memory), the "
+    "compiled registers and the driver's blocks per SM." % (
+        os.path.basename(CACHE), len(krows), found, len(cases)))
+bad += found != len(cases)
 
 bound = 25.0
 mm = [(cfg, args) for name, fn, cfg, args in cases if name == "matmul"]
