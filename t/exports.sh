@@ -31,4 +31,15 @@ ok $? "every function occcalc.h declares is exported${missing:+ (missing: $missi
 	"$T"/../src/gpu/*.c "$T"/../src/gpu/*.h 2>/dev/null | grep -q .
 ok $? "no file of the command line includes the library's util.h"
 
+# What occcalc.h includes is installed beside it: a header missing from
+# occcalcinc_HEADERS builds here and breaks every program built against
+# the installed library (and make distcheck).
+sed -n '/^occcalcinc_HEADERS/,/[^\\]$/p' "$T/../Makefile.am" |
+	grep -oE 'occcalc/[a-z_]+\.h' | sort -u >"$tmp/installed"
+grep -oE '^#include "occcalc/[a-z_]+\.h"' "$HEADER" |
+	grep -oE 'occcalc/[a-z_]+\.h' | sort -u >"$tmp/included"
+absent=$(comm -13 "$tmp/installed" "$tmp/included" | tr '\n' ' ')
+[ -s "$tmp/included" ] && [ -z "$absent" ]
+ok $? "every header occcalc.h includes is installed (occcalcinc_HEADERS)${absent:+ (not: $absent)}"
+
 done_testing
