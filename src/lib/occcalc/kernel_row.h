@@ -215,6 +215,41 @@ enum occ_status occ_kernel_row_compute(const struct occ_kernel_query *q,
 				       const struct occ_kernel_of *o,
 				       struct occ_kernel_row *row);
 
+/* ---- A kernel's cluster launch ---- */
+
+/* The cluster k declares: its binary's __cluster_dims__, else the one
+ * Triton's launch makes (launch: NULL, none; num_ctas above 1). 1 with
+ * its shape in *c and *source "__cluster_dims__" or "num_ctas"; 0 where
+ * it declares none or is PTX only. */
+int occ_kernel_cluster_declared(const struct occ_kernel_in *k,
+				const struct occ_triton_entry *launch,
+				struct occ_cluster_shape *c,
+				const char **source);
+/* Whether k declares a cluster and its own compute capability's table
+ * in t has clusters: its rows are then cluster launches, where a layout
+ * is known to compute them on. */
+int occ_kernel_declares_cluster(const struct occ_tables *t,
+				const struct occ_kernel_in *k,
+				const struct occ_triton_entry *launch);
+
+/* Which cluster launch a kernel's row takes, in a run computing them. */
+enum occ_kernel_cluster {
+	OCC_KERNEL_CLUSTER_NONE,      /* the plain launch */
+	OCC_KERNEL_CLUSTER_DECLARED,  /* the one it declares, which wins */
+	OCC_KERNEL_CLUSTER_GIVEN      /* the caller's (occcalc's --cluster),
+					 if any */
+};
+/* k's on table a: the cluster it declares (*c, *source as
+ * occ_kernel_cluster_declared sets them), else the caller's; none where
+ * k is PTX only, a has no clusters, or the declared cluster is larger
+ * than a takes (it cannot launch as declared). */
+enum occ_kernel_cluster occ_kernel_cluster_for(const struct occ_arch *a,
+					       const struct occ_kernel_in *k,
+					       const struct occ_triton_entry
+					       *launch,
+					       struct occ_cluster_shape *c,
+					       const char **source);
+
 /* ---- Which of a file's kernels are shown ---- */
 
 /* A kernel's image as the list's rules compare them. */
