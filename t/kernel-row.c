@@ -4,7 +4,8 @@
  * Triton's launch where none is given, the rows without the model's
  * figures, the demangler, the image a GPU loads of a kernel compiled
  * for several, relocatable code left out, the cluster launch a kernel
- * declares, and occ_env_kernels_json's rows and refusals.
+ * declares, and occ_env_kernels_json's rows (cluster launches among
+ * them) and refusals.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +191,8 @@ static void test_demangle(void)
 struct rows {
 	int n;
 	char first[16384];
+	const char *find;        /* a row to look for */
+	int found;
 };
 
 static int take(void *ctx, const char *json, size_t len)
@@ -198,6 +201,9 @@ static int take(void *ctx, const char *json, size_t len)
 
 	if (!r->n++)
 		snprintf(r->first, sizeof r->first, "%.*s", (int)len, json);
+	if (r->find && strlen(r->find) == len &&
+	    memcmp(r->find, json, len) == 0)
+		r->found++;
 	return 0;
 }
 
@@ -251,11 +257,23 @@ static void test_query(const char *fixtures)
 				    "kernel,arch", take, &r, &d) == OCC_OK &&
 	       r.n == 3, "relocatable code beside the linked: left out");
 	snprintf(path, sizeof path, "%s/bin/sm_90a.cubin", fixtures);
-	tap_ok(occ_env_kernels_json(env, path, NULL, "H100-SXM", 0, -1, NULL,
-				    take, &r, &d) == OCC_ERR_UNSUPPORTED &&
-	       strstr(d.msg, "cluster launch"),
-	       "a declared cluster on a GPU named: refused, not answered "
-	       "otherwise");
+	memset(&r, 0, sizeof r);
+	r.find = "{\"kernel\":\"cluster_2x2x1(float*)\",\"cluster\":\"2x2\","
+		 "\"cluster_source\":\"__cluster_dims__\","
+		 "\"max_active_clusters\":124}";
+	tap_ok(occ_env_kernels_json(env, path, NULL, "H100-SXM", 0, -1,
+				    "kernel,cluster,cluster_source,"
+				    "max_active_clusters", take, &r, &d) ==
+	       OCC_OK && r.n == 22 && r.found == 1 &&
+	       strstr(r.first, "\"cluster\":null"),
+	       "a declared cluster on a GPU named: its row that launch on "
+	       "the GPU's layout, the others' cluster fields absent");
+	memset(&r, 0, sizeof r);
+	tap_ok(occ_env_kernels_json(env, path, "sm_90a", NULL, 0, -1, NULL,
+				    take, &r, &d) == OCC_OK && r.n == 22 &&
+	       !strstr(r.first, "\"cluster\":"),
+	       "an architecture only, no layout: plain rows, no cluster "
+	       "fields");
 	snprintf(path, sizeof path, "%s/no-such-file", fixtures);
 	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
 				    &r, &d) == OCC_ERR_IO && d.msg[0],

@@ -250,6 +250,16 @@ enum occ_kernel_cluster occ_kernel_cluster_for(const struct occ_arch *a,
 					       struct occ_cluster_shape *c,
 					       const char **source);
 
+/* The fields a kernel's row adds where a run computes cluster launches
+ * (absent in a row without one), after OCC_KERNEL_ROW_FIELDS. */
+#define OCC_KERNEL_ROW_CLUSTER_FIELDS ",cluster,cluster_size," \
+	"cluster_portable,cluster_blocks_per_sm,max_active_clusters," \
+	"cluster_active_blocks,cluster_occupancy_pct,cluster_limiter," \
+	"cluster_reason,cluster_gpcs_used,cluster_idle_slots," \
+	"cluster_potential_size,cluster_potential_size_nonportable," \
+	"cluster_best_size,cluster_best_active_blocks,layout,layout_source," \
+	"cluster_source"
+
 /* ---- Which of a file's kernels are shown ---- */
 
 /* A kernel's image as the list's rules compare them. */
@@ -320,13 +330,17 @@ enum occ_status occ_kernels_drop_relocatable(const void *list, size_t n,
  * out (occ_kernels_drop_relocatable), with a GPU named of a kernel's
  * images in a file the one it loads (occ_kernels_keep_loaded), a
  * cubin's minimum blocks from the PTX beside it
- * (occ_kernels_min_blocks_from_ptx), that PTX then left out.
- * OCC_ERR_UNSUPPORTED with diag->msg where a kernel declares a cluster
- * launch on a GPU named whose layout occcalc computes it on (its rows
- * are cluster launches, not yet the library's), and where no kernel
+ * (occ_kernels_min_blocks_from_ptx), that PTX then left out. Where a
+ * kernel read declares a cluster (occ_kernel_declares_cluster; the
+ * input is read twice to know it) and gpu names a GPU, every row has
+ * the cluster fields too (default: OCC_KERNEL_ROW_CLUSTER_FIELDS after
+ * OCC_KERNEL_ROW_FIELDS), a kernel's that launches one
+ * (occ_kernel_cluster_for) that launch on the GPU's layout, others
+ * absent; with arch only no layout is known and the rows are plain
+ * (occcalc warns so). OCC_ERR_UNSUPPORTED with diag->msg where no kernel
  * read runs on the GPU named (as occcalc fails; in a directory, after
- * the rows of the files before). Statuses:
- * occ_env_gpu's and occ_row_kind_select's (diag->data),
+ * the rows of the files before). Statuses: occ_env_gpu's,
+ * occ_row_kind_select's and the layout's (diag->data),
  * occ_kernels_read's (diag), occ_kernel_row_compute's;
  * OCC_ERR_INVALID_INPUT where fn stops. */
 enum occ_status occ_env_kernels_json(const struct occ_env *env,
