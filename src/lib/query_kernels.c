@@ -116,8 +116,8 @@ static enum occ_status min_blocks_from_ptx(struct kernels_read *r)
 	return st;
 }
 
-/* A run of cluster launches: row with its own, where it makes one, on
- * the table it was computed with. */
+/* row with the cluster fields: its cluster launch, where it makes one,
+ * on the table it was computed with. */
 static enum occ_status cluster_row(struct kernels_read *r,
 				   struct occ_kernel_row *row,
 				   const struct occ_triton_entry *launch)
@@ -148,7 +148,7 @@ static enum occ_status hand_row(struct kernels_read *r,
 	of.name = name;
 	of.launch = launch;
 	if (row && (st = occ_kernel_row_compute(&r->q, &of, row)) == OCC_OK)
-		st = r->clusters.on ? cluster_row(r, row, launch)
+		st = r->clusters.n ? cluster_row(r, row, launch)
 		     : occ_query_hand_json(&r->sel, row, r->small,
 					   sizeof r->small, r->fn, r->ctx);
 	free(row);
@@ -310,12 +310,12 @@ enum occ_status occ_env_kernels_json(const struct occ_env *env,
 		st = occ_kernels_clusters_open(env, path, gpu, r->q.named,
 					       r->q.q.sms, fields, &opts, r,
 					       &r->clusters, diag);
-	if (st == OCC_OK && !r->clusters.on)
+	if (st == OCC_OK && !r->clusters.n)
 		st = occ_row_kind_select(&occ_kernel_kind, fields ? fields
 					 : OCC_KERNEL_ROW_FIELDS, r->sel.f,
 					 FIELDS_MAX, &r->sel.n, &r->sel.needs,
 					 &diag->data);
-	r->q.q.needs = r->clusters.on ? r->clusters.needs : r->sel.needs;
+	r->q.q.needs = r->clusters.n ? r->clusters.needs : r->sel.needs;
 	if (st == OCC_OK)
 		st = occ_kernels_read(path, &opts, take, r, &stopped, NULL,
 				      diag);

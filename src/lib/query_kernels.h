@@ -10,7 +10,9 @@
 
 /* A run's cluster launches: on where a kernel read declares one
  * (occ_kernel_declares_cluster) and a GPU named has a layout to compute
- * it on; then every row carries the cluster fields. */
+ * it on; then every row carries the cluster fields. Off, fields asked
+ * (n: how many) of both kinds are written from it too, the cluster
+ * launch's absent. */
 struct kernels_clusters {
 	int on;
 	struct occ_cluster_layout L;
@@ -26,7 +28,8 @@ struct kernels_clusters {
  * make kc's run one of cluster launches on gpu (NULL: none, as with
  * only an architecture named: the rows are plain launches), the GPU
  * named's table a with sms SMs; its layout and fields (NULL: the
- * default) then in kc. Statuses: occ_kernels_read's (diag), the
+ * default) then in kc, or without, the fields given (NULL: none, kc->n
+ * 0, the kernel kind's to select). Statuses: occ_kernels_read's (diag), the
  * layout's and an unknown field's (diag->data). */
 OCC_INTERNAL enum occ_status occ_kernels_clusters_open(
 		const struct occ_env *env, const char *path, const char *gpu,

@@ -173,15 +173,19 @@ enum occ_status occ_kernels_clusters_open(
 		const struct occ_kernels_read_opts *opts, void *start_ctx,
 		struct kernels_clusters *kc, struct occ_kernels_diag *diag)
 {
-	enum occ_status st;
+	enum occ_status st = OCC_OK;
 	int found = 0;
 
 	kc->on = 0;
-	if (!gpu || !a)
-		return OCC_OK;
-	st = any_declares(env, path, opts, start_ctx, &found, diag);
+	kc->n = 0;
+	if (gpu && a)
+		st = any_declares(env, path, opts, start_ctx, &found, diag);
+	/* Without cluster launches, the cluster fields asked are absent in
+	 * every row, as occcalc writes them. */
 	if (st != OCC_OK || !found)
-		return st;
+		return st == OCC_OK && fields ? select_fields(kc, fields,
+							      &diag->data)
+		       : st;
 	st = occ_query_cluster_layout(env, a, gpu, sms, &kc->L, &diag->data);
 	if (st == OCC_OK)
 		st = select_fields(kc, fields ? fields : OCC_KERNEL_ROW_FIELDS
@@ -199,7 +203,7 @@ static int cluster_of(const struct kernels_clusters *kc,
 	struct occ_cluster_query q;
 
 	memset(&q, 0, sizeof q);
-	if (!a || !row->of.k || row->c.no_model || row->c.no_image ||
+	if (!kc->on || !a || !row->of.k || row->c.no_model || row->c.no_image ||
 	    occ_kernel_cluster_for(a, row->of.k, launch, &q.shape,
 				   &q.source) != OCC_KERNEL_CLUSTER_DECLARED ||
 	    occ_cluster_row_compute(&row->c, &kc->L, &q, cl) != OCC_OK)

@@ -67,6 +67,11 @@ answered = [
     ("triton-cache", {"gpu": "H100-SXM",
                       "fields": ["kernel", "occupancy_pct", "cluster",
                                  "cluster_source", "max_active_clusters"]}),
+    # No cluster launches: the cluster fields asked are absent.
+    ("ptxas-sm90.txt", {"fields": ["kernel", "cluster", "block",
+                                   "layout"]}),
+    ("triton-cache", {"arch": "sm_90a",
+                      "fields": ["kernel", "cluster_size", "block"]}),
     ("ptxas-sm90.txt", {"gpu": "H100-SXM",
                         "fields": ["kernel", "block", "image", "image_why",
                                    "triton_kernel", "occupancy_pct"]}),

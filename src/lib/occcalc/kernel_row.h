@@ -337,7 +337,7 @@ enum occ_status occ_kernels_drop_relocatable(const void *list, size_t n,
  * OCC_KERNEL_ROW_FIELDS), a kernel's that launches one
  * (occ_kernel_cluster_for) that launch on the GPU's layout, others
  * absent; with arch only no layout is known and the rows are plain
- * (occcalc warns so). OCC_ERR_UNSUPPORTED with diag->msg where no kernel
+ * (occcalc warns so), any cluster field asked absent. OCC_ERR_UNSUPPORTED with diag->msg where no kernel
  * read runs on the GPU named (as occcalc fails; in a directory, after
  * the rows of the files before). Statuses: occ_env_gpu's,
  * occ_row_kind_select's and the layout's (diag->data),
