@@ -3,8 +3,9 @@
  * through occ_kernel_kind, the text table's cells, which table it takes,
  * Triton's launch where none is given, the rows without the model's
  * figures, the demangler, the image a GPU loads of a kernel compiled
- * for several, relocatable code left out, and occ_env_kernels_json's
- * rows and refusals.
+ * for several, relocatable code left out, the cluster launch a kernel
+ * declares, and occ_env_kernels_json's rows (cluster launches among
+ * them) and refusals.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,40 @@ static void test_table_and_launch(void)
 	       "a block given wins; no launch, nothing set");
 }
 
+/* The cluster a kernel declares, and which launch its row takes. */
+static void test_cluster(void)
+{
+	struct occ_kernel_in k = kernel_of_report();
+	struct occ_cluster_shape c;
+	struct occ_triton_entry L;
+	const char *source = NULL;
+	int limit = occ_cluster_size_limit(arch(9, 0));
+
+	k.cc_major = 9;
+	tap_ok(occ_kernel_cluster_for(arch(9, 0), &k, NULL, &c, &source) ==
+	       OCC_KERNEL_CLUSTER_GIVEN && !occ_kernel_declares_cluster(tables,
+	       &k, NULL), "none declared: the caller's cluster");
+	k.cluster[0] = k.cluster[1] = 2;
+	tap_ok(occ_kernel_cluster_for(arch(9, 0), &k, NULL, &c, &source) ==
+	       OCC_KERNEL_CLUSTER_DECLARED && c.size == 4 && c.dims[2] == 1 &&
+	       is(source, "__cluster_dims__") &&
+	       occ_kernel_declares_cluster(tables, &k, NULL),
+	       "__cluster_dims__(2, 2): declared, 4 CTAs, which wins");
+	tap_ok(occ_kernel_cluster_for(arch(8, 0), &k, NULL, &c, &source) ==
+	       OCC_KERNEL_CLUSTER_NONE, "a table without clusters: none");
+	memset(&L, 0, sizeof L);
+	L.launch.cluster[0] = 2 * limit;
+	k.cluster[0] = 0;
+	tap_ok(occ_kernel_cluster_for(arch(9, 0), &k, &L, &c, &source) ==
+	       OCC_KERNEL_CLUSTER_NONE && is(source, "num_ctas") &&
+	       c.size == 2 * limit, "Triton's num_ctas above what the GPU "
+	       "takes: it cannot launch as declared, the plain launch");
+	k.ptx_only = 1;
+	tap_ok(occ_kernel_cluster_for(arch(9, 0), &k, &L, &c, &source) ==
+	       OCC_KERNEL_CLUSTER_NONE && !occ_kernel_cluster_declared(&k, &L,
+	       &c, &source), "PTX only: none");
+}
+
 static void test_demangle(void)
 {
 	char *name = occ_demangle("_Z6kernelPf");
@@ -156,6 +191,8 @@ static void test_demangle(void)
 struct rows {
 	int n;
 	char first[16384];
+	const char *find;        /* a row to look for */
+	int found;
 };
 
 static int take(void *ctx, const char *json, size_t len)
@@ -164,6 +201,9 @@ static int take(void *ctx, const char *json, size_t len)
 
 	if (!r->n++)
 		snprintf(r->first, sizeof r->first, "%.*s", (int)len, json);
+	if (r->find && strlen(r->find) == len &&
+	    memcmp(r->find, json, len) == 0)
+		r->found++;
 	return 0;
 }
 
@@ -217,11 +257,23 @@ static void test_query(const char *fixtures)
 				    "kernel,arch", take, &r, &d) == OCC_OK &&
 	       r.n == 3, "relocatable code beside the linked: left out");
 	snprintf(path, sizeof path, "%s/bin/sm_90a.cubin", fixtures);
-	tap_ok(occ_env_kernels_json(env, path, NULL, "H100-SXM", 0, -1, NULL,
-				    take, &r, &d) == OCC_ERR_UNSUPPORTED &&
-	       strstr(d.msg, "cluster launch"),
-	       "a declared cluster on a GPU named: refused, not answered "
-	       "otherwise");
+	memset(&r, 0, sizeof r);
+	r.find = "{\"kernel\":\"cluster_2x2x1(float*)\",\"cluster\":\"2x2\","
+		 "\"cluster_source\":\"__cluster_dims__\","
+		 "\"max_active_clusters\":124}";
+	tap_ok(occ_env_kernels_json(env, path, NULL, "H100-SXM", 0, -1,
+				    "kernel,cluster,cluster_source,"
+				    "max_active_clusters", take, &r, &d) ==
+	       OCC_OK && r.n == 22 && r.found == 1 &&
+	       strstr(r.first, "\"cluster\":null"),
+	       "a declared cluster on a GPU named: its row that launch on "
+	       "the GPU's layout, the others' cluster fields absent");
+	memset(&r, 0, sizeof r);
+	tap_ok(occ_env_kernels_json(env, path, "sm_90a", NULL, 0, -1, NULL,
+				    take, &r, &d) == OCC_OK && r.n == 22 &&
+	       !strstr(r.first, "\"cluster\":"),
+	       "an architecture only, no layout: plain rows, no cluster "
+	       "fields");
 	snprintf(path, sizeof path, "%s/no-such-file", fixtures);
 	tap_ok(occ_env_kernels_json(env, path, NULL, NULL, 0, -1, NULL, take,
 				    &r, &d) == OCC_ERR_IO && d.msg[0],
@@ -246,6 +298,7 @@ int main(void)
 	load_tables();
 	test_fields();
 	test_table_and_launch();
+	test_cluster();
 	test_demangle();
 	test_query(fixtures);
 	tap_plan(tap_n);

@@ -13,9 +13,9 @@ def kernels(path, gpu=None, arch=None, block=None, smem=None, fields=None,
     [--smem S] [--fields F] -f jsonl`: a compiler report ('nvcc -Xptxas
     -v', 'cuobjdump --dump-resource-usage'), PTX, a binary or a directory
     of them (a Triton cache: each kernel at its launch), one dict a kernel
-    as it is read. Error where the input cannot be read, where no kernel
-    runs on the GPU named, or where its rows need what only the command
-    line computes yet (a declared cluster launch on a GPU named)."""
+    as it is read; where a kernel declares a cluster and gpu is given,
+    cluster launches, with the cluster fields. Error where the input
+    cannot be read or where no kernel runs on the GPU named."""
     # The package's helpers, once it has finished importing this module.
     from . import Error, _env, _field_list, _scan
     if block is not None and (not isinstance(block, int) or block <= 0):

@@ -3,32 +3,24 @@
  * binary records __cluster_dims__, or that Triton launches with num_ctas
  * above 1, always runs as a cluster launch, so its rows are that launch
  * (cluster.c's model, as --cluster computes it); --cluster gives the
- * shape of the others. A declared shape wins over --cluster.
+ * shape of the others. A declared shape wins over --cluster: the
+ * library's rule (occ_kernel_cluster_for), which this calls.
  */
 #include <string.h>
 
 #include "cli.h"
 #include "kernels.h"
 
-/* The cluster k declares into c (0 where it declares none). */
+/* The cluster k declares into c (0 where it declares none): the
+ * library's rule. */
 static int declared(const struct kernel_info *k, struct occ_cluster_shape *c,
 		    const char **source)
 {
-	const struct kernel_more *m = kernel_more(k);
-	const int *d = m->cluster[0] > 0 ? m->cluster
-		       : m->launch && m->launch->launch.cluster[0] > 0
-		       ? m->launch->launch.cluster : NULL;
-	int i;
+	struct occ_kernel_in in;
 
-	if (!d || k->ptx_only)
-		return 0;
-	c->size = 1;
-	for (i = 0; i < 3; i++) {
-		c->dims[i] = d[i] > 0 ? d[i] : 1;
-		c->size *= c->dims[i];
-	}
-	*source = m->cluster[0] > 0 ? "__cluster_dims__" : "num_ctas";
-	return 1;
+	kernel_in_of(k, &in);
+	return occ_kernel_cluster_declared(&in, kernel_more(k)->launch, c,
+					   source);
 }
 
 /* k's table, where it has clusters. */
@@ -62,15 +54,24 @@ static int layout_given(const struct session *s)
 	return o->layout_text || o->gpu || o->gpu_list || s->have_dev;
 }
 
+/* Whether k declares a cluster on its own table, which has clusters:
+ * the library's rule. */
+static int declares_with_clusters(struct session *s,
+				  const struct kernel_info *k)
+{
+	struct occ_kernel_in in;
+
+	kernel_in_of(k, &in);
+	return occ_kernel_declares_cluster(session_tables(s), &in,
+					   kernel_more(k)->launch);
+}
+
 size_t kernels_clusters_declared(struct session *s, const struct kernel_list *l)
 {
-	struct occ_cluster_shape c;
-	const char *source;
 	size_t i, n = 0;
 
 	for (i = 0; i < l->n; i++)
-		n += cluster_arch(s, &l->k[i]) &&
-		     declared(&l->k[i], &c, &source);
+		n += (size_t)declares_with_clusters(s, &l->k[i]);
 	return n;
 }
 
@@ -89,12 +90,9 @@ int kernels_clusters_never(const struct session *s)
 
 int kernels_clusters_decides(struct session *s, const struct kernel_info *k)
 {
-	struct occ_cluster_shape c;
-	const char *source;
-
 	return kernels_clusters_never(s) ||
-	       (cluster_arch(s, k) &&
-		(s->o->cluster.n || declared(k, &c, &source)));
+	       (s->o->cluster.n ? cluster_arch(s, k) != NULL
+		: declares_with_clusters(s, k));
 }
 
 int kernels_clusters_prepare(struct session *s, const struct kernel_list *l,
@@ -137,21 +135,25 @@ void kernels_cluster_for(const struct options *o, const struct occ_arch *a,
 			 struct cluster_request *req)
 {
 	struct cluster_item *it = &req->items[0];
+	struct occ_kernel_in in;
 
 	req->n = 0;
-	if (!on || ki->ptx_only || !occ_cluster_size_limit(a))
+	if (!on)
 		return;
 	memset(it, 0, sizeof *it);
-	if (!declared(ki, &it->shape, &it->source)) {
+	kernel_in_of(ki, &in);
+	switch (occ_kernel_cluster_for(a, &in, kernel_more(ki)->launch,
+				       &it->shape, &it->source)) {
+	case OCC_KERNEL_CLUSTER_GIVEN:
 		*req = o->cluster;
-		return;
+		break;
+	case OCC_KERNEL_CLUSTER_DECLARED:
+		occ_cluster_shape_format(&it->shape, it->name, sizeof it->name);
+		req->n = 1;
+		break;
+	case OCC_KERNEL_CLUSTER_NONE:
+		break;
 	}
-	/* More CTAs than the GPU's clusters take: it cannot launch as
-	 * declared; its row stays the plain launch's. */
-	if (it->shape.size > occ_cluster_size_limit(a))
-		return;
-	occ_cluster_shape_format(&it->shape, it->name, sizeof it->name);
-	req->n = 1;
 }
 
 void kernels_cluster_note(struct out *out, const struct kernel_list *l,

@@ -5,15 +5,15 @@
  * Triton cubin's launch needs its count, and the rules of which image
  * runs compare a file's images), then made into its row
  * (occ_kernel_row_compute), named (occ_demangle) and handed over as JSON.
- * Rows the command line computes and the library does not yet (a
- * declared cluster's launch) are refused rather than answered otherwise.
+ * Where a kernel declares a cluster launch, the rows are cluster
+ * launches (query_kernels_cluster.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "occcalc.h"
-#include "query_int.h"
+#include "query_kernels.h"
 
 /* A kernel held until its file ends: the read's record, its name
  * copied (the read's is valid during its callback only). */
@@ -36,6 +36,7 @@ struct kernels_read {
 	struct held *k;
 	size_t n, cap;
 	enum occ_status st;      /* the first failure of a flush */
+	struct kernels_clusters clusters;
 };
 
 static void held_clear(struct kernels_read *r)
@@ -115,31 +116,21 @@ static enum occ_status min_blocks_from_ptx(struct kernels_read *r)
 	return st;
 }
 
-/* Whether a held kernel declares a cluster launch (__cluster_dims__, or
- * Triton's num_ctas) on a GPU named whose layout the command line would
- * compute it on: its rows are then cluster launches, with their fields. */
-static int declares_cluster(const struct kernels_read *r,
-			    const struct occ_triton_entry *launch)
+/* row with the cluster fields: its cluster launch, where it makes one,
+ * on the table it was computed with. */
+static enum occ_status cluster_row(struct kernels_read *r,
+				   struct occ_kernel_row *row,
+				   const struct occ_triton_entry *launch)
 {
-	size_t i;
+	const struct occ_arch *a = NULL;
+	const struct occ_kernel_in *k = row->of.k;
 
-	if (!r->q.named || !r->q.q.sms || r->q.named_cc_major < 9)
-		return 0;
-	if (launch && launch->launch.num_ctas > 1)
-		return 1;
-	for (i = 0; i < r->n; i++)
-		if (r->k[i].in.cluster[0] > 0)
-			return 1;
-	return 0;
-}
-
-/* The refusal of what the library cannot yet answer as occcalc does,
- * worded in diag. */
-static enum occ_status refuse(struct kernels_read *r, const char *why)
-{
-	snprintf(r->diag->msg, sizeof r->diag->msg, "%s: %s (occcalc "
-		 "--kernels computes them)", r->input, why);
-	return OCC_ERR_UNSUPPORTED;
+	if (!k->ptx_only)
+		occ_kernel_table(r->q.tables, r->q.named, r->q.named_cc_major,
+				 r->q.named_cc_minor, k, &a);
+	return occ_kernels_cluster_hand(&r->clusters, a, row, launch,
+					r->small, sizeof r->small, r->fn,
+					r->ctx);
 }
 
 /* k's row handed over as JSON. */
@@ -157,8 +148,9 @@ static enum occ_status hand_row(struct kernels_read *r,
 	of.name = name;
 	of.launch = launch;
 	if (row && (st = occ_kernel_row_compute(&r->q, &of, row)) == OCC_OK)
-		st = occ_query_hand_json(&r->sel, row, r->small,
-					 sizeof r->small, r->fn, r->ctx);
+		st = r->clusters.n ? cluster_row(r, row, launch)
+		     : occ_query_hand_json(&r->sel, row, r->small,
+					   sizeof r->small, r->fn, r->ctx);
 	free(row);
 	free(name);
 	return st;
@@ -196,9 +188,6 @@ static enum occ_status flush(struct kernels_read *r, int end)
 		r->runs |= r->k[i].in.image != OCC_IMAGE_NONE;
 	if (st == OCC_OK && r->q.named && !r->runs && end)
 		st = no_image_runs(r);
-	if (st == OCC_OK && declares_cluster(r, launch))
-		st = refuse(r, "a kernel declares a cluster launch, whose rows "
-			    "are not the library's yet");
 	if (st == OCC_OK)
 		st = keep_what_runs(r);
 	if (st == OCC_OK)
@@ -312,16 +301,21 @@ enum occ_status occ_env_kernels_json(const struct occ_env *env,
 	r->input = path;
 	r->diag = diag;
 	st = named_gpu(env, arch, gpu, r, want, sizeof want, &diag->data);
-	if (st == OCC_OK)
-		st = occ_row_kind_select(&occ_kernel_kind, fields ? fields
-					 : OCC_KERNEL_ROW_FIELDS, r->sel.f,
-					 FIELDS_MAX, &r->sel.n, &r->sel.needs,
-					 &diag->data);
-	r->q.q.needs = r->sel.needs;
 	memset(&opts, 0, sizeof opts);
 	opts.tables = env->tables;
 	opts.arch = *want ? want : NULL;
 	opts.start = read_start;
+	/* Rows of cluster launches take their fields from both kinds. */
+	if (st == OCC_OK)
+		st = occ_kernels_clusters_open(env, path, gpu, r->q.named,
+					       r->q.q.sms, fields, &opts, r,
+					       &r->clusters, diag);
+	if (st == OCC_OK && !r->clusters.n)
+		st = occ_row_kind_select(&occ_kernel_kind, fields ? fields
+					 : OCC_KERNEL_ROW_FIELDS, r->sel.f,
+					 FIELDS_MAX, &r->sel.n, &r->sel.needs,
+					 &diag->data);
+	r->q.q.needs = r->clusters.n ? r->clusters.needs : r->sel.needs;
 	if (st == OCC_OK)
 		st = occ_kernels_read(path, &opts, take, r, &stopped, NULL,
 				      diag);

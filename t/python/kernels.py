@@ -1,10 +1,10 @@
 """occcalc.kernels(): the rows `occcalc --kernels PATH -f jsonl` prints
 (--gpu, --arch, --block, --smem, --fields) for the fixtures' compiler
 reports, PTX, cubins, fatbins, objects, executables, libraries and a
-Triton cache, computed by the library; where
-the library cannot yet compute what the command line does (a declared
-cluster launch), Error, never other rows; unreadable inputs raise
-Error."""
+Triton cache, computed by the library, the cluster launches kernels
+declare (__cluster_dims__, Triton's num_ctas) on a GPU named included;
+where the command line fails (no image runs on the GPU named), Error,
+never other rows; unreadable inputs raise Error."""
 import json
 import os
 import subprocess
@@ -53,6 +53,25 @@ answered = [
     ("bin/relocatable-mixed.fatbin", {}),
     ("bin/kernels.exe", {"gpu": "A100-SXM4-80GB", "block": 128}),
     ("triton-cache", {}), ("triton-cache", {"block": 256}),
+    # Declared clusters: their rows are cluster launches on the GPU's
+    # layout, every row with the cluster fields.
+    ("triton-cache", {"gpu": "H100-SXM"}), ("triton-cache", {"gpu": "H200"}),
+    ("triton-cache", {"arch": "sm_90a"}),
+    ("triton-cache", {"gpu": "H100-SXM", "block": 256}),
+    ("bin/default.fatbin", {"gpu": "H100-SXM"}),
+    ("bin/default.fatbin", {"gpu": "B200"}),
+    ("bin/sm_90a.cubin", {"gpu": "H100-SXM"}),
+    ("bin/sm_90a.cubin", {"gpu": "H200"}),
+    ("bin/kernels.o", {"gpu": "H100-SXM"}),
+    ("bin/kernels.exe", {"gpu": "H100-SXM"}),
+    ("triton-cache", {"gpu": "H100-SXM",
+                      "fields": ["kernel", "occupancy_pct", "cluster",
+                                 "cluster_source", "max_active_clusters"]}),
+    # No cluster launches: the cluster fields asked are absent.
+    ("ptxas-sm90.txt", {"fields": ["kernel", "cluster", "block",
+                                   "layout"]}),
+    ("triton-cache", {"arch": "sm_90a",
+                      "fields": ["kernel", "cluster_size", "block"]}),
     ("ptxas-sm90.txt", {"gpu": "H100-SXM",
                         "fields": ["kernel", "block", "image", "image_why",
                                    "triton_kernel", "occupancy_pct"]}),
@@ -68,13 +87,10 @@ for rel, opts in answered:
          "%s: %d rows, those occcalc --kernels prints" %
          (name(path, opts), len(want)))
 
-# Refused where the command line computes what the library does not yet
-# (a declared cluster's launch on a GPU named), or where it fails too (no
-# image runs on the GPU named).
+# Refused where the command line fails too (no image runs on the GPU
+# named).
 refused = [
     ("ptxas-multi.txt", {"gpu": "H100-SXM"}),
-    ("bin/default.fatbin", {"gpu": "H100-SXM"}),
-    ("bin/sm_90a.cubin", {"gpu": "H100-SXM"}),
     ("bin/sm_80.cubin", {"gpu": "H100-SXM"}),
     ("ptxas-sm90.txt", {"arch": "sm_80"}),
 ]

@@ -215,6 +215,51 @@ enum occ_status occ_kernel_row_compute(const struct occ_kernel_query *q,
 				       const struct occ_kernel_of *o,
 				       struct occ_kernel_row *row);
 
+/* ---- A kernel's cluster launch ---- */
+
+/* The cluster k declares: its binary's __cluster_dims__, else the one
+ * Triton's launch makes (launch: NULL, none; num_ctas above 1). 1 with
+ * its shape in *c and *source "__cluster_dims__" or "num_ctas"; 0 where
+ * it declares none or is PTX only. */
+int occ_kernel_cluster_declared(const struct occ_kernel_in *k,
+				const struct occ_triton_entry *launch,
+				struct occ_cluster_shape *c,
+				const char **source);
+/* Whether k declares a cluster and its own compute capability's table
+ * in t has clusters: its rows are then cluster launches, where a layout
+ * is known to compute them on. */
+int occ_kernel_declares_cluster(const struct occ_tables *t,
+				const struct occ_kernel_in *k,
+				const struct occ_triton_entry *launch);
+
+/* Which cluster launch a kernel's row takes, in a run computing them. */
+enum occ_kernel_cluster {
+	OCC_KERNEL_CLUSTER_NONE,      /* the plain launch */
+	OCC_KERNEL_CLUSTER_DECLARED,  /* the one it declares, which wins */
+	OCC_KERNEL_CLUSTER_GIVEN      /* the caller's (occcalc's --cluster),
+					 if any */
+};
+/* k's on table a: the cluster it declares (*c, *source as
+ * occ_kernel_cluster_declared sets them), else the caller's; none where
+ * k is PTX only, a has no clusters, or the declared cluster is larger
+ * than a takes (it cannot launch as declared). */
+enum occ_kernel_cluster occ_kernel_cluster_for(const struct occ_arch *a,
+					       const struct occ_kernel_in *k,
+					       const struct occ_triton_entry
+					       *launch,
+					       struct occ_cluster_shape *c,
+					       const char **source);
+
+/* The fields a kernel's row adds where a run computes cluster launches
+ * (absent in a row without one), after OCC_KERNEL_ROW_FIELDS. */
+#define OCC_KERNEL_ROW_CLUSTER_FIELDS ",cluster,cluster_size," \
+	"cluster_portable,cluster_blocks_per_sm,max_active_clusters," \
+	"cluster_active_blocks,cluster_occupancy_pct,cluster_limiter," \
+	"cluster_reason,cluster_gpcs_used,cluster_idle_slots," \
+	"cluster_potential_size,cluster_potential_size_nonportable," \
+	"cluster_best_size,cluster_best_active_blocks,layout,layout_source," \
+	"cluster_source"
+
 /* ---- Which of a file's kernels are shown ---- */
 
 /* A kernel's image as the list's rules compare them. */
@@ -285,13 +330,17 @@ enum occ_status occ_kernels_drop_relocatable(const void *list, size_t n,
  * out (occ_kernels_drop_relocatable), with a GPU named of a kernel's
  * images in a file the one it loads (occ_kernels_keep_loaded), a
  * cubin's minimum blocks from the PTX beside it
- * (occ_kernels_min_blocks_from_ptx), that PTX then left out.
- * OCC_ERR_UNSUPPORTED with diag->msg where a kernel declares a cluster
- * launch on a GPU named whose layout occcalc computes it on (its rows
- * are cluster launches, not yet the library's), and where no kernel
+ * (occ_kernels_min_blocks_from_ptx), that PTX then left out. Where a
+ * kernel read declares a cluster (occ_kernel_declares_cluster; the
+ * input is read twice to know it) and gpu names a GPU, every row has
+ * the cluster fields too (default: OCC_KERNEL_ROW_CLUSTER_FIELDS after
+ * OCC_KERNEL_ROW_FIELDS), a kernel's that launches one
+ * (occ_kernel_cluster_for) that launch on the GPU's layout, others
+ * absent; with arch only no layout is known and the rows are plain
+ * (occcalc warns so), any cluster field asked absent. OCC_ERR_UNSUPPORTED with diag->msg where no kernel
  * read runs on the GPU named (as occcalc fails; in a directory, after
- * the rows of the files before). Statuses:
- * occ_env_gpu's and occ_row_kind_select's (diag->data),
+ * the rows of the files before). Statuses: occ_env_gpu's,
+ * occ_row_kind_select's and the layout's (diag->data),
  * occ_kernels_read's (diag), occ_kernel_row_compute's;
  * OCC_ERR_INVALID_INPUT where fn stops. */
 enum occ_status occ_env_kernels_json(const struct occ_env *env,
