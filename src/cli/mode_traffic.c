@@ -305,8 +305,7 @@ static void report_head(FILE *f, const struct launch *l)
 		fprintf(f, "%" PRIu64, l->grid);
 		if (l->grid_dim[2])
 			fprintf(f, " (%" PRIu64 "x%" PRIu64 "x%" PRIu64 ")",
-				l->grid_dim[0], l->grid_dim[1],
-				l->grid_dim[2]);
+				l->grid_dim[0], l->grid_dim[1], l->grid_dim[2]);
 		else if (l->grid_dim[1])
 			fprintf(f, " (%" PRIu64 "x%" PRIu64 ")",
 				l->grid_dim[0], l->grid_dim[1]);
