@@ -132,4 +132,16 @@ t.ok("kernel" in first, "stopping after the first row")
 names = [f["field"] for f in occcalc.fields("kernels")]
 t.ok("mangled" in names and "num_ctas" in names and "occupancy_pct" in names,
      "occcalc.fields('kernels'): the configuration's and the kernel's")
+# A library users have: the toolkit's cuSPARSE (5,221 kernels for an H100
+# in CUDA 13.0), row for row, streamed.
+lib = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
+                   "lib64", "libcusparse.so")
+if os.path.exists(lib):
+    st, want = cli(lib, {"gpu": "H100-SXM"})
+    got = list(occcalc.kernels(lib, gpu="H100-SXM"))
+    t.ok(st == 0 and len(want) > 1000 and got == want,
+         "the toolkit's libcusparse.so on an H100: %d rows, those occcalc "
+         "--kernels prints" % len(got))
+else:
+    t.skip("no %s here" % lib)
 t.done()
