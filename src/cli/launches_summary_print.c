@@ -75,7 +75,7 @@ static void limiter_mix(char *buf, size_t n, const struct occ_launch_acc *a)
  * columns (a name may hold UTF-8: '…'). */
 static void name_put(FILE *f, const char *name, size_t width)
 {
-	char e[4 * NAME_KEPT + 8];
+	char e[4 * NAME_SHOWN + 8];
 	size_t cols;
 
 	escape_text(e, sizeof e, name);
@@ -241,16 +241,17 @@ static char **names_of(FILE *f, const struct view *s,
 		       const struct occ_launch_summary_group *const *order,
 		       size_t n, size_t *width)
 {
-	const char **full = malloc((n ? n : 1) * sizeof *full);
+	char **full = calloc(n ? n : 1, sizeof *full);
 	char **shown = calloc(n ? n : 1, sizeof *shown);
-	char e[4 * NAME_KEPT + 8];
+	char e[4 * NAME_SHOWN + 8];
 	size_t i, cols, widest = 0;
 	int whole = s->s->wide || s->s->by_op;
 
 	if (!full || !shown)
 		die("out of memory for the summary of %zu kernels", n);
 	for (i = 0; i < n; i++) {
-		full[i] = order[i]->name;
+		if (!(full[i] = strndup(order[i]->name, NAME_SHOWN)))
+			die("out of memory for the summary");
 		escape_text(e, sizeof e, full[i]);
 		cols = name_columns(e);
 		widest = cols > widest ? cols : widest;
@@ -258,12 +259,13 @@ static char **names_of(FILE *f, const struct view *s,
 	if (!whole && terminal_columns(f) >= widest + LINE_REST)
 		whole = 1;
 	if (whole) {
-		for (i = 0; i < n; i++)
-			if (!(shown[i] = strdup(full[i])))
-				die("out of memory for the summary");
-	} else if (!names_shorten(full, n, shown)) {
+		memcpy(shown, full, n * sizeof *full);
+		memset(full, 0, n * sizeof *full);
+	} else if (!names_shorten((const char *const *)full, n, shown)) {
 		die("out of memory for the summary of %zu kernels", n);
 	}
+	for (i = 0; i < n; i++)
+		free(full[i]);
 	free(full);
 	*width = strlen(s->s->by_op ? "op" : "kernel");
 	for (i = 0; i < n; i++) {
